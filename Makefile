@@ -1,0 +1,92 @@
+# trace_analyze - build, test, demo, install.
+#
+#   make            build ./trace_analyze (-O2, warnings are errors in CI)
+#   make check      every test: unit (cmocka), CLI (bats), corpus, and the
+#                   same suite again under AddressSanitizer/UBSan
+#   make demo       run the main job on data shipped in data/
+#   make install    PREFIX=/usr/local by default
+#   make bench LOG=file   scripts/bench.sh on a log
+
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man/man1
+VERSION := 0.1
+
+CC      ?= cc
+PKGS    := libxxhash
+CFLAGS  ?= -O2 -g
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-sign-compare
+CPPFLAGS += -D_GNU_SOURCE -DTA_VERSION='"$(VERSION)"' -Iinclude
+LDLIBS  += -lxxhash -lpthread
+
+BUILD   := build
+SRCS    := $(wildcard src/*.c)
+LIB_SRCS := $(filter-out src/main.c,$(SRCS))
+OBJS    := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
+LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/obj/%.o)
+
+# Headers that must be present to build; name the fix when one is missing.
+REQUIRED_HEADERS := /usr/include/xxhash.h
+
+all: check-deps trace_analyze
+
+check-deps:
+	@for h in $(REQUIRED_HEADERS); do \
+	  if [ ! -f $$h ]; then \
+	    echo "trace_analyze: missing $$h: run 'sudo scripts/deps.sh' to install the build dependencies" >&2; \
+	    exit 1; \
+	  fi; \
+	done
+
+trace_analyze: $(OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+
+$(BUILD)/obj/%.o: src/%.c $(wildcard include/*.h) | $(BUILD)/obj
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+
+$(BUILD)/obj $(BUILD)/san $(BUILD)/tests:
+	mkdir -p $@
+
+# ---- tests ------------------------------------------------------------------
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS) | $(BUILD)/tests
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(LIB_OBJS) $(LDLIBS) -lcmocka
+
+# Sanitizer build: the same binary and unit tests with ASan + UBSan.
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SAN_OBJS := $(SRCS:src/%.c=$(BUILD)/san/%.o)
+SAN_LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/san/%.o)
+
+$(BUILD)/san/%.o: src/%.c $(wildcard include/*.h) | $(BUILD)/san
+	$(CC) $(CPPFLAGS) $(SAN_FLAGS) $(WARN) -c -o $@ $<
+
+$(BUILD)/san/trace_analyze: $(SAN_OBJS)
+	$(CC) $(SAN_FLAGS) -o $@ $(SAN_OBJS) $(LDLIBS)
+
+$(BUILD)/san/tests/%: tests/unit/%.c $(SAN_LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(SAN_FLAGS) $(WARN) -o $@ $< $(SAN_LIB_OBJS) $(LDLIBS) -lcmocka
+
+SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/tests/%)
+
+check: check-deps trace_analyze $(UNIT_BINS) $(BUILD)/san/trace_analyze $(SAN_UNIT_BINS)
+	@scripts/run-tests.sh
+
+demo: check-deps trace_analyze
+	@scripts/demo.sh
+
+bench: trace_analyze
+	@scripts/bench.sh $(LOG)
+
+install: trace_analyze
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -m 755 trace_analyze $(DESTDIR)$(BINDIR)/trace_analyze
+	install -m 644 man/trace_analyze.1 $(DESTDIR)$(MANDIR)/trace_analyze.1
+
+clean:
+	rm -rf $(BUILD) trace_analyze
+
+.PHONY: all check-deps check demo bench install clean
+.SECONDARY:

@@ -1,0 +1,64 @@
+/*
+ * account.h - matching allocations with frees (DESIGN.md section 5) and
+ * the per-call-site counters the account file is made of.
+ *
+ * Rules, in log order: an allocation inserts its ptr; a free removes it
+ * and credits the allocating call site's free_count. A free of an unknown
+ * ptr is a lost free. An allocation of a ptr still live releases the old
+ * one without crediting any free_count (an implicit free). ptr 0 on an
+ * allocation is a failed allocation, on a free a null free; both are
+ * counted only as such. Not here: names, sorting, output.
+ */
+#ifndef TA_ACCOUNT_H
+#define TA_ACCOUNT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "ptrmap.h"
+
+enum account_family {
+	FAMILY_MALLOC = 1 << 0,	/* kmalloc, kmalloc_node, kfree */
+	FAMILY_CACHE = 1 << 1,	/* kmem_cache_alloc(_node), kmem_cache_free */
+	FAMILY_ALL = FAMILY_MALLOC | FAMILY_CACHE,
+};
+
+struct site_stats {
+	uint64_t total_dynamic;	/* sum of bytes_alloc of its allocations */
+	uint64_t total_req;	/* sum of bytes_req of its allocations */
+	uint64_t current_dynamic;	/* bytes_alloc of its allocations still live */
+	uint64_t current_req;	/* bytes_req of the same */
+	uint64_t alloc_count;
+	uint64_t free_count;	/* frees that matched one of its allocations */
+};
+
+struct account_totals {
+	uint64_t allocs;	/* successful allocations */
+	uint64_t frees;		/* frees that matched a live allocation */
+	uint64_t lost_frees;	/* frees of a ptr not live */
+	uint64_t implicit_frees;	/* allocations of a ptr still live */
+	uint64_t failed_allocs;	/* allocations returning NULL */
+	uint64_t null_frees;	/* kfree(NULL) and the like */
+	uint64_t filtered;	/* slab events left out by --malloc/--cache */
+};
+
+struct account {
+	unsigned families;	/* enum account_family bits */
+	struct ptrmap live;
+	struct site_stats *sites;	/* indexed by call-site id */
+	uint32_t nsites;	/* ids below this have a slot */
+	uint32_t sites_cap;
+	struct account_totals totals;
+};
+
+void account_init(struct account *a, unsigned families);
+void account_release(struct account *a);
+
+/* Apply one event; events that are not slab events are ignored. */
+void account_apply(struct account *a, const struct kmem_event *ev);
+
+/* The counters of call site id, or NULL if it never allocated. */
+const struct site_stats *account_site(const struct account *a, uint32_t id);
+
+#endif

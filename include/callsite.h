@@ -1,0 +1,32 @@
+/*
+ * callsite.h - the name a call site is reported under.
+ *
+ * The log prints a call site as "sym+0xoff/0xsize" (%pS, 5.4+),
+ * "sym+0xoff" (trace-cmd, perf), either with a " [module]" suffix, or a
+ * bare hex address (2.6 - 5.3). Reports name it "sym+0xoff" exactly as
+ * trace_analyze.py did, resolving addresses through System.map; with
+ * --group-by function, just "sym". Not here: counting, directories.
+ */
+#ifndef TA_CALLSITE_H
+#define TA_CALLSITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symbols.h"
+
+/* True if text is a bare address ("ffffffff8112a3b4", "0xc10c1b62"). */
+bool callsite_is_address(const char *text, size_t len, uint64_t *addr);
+
+/*
+ * Write the report name of call site text[0..len) into out (NUL-terminated,
+ * truncated to cap). syms may be NULL or empty: addresses then stay hex.
+ * Returns the length written.
+ */
+size_t callsite_name(const char *text, size_t len, const struct symbol_table *syms,
+		     bool by_function, char *out, size_t cap);
+
+#define CALLSITE_NAME_MAX 512
+
+#endif

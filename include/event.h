@@ -1,0 +1,110 @@
+/*
+ * event.h - struct kmem_event: one parsed trace event, the only thing the
+ * parser hands on. Whatever the input format (tracefs text, trace_pipe,
+ * trace-cmd report, perf script, or the DB file) it becomes this struct.
+ * Strings are ids into the string tables of struct trace_strings.
+ */
+#ifndef TA_EVENT_H
+#define TA_EVENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "strtab.h"
+
+enum kmem_kind {
+	KMEM_NONE = 0,
+	KMEM_KMALLOC,
+	KMEM_KMALLOC_NODE,
+	KMEM_CACHE_ALLOC,
+	KMEM_CACHE_ALLOC_NODE,
+	KMEM_KFREE,
+	KMEM_CACHE_FREE,
+	KMEM_PAGE_ALLOC,
+	KMEM_PAGE_FREE,
+	KMEM_PAGE_FREE_BATCHED,
+	KMEM_PAGE_ALLOC_ZONE_LOCKED,
+	KMEM_PAGE_PCPU_DRAIN,
+	KMEM_PAGE_ALLOC_EXTFRAG,
+	KMEM_LOST_EVENTS,	/* trace_pipe "CPU:N [LOST M EVENTS]" */
+	KMEM_BUFFER_STARTED,	/* "##### CPU N buffer started ####" */
+	KMEM_KIND_COUNT
+};
+
+#define NODE_ABSENT INT32_MIN	/* the line had no node= field */
+#define CPU_UNKNOWN (-1)
+
+enum accounted_value { ACCOUNTED_ABSENT = 0, ACCOUNTED_FALSE, ACCOUNTED_TRUE };
+
+struct kmem_event {
+	uint64_t line;		/* 1-based line number in the input */
+	uint64_t ts_ns;		/* timestamp, nanoseconds */
+	uint64_t ptr;		/* object (slab) or struct page (page events); 0 = NULL */
+	uint64_t pfn;		/* page events; lost-event count for KMEM_LOST_EVENTS */
+	uint32_t call_site;	/* id in trace_strings.call_sites, or STR_NONE */
+	uint32_t cache;		/* slab cache name= id, or STR_NONE */
+	uint32_t gfp;		/* gfp_flags id, or STR_NONE */
+	uint32_t comm;		/* task name id, or STR_NONE */
+	uint32_t bytes_req;
+	uint32_t bytes_alloc;
+	int32_t pid;
+	int32_t cpu;		/* CPU_UNKNOWN if the line had no [cpu] */
+	int32_t node;		/* NODE_ABSENT if no node= */
+	uint16_t kind;		/* enum kmem_kind */
+	uint8_t accounted;	/* enum accounted_value */
+	int8_t order;		/* page order (alloc_order for extfrag), -1 if absent */
+	int8_t migratetype;	/* (alloc_migratetype for extfrag), -1 if absent */
+	int8_t fallback_order;		/* extfrag only */
+	int8_t fallback_migratetype;	/* extfrag only */
+	int8_t percpu_refill;	/* zone_locked; fragmenting for extfrag; -1 absent */
+	int8_t change_ownership;	/* extfrag only */
+};
+
+/* The string tables that event ids point into. */
+struct trace_strings {
+	struct strtab call_sites;
+	struct strtab caches;
+	struct strtab comms;
+	struct strtab gfps;
+};
+
+void trace_strings_init(struct trace_strings *s);
+void trace_strings_release(struct trace_strings *s);
+
+/* "kmalloc", "kmem_cache_free", ... as the kernel names the event. */
+const char *kmem_kind_name(enum kmem_kind kind);
+
+static inline bool kmem_is_slab_alloc(unsigned kind)
+{
+	return kind >= KMEM_KMALLOC && kind <= KMEM_CACHE_ALLOC_NODE;
+}
+
+static inline bool kmem_is_slab_free(unsigned kind)
+{
+	return kind == KMEM_KFREE || kind == KMEM_CACHE_FREE;
+}
+
+static inline bool kmem_is_slab(unsigned kind)
+{
+	return kind >= KMEM_KMALLOC && kind <= KMEM_CACHE_FREE;
+}
+
+/* kmalloc, kmalloc_node, kfree: the family --malloc keeps. */
+static inline bool kmem_is_malloc_family(unsigned kind)
+{
+	return kind == KMEM_KMALLOC || kind == KMEM_KMALLOC_NODE || kind == KMEM_KFREE;
+}
+
+/* kmem_cache_alloc(_node), kmem_cache_free: the family --cache keeps. */
+static inline bool kmem_is_cache_family(unsigned kind)
+{
+	return kind == KMEM_CACHE_ALLOC || kind == KMEM_CACHE_ALLOC_NODE ||
+	       kind == KMEM_CACHE_FREE;
+}
+
+static inline bool kmem_is_page(unsigned kind)
+{
+	return kind >= KMEM_PAGE_ALLOC && kind <= KMEM_PAGE_ALLOC_EXTFRAG;
+}
+
+#endif

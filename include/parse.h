@@ -1,0 +1,78 @@
+/*
+ * parse.h - one line of kmem trace text into a struct kmem_event.
+ *
+ * Every text form is recognised per line, with no format flag: tracefs
+ * `trace` snapshots (with '#' header) and `trace_pipe` streams (with
+ * "CPU:N [LOST M EVENTS]" markers), the old layout without the flags
+ * column and with hex call sites, `trace-cmd report` and `perf script`.
+ * Lines that are not kmem events are classified and counted, never fatal.
+ * The parser allocates nothing per line: strings are interned once.
+ * It does not match allocations with frees and does not resolve symbols.
+ */
+#ifndef TA_PARSE_H
+#define TA_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+
+/* Optional fields, parsed only when some consumer wants them. */
+enum parse_want {
+	WANT_COMM = 1 << 0,	/* task name and pid */
+	WANT_GFP = 1 << 1,	/* gfp_flags string */
+	WANT_CACHE_NAME = 1 << 2,	/* slab cache name= */
+	WANT_PAGE = 1 << 3,	/* fields of mm_page_* events */
+	WANT_ALL = 0xff,
+};
+
+struct parse_stats {
+	uint64_t lines;
+	uint64_t bytes;
+	uint64_t events[KMEM_KIND_COUNT];	/* kmem events and markers read */
+	uint64_t header_lines;	/* '#' comment lines, "cpus=N" */
+	uint64_t blank_lines;
+	uint64_t stack_lines;	/* "<stack trace>" entries and " => func" frames */
+	uint64_t other_events;	/* events of other kinds: rss_stat, sched_*, ... */
+	uint64_t malformed;	/* kmem events with a missing or bad field */
+	uint64_t garbage;	/* lines that are no trace line at all */
+	uint64_t overlong;	/* lines longer than INPUT_MAX_LINE */
+	uint64_t lost_events;	/* sum of M over "[LOST M EVENTS]" markers */
+};
+
+/* What the log says about itself. */
+struct trace_header {
+	bool has_entries;	/* "# entries-in-buffer/entries-written: A/B" seen */
+	uint64_t entries_in_buffer, entries_written;
+	int cpus;		/* "#P:N" or trace-cmd's "cpus=N"; 0 if unknown */
+};
+
+struct parser {
+	struct trace_strings *strings;
+	unsigned want;		/* enum parse_want bits */
+	struct parse_stats stats;
+	struct trace_header header;
+	uint64_t first_malformed_line;	/* line_no given for the first one, 0 if none */
+};
+
+void parser_init(struct parser *p, struct trace_strings *strings, unsigned want);
+
+/*
+ * Parse line[0..len) (no '\n'), numbered line_no. Returns true and fills
+ * ev when the line is a kmem event or a lost-events marker; otherwise
+ * counts the line in p->stats by what it is and returns false.
+ */
+bool parse_line(struct parser *p, const char *line, size_t len, uint64_t line_no,
+		struct kmem_event *ev);
+
+/* Add the counters of b into a (for parsers run on separate chunks). */
+void parse_stats_add(struct parse_stats *a, const struct parse_stats *b);
+
+/* Merge what another parser learnt of the header into a. */
+void trace_header_add(struct trace_header *a, const struct trace_header *b);
+
+/* The kind named by an event name ("kmalloc", "mm_page_free_direct", ...). */
+enum kmem_kind kmem_kind_of_name(const char *name, size_t len);
+
+#endif

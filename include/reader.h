@@ -1,0 +1,42 @@
+/*
+ * reader.h - the log's events, in log order, read and parsed on as many
+ * threads as pay (DESIGN.md: "use both cores where it pays").
+ *
+ * Worker threads take chunks of whole lines from the input in turn and
+ * parse them with parsers of their own (own string tables, no locks on the
+ * hot path); the calling thread receives the events in log order, with
+ * string ids made global (numbered in order of first sight in the log, so
+ * results never depend on thread timing) and absolute line numbers.
+ * With one thread the same steps run inline. Knows nothing of accounting.
+ */
+#ifndef TA_READER_H
+#define TA_READER_H
+
+#include "error.h"
+#include "event.h"
+#include "input.h"
+#include "parse.h"
+
+typedef void (*event_fn)(void *ctx, const struct kmem_event *ev);
+typedef void (*progress_fn)(void *ctx, const struct input *in);
+
+struct read_config {
+	struct input *input;		/* opened */
+	struct trace_strings *strings;	/* the global tables ids will point into */
+	unsigned want;			/* enum parse_want */
+	int threads;			/* parser threads; 0 = one per online CPU (max 4) */
+	event_fn on_event;
+	progress_fn on_progress;	/* may be NULL; called after each chunk */
+	void *ctx;
+};
+
+struct read_result {
+	struct parse_stats stats;
+	struct trace_header header;
+	uint64_t first_malformed_line;	/* 0 if none */
+};
+
+/* Read the whole input; 0 at its end, -1 on a read error (err filled). */
+int read_events(const struct read_config *cfg, struct read_result *out, struct ta_error *err);
+
+#endif

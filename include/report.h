@@ -1,0 +1,74 @@
+/*
+ * report.h - the account file (trace_analyze.py's layout) and the run
+ * summary. Reads only the aggregated tables; never the log.
+ */
+#ifndef TA_REPORT_H
+#define TA_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "account.h"
+#include "event.h"
+#include "input.h"
+#include "parse.h"
+#include "symbols.h"
+
+enum order_key {
+	ORDER_TOTAL_DYNAMIC,
+	ORDER_CURRENT_DYNAMIC,
+	ORDER_ALLOC_COUNT,
+	ORDER_FREE_COUNT,
+	ORDER_WASTE,
+	ORDER_KEY_COUNT
+};
+
+/* "total_dynamic" ... "waste"; -1 if name is none of them. */
+int order_key_of_name(const char *name);
+const char *order_key_name(enum order_key key);
+
+/* One row of the account: a call site (or function) and its counters. */
+struct account_row {
+	const char *caller;	/* points into account_rows.names */
+	struct site_stats s;
+};
+
+struct account_rows {
+	struct account_row *rows;
+	size_t count;
+	struct strtab names;
+};
+
+/*
+ * The rows of the account: one per report name (call sites that print the
+ * same name are merged), sorted by key descending, ties by caller name.
+ */
+void account_rows_build(struct account_rows *out, const struct account *acc,
+			const struct strtab *call_sites, const struct symbol_table *syms,
+			bool by_function, enum order_key key);
+void account_rows_release(struct account_rows *rows);
+
+static inline int64_t site_waste(const struct site_stats *s)
+{
+	return (int64_t)(s->current_dynamic - s->current_req);
+}
+
+/* The account file: header totals, then the table. */
+void write_account(FILE *f, const struct account_rows *rows);
+
+/* What the summary is made of. */
+struct run_summary {
+	const char *source;	/* the log's name, or the DB's */
+	const struct parse_stats *stats;
+	const struct trace_header *header;
+	const struct account_totals *totals;
+	unsigned families;
+	uint64_t overlong_lines;	/* dropped by the input module */
+	bool truncated_last_line;
+	uint64_t first_malformed_line;	/* 0 if none */
+	double seconds;
+};
+
+void write_summary(FILE *f, const struct run_summary *sum);
+
+#endif

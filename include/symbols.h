@@ -1,0 +1,46 @@
+/*
+ * symbols.h - a kernel's text symbols from System.map, to turn the bare
+ * call_site addresses of old logs (2.6 - 5.3) into "function+0xoffset".
+ *
+ * Only text symbols (types t, T, w, W) are kept: call sites are code.
+ * An address resolves to the nearest symbol at or below it, as
+ * trace_analyze.py did; of several symbols at one address the global one
+ * wins, then the first in the file. Not here: ELF objects (see ktree).
+ */
+#ifndef TA_SYMBOLS_H
+#define TA_SYMBOLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+struct ksym {
+	uint64_t addr;
+	uint32_t name;		/* offset into symbol_table.names */
+	char type;
+};
+
+struct symbol_table {
+	struct ksym *syms;	/* sorted by address, one per address */
+	size_t count;
+	char *names;
+	size_t names_len;
+	const char *path;	/* where it was read from, for messages */
+};
+
+void symbols_init(struct symbol_table *t);
+void symbols_release(struct symbol_table *t);
+
+/* Read System.map ("<hex addr> <type> <name>" lines). */
+int symbols_load_system_map(struct symbol_table *t, const char *path, struct ta_error *err);
+
+/* The symbol holding addr (nearest at or below), or NULL. */
+const struct ksym *symbols_lookup(const struct symbol_table *t, uint64_t addr);
+
+static inline const char *ksym_name(const struct symbol_table *t, const struct ksym *s)
+{
+	return t->names + s->name;
+}
+
+#endif

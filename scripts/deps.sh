@@ -1,0 +1,23 @@
+#!/bin/sh
+# deps.sh - install the Debian packages trace_analyze needs to build, test
+# and benchmark (run as root, or it uses sudo). Debian 12 (bookworm).
+#   build: gcc make pkg-config libxxhash-dev libelf-dev libcairo2-dev
+#   tests: libcmocka-dev bats python3 jq clang (fuzzer) time
+set -eu
+packages="gcc make pkg-config libxxhash-dev libelf-dev libcairo2-dev
+	libcmocka-dev bats python3 jq clang time binutils"
+missing=""
+for p in $packages; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+	echo "deps.sh: all packages present"
+	exit 0
+fi
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "deps.sh: installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update
+$sudo apt-get install -y --no-install-recommends $missing

@@ -1,0 +1,65 @@
+#!/bin/sh
+# run-tests.sh - every test of `make check`, counted from TAP output:
+#   1. unit tests (cmocka) of the normal build
+#   2. CLI and corpus tests (bats) against ./trace_analyze
+#   3. both again with the AddressSanitizer/UBSan build
+# Ends with the line "N passed, N failed"; exits 1 if anything failed.
+# Corpus tests skip (saying so) when ../shared/corpus is absent.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+top=$(pwd)
+out=$top/build/test-output
+mkdir -p "$out"
+: > "$out/all.tap"
+
+export CMOCKA_MESSAGE_OUTPUT=TAP
+export TA_REF_CACHE="$top/build/ref-cache"
+mkdir -p "$TA_REF_CACHE"
+# ASan: fail on leaks too; UBSan: stop at the first report.
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99
+
+run_units() {	# $1: directory of unit test binaries, $2: label
+	for t in "$1"/test_*; do
+		[ -x "$t" ] || continue
+		name="$2/$(basename "$t")"
+		echo "# $name"
+		"$t" > "$out/unit.tap" 2>&1
+		rc=$?
+		sed "s|^\(not ok\|ok\) \([0-9]*\)|\1 \2 $name:|" "$out/unit.tap" | grep -E '^(not )?ok ' >> "$out/all.tap"
+		grep -E '^not ok' "$out/unit.tap"
+		if [ $rc -ne 0 ] && ! grep -q '^not ok' "$out/unit.tap"; then
+			echo "not ok - $name exited with $rc" | tee -a "$out/all.tap"
+			tail -n 20 "$out/unit.tap"
+		fi
+	done
+}
+
+run_bats() {	# $1: binary under test, $2: label
+	echo "# bats with $1"
+	TA_BIN="$top/$1" bats --tap tests/cli tests/corpus > "$out/bats.tap" 2>&1
+	rc=$?
+	sed "s|^\(not ok\|ok\) \([0-9]*\)|\1 \2 $2:|" "$out/bats.tap" | grep -E '^(not )?ok ' >> "$out/all.tap"
+	# show failures with their diagnostics
+	awk '/^not ok/ {show=1; print; next} /^ok/ {show=0} show && /^#/ {print}' "$out/bats.tap"
+	if [ $rc -ne 0 ] && ! grep -q '^not ok' "$out/bats.tap"; then
+		echo "not ok - bats ($2) exited with $rc" | tee -a "$out/all.tap"
+		tail -n 20 "$out/bats.tap"
+	fi
+}
+
+if [ ! -d ../shared/corpus ] && [ -z "${CORPUS:-}" ]; then
+	echo "# note: ../shared/corpus not found: corpus tests will be skipped"
+fi
+
+run_units build/tests unit
+run_bats trace_analyze cli
+run_units build/san/tests unit-asan
+run_bats build/san/trace_analyze cli-asan
+
+passed=$(grep -E '^ok ' "$out/all.tap" | grep -vc '# [Ss][Kk][Ii][Pp]')
+skipped=$(grep -E '^ok ' "$out/all.tap" | grep -c '# [Ss][Kk][Ii][Pp]')
+failed=$(grep -c '^not ok' "$out/all.tap")
+[ "$skipped" -gt 0 ] && echo "$skipped skipped (see $out/all.tap)"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

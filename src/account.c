@@ -1,0 +1,128 @@
+/*
+ * account.c - the matching rules of DESIGN.md section 5, applied event by
+ * event, keeping each call site's current bytes up to date as it goes so
+ * that nothing has to be walked at the end.
+ */
+#include <string.h>
+
+#include "account.h"
+#include "error.h"
+
+void account_init(struct account *a, unsigned families)
+{
+	memset(a, 0, sizeof(*a));
+	a->families = families;
+	ptrmap_init(&a->live);
+}
+
+void account_release(struct account *a)
+{
+	ptrmap_release(&a->live);
+	free(a->sites);
+	memset(a, 0, sizeof(*a));
+}
+
+static struct site_stats *site_of(struct account *a, uint32_t id)
+{
+	if (id >= a->nsites) {
+		if (id >= a->sites_cap) {
+			uint32_t cap = a->sites_cap ? a->sites_cap : 256;
+
+			while (cap <= id)
+				cap *= 2;
+			a->sites = xrealloc(a->sites, cap * sizeof(*a->sites));
+			a->sites_cap = cap;
+		}
+		memset(a->sites + a->nsites, 0, (id + 1 - a->nsites) * sizeof(*a->sites));
+		a->nsites = id + 1;
+	}
+	return &a->sites[id];
+}
+
+const struct site_stats *account_site(const struct account *a, uint32_t id)
+{
+	if (id >= a->nsites || a->sites[id].alloc_count == 0)
+		return NULL;
+	return &a->sites[id];
+}
+
+static bool family_wanted(const struct account *a, unsigned kind)
+{
+	if (kmem_is_malloc_family(kind))
+		return a->families & FAMILY_MALLOC;
+	return a->families & FAMILY_CACHE;
+}
+
+/* The live object leaves: its bytes no longer count as current. */
+static void release_live(struct account *a, struct live_alloc *old)
+{
+	struct site_stats *s = &a->sites[old->call_site];
+
+	s->current_dynamic -= old->bytes_alloc;
+	s->current_req -= old->bytes_req;
+}
+
+static void apply_alloc(struct account *a, const struct kmem_event *ev)
+{
+	struct site_stats *s;
+	struct live_alloc *slot;
+	int existed;
+
+	if (ev->ptr == 0) {
+		a->totals.failed_allocs++;
+		return;
+	}
+	s = site_of(a, ev->call_site);
+	s->alloc_count++;
+	s->total_dynamic += ev->bytes_alloc;
+	s->total_req += ev->bytes_req;
+	s->current_dynamic += ev->bytes_alloc;
+	s->current_req += ev->bytes_req;
+	a->totals.allocs++;
+
+	slot = ptrmap_insert(&a->live, ev->ptr, &existed);
+	if (existed) {
+		release_live(a, slot);
+		a->totals.implicit_frees++;
+	}
+	slot->call_site = ev->call_site;
+	slot->bytes_req = ev->bytes_req;
+	slot->bytes_alloc = ev->bytes_alloc;
+	slot->ts_ns = ev->ts_ns;
+	slot->line = ev->line;
+	slot->cpu = (int16_t)ev->cpu;
+	slot->kind = ev->kind;
+}
+
+static void apply_free(struct account *a, const struct kmem_event *ev)
+{
+	struct live_alloc *slot;
+
+	if (ev->ptr == 0) {
+		a->totals.null_frees++;
+		return;
+	}
+	slot = ptrmap_find(&a->live, ev->ptr);
+	if (!slot) {
+		a->totals.lost_frees++;
+		return;
+	}
+	release_live(a, slot);
+	a->sites[slot->call_site].free_count++;
+	a->totals.frees++;
+	ptrmap_remove(&a->live, slot);
+}
+
+void account_apply(struct account *a, const struct kmem_event *ev)
+{
+	if (!kmem_is_slab(ev->kind))
+		return;
+	if (!family_wanted(a, ev->kind)) {
+		a->totals.filtered++;
+		return;
+	}
+	if (kmem_is_slab_alloc(ev->kind))
+		apply_alloc(a, ev);
+	else
+		apply_free(a, ev);
+}

@@ -1,0 +1,88 @@
+/*
+ * callsite.c - from a call site as printed in the log to its report name.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "callsite.h"
+
+bool callsite_is_address(const char *s, size_t len, uint64_t *addr)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (len > 2 && s[0] == '0' && (s[1] | 0x20) == 'x') {
+		s += 2;
+		len -= 2;
+	}
+	if (len == 0 || len > 16)
+		return false;
+	for (i = 0; i < len; i++) {
+		char c = s[i];
+		int d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			d = (c | 0x20) - 'a' + 10;
+		else
+			return false;
+		v = (v << 4) | (uint64_t)d;
+	}
+	*addr = v;
+	return true;
+}
+
+static size_t put(char *out, size_t cap, size_t at, const char *s, size_t n)
+{
+	if (at + 1 >= cap)
+		return at;
+	if (n > cap - 1 - at)
+		n = cap - 1 - at;
+	memcpy(out + at, s, n);
+	out[at + n] = '\0';
+	return at + n;
+}
+
+/* "sym+0xoff/0xsize [mod]" -> sym, "+0xoff", " [mod]" pieces. */
+static size_t name_symbolic(const char *s, size_t len, bool by_function,
+			    char *out, size_t cap)
+{
+	const char *mod = memchr(s, ' ', len);
+	size_t body = mod ? (size_t)(mod - s) : len;
+	const char *plus = memchr(s, '+', body);
+	const char *slash = memchr(s, '/', body);
+	size_t keep, n;
+
+	if (by_function)
+		keep = plus ? (size_t)(plus - s) : body;
+	else
+		keep = slash ? (size_t)(slash - s) : body;
+	n = put(out, cap, 0, s, keep);
+	if (mod)
+		n = put(out, cap, n, mod, len - body);
+	return n;
+}
+
+size_t callsite_name(const char *text, size_t len, const struct symbol_table *syms,
+		     bool by_function, char *out, size_t cap)
+{
+	uint64_t addr;
+	const struct ksym *sym;
+	int n;
+
+	if (cap == 0)
+		return 0;
+	out[0] = '\0';
+	if (!callsite_is_address(text, len, &addr))
+		return name_symbolic(text, len, by_function, out, cap);
+	sym = syms ? symbols_lookup(syms, addr) : NULL;
+	if (!sym)
+		return put(out, cap, 0, text, len);
+	if (by_function)
+		n = snprintf(out, cap, "%s", ksym_name(syms, sym));
+	else
+		n = snprintf(out, cap, "%s+0x%llx", ksym_name(syms, sym),
+			     (unsigned long long)(addr - sym->addr));
+	return n < 0 ? 0 : ((size_t)n < cap ? (size_t)n : cap - 1);
+}

@@ -1,0 +1,43 @@
+/*
+ * event.c - names of event kinds and the string tables events point into.
+ */
+#include "event.h"
+
+static const char *const kind_names[KMEM_KIND_COUNT] = {
+	[KMEM_NONE] = "none",
+	[KMEM_KMALLOC] = "kmalloc",
+	[KMEM_KMALLOC_NODE] = "kmalloc_node",
+	[KMEM_CACHE_ALLOC] = "kmem_cache_alloc",
+	[KMEM_CACHE_ALLOC_NODE] = "kmem_cache_alloc_node",
+	[KMEM_KFREE] = "kfree",
+	[KMEM_CACHE_FREE] = "kmem_cache_free",
+	[KMEM_PAGE_ALLOC] = "mm_page_alloc",
+	[KMEM_PAGE_FREE] = "mm_page_free",
+	[KMEM_PAGE_FREE_BATCHED] = "mm_page_free_batched",
+	[KMEM_PAGE_ALLOC_ZONE_LOCKED] = "mm_page_alloc_zone_locked",
+	[KMEM_PAGE_PCPU_DRAIN] = "mm_page_pcpu_drain",
+	[KMEM_PAGE_ALLOC_EXTFRAG] = "mm_page_alloc_extfrag",
+	[KMEM_LOST_EVENTS] = "lost events marker",
+	[KMEM_BUFFER_STARTED] = "buffer started marker",
+};
+
+const char *kmem_kind_name(enum kmem_kind kind)
+{
+	return (unsigned)kind < KMEM_KIND_COUNT ? kind_names[kind] : "unknown";
+}
+
+void trace_strings_init(struct trace_strings *s)
+{
+	strtab_init(&s->call_sites);
+	strtab_init(&s->caches);
+	strtab_init(&s->comms);
+	strtab_init(&s->gfps);
+}
+
+void trace_strings_release(struct trace_strings *s)
+{
+	strtab_release(&s->call_sites);
+	strtab_release(&s->caches);
+	strtab_release(&s->comms);
+	strtab_release(&s->gfps);
+}

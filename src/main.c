@@ -1,0 +1,199 @@
+/*
+ * main.c - the command line: getopt_long into one struct options, then the
+ * pipeline, then the one place where errors are printed. Nothing else.
+ *
+ * Exit status: 0 success, 1 runtime failure, 2 usage error.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "options.h"
+#include "pipeline.h"
+
+#ifndef TA_VERSION
+#define TA_VERSION "0.1"
+#endif
+
+static const char usage_line[] =
+	"usage: trace_analyze [-k DIR] [--system-map FILE] -f LOG [-c FILE] [-o KEY]\n"
+	"                     [--malloc | --cache] [--group-by function] [-q]\n";
+
+static void print_help(void)
+{
+	fputs(usage_line, stdout);
+	fputs("\n"
+	      "Who allocates kernel memory, how much is wasted, what is still held:\n"
+	      "an analysis of ftrace kmem event logs.\n"
+	      "\n"
+	      "Input:\n"
+	      "  -f, --file LOG            kmem event log ('-' reads standard input); every\n"
+	      "                            text form is read: tracefs trace/trace_pipe,\n"
+	      "                            trace-cmd report, perf script, old hex call sites\n"
+	      "  -k, --kernel DIR          built kernel tree; its System.map resolves hex\n"
+	      "                            call sites\n"
+	      "      --system-map FILE     System.map to resolve hex call sites with\n"
+	      "\n"
+	      "Account:\n"
+	      "  -c, --account-file FILE   write the account file ('-' = standard output)\n"
+	      "  -o, --order-by KEY        sort rows by KEY, descending: total_dynamic\n"
+	      "                            (default), current_dynamic, alloc_count,\n"
+	      "                            free_count, waste\n"
+	      "      --malloc              only kmalloc, kmalloc_node and kfree events\n"
+	      "      --cache               only kmem_cache_alloc(_node) and kmem_cache_free\n"
+	      "      --group-by WHAT       'callsite' (default: function+0xoffset) or\n"
+	      "                            'function' (offsets of a function merged)\n"
+	      "\n"
+	      "Other:\n"
+	      "      --threads N           parser threads (default 0: one per CPU, at most 4)\n"
+	      "  -q, --quiet               no summary on standard error\n"
+	      "  -h, --help                this help\n"
+	      "  -V, --version             the version\n"
+	      "\n"
+	      "Exit status: 0 success, 1 runtime failure, 2 usage error.\n"
+	      "See trace_analyze(1) for what every number means.\n",
+	      stdout);
+}
+
+enum long_only {
+	OPT_SYSTEM_MAP = 256,
+	OPT_MALLOC,
+	OPT_CACHE,
+	OPT_GROUP_BY,
+	OPT_THREADS,
+};
+
+static const struct option long_options[] = {
+	{ "file", required_argument, NULL, 'f' },
+	{ "kernel", required_argument, NULL, 'k' },
+	{ "system-map", required_argument, NULL, OPT_SYSTEM_MAP },
+	{ "account-file", required_argument, NULL, 'c' },
+	{ "order-by", required_argument, NULL, 'o' },
+	{ "malloc", no_argument, NULL, OPT_MALLOC },
+	{ "cache", no_argument, NULL, OPT_CACHE },
+	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fputs("trace_analyze: error: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	fputs(usage_line, stderr);
+	fputs("Try 'trace_analyze --help' for more information.\n", stderr);
+	return 2;
+}
+
+static bool parse_thread_count(const char *s, int *out)
+{
+	char *end;
+	long n = strtol(s, &end, 10);
+
+	if (end == s || *end || n < 0 || n > 64)
+		return false;
+	*out = (int)n;
+	return true;
+}
+
+/* Fill opts from argv; returns -1 to go on, else the exit status. */
+static int parse_options(int argc, char **argv, struct options *opts)
+{
+	int c, key;
+	bool malloc_only = false, cache_only = false;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->order = ORDER_TOTAL_DYNAMIC;
+	opts->families = FAMILY_ALL;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:k:c:o:qhV", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			opts->log_path = optarg;
+			break;
+		case 'k':
+			opts->kernel = optarg;
+			break;
+		case OPT_SYSTEM_MAP:
+			opts->system_map = optarg;
+			break;
+		case 'c':
+			opts->account_path = optarg;
+			break;
+		case 'o':
+			key = order_key_of_name(optarg);
+			if (key < 0)
+				return usage_error("unknown --order-by key '%s' (total_dynamic, "
+						   "current_dynamic, alloc_count, free_count, waste)",
+						   optarg);
+			opts->order = (enum order_key)key;
+			break;
+		case OPT_MALLOC:
+			malloc_only = true;
+			break;
+		case OPT_CACHE:
+			cache_only = true;
+			break;
+		case OPT_GROUP_BY:
+			if (strcmp(optarg, "function") == 0)
+				opts->group_by_function = true;
+			else if (strcmp(optarg, "callsite") == 0)
+				opts->group_by_function = false;
+			else
+				return usage_error("unknown --group-by value '%s' (callsite, function)",
+						   optarg);
+			break;
+		case OPT_THREADS:
+			if (!parse_thread_count(optarg, &opts->threads))
+				return usage_error("--threads wants a number from 0 to 64, not '%s'",
+						   optarg);
+			break;
+		case 'q':
+			opts->quiet = true;
+			break;
+		case 'h':
+			print_help();
+			return 0;
+		case 'V':
+			printf("trace_analyze %s\n", TA_VERSION);
+			return 0;
+		case ':':
+			return usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (malloc_only && cache_only)
+		return usage_error("%s", "--malloc and --cache exclude each other");
+	if (malloc_only)
+		opts->families = FAMILY_MALLOC;
+	if (cache_only)
+		opts->families = FAMILY_CACHE;
+	if (!opts->log_path)
+		return usage_error("%s", "no log to read: give one with -f LOG ('-' for standard input)");
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct options opts;
+	struct ta_error err;
+	int status = parse_options(argc, argv, &opts);
+
+	if (status >= 0)
+		return status;
+	if (pipeline_run(&opts, &err) < 0) {
+		fflush(stdout);
+		fprintf(stderr, "trace_analyze: error: %s\n", err.msg);
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,765 @@
+/*
+ * parse.c - kmem trace text, one line at a time, into struct kmem_event.
+ *
+ * A trace line is  <comm>-<pid> [<cpu>] <flags> <secs>.<frac>: <event>: <fields>
+ * with variations by source: no flags column (old kernels, trace-cmd, perf),
+ * "comm pid" instead of "comm-pid" (perf), "kmem:" before the event name
+ * (perf), "(sym+0xoff)" before the fields (trace-cmd). The anchor used for
+ * all of them is the timestamp: the first "<digits>[.<digits>]: " on the
+ * line. Everything is scanned by hand; nothing is allocated per line.
+ * Not here: matching, filtering, symbol resolution, reporting.
+ */
+#include <string.h>
+
+#include "input.h"
+#include "parse.h"
+
+void parser_init(struct parser *p, struct trace_strings *strings, unsigned want)
+{
+	memset(p, 0, sizeof(*p));
+	p->strings = strings;
+	p->want = want;
+}
+
+void parse_stats_add(struct parse_stats *a, const struct parse_stats *b)
+{
+	int k;
+
+	a->lines += b->lines;
+	a->bytes += b->bytes;
+	for (k = 0; k < KMEM_KIND_COUNT; k++)
+		a->events[k] += b->events[k];
+	a->header_lines += b->header_lines;
+	a->blank_lines += b->blank_lines;
+	a->stack_lines += b->stack_lines;
+	a->other_events += b->other_events;
+	a->malformed += b->malformed;
+	a->garbage += b->garbage;
+	a->overlong += b->overlong;
+	a->lost_events += b->lost_events;
+}
+
+void trace_header_add(struct trace_header *a, const struct trace_header *b)
+{
+	a->has_entries |= b->has_entries;
+	a->entries_in_buffer += b->entries_in_buffer;
+	a->entries_written += b->entries_written;
+	if (b->cpus > a->cpus)
+		a->cpus = b->cpus;
+}
+
+/* ---- small scanners ---------------------------------------------------- */
+
+static inline bool is_digit(char c)
+{
+	return (unsigned char)(c - '0') < 10;
+}
+
+static inline int hex_digit_value(char c)
+{
+	if (is_digit(c))
+		return c - '0';
+	c |= 0x20;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+static bool starts_with(const char *s, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len >= n && memcmp(s, prefix, n) == 0;
+}
+
+/* A pointer value: hex with optional 0x, or "(nil)" / "(null)" for NULL. */
+static bool parse_pointer(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (n >= 2 && s[0] == '0' && (s[1] | 0x20) == 'x') {
+		s += 2;
+		n -= 2;
+	} else if (n > 0 && s[0] == '(') {
+		if ((n == 5 && memcmp(s, "(nil)", 5) == 0) ||
+		    (n == 6 && memcmp(s, "(null)", 6) == 0)) {
+			*out = 0;
+			return true;
+		}
+		return false;
+	}
+	if (n == 0 || n > 16)
+		return false;
+	for (i = 0; i < n; i++) {
+		int d = hex_digit_value(s[i]);
+
+		if (d < 0)
+			return false;
+		v = (v << 4) | (uint64_t)d;
+	}
+	*out = v;
+	return true;
+}
+
+static bool parse_u64(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (n == 0 || n > 19)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (!is_digit(s[i]))
+			return false;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
+static bool parse_u32(const char *s, size_t n, uint32_t *out)
+{
+	uint64_t v;
+
+	if (!parse_u64(s, n, &v) || v > UINT32_MAX)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+static bool parse_i32(const char *s, size_t n, int32_t *out)
+{
+	bool neg = n > 0 && s[0] == '-';
+	uint64_t v;
+
+	if (neg) {
+		s++;
+		n--;
+	}
+	if (!parse_u64(s, n, &v) || v > (uint64_t)INT32_MAX + neg)
+		return false;
+	*out = neg ? (int32_t)-(int64_t)v : (int32_t)v;
+	return true;
+}
+
+static bool parse_small(const char *s, size_t n, int8_t *out)
+{
+	int32_t v;
+
+	if (!parse_i32(s, n, &v) || v < -128 || v > 127)
+		return false;
+	*out = (int8_t)v;
+	return true;
+}
+
+/* pfn= is 0x-hex on kernels since 4.x, decimal before. */
+static bool parse_pfn(const char *s, size_t n, uint64_t *out)
+{
+	if (n > 2 && s[0] == '0' && (s[1] | 0x20) == 'x')
+		return parse_pointer(s, n, out);
+	return parse_u64(s, n, out);
+}
+
+/* "1187.655862" (any number of decimals, or none) into nanoseconds. */
+static bool parse_timestamp(const char *s, size_t n, uint64_t *ns)
+{
+	const char *dot = memchr(s, '.', n);
+	size_t int_len = dot ? (size_t)(dot - s) : n;
+	uint64_t secs, frac = 0;
+	size_t i;
+
+	if (!parse_u64(s, int_len, &secs) || secs > UINT64_MAX / 1000000000u)
+		return false;
+	if (dot) {
+		size_t frac_len = n - int_len - 1;
+
+		if (frac_len == 0)
+			return false;
+		for (i = 0; i < frac_len; i++) {
+			if (!is_digit(dot[1 + i]))
+				return false;
+			if (i < 9)
+				frac = frac * 10 + (uint64_t)(dot[1 + i] - '0');
+		}
+		for (; i < 9; i++)
+			frac *= 10;
+	}
+	*ns = secs * 1000000000u + frac;
+	return true;
+}
+
+/* Printable ASCII without spaces, except a " [module]" suffix. */
+static bool is_printable_text(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((unsigned char)(s[i] - 0x20) > 0x5e)
+			return false;
+	return true;
+}
+
+/* ---- event names ------------------------------------------------------- */
+
+#define NAME_IS(lit) (len == sizeof(lit) - 1 && memcmp(name, lit, sizeof(lit) - 1) == 0)
+
+enum kmem_kind kmem_kind_of_name(const char *name, size_t len)
+{
+	switch (len) {
+	case 5:
+		return NAME_IS("kfree") ? KMEM_KFREE : KMEM_NONE;
+	case 7:
+		return NAME_IS("kmalloc") ? KMEM_KMALLOC : KMEM_NONE;
+	case 12:
+		if (NAME_IS("kmalloc_node"))
+			return KMEM_KMALLOC_NODE;
+		return NAME_IS("mm_page_free") ? KMEM_PAGE_FREE : KMEM_NONE;
+	case 13:
+		return NAME_IS("mm_page_alloc") ? KMEM_PAGE_ALLOC : KMEM_NONE;
+	case 15:
+		if (NAME_IS("kmem_cache_free"))
+			return KMEM_CACHE_FREE;
+		return NAME_IS("mm_pagevec_free") ? KMEM_PAGE_FREE_BATCHED : KMEM_NONE;
+	case 16:
+		return NAME_IS("kmem_cache_alloc") ? KMEM_CACHE_ALLOC : KMEM_NONE;
+	case 18:
+		return NAME_IS("mm_page_pcpu_drain") ? KMEM_PAGE_PCPU_DRAIN : KMEM_NONE;
+	case 19:
+		return NAME_IS("mm_page_free_direct") ? KMEM_PAGE_FREE : KMEM_NONE;
+	case 20:
+		return NAME_IS("mm_page_free_batched") ? KMEM_PAGE_FREE_BATCHED : KMEM_NONE;
+	case 21:
+		if (NAME_IS("kmem_cache_alloc_node"))
+			return KMEM_CACHE_ALLOC_NODE;
+		return NAME_IS("mm_page_alloc_extfrag") ? KMEM_PAGE_ALLOC_EXTFRAG : KMEM_NONE;
+	case 25:
+		return NAME_IS("mm_page_alloc_zone_locked") ? KMEM_PAGE_ALLOC_ZONE_LOCKED
+							     : KMEM_NONE;
+	}
+	return KMEM_NONE;
+}
+
+#undef NAME_IS
+
+/* ---- lines that are not events ------------------------------------------ */
+
+static void count_malformed(struct parser *p, uint64_t line_no)
+{
+	p->stats.malformed++;
+	if (!p->first_malformed_line)
+		p->first_malformed_line = line_no;
+}
+
+/* "# entries-in-buffer/entries-written: 102828/102828   #P:2" */
+static void read_header_line(struct parser *p, const char *s, size_t len)
+{
+	static const char key[] = "entries-in-buffer/entries-written:";
+	const char *k = memmem(s, len, key, sizeof(key) - 1);
+	const char *end = s + len, *q, *slash;
+	uint64_t a, b;
+
+	if (!k)
+		return;
+	q = k + sizeof(key) - 1;
+	while (q < end && *q == ' ')
+		q++;
+	slash = memchr(q, '/', (size_t)(end - q));
+	if (!slash)
+		return;
+	const char *b_end = slash + 1;
+
+	while (b_end < end && is_digit(*b_end))
+		b_end++;
+	if (!parse_u64(q, (size_t)(slash - q), &a) ||
+	    !parse_u64(slash + 1, (size_t)(b_end - slash - 1), &b))
+		return;
+	/* Concatenated snapshots have several headers: their counts add up. */
+	p->header.has_entries = true;
+	p->header.entries_in_buffer += a;
+	p->header.entries_written += b;
+
+	const char *cpus = memmem(b_end, (size_t)(end - b_end), "#P:", 3);
+	uint32_t n;
+
+	if (cpus) {
+		q = cpus + 3;
+		const char *e = q;
+
+		while (e < end && is_digit(*e))
+			e++;
+		if (parse_u32(q, (size_t)(e - q), &n) && (int)n > p->header.cpus)
+			p->header.cpus = (int)n;
+	}
+}
+
+static void reset_event(struct kmem_event *ev, enum kmem_kind kind, uint64_t line_no)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->kind = (uint16_t)kind;
+	ev->line = line_no;
+	ev->call_site = ev->cache = ev->gfp = ev->comm = STR_NONE;
+	ev->pid = -1;
+	ev->cpu = CPU_UNKNOWN;
+	ev->node = NODE_ABSENT;
+	ev->order = ev->migratetype = ev->fallback_order = ev->fallback_migratetype = -1;
+	ev->percpu_refill = ev->change_ownership = -1;
+}
+
+/* "##### CPU 0 buffer started ####" */
+static bool read_buffer_started(struct parser *p, const char *s, size_t len,
+				uint64_t line_no, struct kmem_event *ev)
+{
+	const char *end = s + len, *q = s;
+	uint32_t cpu;
+
+	while (q < end && *q == '#')
+		q++;
+	while (q < end && *q == ' ')
+		q++;
+	if (!starts_with(q, (size_t)(end - q), "CPU "))
+		return false;
+	q += 4;
+	const char *e = q;
+
+	while (e < end && is_digit(*e))
+		e++;
+	if (!parse_u32(q, (size_t)(e - q), &cpu) ||
+	    !starts_with(e, (size_t)(end - e), " buffer started"))
+		return false;
+	reset_event(ev, KMEM_BUFFER_STARTED, line_no);
+	ev->cpu = (int32_t)cpu;
+	p->stats.events[KMEM_BUFFER_STARTED]++;
+	return true;
+}
+
+/* trace_pipe: "CPU:1 [LOST 66 EVENTS]" */
+static bool read_lost_events(struct parser *p, const char *s, size_t len,
+			     uint64_t line_no, struct kmem_event *ev)
+{
+	const char *end = s + len, *q = s + 4, *e;
+	uint32_t cpu;
+	uint64_t lost;
+
+	for (e = q; e < end && is_digit(*e); e++)
+		;
+	if (!parse_u32(q, (size_t)(e - q), &cpu) ||
+	    !starts_with(e, (size_t)(end - e), " [LOST "))
+		return false;
+	q = e + 7;
+	for (e = q; e < end && is_digit(*e); e++)
+		;
+	if (!parse_u64(q, (size_t)(e - q), &lost) ||
+	    !starts_with(e, (size_t)(end - e), " EVENTS]"))
+		return false;
+	reset_event(ev, KMEM_LOST_EVENTS, line_no);
+	ev->cpu = (int32_t)cpu;
+	ev->pfn = lost;
+	p->stats.events[KMEM_LOST_EVENTS]++;
+	p->stats.lost_events += lost;
+	return true;
+}
+
+/* " => func" frame of a stack trace block */
+static bool is_stack_frame(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && s[i] == ' ')
+		i++;
+	return i > 0 && i + 1 < len && s[i] == '=' && s[i + 1] == '>';
+}
+
+/* Lines that do not start like an event: header, markers, frames, garbage. */
+static bool read_non_event_line(struct parser *p, const char *s, size_t len,
+				uint64_t line_no, struct kmem_event *ev)
+{
+	if (s[0] == '#') {
+		if (len > 5 && s[1] == '#' && read_buffer_started(p, s, len, line_no, ev))
+			return true;
+		p->stats.header_lines++;
+		read_header_line(p, s, len);
+		return false;
+	}
+	if (s[0] == 'C' && starts_with(s, len, "CPU:") &&
+	    read_lost_events(p, s, len, line_no, ev))
+		return true;
+	if (s[0] == 'c' && starts_with(s, len, "cpus=")) {
+		uint32_t n;
+
+		p->stats.header_lines++;
+		if (parse_u32(s + 5, len - 5, &n) && (int)n > p->header.cpus)
+			p->header.cpus = (int)n;
+		return false;
+	}
+	if (s[0] == ' ' && is_stack_frame(s, len)) {
+		p->stats.stack_lines++;
+		return false;
+	}
+	p->stats.garbage++;
+	return false;
+}
+
+/* ---- the event prefix: comm, pid, cpu, timestamp --------------------------- */
+
+/*
+ * Find the timestamp: the first ':' followed by a space or the end of the
+ * line whose token is "<digits>[.<digits>]" preceded by a space. Returns
+ * the colon, or NULL; *ts_start gets the token's start.
+ */
+static const char *find_timestamp(const char *s, const char *end, const char **ts_start)
+{
+	const char *q = s, *colon;
+
+	while ((colon = memchr(q, ':', (size_t)(end - q))) != NULL) {
+		q = colon + 1;
+		if (q < end && *q != ' ')
+			continue;
+		const char *t = colon;
+
+		while (t > s && (is_digit(t[-1]) || t[-1] == '.'))
+			t--;
+		if (t == colon || t == s || t[-1] != ' ' || !is_digit(*t))
+			continue;
+		*ts_start = t;
+		return colon;
+	}
+	return NULL;
+}
+
+/* Walk back from the timestamp over the flags column to "[cpu]". */
+static const char *find_cpu(const char *s, const char *ts_start, int32_t *cpu)
+{
+	const char *q = ts_start;
+
+	while (q > s && q[-1] == ' ')
+		q--;
+	if (q > s && q[-1] != ']') {
+		const char *flags_start = q;
+
+		while (flags_start > s && flags_start[-1] != ' ')
+			flags_start--;
+		const char *r = flags_start;
+
+		while (r > s && r[-1] == ' ')
+			r--;
+		if (!(r > s && r[-1] == ']'))
+			return ts_start;	/* no [cpu]: comm-pid comes right before */
+		q = r;
+	}
+	if (!(q > s && q[-1] == ']'))
+		return ts_start;
+	const char *close = q - 1, *d = close;
+	uint32_t v;
+
+	while (d > s && is_digit(d[-1]))
+		d--;
+	if (d == close || d == s || d[-1] != '[' || !parse_u32(d, (size_t)(close - d), &v) ||
+	    v > INT32_MAX)
+		return ts_start;
+	*cpu = (int32_t)v;
+	return d - 1;
+}
+
+/* "comm-pid" (tracefs, trace-cmd) or "comm pid" (perf) before `end`. */
+static void read_comm_pid(struct parser *p, const char *s, const char *end,
+			  struct kmem_event *ev)
+{
+	const char *start = s, *d;
+	int32_t pid;
+
+	while (end > s && end[-1] == ' ')
+		end--;
+	while (start < end && *start == ' ')
+		start++;
+	d = end;
+	while (d > start && is_digit(d[-1]))
+		d--;
+	if (d < end && d > start && (d[-1] == '-' || d[-1] == ' ') &&
+	    parse_i32(d, (size_t)(end - d), &pid)) {
+		ev->pid = pid;
+		end = d - 1;
+		while (end > start && end[-1] == ' ')
+			end--;
+	}
+	if (end > start && is_printable_text(start, (size_t)(end - start)))
+		ev->comm = strtab_intern(&p->strings->comms, start, (size_t)(end - start));
+}
+
+/* ---- fields -------------------------------------------------------------- */
+
+enum field_seen {
+	SEEN_CALL_SITE = 1 << 0,
+	SEEN_PTR = 1 << 1,
+	SEEN_REQ = 1 << 2,
+	SEEN_ALLOC = 1 << 3,
+	SEEN_PFN = 1 << 4,
+	SEEN_PAGE = 1 << 5,
+};
+
+#define KEY_IS(lit) (klen == sizeof(lit) - 1 && memcmp(key, lit, sizeof(lit) - 1) == 0)
+
+/* call_site value, with a following " [module]" token kept as part of it. */
+static bool read_call_site(struct parser *p, const char *val, size_t vlen,
+			   const char **cursor, const char *end, struct kmem_event *ev)
+{
+	const char *q = *cursor;
+
+	if (q + 1 < end && q[0] == ' ' && q[1] == '[') {
+		const char *close = memchr(q, ']', (size_t)(end - q));
+
+		if (close) {
+			vlen = (size_t)(close + 1 - val);
+			*cursor = close + 1;
+		}
+	}
+	if (vlen == 0 || !is_printable_text(val, vlen))
+		return false;
+	ev->call_site = strtab_intern(&p->strings->call_sites, val, vlen);
+	return true;
+}
+
+static bool read_slab_field(struct parser *p, const char *key, size_t klen,
+			    const char *val, size_t vlen, const char **cursor,
+			    const char *end, struct kmem_event *ev, unsigned *seen)
+{
+	switch (klen) {
+	case 3:
+		if (KEY_IS("ptr")) {
+			*seen |= SEEN_PTR;
+			return parse_pointer(val, vlen, &ev->ptr);
+		}
+		break;
+	case 4:
+		if (KEY_IS("node"))
+			return parse_i32(val, vlen, &ev->node);
+		if (KEY_IS("name")) {
+			if ((p->want & WANT_CACHE_NAME) && is_printable_text(val, vlen))
+				ev->cache = strtab_intern(&p->strings->caches, val, vlen);
+			return true;
+		}
+		break;
+	case 9:
+		if (KEY_IS("call_site")) {
+			*seen |= SEEN_CALL_SITE;
+			return read_call_site(p, val, vlen, cursor, end, ev);
+		}
+		if (KEY_IS("bytes_req")) {
+			*seen |= SEEN_REQ;
+			return parse_u32(val, vlen, &ev->bytes_req);
+		}
+		if (KEY_IS("gfp_flags")) {
+			if ((p->want & WANT_GFP) && is_printable_text(val, vlen))
+				ev->gfp = strtab_intern(&p->strings->gfps, val, vlen);
+			return true;
+		}
+		if (KEY_IS("accounted")) {
+			if (vlen == 4 && memcmp(val, "true", 4) == 0)
+				ev->accounted = ACCOUNTED_TRUE;
+			else if (vlen == 5 && memcmp(val, "false", 5) == 0)
+				ev->accounted = ACCOUNTED_FALSE;
+			else
+				return false;
+			return true;
+		}
+		break;
+	case 11:
+		if (KEY_IS("bytes_alloc")) {
+			*seen |= SEEN_ALLOC;
+			return parse_u32(val, vlen, &ev->bytes_alloc);
+		}
+		break;
+	}
+	return true;		/* unknown keys are ignored */
+}
+
+static bool read_page_field(struct parser *p, const char *key, size_t klen,
+			    const char *val, size_t vlen, struct kmem_event *ev,
+			    unsigned *seen)
+{
+	switch (klen) {
+	case 3:
+		if (KEY_IS("pfn")) {
+			*seen |= SEEN_PFN;
+			return parse_pfn(val, vlen, &ev->pfn);
+		}
+		if (KEY_IS("cpu")) {	/* 2.6.x zone_locked / pcpu_drain */
+			int32_t cpu;
+
+			return parse_i32(val, vlen, &cpu);
+		}
+		break;
+	case 4:
+		if (KEY_IS("page")) {
+			*seen |= SEEN_PAGE;
+			return parse_pointer(val, vlen, &ev->ptr);
+		}
+		break;
+	case 5:
+		if (KEY_IS("order"))
+			return parse_small(val, vlen, &ev->order);
+		break;
+	case 9:
+		if (KEY_IS("gfp_flags")) {
+			if ((p->want & WANT_GFP) && is_printable_text(val, vlen))
+				ev->gfp = strtab_intern(&p->strings->gfps, val, vlen);
+			return true;
+		}
+		break;
+	case 11:
+		if (KEY_IS("migratetype"))
+			return parse_small(val, vlen, &ev->migratetype);
+		if (KEY_IS("alloc_order"))
+			return parse_small(val, vlen, &ev->order);
+		if (KEY_IS("fragmenting"))
+			return parse_small(val, vlen, &ev->percpu_refill);
+		break;
+	case 13:
+		if (KEY_IS("percpu_refill"))
+			return parse_small(val, vlen, &ev->percpu_refill);
+		break;
+	case 14:
+		if (KEY_IS("fallback_order"))
+			return parse_small(val, vlen, &ev->fallback_order);
+		break;
+	case 16:
+		if (KEY_IS("change_ownership"))
+			return parse_small(val, vlen, &ev->change_ownership);
+		break;
+	case 17:
+		if (KEY_IS("alloc_migratetype"))
+			return parse_small(val, vlen, &ev->migratetype);
+		break;
+	case 20:
+		if (KEY_IS("fallback_migratetype"))
+			return parse_small(val, vlen, &ev->fallback_migratetype);
+		break;
+	}
+	return true;
+}
+
+#undef KEY_IS
+
+/*
+ * Walk the "key=value" tokens of f[0..end); tokens without '=' (trace-cmd's
+ * "(sym+0xoff)", padding) are passed over. False if a known field is bad.
+ */
+static bool read_fields(struct parser *p, const char *f, const char *end,
+			struct kmem_event *ev, unsigned *seen)
+{
+	bool page = kmem_is_page(ev->kind);
+
+	while (f < end) {
+		while (f < end && *f == ' ')
+			f++;
+		const char *key = f;
+
+		while (f < end && *f != '=' && *f != ' ')
+			f++;
+		if (f == end)
+			break;
+		if (*f == ' ')
+			continue;	/* a token without '=' */
+		size_t klen = (size_t)(f - key);
+		const char *val = f + 1;
+		const char *vend = memchr(val, ' ', (size_t)(end - val));
+
+		if (!vend)
+			vend = end;
+		f = vend;
+		bool ok = page ? read_page_field(p, key, klen, val, (size_t)(vend - val), ev, seen)
+			       : read_slab_field(p, key, klen, val, (size_t)(vend - val), &f,
+						 end, ev, seen);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+static bool has_required_fields(enum kmem_kind kind, unsigned seen)
+{
+	const unsigned alloc = SEEN_CALL_SITE | SEEN_PTR | SEEN_REQ | SEEN_ALLOC;
+
+	if (kmem_is_slab_alloc(kind))
+		return (seen & alloc) == alloc;
+	if (kmem_is_slab_free(kind))
+		return (seen & SEEN_PTR) != 0;
+	return (seen & (SEEN_PFN | SEEN_PAGE)) != 0;
+}
+
+/* The event name after the timestamp: up to ':' + space or end of line. */
+static const char *find_name_end(const char *name, const char *end)
+{
+	const char *q = name, *colon;
+
+	while ((colon = memchr(q, ':', (size_t)(end - q))) != NULL) {
+		if (colon + 1 == end || colon[1] == ' ')
+			return colon;
+		q = colon + 1;
+	}
+	return NULL;
+}
+
+bool parse_line(struct parser *p, const char *s, size_t len, uint64_t line_no,
+		struct kmem_event *ev)
+{
+	const char *end, *ts_start, *colon, *name, *name_end;
+	enum kmem_kind kind;
+
+	if (len > 0 && s[len - 1] == '\r')
+		len--;
+	if (len == 0) {
+		p->stats.blank_lines++;
+		return false;
+	}
+	if (len > INPUT_MAX_LINE) {
+		p->stats.overlong++;
+		return false;
+	}
+	end = s + len;
+	colon = find_timestamp(s, end, &ts_start);
+	if (!colon)
+		return read_non_event_line(p, s, len, line_no, ev);
+
+	name = colon + 1;
+	while (name < end && *name == ' ')
+		name++;
+	if (name < end && *name == '<') {	/* "<stack trace>", "<user stack trace>" */
+		p->stats.stack_lines++;
+		return false;
+	}
+	name_end = find_name_end(name, end);
+	if (!name_end) {
+		p->stats.other_events++;
+		return false;
+	}
+	if (name_end - name > 5 && memcmp(name, "kmem:", 5) == 0)
+		name += 5;	/* perf script */
+	kind = kmem_kind_of_name(name, (size_t)(name_end - name));
+	if (kind == KMEM_NONE) {
+		p->stats.other_events++;
+		return false;
+	}
+	p->stats.events[kind]++;
+	if (kmem_is_page(kind) && !(p->want & WANT_PAGE))
+		return false;
+
+	reset_event(ev, kind, line_no);
+	if (!parse_timestamp(ts_start, (size_t)(colon - ts_start), &ev->ts_ns))
+		goto malformed;
+	const char *before_cpu = find_cpu(s, ts_start, &ev->cpu);
+
+	if (p->want & WANT_COMM)
+		read_comm_pid(p, s, before_cpu, ev);
+
+	unsigned seen = 0;
+
+	if (!read_fields(p, name_end + 1, end, ev, &seen) || !has_required_fields(kind, seen))
+		goto malformed;
+	return true;
+
+malformed:
+	p->stats.events[kind]--;
+	count_malformed(p, line_no);
+	return false;
+}

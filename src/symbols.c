@@ -1,0 +1,149 @@
+/*
+ * symbols.c - System.map loading and address lookup (binary search).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "symbols.h"
+
+void symbols_init(struct symbol_table *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void symbols_release(struct symbol_table *t)
+{
+	free(t->syms);
+	free(t->names);
+	memset(t, 0, sizeof(*t));
+}
+
+static int is_text_type(char type)
+{
+	return type == 't' || type == 'T' || type == 'w' || type == 'W';
+}
+
+static int is_global_type(char type)
+{
+	return type == 'T' || type == 'W';
+}
+
+static int compare_by_address(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* Among aliases: global first, then file order (name offsets grow). */
+	if (is_global_type(x->type) != is_global_type(y->type))
+		return is_global_type(x->type) ? -1 : 1;
+	return x->name < y->name ? -1 : x->name > y->name;
+}
+
+/* Keep the first (preferred) symbol of each address. */
+static void drop_aliases(struct symbol_table *t)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->count; i++)
+		if (n == 0 || t->syms[n - 1].addr != t->syms[i].addr)
+			t->syms[n++] = t->syms[i];
+	t->count = n;
+}
+
+/* One "<hex> <type> <name>" line; false if it is not one. */
+static int parse_map_line(char *line, uint64_t *addr, char *type, char **name)
+{
+	char *end;
+
+	*addr = strtoull(line, &end, 16);
+	if (end == line || *end != ' ' || !end[1] || end[2] != ' ' || !end[3])
+		return 0;
+	*type = end[1];
+	*name = end + 3;
+	(*name)[strcspn(*name, " \t\r\n")] = '\0';
+	return **name != '\0';
+}
+
+static void add_symbol(struct symbol_table *t, size_t *cap, size_t *names_cap,
+		       uint64_t addr, char type, const char *name)
+{
+	size_t len = strlen(name) + 1;
+
+	if (t->count == *cap) {
+		*cap = *cap ? *cap * 2 : 4096;
+		t->syms = xrealloc(t->syms, *cap * sizeof(*t->syms));
+	}
+	while (t->names_len + len > *names_cap) {
+		*names_cap = *names_cap ? *names_cap * 2 : 65536;
+		t->names = xrealloc(t->names, *names_cap);
+	}
+	memcpy(t->names + t->names_len, name, len);
+	t->syms[t->count].addr = addr;
+	t->syms[t->count].type = type;
+	t->syms[t->count].name = (uint32_t)t->names_len;
+	t->names_len += len;
+	t->count++;
+}
+
+int symbols_load_system_map(struct symbol_table *t, const char *path, struct ta_error *err)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096];
+	size_t cap = 0, names_cap = 0, lines = 0, bad = 0;
+	struct stat st;
+
+	if (!f)
+		return error_set_errno(err, errno, "cannot open '%s'", path);
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return error_set_errno(err, EISDIR, "cannot read '%s'", path);
+	}
+	while (fgets(line, sizeof(line), f)) {
+		uint64_t addr;
+		char type, *name;
+
+		lines++;
+		if (!parse_map_line(line, &addr, &type, &name)) {
+			bad++;
+			continue;
+		}
+		if (is_text_type(type))
+			add_symbol(t, &cap, &names_cap, addr, type, name);
+	}
+	if (ferror(f)) {
+		int e = errno;
+
+		fclose(f);
+		return error_set_errno(err, e, "cannot read '%s'", path);
+	}
+	fclose(f);
+	if (t->count == 0)
+		return error_set(err, "'%s' is not a System.map: no text symbols in %zu lines",
+				 path, lines);
+	qsort(t->syms, t->count, sizeof(*t->syms), compare_by_address);
+	drop_aliases(t);
+	t->path = path;
+	(void)bad;
+	return 0;
+}
+
+const struct ksym *symbols_lookup(const struct symbol_table *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->count;
+
+	if (!t->count || addr < t->syms[0].addr)
+		return NULL;
+	while (hi - lo > 1) {	/* invariant: syms[lo].addr <= addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->syms[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return &t->syms[lo];
+}

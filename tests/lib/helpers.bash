@@ -1,0 +1,35 @@
+# helpers.bash - shared by the bats tests: where the binary, the fixtures
+# and the corpus are, and the independent reference account.
+
+TOP="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
+TA="${TA_BIN:-$TOP/trace_analyze}"
+FIX="$TOP/tests/fixtures"
+CORPUS="${CORPUS:-$TOP/../shared/corpus}"
+REF_CACHE="${TA_REF_CACHE:-${BATS_RUN_TMPDIR:-/tmp}/ref-cache}"
+
+# Skip, saying so, when the shared corpus is not there.
+require_corpus() {
+	[ -d "$CORPUS" ] || skip "corpus not found at $CORPUS"
+}
+
+# ref_account LOG [ARGS...]: the account tests/tools/ref_account.py computes
+# (an independent Python replay of DESIGN.md section 5), cached per arguments
+# because the sanitizer run asks for the same ones again.
+ref_account() {
+	mkdir -p "$REF_CACHE"
+	local key
+	key=$(printf '%s\n' "$@" | sha1sum | cut -c1-16)
+	if [ ! -s "$REF_CACHE/$key" ]; then
+		python3 "$TOP/tests/tools/ref_account.py" "$@" > "$REF_CACHE/$key.tmp" &&
+			mv "$REF_CACHE/$key.tmp" "$REF_CACHE/$key"
+	fi
+	cat "$REF_CACHE/$key"
+}
+
+# diff_or_fail EXPECTED_FILE ACTUAL_FILE: show the first differences.
+diff_or_fail() {
+	if ! cmp -s "$1" "$2"; then
+		diff -u "$1" "$2" | head -n 30
+		return 1
+	fi
+}

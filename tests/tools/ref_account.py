@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Independent reference for trace_analyze's account file (DESIGN.md section 5).
+
+Written for the tests, separately from the C code and in another style
+(regular expressions, dicts): it replays the slab events of a kmem log and
+prints the account file trace_analyze should write, byte for byte.
+
+    ref_account.py LOG [--malloc|--cache] [-o KEY] [--group-by function]
+                       [--system-map FILE]
+
+Reads tracefs text (snapshot or trace_pipe), trace-cmd report and perf
+script text. Call sites are named 'sym+0xoff' ('/0xsize' dropped); bare
+hex addresses are resolved with --system-map to the nearest text symbol
+at or below (global symbols preferred among aliases), else kept as is.
+"""
+
+import argparse
+import bisect
+import re
+import sys
+
+ALLOCS = {"kmalloc": "malloc", "kmalloc_node": "malloc",
+          "kmem_cache_alloc": "cache", "kmem_cache_alloc_node": "cache"}
+FREES = {"kfree": "malloc", "kmem_cache_free": "cache"}
+
+# timestamp, then the event name (perf prefixes 'kmem:'), then the fields
+EVENT = re.compile(r"\s(\d+(?:\.\d+)?):\s+(?:kmem:)?(\w+):(?=\s|$)(.*)$")
+FIELD = re.compile(r"(\w+)=(\S*)")
+
+
+def pointer(text):
+    if text in ("(nil)", "(null)"):
+        return 0
+    return int(text, 16)
+
+
+def load_system_map(path):
+    best = {}
+    order = 0
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) < 3 or parts[1] not in "tTwW":
+                continue
+            addr = int(parts[0], 16)
+            rank = (0 if parts[1] in "TW" else 1, order)
+            order += 1
+            if addr not in best or rank < best[addr][0]:
+                best[addr] = (rank, parts[2])
+    addrs = sorted(best)
+    return addrs, [best[a][1] for a in addrs]
+
+
+def caller_name(site, symmap, by_function):
+    module = ""
+    m = re.match(r"^(\S+)( \[.*\])$", site)
+    if m:
+        site, module = m.group(1), m.group(2)
+    h = re.fullmatch(r"(?:0x)?([0-9a-fA-F]{1,16})", site)
+    if h:
+        addr = int(h.group(1), 16)
+        if symmap:
+            i = bisect.bisect_right(symmap[0], addr) - 1
+            if i >= 0:
+                name = symmap[1][i]
+                return name if by_function else "%s+%s" % (name, hex(addr - symmap[0][i]))
+        return site + module
+    if by_function:
+        return site.split("+", 1)[0] + module
+    return site.split("/", 1)[0] + module
+
+
+def replay(path, family, symmap, by_function):
+    live = {}
+    sites = {}
+    with open(path, "rb") as f:
+        for raw in f:
+            if not raw.endswith(b"\n"):
+                break  # a truncated last line is not used
+            line = raw.decode("latin-1").rstrip("\n").rstrip("\r")
+            if line.startswith("#") or len(raw) > (1 << 20):
+                continue
+            m = EVENT.search(line)
+            if not m:
+                continue
+            event = m.group(2)
+            if event not in ALLOCS and event not in FREES:
+                continue
+            if family and ALLOCS.get(event, FREES.get(event)) != family:
+                continue
+            rest = m.group(3)
+            fields = dict(FIELD.findall(rest))
+            mod = re.search(r"call_site=\S+( \[[^\]]*\])", rest)
+            try:
+                ptr = pointer(fields["ptr"])
+                if event in ALLOCS:
+                    site = fields["call_site"] + (mod.group(1) if mod else "")
+                    req, alloc = int(fields["bytes_req"]), int(fields["bytes_alloc"])
+            except (KeyError, ValueError):
+                continue  # malformed: not used
+            if event in ALLOCS:
+                if ptr == 0:
+                    continue
+                s = sites.setdefault(site, [0, 0, 0, 0, 0])  # total, cur, cur_req, allocs, frees
+                s[0] += alloc
+                s[1] += alloc
+                s[2] += req
+                s[3] += 1
+                if ptr in live:
+                    old = live[ptr]
+                    sites[old[0]][1] -= old[2]
+                    sites[old[0]][2] -= old[1]
+                live[ptr] = (site, req, alloc)
+            elif ptr != 0 and ptr in live:
+                old = live.pop(ptr)
+                sites[old[0]][1] -= old[2]
+                sites[old[0]][2] -= old[1]
+                sites[old[0]][4] += 1
+
+    rows = {}
+    for site, s in sites.items():
+        r = rows.setdefault(caller_name(site, symmap, by_function), [0, 0, 0, 0, 0])
+        for i in range(5):
+            r[i] += s[i]
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("log")
+    ap.add_argument("--malloc", action="store_true")
+    ap.add_argument("--cache", action="store_true")
+    ap.add_argument("-o", "--order-by", default="total_dynamic")
+    ap.add_argument("--group-by", default="callsite")
+    ap.add_argument("--system-map")
+    a = ap.parse_args()
+    family = "malloc" if a.malloc else "cache" if a.cache else None
+    symmap = load_system_map(a.system_map) if a.system_map else None
+    rows = replay(a.log, family, symmap, a.group_by == "function")
+
+    key = {
+        "total_dynamic": lambda r: r[0],
+        "current_dynamic": lambda r: r[1],
+        "alloc_count": lambda r: r[3],
+        "free_count": lambda r: r[4],
+        "waste": lambda r: r[1] - r[2],
+    }[a.order_by]
+    names = sorted(rows, key=lambda n: (-key(rows[n]), n.encode()))
+    cur = sum(r[1] for r in rows.values())
+    req = sum(r[2] for r in rows.values())
+    out = sys.stdout
+    out.write("current bytes allocated: {:>10}\n".format(cur))
+    out.write("current bytes requested: {:>10}\n".format(req))
+    out.write("current wasted bytes:    {:>10}\n".format(cur - req))
+    out.write("number of allocs:        {:>10}\n".format(sum(r[3] for r in rows.values())))
+    out.write("number of frees:         {:>10}\n".format(sum(r[4] for r in rows.values())))
+    out.write("number of callers:       {:>10}\n".format(len(rows)))
+    out.write("\n")
+    out.write("   total    waste      net alloc/free  caller\n")
+    out.write("---------------------------------------------\n")
+    for n in names:
+        r = rows[n]
+        out.write("{:>8} {:>8} {:>8} {:>5}/{:<5} {}\n".format(r[0], r[1] - r[2], r[1], r[3], r[4], n))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,298 @@
+/*
+ * test_parse.c - one line of each trace format into struct kmem_event.
+ * The lines are copied from the corpus (../shared/corpus) unless noted.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "parse.h"
+
+struct fixture {
+	struct trace_strings strings;
+	struct parser parser;
+	struct kmem_event ev;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	trace_strings_init(&f->strings);
+	parser_init(&f->parser, &f->strings, WANT_ALL);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	trace_strings_release(&f->strings);
+	free(f);
+	return 0;
+}
+
+static bool parse(struct fixture *f, const char *line)
+{
+	return parse_line(&f->parser, line, strlen(line), 7, &f->ev);
+}
+
+static const char *call_site(struct fixture *f)
+{
+	return strtab_get(&f->strings.call_sites, f->ev.call_site);
+}
+
+static void tracefs_6_1_kmalloc(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_true(parse(f, "          <idle>-0       [000] d....     0.280867: kmalloc: "
+			     "call_site=allocate_probes+0x29/0x33 ptr=00000000f38f641d bytes_req=64 "
+			     "bytes_alloc=64 gfp_flags=GFP_KERNEL node=-1 accounted=false"));
+	assert_int_equal(f->ev.kind, KMEM_KMALLOC);
+	assert_int_equal(f->ev.line, 7);
+	assert_int_equal(f->ev.cpu, 0);
+	assert_int_equal(f->ev.pid, 0);
+	assert_string_equal(strtab_get(&f->strings.comms, f->ev.comm), "<idle>");
+	assert_int_equal(f->ev.ts_ns, 280867000ull);
+	assert_int_equal(f->ev.ptr, 0xf38f641dull);
+	assert_int_equal(f->ev.bytes_req, 64);
+	assert_int_equal(f->ev.bytes_alloc, 64);
+	assert_int_equal(f->ev.node, -1);
+	assert_int_equal(f->ev.accounted, ACCOUNTED_FALSE);
+	assert_string_equal(call_site(f), "allocate_probes+0x29/0x33");
+	assert_string_equal(strtab_get(&f->strings.gfps, f->ev.gfp), "GFP_KERNEL");
+}
+
+static void tracefs_6_18_cache_alloc_with_name(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_true(parse(f, "             gcc-4090    [000] .....  1187.655895: kmem_cache_alloc: "
+			     "call_site=getname_flags.part.0+0x24/0x1f0 ptr=0000000047aa5998 "
+			     "name=names_cache bytes_req=4096 bytes_alloc=4096 gfp_flags=GFP_KERNEL "
+			     "node=-1 accounted=false"));
+	assert_int_equal(f->ev.kind, KMEM_CACHE_ALLOC);
+	assert_int_equal(f->ev.pid, 4090);
+	assert_string_equal(strtab_get(&f->strings.comms, f->ev.comm), "gcc");
+	assert_string_equal(strtab_get(&f->strings.caches, f->ev.cache), "names_cache");
+	assert_string_equal(call_site(f), "getname_flags.part.0+0x24/0x1f0");
+	assert_int_equal(f->ev.ts_ns, 1187655895000ull);
+}
+
+static void comm_with_dashes_and_colons(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_true(parse(f, " kworker/1:2-479     [001] ..s1.  10.000001: kfree: "
+			     "call_site=rcu_core+0x1/0x2 ptr=0000000000000000"));
+	assert_int_equal(f->ev.kind, KMEM_KFREE);
+	assert_int_equal(f->ev.pid, 479);
+	assert_int_equal(f->ev.cpu, 1);
+	assert_int_equal(f->ev.ptr, 0);
+	assert_string_equal(strtab_get(&f->strings.comms, f->ev.comm), "kworker/1:2");
+}
+
+static void trace_cmd_report_kmalloc(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_true(parse(f, "             gcc-4090  [000]  1187.655972: kmalloc:              "
+			     "(alloc_bprm+0x45) call_site=alloc_bprm+0x45 ptr=0xffff888209d3f000 "
+			     "bytes_req=408 bytes_alloc=512 gfp_flags=GFP_KERNEL|__GFP_ZERO node=-1 "
+			     "accounted=false"));
+	assert_int_equal(f->ev.kind, KMEM_KMALLOC);
+	assert_int_equal(f->ev.ptr, 0xffff888209d3f000ull);
+	assert_string_equal(call_site(f), "alloc_bprm+0x45");
+	assert_int_equal(f->ev.bytes_alloc, 512);
+	assert_int_equal(f->ev.pid, 4090);
+}
+
+static void trace_cmd_null_is_nil(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_true(parse(f, "             gcc-4090  [000]  1187.655980: kfree:                "
+			     "(ida_alloc_range+0x39b) call_site=ida_alloc_range+0x39b ptr=(nil)"));
+	assert_int_equal(f->ev.kind, KMEM_KFREE);
+	assert_int_equal(f->ev.ptr, 0);
+}
+
+static void perf_script_kmem_prefix(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_true(parse(f, "           wl.sh 19425 [000]  2678.277893:                 "
+			     "kmem:kmem_cache_alloc: call_site=mas_preallocate+0x3ef "
+			     "ptr=0xffff88810c478f00 name=maple_node bytes_req=256 bytes_alloc=256 "
+			     "gfp_flags=GFP_KERNEL node=-1 accounted=false"));
+	assert_int_equal(f->ev.kind, KMEM_CACHE_ALLOC);
+	assert_int_equal(f->ev.pid, 19425);
+	assert_string_equal(strtab_get(&f->strings.comms, f->ev.comm), "wl.sh");
+	assert_string_equal(call_site(f), "mas_preallocate+0x3ef");
+}
+
+static void old_kernel_no_flags_hex_call_site(void **state)
+{
+	struct fixture *f = *state;
+
+	/* 2.6.3x layout (typed after the kmemtrace-era format) */
+	assert_true(parse(f, "            bash-3103  [000]  3011.355522: kmalloc_node: "
+			     "call_site=c10c8a4b ptr=f5e4a780 bytes_req=96 bytes_alloc=96 "
+			     "gfp_flags=GFP_KERNEL node=0"));
+	assert_int_equal(f->ev.kind, KMEM_KMALLOC_NODE);
+	assert_int_equal(f->ev.cpu, 0);
+	assert_int_equal(f->ev.node, 0);
+	assert_int_equal(f->ev.accounted, ACCOUNTED_ABSENT);
+	assert_string_equal(call_site(f), "c10c8a4b");
+	assert_int_equal(f->ev.ptr, 0xf5e4a780ull);
+}
+
+static void module_call_site_keeps_module(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_true(parse(f, "  mount-77 [001] ..... 5.000000: kmalloc: "
+			     "call_site=ext4_fill_super+0x4d/0x2ff0 [ext4] ptr=0000000012345678 "
+			     "bytes_req=10 bytes_alloc=16 gfp_flags=GFP_KERNEL node=-1 accounted=false"));
+	assert_string_equal(call_site(f), "ext4_fill_super+0x4d/0x2ff0 [ext4]");
+	assert_int_equal(f->ev.bytes_req, 10);
+}
+
+static void page_alloc_fields(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_true(parse(f, "           wl.sh 19425 [000]  2678.277901:                    "
+			     "kmem:mm_page_alloc: page=0x22a9b4 pfn=0x22a9b4 order=0 migratetype=0 "
+			     "gfp_flags=GFP_KERNEL_ACCOUNT|__GFP_ZERO|__GFP_COMP"));
+	assert_int_equal(f->ev.kind, KMEM_PAGE_ALLOC);
+	assert_int_equal(f->ev.pfn, 0x22a9b4);
+	assert_int_equal(f->ev.order, 0);
+	assert_int_equal(f->ev.migratetype, 0);
+}
+
+static void markers_are_events(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_true(parse(f, "CPU:1 [LOST 66 EVENTS]"));
+	assert_int_equal(f->ev.kind, KMEM_LOST_EVENTS);
+	assert_int_equal(f->ev.cpu, 1);
+	assert_int_equal(f->ev.pfn, 66);
+	assert_int_equal(f->parser.stats.lost_events, 66);
+	assert_true(parse(f, "##### CPU 0 buffer started ####"));
+	assert_int_equal(f->ev.kind, KMEM_BUFFER_STARTED);
+	assert_int_equal(f->ev.cpu, 0);
+}
+
+static void header_entries_and_cpus(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_false(parse(f, "# entries-in-buffer/entries-written: 9259/63178   #P:2"));
+	assert_true(f->parser.header.has_entries);
+	assert_int_equal(f->parser.header.entries_in_buffer, 9259);
+	assert_int_equal(f->parser.header.entries_written, 63178);
+	assert_int_equal(f->parser.header.cpus, 2);
+	assert_int_equal(f->parser.stats.header_lines, 1);
+}
+
+static void skipped_lines_are_classified(void **state)
+{
+	struct fixture *f = *state;
+	struct parse_stats *st = &f->parser.stats;
+
+	assert_false(parse(f, "            init-1       [001] .....   250.161371: <stack trace>"));
+	assert_false(parse(f, " => trace_event_raw_event_kmem_cache_alloc"));
+	assert_int_equal(st->stack_lines, 2);
+	assert_false(parse(f, "             gcc-4090    [000] ...1.  1187.655874: rss_stat: "
+			      "mm_id=1372534824 curr=1 type=MM_FILEPAGES size=2895872B"));
+	assert_int_equal(st->other_events, 1);
+	assert_false(parse(f, "\x01\x02garbage \xff\xfe"));
+	assert_false(parse(f, ""));
+	assert_int_equal(st->garbage, 1);
+	assert_int_equal(st->blank_lines, 1);
+}
+
+static void malformed_kmem_events_are_refused(void **state)
+{
+	struct fixture *f = *state;
+	struct parse_stats *st = &f->parser.stats;
+
+	/* truncated before bytes_alloc */
+	assert_false(parse(f, "  a-1 [000] ..... 1.000000: kmalloc: call_site=f+0x1/0x2 "
+			      "ptr=0000000012345678 bytes_req=64 bytes_al"));
+	/* a number that is not one */
+	assert_false(parse(f, "  a-1 [000] ..... 1.000000: kmalloc: call_site=f+0x1/0x2 "
+			      "ptr=00000000123z5678 bytes_req=64 bytes_alloc=64"));
+	/* bytes_alloc beyond 32 bits */
+	assert_false(parse(f, "  a-1 [000] ..... 1.000000: kmalloc: call_site=f+0x1/0x2 "
+			      "ptr=0000000012345678 bytes_req=64 bytes_alloc=99999999999"));
+	/* a NUL byte inside the pointer */
+	const char nul_line[] = "  a-1 [000] ..... 1.000000: kfree: call_site=f+0x1/0x2 ptr=00\0000001";
+
+	assert_false(parse_line(&f->parser, nul_line, sizeof(nul_line) - 1, 9, &f->ev));
+	assert_int_equal(st->malformed, 4);
+	assert_int_equal(st->events[KMEM_KMALLOC], 0);
+	assert_int_equal(f->parser.first_malformed_line, 7);
+}
+
+static void crlf_line_ending(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_true(parse(f, "  a-1 [000] ..... 1.000000: kfree: call_site=f+0x1/0x2 ptr=00000000000000ab\r"));
+	assert_int_equal(f->ev.ptr, 0xab);
+}
+
+static void nanosecond_timestamps(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_true(parse(f, "  a-1 [000] ..... 12.000000123: kfree: call_site=f+0x1/0x2 ptr=1"));
+	assert_int_equal(f->ev.ts_ns, 12000000123ull);
+}
+
+static void kind_names_round_trip(void **state)
+{
+	int k;
+
+	(void)state;
+	for (k = KMEM_KMALLOC; k <= KMEM_PAGE_ALLOC_EXTFRAG; k++) {
+		const char *name = kmem_kind_name((enum kmem_kind)k);
+
+		assert_int_equal(kmem_kind_of_name(name, strlen(name)), k);
+	}
+	assert_int_equal(kmem_kind_of_name("mm_page_free_direct", 19), KMEM_PAGE_FREE);
+	assert_int_equal(kmem_kind_of_name("rss_stat", 8), KMEM_NONE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(tracefs_6_1_kmalloc, setup, teardown),
+		cmocka_unit_test_setup_teardown(tracefs_6_18_cache_alloc_with_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(comm_with_dashes_and_colons, setup, teardown),
+		cmocka_unit_test_setup_teardown(trace_cmd_report_kmalloc, setup, teardown),
+		cmocka_unit_test_setup_teardown(trace_cmd_null_is_nil, setup, teardown),
+		cmocka_unit_test_setup_teardown(perf_script_kmem_prefix, setup, teardown),
+		cmocka_unit_test_setup_teardown(old_kernel_no_flags_hex_call_site, setup, teardown),
+		cmocka_unit_test_setup_teardown(module_call_site_keeps_module, setup, teardown),
+		cmocka_unit_test_setup_teardown(page_alloc_fields, setup, teardown),
+		cmocka_unit_test_setup_teardown(markers_are_events, setup, teardown),
+		cmocka_unit_test_setup_teardown(header_entries_and_cpus, setup, teardown),
+		cmocka_unit_test_setup_teardown(skipped_lines_are_classified, setup, teardown),
+		cmocka_unit_test_setup_teardown(malformed_kmem_events_are_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(crlf_line_ending, setup, teardown),
+		cmocka_unit_test_setup_teardown(nanosecond_timestamps, setup, teardown),
+		cmocka_unit_test(kind_names_round_trip),
+	};
+
+	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);
+}
