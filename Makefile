@@ -15,7 +15,7 @@ VERSION := 0.1
 CC      ?= cc
 PKGS    := libxxhash
 CFLAGS  ?= -O2 -g
-WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-sign-compare
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS += -D_GNU_SOURCE -DTA_VERSION='"$(VERSION)"' -Iinclude
 LDLIBS  += -lxxhash -lpthread
 

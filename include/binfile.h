@@ -1,0 +1,113 @@
+/*
+ * binfile.h - the container of every binary file trace_analyze writes and
+ * reads back (the DB file, the kernel index): DESIGN.md section 6.
+ *
+ * Layout (all integers in the writer's byte order, which must be ours):
+ *
+ *   offset 0   struct binfile_header (64 bytes): magic, format version,
+ *              endianness marker, integer sizes, section count, where the
+ *              section table is, the file's size, the table's checksum
+ *   ...        the sections' bytes, each starting on an 8-byte boundary
+ *   table      struct binfile_entry per section: id, offset, length and
+ *              XXH3-64 checksum of its bytes
+ *
+ * Files are written to "<path>.tmp.<pid>" and renamed into place, so a
+ * crash never leaves a half file under the final name. They are read by
+ * mmap; every check (magic, version, byte order, sizes, truncation, each
+ * checksum) is made in binfile_open, so a reader that got a struct binfile
+ * can trust its bytes. What a section holds is the caller's business.
+ */
+#ifndef TA_BINFILE_H
+#define TA_BINFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+#define BINFILE_MAGIC_LEN 8
+#define BINFILE_ENDIAN_MARK 0x01020304u
+#define BINFILE_ALIGN 8
+
+struct binfile_header {
+	char magic[BINFILE_MAGIC_LEN];
+	uint16_t major, minor;		/* a reader refuses a newer major */
+	uint32_t endian;		/* BINFILE_ENDIAN_MARK as written */
+	uint8_t int_sizes[8];		/* sizeof short, int, long, long long, void *, size_t, double, 0 */
+	uint32_t nsections;
+	uint32_t reserved;
+	uint64_t table_offset;
+	uint64_t file_size;
+	uint64_t table_checksum;	/* XXH3-64 of the section table */
+	uint64_t header_checksum;	/* XXH3-64 of the bytes above */
+};
+
+struct binfile_entry {
+	uint32_t id;
+	uint32_t flags;			/* 0; for future use */
+	uint64_t offset;
+	uint64_t length;
+	uint64_t checksum;		/* XXH3-64 of the section's bytes */
+};
+
+/* ---- writing -------------------------------------------------------------- */
+
+struct binfile_writer {
+	char *path;			/* final name */
+	char *tmp_path;
+	int fd;
+	uint64_t pos;			/* bytes written so far */
+	struct binfile_entry *entries;
+	uint32_t nentries, cap;
+	bool in_section;
+	void *hash_state;		/* XXH3 state of the open section */
+	char *buf;			/* write buffer */
+	size_t buf_len;
+	char magic[BINFILE_MAGIC_LEN];
+	uint16_t major, minor;
+};
+
+/* Start "<path>.tmp.<pid>"; nothing appears under path before commit. */
+int binfile_create(struct binfile_writer *w, const char *path, const char *magic,
+		   uint16_t major, uint16_t minor, struct ta_error *err);
+
+/* Sections are written one after the other: begin, write..., end. */
+int binfile_begin_section(struct binfile_writer *w, uint32_t id, struct ta_error *err);
+int binfile_write(struct binfile_writer *w, const void *data, size_t len, struct ta_error *err);
+int binfile_end_section(struct binfile_writer *w, struct ta_error *err);
+
+/* A whole section at once. */
+int binfile_add_section(struct binfile_writer *w, uint32_t id, const void *data, size_t len,
+			struct ta_error *err);
+
+/* Write the table and header, flush, and rename into place. */
+int binfile_commit(struct binfile_writer *w, struct ta_error *err);
+
+/* Give up: remove the temporary file. Safe after commit (does nothing). */
+void binfile_abort(struct binfile_writer *w);
+
+/* ---- reading -------------------------------------------------------------- */
+
+struct binfile {
+	const char *path;
+	const unsigned char *map;
+	size_t size;
+	uint16_t major, minor;
+	const struct binfile_entry *table;
+	uint32_t nsections;
+};
+
+/*
+ * Map path and check it through: `what` names the kind of file in messages
+ * ("DB file", "kernel index"); a file whose major version is above
+ * max_major is refused. On error err says what is wrong, naming the file.
+ */
+int binfile_open(struct binfile *f, const char *path, const char *magic, uint16_t max_major,
+		 const char *what, struct ta_error *err);
+void binfile_close(struct binfile *f);
+
+/* The bytes of section id, or NULL (with *len = 0) if the file has none. */
+const void *binfile_section(const struct binfile *f, uint32_t id, size_t *len);
+
+#endif

@@ -1,0 +1,385 @@
+/*
+ * binfile.c - the sectioned, checksummed container of binary files:
+ * buffered writes to a temporary file renamed into place at commit, and
+ * mmap reads that verify everything before handing out a byte.
+ * Not here: what any section means.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "binfile.h"
+
+#define WRITE_BUFFER (1u << 20)
+
+_Static_assert(sizeof(struct binfile_header) == 64, "header layout");
+_Static_assert(sizeof(struct binfile_entry) == 32, "table entry layout");
+
+static void fill_int_sizes(uint8_t sizes[8])
+{
+	sizes[0] = sizeof(short);
+	sizes[1] = sizeof(int);
+	sizes[2] = sizeof(long);
+	sizes[3] = sizeof(long long);
+	sizes[4] = sizeof(void *);
+	sizes[5] = sizeof(size_t);
+	sizes[6] = sizeof(double);
+	sizes[7] = 0;
+}
+
+/* ---- writing ------------------------------------------------------------------ */
+
+static int flush_buffer(struct binfile_writer *w, struct ta_error *err)
+{
+	size_t done = 0;
+
+	while (done < w->buf_len) {
+		ssize_t n = write(w->fd, w->buf + done, w->buf_len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return error_set_errno(err, errno, "cannot write '%s'", w->tmp_path);
+		}
+		done += (size_t)n;
+	}
+	w->buf_len = 0;
+	return 0;
+}
+
+/* Append raw bytes to the file (through the buffer), not hashed. */
+static int put_bytes(struct binfile_writer *w, const void *data, size_t len,
+		     struct ta_error *err)
+{
+	const char *p = data;
+
+	while (len) {
+		size_t room = WRITE_BUFFER - w->buf_len;
+		size_t n = len < room ? len : room;
+
+		memcpy(w->buf + w->buf_len, p, n);
+		w->buf_len += n;
+		w->pos += n;
+		p += n;
+		len -= n;
+		if (w->buf_len == WRITE_BUFFER && flush_buffer(w, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int pad_to_alignment(struct binfile_writer *w, struct ta_error *err)
+{
+	static const char zeros[BINFILE_ALIGN];
+	size_t pad = (size_t)((BINFILE_ALIGN - w->pos % BINFILE_ALIGN) % BINFILE_ALIGN);
+
+	return put_bytes(w, zeros, pad, err);
+}
+
+int binfile_create(struct binfile_writer *w, const char *path, const char *magic,
+		   uint16_t major, uint16_t minor, struct ta_error *err)
+{
+	struct binfile_header blank;
+	size_t n = strlen(path) + 32;
+
+	memset(w, 0, sizeof(*w));
+	w->fd = -1;
+	w->path = xstrdup(path);
+	w->tmp_path = xmalloc(n);
+	snprintf(w->tmp_path, n, "%s.tmp.%ld", path, (long)getpid());
+	memcpy(w->magic, magic, BINFILE_MAGIC_LEN);
+	w->major = major;
+	w->minor = minor;
+	w->fd = open(w->tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (w->fd < 0) {
+		error_set_errno(err, errno, "cannot write '%s'", path);
+		binfile_abort(w);
+		return -1;
+	}
+	w->buf = xmalloc(WRITE_BUFFER);
+	w->hash_state = XXH3_createState();
+	if (!w->hash_state)
+		xmalloc(SIZE_MAX);	/* reports out of memory */
+	memset(&blank, 0, sizeof(blank));	/* the real header comes at commit */
+	if (put_bytes(w, &blank, sizeof(blank), err) < 0) {
+		binfile_abort(w);
+		return -1;
+	}
+	return 0;
+}
+
+int binfile_begin_section(struct binfile_writer *w, uint32_t id, struct ta_error *err)
+{
+	struct binfile_entry *e;
+
+	if (pad_to_alignment(w, err) < 0)
+		return -1;
+	if (w->nentries == w->cap) {
+		w->cap = w->cap ? w->cap * 2 : 16;
+		w->entries = xrealloc(w->entries, w->cap * sizeof(*w->entries));
+	}
+	e = &w->entries[w->nentries++];
+	memset(e, 0, sizeof(*e));
+	e->id = id;
+	e->offset = w->pos;
+	XXH3_64bits_reset(w->hash_state);
+	w->in_section = true;
+	return 0;
+}
+
+int binfile_write(struct binfile_writer *w, const void *data, size_t len, struct ta_error *err)
+{
+	if (len == 0)
+		return 0;
+	XXH3_64bits_update(w->hash_state, data, len);
+	return put_bytes(w, data, len, err);
+}
+
+int binfile_end_section(struct binfile_writer *w, struct ta_error *err)
+{
+	struct binfile_entry *e = &w->entries[w->nentries - 1];
+
+	(void)err;
+	e->length = w->pos - e->offset;
+	e->checksum = XXH3_64bits_digest(w->hash_state);
+	w->in_section = false;
+	return 0;
+}
+
+int binfile_add_section(struct binfile_writer *w, uint32_t id, const void *data, size_t len,
+			struct ta_error *err)
+{
+	if (binfile_begin_section(w, id, err) < 0 || binfile_write(w, data, len, err) < 0)
+		return -1;
+	return binfile_end_section(w, err);
+}
+
+static void make_header(const struct binfile_writer *w, struct binfile_header *h,
+			uint64_t table_offset, uint64_t table_checksum)
+{
+	memset(h, 0, sizeof(*h));
+	memcpy(h->magic, w->magic, BINFILE_MAGIC_LEN);
+	h->major = w->major;
+	h->minor = w->minor;
+	h->endian = BINFILE_ENDIAN_MARK;
+	fill_int_sizes(h->int_sizes);
+	h->nsections = w->nentries;
+	h->table_offset = table_offset;
+	h->file_size = table_offset + (uint64_t)w->nentries * sizeof(struct binfile_entry);
+	h->table_checksum = table_checksum;
+	h->header_checksum = XXH3_64bits(h, offsetof(struct binfile_header, header_checksum));
+}
+
+static int write_header(struct binfile_writer *w, const struct binfile_header *h,
+			struct ta_error *err)
+{
+	ssize_t n;
+
+	do
+		n = pwrite(w->fd, h, sizeof(*h), 0);
+	while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)sizeof(*h))
+		return error_set_errno(err, n < 0 ? errno : EIO, "cannot write '%s'", w->tmp_path);
+	return 0;
+}
+
+int binfile_commit(struct binfile_writer *w, struct ta_error *err)
+{
+	struct binfile_header h;
+	size_t table_len = (size_t)w->nentries * sizeof(struct binfile_entry);
+	uint64_t table_offset;
+
+	if (w->in_section && binfile_end_section(w, err) < 0)
+		goto fail;
+	if (pad_to_alignment(w, err) < 0)
+		goto fail;
+	table_offset = w->pos;
+	if (put_bytes(w, w->entries, table_len, err) < 0 || flush_buffer(w, err) < 0)
+		goto fail;
+	make_header(w, &h, table_offset, XXH3_64bits(w->entries, table_len));
+	if (write_header(w, &h, err) < 0)
+		goto fail;
+	if (fsync(w->fd) < 0 && errno != EINVAL) {
+		error_set_errno(err, errno, "cannot write '%s'", w->tmp_path);
+		goto fail;
+	}
+	if (close(w->fd) < 0) {
+		w->fd = -1;
+		error_set_errno(err, errno, "cannot write '%s'", w->tmp_path);
+		goto fail;
+	}
+	w->fd = -1;
+	if (rename(w->tmp_path, w->path) < 0) {
+		error_set_errno(err, errno, "cannot rename '%s' to '%s'", w->tmp_path, w->path);
+		goto fail;
+	}
+	free(w->tmp_path);
+	w->tmp_path = NULL;	/* nothing left to remove */
+	binfile_abort(w);
+	return 0;
+fail:
+	binfile_abort(w);
+	return -1;
+}
+
+void binfile_abort(struct binfile_writer *w)
+{
+	if (w->fd >= 0)
+		close(w->fd);
+	w->fd = -1;
+	if (w->tmp_path)
+		unlink(w->tmp_path);
+	free(w->tmp_path);
+	free(w->path);
+	free(w->entries);
+	free(w->buf);
+	if (w->hash_state)
+		XXH3_freeState(w->hash_state);
+	memset(w, 0, sizeof(*w));
+	w->fd = -1;
+}
+
+/* ---- reading ------------------------------------------------------------------ */
+
+static int refuse(struct binfile *f, struct ta_error *err, const char *what,
+		  const char *problem)
+{
+	error_set(err, "'%s' is not a usable %s: %s", f->path, what, problem);
+	binfile_close(f);
+	return -1;
+}
+
+static uint32_t swap32(uint32_t v)
+{
+	return __builtin_bswap32(v);
+}
+
+/* Magic, byte order, sizes and version: whether this reader can read it at all. */
+static int check_identity(struct binfile *f, const struct binfile_header *h, const char *magic,
+			  uint16_t max_major, const char *what, struct ta_error *err)
+{
+	uint8_t sizes[8];
+	char msg[160];
+
+	if (memcmp(h->magic, magic, BINFILE_MAGIC_LEN) != 0)
+		return refuse(f, err, what, "wrong magic number (not a file trace_analyze wrote, "
+					    "or another kind of file)");
+	if (h->endian != BINFILE_ENDIAN_MARK)
+		return refuse(f, err, what, swap32(h->endian) == BINFILE_ENDIAN_MARK
+			      ? "written on a machine of the other byte order"
+			      : "bad byte-order marker");
+	fill_int_sizes(sizes);
+	if (memcmp(sizes, h->int_sizes, sizeof(sizes)) != 0)
+		return refuse(f, err, what, "written on a machine with other integer sizes");
+	if (h->major > max_major) {
+		snprintf(msg, sizeof(msg), "format version %u.%u is newer than this program reads "
+			 "(%u.x): upgrade trace_analyze", h->major, h->minor, max_major);
+		return refuse(f, err, what, msg);
+	}
+	return 0;
+}
+
+static int check_layout(struct binfile *f, const struct binfile_header *h, const char *what,
+			struct ta_error *err)
+{
+	uint64_t table_len = (uint64_t)h->nsections * sizeof(struct binfile_entry);
+	uint32_t i;
+	char msg[160];
+
+	if (XXH3_64bits(h, offsetof(struct binfile_header, header_checksum)) != h->header_checksum)
+		return refuse(f, err, what, "bad header checksum");
+	if (h->file_size != f->size) {
+		snprintf(msg, sizeof(msg), "%s: %zu bytes, the header says %llu",
+			 h->file_size > f->size ? "truncated" : "trailing bytes", f->size,
+			 (unsigned long long)h->file_size);
+		return refuse(f, err, what, msg);
+	}
+	if (h->table_offset < sizeof(*h) || h->table_offset % BINFILE_ALIGN ||
+	    h->table_offset > f->size || table_len > f->size - h->table_offset)
+		return refuse(f, err, what, "the section table lies outside the file");
+	f->table = (const struct binfile_entry *)(f->map + h->table_offset);
+	f->nsections = h->nsections;
+	if (XXH3_64bits(f->table, (size_t)table_len) != h->table_checksum)
+		return refuse(f, err, what, "bad section table checksum");
+	for (i = 0; i < f->nsections; i++) {
+		const struct binfile_entry *e = &f->table[i];
+
+		if (e->offset < sizeof(*h) || e->offset > h->table_offset ||
+		    e->length > h->table_offset - e->offset || e->offset % BINFILE_ALIGN)
+			return refuse(f, err, what, "a section lies outside the file");
+		if (XXH3_64bits(f->map + e->offset, (size_t)e->length) != e->checksum) {
+			snprintf(msg, sizeof(msg), "bad checksum of section %u (damaged file)",
+				 (unsigned)e->id);
+			return refuse(f, err, what, msg);
+		}
+	}
+	return 0;
+}
+
+int binfile_open(struct binfile *f, const char *path, const char *magic, uint16_t max_major,
+		 const char *what, struct ta_error *err)
+{
+	struct binfile_header h;
+	struct stat st;
+	int fd;
+
+	memset(f, 0, sizeof(*f));
+	f->path = path;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return error_set_errno(err, errno, "cannot open %s '%s'", what, path);
+	if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode)) {
+		int e = S_ISDIR(st.st_mode) ? EISDIR : errno;
+
+		close(fd);
+		return error_set_errno(err, e, "cannot read %s '%s'", what, path);
+	}
+	if ((uint64_t)st.st_size < sizeof(h)) {
+		close(fd);
+		return error_set(err, "'%s' is not a usable %s: %s", path, what,
+				 st.st_size == 0 ? "empty file" : "truncated: shorter than a header");
+	}
+	f->size = (size_t)st.st_size;
+	f->map = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (f->map == MAP_FAILED) {
+		f->map = NULL;
+		return error_set_errno(err, errno, "cannot map %s '%s'", what, path);
+	}
+	memcpy(&h, f->map, sizeof(h));
+	if (check_identity(f, &h, magic, max_major, what, err) < 0 ||
+	    check_layout(f, &h, what, err) < 0)
+		return -1;
+	f->major = h.major;
+	f->minor = h.minor;
+	return 0;
+}
+
+void binfile_close(struct binfile *f)
+{
+	if (f->map)
+		munmap((void *)f->map, f->size);
+	f->map = NULL;
+	f->table = NULL;
+	f->size = 0;
+	f->nsections = 0;
+}
+
+const void *binfile_section(const struct binfile *f, uint32_t id, size_t *len)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->nsections; i++) {
+		if (f->table[i].id == id) {
+			*len = (size_t)f->table[i].length;
+			return f->map + f->table[i].offset;
+		}
+	}
+	*len = 0;
+	return NULL;
+}
