@@ -32,6 +32,8 @@ struct input {
 	uint64_t overlong_lines;	/* lines dropped for length here */
 	uint64_t size_hint;	/* file size, 0 if unknown (pipe) */
 	bool truncated_last_line;	/* data after the last '\n' was dropped */
+	bool is_stream;		/* a pipe or terminal: no size, may never end */
+	bool interrupted;	/* a stream ended by SIGINT (input_end_streams_on_interrupt) */
 };
 
 struct chunk {
@@ -46,6 +48,14 @@ void input_close(struct input *in);
 
 void chunk_init(struct chunk *c, size_t cap);
 void chunk_release(struct chunk *c);
+
+/*
+ * Make the first SIGINT end a stream (pipe, terminal) as if it had reached
+ * its end, so that `cat trace_pipe | trace_analyze -f - -c -` reports what it
+ * read when stopped with Ctrl-C, as `perf record` does; a second SIGINT
+ * kills as usual. Regular files are not affected: Ctrl-C stops the run.
+ */
+void input_end_streams_on_interrupt(void);
 
 /* Fill c with whole lines: 1 when c->len > 0, 0 at end of input, -1 on error. */
 int input_read_chunk(struct input *in, struct chunk *c, struct ta_error *err);

@@ -2,10 +2,11 @@
  * symbols.h - a kernel's text symbols from System.map, to turn the bare
  * call_site addresses of old logs (2.6 - 5.3) into "function+0xoffset".
  *
- * Only text symbols (types t, T, w, W) are kept: call sites are code.
  * An address resolves to the nearest symbol at or below it, as
- * trace_analyze.py did; of several symbols at one address the global one
- * wins, then the first in the file. Not here: ELF objects (see ktree).
+ * trace_analyze.py did, but only if that symbol is code (types t, T, w, W):
+ * an address in data or past the last symbol stays unresolved. Of several
+ * symbols at one address a text one wins, a global one before a local one,
+ * then the first in the file. Not here: ELF objects (see ktree).
  */
 #ifndef TA_SYMBOLS_H
 #define TA_SYMBOLS_H

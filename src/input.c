@@ -7,11 +7,33 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "input.h"
+
+/* Set by the SIGINT handler: the one global here, as signals require. */
+static volatile sig_atomic_t interrupt_seen;
+
+static void note_interrupt(int sig)
+{
+	(void)sig;
+	interrupt_seen = 1;
+	signal(SIGINT, SIG_DFL);	/* the next Ctrl-C kills */
+}
+
+void input_end_streams_on_interrupt(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = note_interrupt;	/* no SA_RESTART: read() returns EINTR */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+}
 
 static const char *display_name(const struct input *in)
 {
@@ -45,6 +67,8 @@ int input_open(struct input *in, const char *path, struct ta_error *err)
 	if (S_ISREG(st.st_mode)) {
 		in->size_hint = (uint64_t)st.st_size;
 		posix_fadvise(in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	} else {
+		in->is_stream = true;
 	}
 	in->carry = xmalloc(INPUT_MAX_LINE);
 	return 0;
@@ -111,6 +135,24 @@ static void cut_at_last_newline(struct input *in, struct chunk *c, char *nl)
 	c->len = keep;
 }
 
+/*
+ * A stream may stay silent for long (an idle trace_pipe): wait for data in
+ * short slices so that an interrupt is noticed by whichever thread reads.
+ * True when the stream was interrupted.
+ */
+static bool stream_interrupted_while_waiting(struct input *in)
+{
+	struct pollfd p = { .fd = in->fd, .events = POLLIN };
+
+	while (!interrupt_seen) {
+		if (poll(&p, 1, 200) != 0)
+			break;	/* data, end, or an error read() will report */
+	}
+	if (interrupt_seen)
+		in->interrupted = true;
+	return in->interrupted;
+}
+
 int input_read_chunk(struct input *in, struct chunk *c, struct ta_error *err)
 {
 	c->len = 0;
@@ -130,6 +172,10 @@ int input_read_chunk(struct input *in, struct chunk *c, struct ta_error *err)
 				c->len = 0;
 			}
 			return 0;
+		}
+		if (in->is_stream && stream_interrupted_while_waiting(in)) {
+			in->eof = true;
+			continue;
 		}
 		size_t before = c->len;
 		ssize_t n = read(in->fd, c->data + c->len, c->cap - c->len);

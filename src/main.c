@@ -38,8 +38,8 @@ static void print_help(void)
 	      "\n"
 	      "Account:\n"
 	      "  -c, --account-file FILE   write the account file ('-' = standard output)\n"
-	      "  -o, --order-by KEY        sort rows by KEY, descending: total_dynamic\n"
-	      "                            (default), current_dynamic, alloc_count,\n"
+	      "  -o, --order-by KEY        sort rows by KEY, descending: current_dynamic\n"
+	      "                            (default), total_dynamic, alloc_count,\n"
 	      "                            free_count, waste\n"
 	      "      --malloc              only kmalloc, kmalloc_node and kfree events\n"
 	      "      --cache               only kmem_cache_alloc(_node) and kmem_cache_free\n"
@@ -109,7 +109,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
 	bool malloc_only = false, cache_only = false;
 
 	memset(opts, 0, sizeof(*opts));
-	opts->order = ORDER_TOTAL_DYNAMIC;
+	opts->order = ORDER_CURRENT_DYNAMIC;	/* trace_analyze.py's default */
 	opts->families = FAMILY_ALL;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:k:c:o:qhV", long_options, NULL)) != -1) {

@@ -130,6 +130,8 @@ static int read_log(struct run *r, struct ta_error *err)
 
 	if (input_open(&r->input, r->opts->log_path, err) < 0)
 		return -1;
+	if (r->input.is_stream)
+		input_end_streams_on_interrupt();
 	rc = read_events(&cfg, &r->read, err);
 	end_progress(r);
 	return rc;
@@ -156,7 +158,7 @@ static void warn_about_unresolved_addresses(const struct run *r)
 		warn("%llu call sites are bare addresses and no System.map was given "
 		     "(-k DIR or --system-map FILE): they stay hex", (unsigned long long)hex);
 	else if (unresolved)
-		warn("%llu of %llu call site addresses are below every text symbol of '%s': "
+		warn("%llu of %llu call site addresses are in no function of '%s': "
 		     "they stay hex", (unsigned long long)unresolved, (unsigned long long)hex,
 		     r->map_path);
 }
@@ -237,6 +239,10 @@ int pipeline_run(const struct options *opts, struct ta_error *err)
 	if (opts->log_path) {
 		if (read_log(&r, err) < 0)
 			goto out;
+		if (r.input.interrupted)
+			warn("reading '%s' was interrupted: the reports cover the %llu bytes read",
+			     r.input.is_stdin ? "standard input" : opts->log_path,
+			     (unsigned long long)r.input.bytes_read);
 		if (r.input.truncated_last_line)
 			warn("the last line of '%s' has no newline (truncated log?): skipped",
 			     r.input.is_stdin ? "standard input" : opts->log_path);

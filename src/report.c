@@ -208,8 +208,9 @@ static void write_ring_buffer(FILE *f, const struct run_summary *sum)
 		fprintf(f, "  %-24sno header: the log does not say whether events were dropped\n",
 			"ring buffer:");
 	if (st->events[KMEM_LOST_EVENTS])
-		fprintf(f, "  %-24sLOST %" PRIu64 " events at %" PRIu64 " markers\n",
-			"trace_pipe:", st->lost_events, st->events[KMEM_LOST_EVENTS]);
+		fprintf(f, "  %-24s%" PRIu64 " events lost at %" PRIu64 " marker%s "
+			   "('CPU:N [LOST M EVENTS]')\n", "trace_pipe:", st->lost_events,
+			st->events[KMEM_LOST_EVENTS], st->events[KMEM_LOST_EVENTS] == 1 ? "" : "s");
 	if (st->events[KMEM_BUFFER_STARTED])
 		fprintf(f, "  %-24s%" PRIu64 " 'CPU N buffer started' markers (a CPU's oldest "
 			   "events were overwritten)\n", "ring buffer:",

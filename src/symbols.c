@@ -31,16 +31,21 @@ static int is_global_type(char type)
 	return type == 'T' || type == 'W';
 }
 
+/* Among aliases: text before other kinds, global before local. */
+static int alias_rank(char type)
+{
+	return (is_text_type(type) ? 0 : 2) + (is_global_type(type) ? 0 : 1);
+}
+
 static int compare_by_address(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	/* Among aliases: global first, then file order (name offsets grow). */
-	if (is_global_type(x->type) != is_global_type(y->type))
-		return is_global_type(x->type) ? -1 : 1;
-	return x->name < y->name ? -1 : x->name > y->name;
+	if (alias_rank(x->type) != alias_rank(y->type))
+		return alias_rank(x->type) - alias_rank(y->type);
+	return x->name < y->name ? -1 : x->name > y->name;	/* then file order */
 }
 
 /* Keep the first (preferred) symbol of each address. */
@@ -93,7 +98,7 @@ int symbols_load_system_map(struct symbol_table *t, const char *path, struct ta_
 {
 	FILE *f = fopen(path, "r");
 	char line[4096];
-	size_t cap = 0, names_cap = 0, lines = 0, bad = 0;
+	size_t cap = 0, names_cap = 0, lines = 0, bad = 0, texts = 0;
 	struct stat st;
 
 	if (!f)
@@ -111,8 +116,8 @@ int symbols_load_system_map(struct symbol_table *t, const char *path, struct ta_
 			bad++;
 			continue;
 		}
-		if (is_text_type(type))
-			add_symbol(t, &cap, &names_cap, addr, type, name);
+		add_symbol(t, &cap, &names_cap, addr, type, name);
+		texts += is_text_type(type);
 	}
 	if (ferror(f)) {
 		int e = errno;
@@ -121,16 +126,23 @@ int symbols_load_system_map(struct symbol_table *t, const char *path, struct ta_
 		return error_set_errno(err, e, "cannot read '%s'", path);
 	}
 	fclose(f);
-	if (t->count == 0)
+	if (texts == 0)
 		return error_set(err, "'%s' is not a System.map: no text symbols in %zu lines",
 				 path, lines);
 	qsort(t->syms, t->count, sizeof(*t->syms), compare_by_address);
 	drop_aliases(t);
 	t->path = path;
-	(void)bad;
+	if (bad)
+		warn("%zu of %zu lines of '%s' are not '<address> <type> <name>': ignored",
+		     bad, lines, path);
 	return 0;
 }
 
+/*
+ * The symbol holding addr: the nearest at or below it, if that one is code.
+ * Symbols of every kind are kept so that an address past a function's end
+ * (in data, or past _end) is not passed off as an offset into it.
+ */
 const struct ksym *symbols_lookup(const struct symbol_table *t, uint64_t addr)
 {
 	size_t lo = 0, hi = t->count;
@@ -145,5 +157,5 @@ const struct ksym *symbols_lookup(const struct symbol_table *t, uint64_t addr)
 		else
 			hi = mid;
 	}
-	return &t->syms[lo];
+	return is_text_type(t->syms[lo].type) ? &t->syms[lo] : NULL;
 }

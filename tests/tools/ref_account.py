@@ -35,20 +35,24 @@ def pointer(text):
 
 
 def load_system_map(path):
+    """Every symbol, one per address: text before data, global before local,
+    then the first in the file. An address resolves only when the nearest
+    symbol at or below it is text (types t, T, w, W)."""
     best = {}
     order = 0
     with open(path) as f:
         for line in f:
             parts = line.split()
-            if len(parts) < 3 or parts[1] not in "tTwW":
+            if len(parts) < 3 or len(parts[1]) != 1:
                 continue
             addr = int(parts[0], 16)
-            rank = (0 if parts[1] in "TW" else 1, order)
+            kind = parts[1]
+            rank = ((0 if kind in "tTwW" else 2) + (0 if kind in "TW" else 1), order)
             order += 1
             if addr not in best or rank < best[addr][0]:
-                best[addr] = (rank, parts[2])
+                best[addr] = (rank, parts[2], kind in "tTwW")
     addrs = sorted(best)
-    return addrs, [best[a][1] for a in addrs]
+    return addrs, [best[a][1] for a in addrs], [best[a][2] for a in addrs]
 
 
 def caller_name(site, symmap, by_function):
@@ -61,7 +65,7 @@ def caller_name(site, symmap, by_function):
         addr = int(h.group(1), 16)
         if symmap:
             i = bisect.bisect_right(symmap[0], addr) - 1
-            if i >= 0:
+            if i >= 0 and symmap[2][i]:
                 name = symmap[1][i]
                 return name if by_function else "%s+%s" % (name, hex(addr - symmap[0][i]))
         return site + module
@@ -130,7 +134,7 @@ def main():
     ap.add_argument("log")
     ap.add_argument("--malloc", action="store_true")
     ap.add_argument("--cache", action="store_true")
-    ap.add_argument("-o", "--order-by", default="total_dynamic")
+    ap.add_argument("-o", "--order-by", default="current_dynamic")
     ap.add_argument("--group-by", default="callsite")
     ap.add_argument("--system-map")
     a = ap.parse_args()

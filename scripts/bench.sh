@@ -1,0 +1,60 @@
+#!/bin/sh
+# bench.sh LOG [RUNS] - how fast trace_analyze reads LOG, beside `wc -l`.
+#
+# Prints, for `trace_analyze -q -f LOG -c /dev/null` with one parser thread
+# and with the default thread count: wall time (best of RUNS, default 3),
+# MB/s, kmem events/s, peak RSS, and the ratio to `wc -l LOG` (the speed
+# of just reading the lines). The page cache is warmed first, so this
+# measures the program, not the disk. A >= 1 GB log can be made with
+# scripts/make-big-log.sh. TA=path selects another binary.
+set -eu
+log=${1:?usage: bench.sh LOG [RUNS]}
+runs=${2:-3}
+ta=${TA:-$(dirname "$0")/../trace_analyze}
+[ -r "$log" ] || { echo "bench.sh: cannot read '$log'" >&2; exit 1; }
+[ -x "$ta" ] || { echo "bench.sh: no binary '$ta' (run make)" >&2; exit 1; }
+command -v /usr/bin/time > /dev/null || { echo "bench.sh: needs /usr/bin/time (scripts/deps.sh)" >&2; exit 1; }
+
+bytes=$(stat -L -c %s "$log")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cat "$log" > /dev/null		# warm the page cache
+
+now_ns() { date +%s%N; }
+
+# best_of CMD...: the best wall time in seconds over $runs runs; the peak
+# RSS (KB) of that run goes to $tmp/rss.
+best_of() {
+	best=""
+	i=0
+	while [ $i -lt "$runs" ]; do
+		t0=$(now_ns)
+		/usr/bin/time -f %M -o "$tmp/rss.now" "$@" > /dev/null 2> "$tmp/err" ||
+			{ cat "$tmp/err" >&2; exit 1; }
+		t1=$(now_ns)
+		t=$((t1 - t0))
+		if [ -z "$best" ] || [ "$t" -lt "$best" ]; then
+			best=$t
+			cp "$tmp/rss.now" "$tmp/rss"
+		fi
+		i=$((i + 1))
+	done
+	awk -v ns="$best" 'BEGIN { printf "%.3f", ns / 1e9 }'
+}
+
+events=$("$ta" -f "$log" 2>&1 > /dev/null | awk '/kmem events read:/ { print $NF; exit }')
+lines=$(wc -l < "$log")
+wc_s=$(best_of wc -l "$log")
+printf 'log:        %s: %.1f MB, %s lines, %s kmem events\n' "$log" \
+	"$(awk -v b="$bytes" 'BEGIN { print b / 1e6 }')" "$lines" "$events"
+printf 'wc -l:      %s s  %8.0f MB/s\n' "$wc_s" "$(awk -v b="$bytes" -v s="$wc_s" 'BEGIN { print b / 1e6 / s }')"
+
+report() {	# LABEL SECONDS
+	awk -v label="$1" -v s="$2" -v b="$bytes" -v e="$events" -v w="$wc_s" \
+	    -v rss="$(cat "$tmp/rss")" 'BEGIN {
+		printf "%-11s %s s  %8.0f MB/s  %6.2f M events/s  peak RSS %5.1f MB  %4.1fx wc -l\n",
+		       label, s, b / 1e6 / s, e / 1e6 / s, rss / 1024, s / w }'
+}
+
+report "1 thread:" "$(best_of "$ta" -q --threads 1 -f "$log" -c /dev/null)"
+report "threads:" "$(best_of "$ta" -q -f "$log" -c /dev/null)"

@@ -1,0 +1,159 @@
+#!/usr/bin/env bats
+# Bad input gets a clear message and the right exit status: 1 for a runtime
+# failure, 2 for a usage error; damaged logs never crash the tool nor give
+# a wrong number — what cannot be read is skipped and counted.
+
+load ../lib/helpers
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+empty_account() {
+	cat <<'EOF2'
+current bytes allocated:          0
+current bytes requested:          0
+current wasted bytes:             0
+number of allocs:                 0
+number of frees:                  0
+number of callers:                0
+
+   total    waste      net alloc/free  caller
+---------------------------------------------
+EOF2
+}
+
+@test "a missing log: exit 1, the path and the OS reason" {
+	run "$TA" -f missing.log -c -
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: cannot open 'missing.log': No such file or directory" ]
+}
+
+@test "a directory given as log: exit 1" {
+	mkdir logs
+	run "$TA" -f logs -c -
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: cannot read 'logs': Is a directory" ]
+}
+
+@test "an unreadable log: exit 1, Permission denied" {
+	cp "$FIX/trace-pipe-6.18.log" secret.log
+	chmod 000 secret.log
+	if [ "$(id -u)" -eq 0 ]; then
+		command -v setpriv > /dev/null || skip "root without setpriv: permissions do not apply"
+		chmod 755 "$BATS_TEST_TMPDIR"
+		run setpriv --reuid=nobody --regid=nogroup --clear-groups "$TA" -f secret.log -c -
+	else
+		run "$TA" -f secret.log -c -
+	fi
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: cannot open 'secret.log': Permission denied" ]
+}
+
+@test "an empty log: exit 0, an empty account, a summary of nothing" {
+	: > empty.log
+	"$TA" -f empty.log -c account 2> summary
+	empty_account | diff_or_fail - account
+	grep -q "summary of 'empty.log': 0 lines, 0 bytes" summary
+	grep -Eq "kmem events read: +0$" summary
+}
+
+@test "binary garbage: exit 0, an empty account, the lines counted as not trace lines" {
+	python3 -c 'import random, sys; random.seed(7); sys.stdout.buffer.write(bytes(random.randrange(256) for _ in range(200000)) + b"\n")' > garbage.bin
+	lines=$(wc -l < garbage.bin)
+	"$TA" -f garbage.bin -c account 2> summary
+	empty_account | diff_or_fail - account
+	# every line is garbage, a '#' header-looking line, or blank: none is an event
+	grep -Eq "kmem events read: +0$" summary
+	grep -Eq "lines skipped: +$lines$" summary
+	grep -Eq "not trace lines +[0-9]+$" summary
+}
+
+@test "NUL bytes inside events: those events are malformed, the others still count" {
+	# line 14 (prepare_creds) gets a NUL inside its call site; line 20 a NUL
+	# at its start, which leaves it an event line of the same fields
+	python3 - "$FIX/tracefs-6.1-rawptr.log" <<'PY' > nul.log
+import sys
+lines = open(sys.argv[1], "rb").read().split(b"\n")
+lines[14] = lines[14].replace(b"prepare_creds+0x1e", b"prepare\0creds+0x1e")
+lines[20] = b"\0" + lines[20]
+sys.stdout.buffer.write(b"\n".join(lines))
+PY
+	"$TA" -f nul.log -c account 2> summary
+	grep -Eq "malformed kmem events +1$" summary
+	grep -q "first malformed kmem event at line 15" summary
+	# the account is the fixture's without prepare_creds+0x1e (192 bytes, 176 asked)
+	grep -v "prepare_creds+0x1e" "$FIX/tracefs-6.1-rawptr.account" |
+		sed 's/^current bytes allocated:      12696/current bytes allocated:      12504/;
+		     s/^current bytes requested:      12552/current bytes requested:      12376/;
+		     s/^current wasted bytes:           144/current wasted bytes:           128/;
+		     s/^number of allocs:                34/number of allocs:                33/;
+		     s/^number of callers:               13/number of callers:               12/' > expected
+	diff_or_fail expected account
+}
+
+@test "a line over 1 MiB is skipped and counted; the lines around it count" {
+	{ head -n 20 "$FIX/tracefs-6.1-rawptr.log"
+	  head -c 3000000 /dev/zero | tr '\0' 'x'; echo
+	  tail -n +21 "$FIX/tracefs-6.1-rawptr.log"; } > long.log
+	"$TA" -f long.log -c account 2> summary
+	diff_or_fail "$FIX/tracefs-6.1-rawptr.account" account
+	grep -Eq "longer than 1 MiB +1$" summary
+}
+
+@test "a truncated last line is skipped with a warning, never half-read" {
+	# cut inside the last event's bytes_alloc: 'bytes_alloc=13' of 136
+	head -c "$(( $(grep -b -o 'bytes_alloc=136' "$FIX/tracefs-6.1-rawptr.log" | tail -n 1 | cut -d: -f1) + 14 ))" \
+		"$FIX/tracefs-6.1-rawptr.log" > cut.log
+	tail -c 30 cut.log | grep -q 'bytes_alloc=13$'
+	"$TA" -f cut.log -c account 2> summary
+	grep -q "warning: the last line of 'cut.log' has no newline (truncated log?): skipped" summary
+	grep -Eq "truncated last line +1$" summary
+	# that event (vm_area_dup+0x1c, 136 bytes) is simply absent: 9 of 10
+	grep -Eq "^ +1224 +0 +1224 +9/0 +vm_area_dup\+0x1c$" account
+}
+
+@test "standard input gives the same account as the file" {
+	"$TA" -q -f "$FIX/trace-pipe-6.18.log" -c file.acc
+	"$TA" -q -f - -c stdin.acc < "$FIX/trace-pipe-6.18.log"
+	diff_or_fail file.acc stdin.acc
+	cat "$FIX/trace-pipe-6.18.log" | "$TA" -q -f - -c - > pipe.acc
+	diff_or_fail file.acc pipe.acc
+}
+
+@test "Ctrl-C on a stream ends the input and still writes the account" {
+	mkfifo stream
+	( cat "$FIX/trace-pipe-6.18.log"; sleep 20 ) > stream &
+	writer=$!
+	"$TA" -f - -c account < stream 2> summary &
+	ta=$!
+	sleep 2
+	kill -INT "$ta"
+	wait "$ta"
+	status=$?
+	kill "$writer" 2> /dev/null || true
+	[ "$status" -eq 0 ]
+	diff_or_fail "$FIX/trace-pipe-6.18.account" account
+	grep -q "reading 'standard input' was interrupted" summary
+}
+
+@test "an account file that cannot be written: exit 1, the path and the reason" {
+	run "$TA" -q -f "$FIX/trace-pipe-6.18.log" -c no/such/dir/account.txt
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: cannot write 'no/such/dir/account.txt': No such file or directory" ]
+	run "$TA" -q -f "$FIX/trace-pipe-6.18.log" -c /dev/full
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: cannot write '/dev/full': No space left on device" ]
+}
+
+@test "a missing or wrong System.map: exit 1 naming it" {
+	run "$TA" -q -f "$FIX/old-2.6-hex.log" --system-map nosuch.map -c -
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: cannot open 'nosuch.map': No such file or directory" ]
+	run "$TA" -q -f "$FIX/old-2.6-hex.log" --system-map "$FIX/trace-pipe-6.18.log" -c -
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"is not a System.map: no text symbols in 20 lines" ]]
+	run "$TA" -q -f "$FIX/old-2.6-hex.log" -k no/such/tree -c -
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: cannot open kernel tree 'no/such/tree': No such file or directory" ]
+}

@@ -1,0 +1,97 @@
+#!/usr/bin/env bats
+# The command line: usage errors exit 2 with a usage line; --help and
+# --version exit 0; every -o key sorts as documented.
+
+load ../lib/helpers
+
+usage_error() {	# EXPECTED-FIRST-LINE: after `run`, check exit 2 and the usage lines
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "$1" ]
+	[[ "${lines[1]}" == usage:* ]]
+	[[ "${lines[-1]}" == "Try 'trace_analyze --help' for more information." ]]
+}
+
+@test "--help lists every option and exits 0" {
+	run "$TA" --help
+	[ "$status" -eq 0 ]
+	for opt in --file --kernel --system-map --account-file --order-by --malloc --cache \
+		--group-by --threads --quiet --help --version; do
+		[[ "$output" == *"$opt"* ]] || { echo "missing $opt"; return 1; }
+	done
+}
+
+@test "--version prints the version and exits 0" {
+	run "$TA" --version
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ^trace_analyze\ [0-9]+\.[0-9]+ ]]
+}
+
+@test "usage errors exit 2 with a message and the usage line" {
+	run "$TA" --bogus
+	usage_error "trace_analyze: error: unknown option '--bogus'"
+	run "$TA" -f "$FIX/trace-pipe-6.18.log" -o bogus
+	usage_error "trace_analyze: error: unknown --order-by key 'bogus' (total_dynamic, current_dynamic, alloc_count, free_count, waste)"
+	run "$TA" -f
+	usage_error "trace_analyze: error: option '-f' needs a value"
+	run "$TA" -f "$FIX/trace-pipe-6.18.log" --malloc --cache
+	usage_error "trace_analyze: error: --malloc and --cache exclude each other"
+	run "$TA" -c -
+	usage_error "trace_analyze: error: no log to read: give one with -f LOG ('-' for standard input)"
+	run "$TA" -f "$FIX/trace-pipe-6.18.log" extra
+	usage_error "trace_analyze: error: unexpected argument 'extra'"
+	run "$TA" -f "$FIX/trace-pipe-6.18.log" --group-by file
+	usage_error "trace_analyze: error: unknown --group-by value 'file' (callsite, function)"
+	run "$TA" -f "$FIX/trace-pipe-6.18.log" --threads lots
+	usage_error "trace_analyze: error: --threads wants a number from 0 to 64, not 'lots'"
+}
+
+# rows LOG [options...]: "caller net total alloc free waste" per account row
+rows() {
+	local log="$1"; shift
+	"$TA" -q -f "$FIX/$log" -c - "$@" | awk 'NR > 9 { split($4, af, "/"); print $5, $3, $1, af[1], af[2], $2 }'
+}
+
+@test "-o sorts by each key, descending, ties by caller name" {
+	# trace-pipe-6.18: the default (current_dynamic) puts the 192-byte pair
+	# alloc_empty_file/prepare_creds together, by name
+	run rows trace-pipe-6.18.log
+	[ "${lines[0]}" = "load_elf_phdrs+0x49 1536 1536 2 0 304" ]
+	[ "${lines[1]}" = "alloc_empty_file+0x3c 192 192 1 0 8" ]
+	[ "${lines[2]}" = "prepare_creds+0x1c 192 192 1 0 8" ]
+	run rows trace-pipe-6.18.log -o total_dynamic
+	[ "${lines[0]}" = "getname_kernel+0x25 0 4096 1 1 0" ]
+	[ "${lines[1]}" = "load_elf_phdrs+0x49 1536 1536 2 0 304" ]
+	run rows trace-pipe-6.18.log -o alloc_count
+	[ "${lines[0]}" = "load_elf_phdrs+0x49 1536 1536 2 0 304" ]
+	[ "${lines[1]}" = "__anon_vma_prepare+0x11f 104 104 1 0 8" ]
+	run rows trace-pipe-6.18.log -o free_count
+	[ "${lines[0]}" = "getname_kernel+0x25 0 4096 1 1 0" ]
+	[ "${lines[1]}" = "load_elf_binary+0xf6 0 32 1 1 0" ]
+	run rows trace-pipe-6.18.log -o waste
+	[ "${lines[0]}" = "load_elf_phdrs+0x49 1536 1536 2 0 304" ]
+	[ "${lines[4]}" = "lsm_blob_alloc+0x3b 16 16 1 0 5" ]
+}
+
+@test "--group-by function merges the offsets of one function" {
+	# load_elf_binary+0xf6 (32, freed) and +0x1e9 (64, live) become one row
+	run rows trace-pipe-6.18.log --group-by function
+	[ "$status" -eq 0 ]
+	printf '%s\n' "${lines[@]}" | grep -qx "load_elf_binary 64 96 2 1 0"
+	[ "${#lines[@]}" -eq 8 ]
+}
+
+@test "-q keeps standard error quiet; the summary goes to standard error only" {
+	run "$TA" -q -f "$FIX/trace-pipe-6.18.log" -c /dev/null
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	"$TA" -f "$FIX/trace-pipe-6.18.log" -c - 2> /dev/null | diff_or_fail "$FIX/trace-pipe-6.18.account" -
+}
+
+@test "make install puts the binary and the man page under PREFIX" {
+	command -v make > /dev/null || skip "no make"
+	[ -f "$TOP/man/trace_analyze.1" ] || skip "no man page yet"
+	make -C "$TOP" -s install PREFIX="$BATS_TEST_TMPDIR/prefix" > /dev/null
+	[ -x "$BATS_TEST_TMPDIR/prefix/bin/trace_analyze" ]
+	[ -f "$BATS_TEST_TMPDIR/prefix/share/man/man1/trace_analyze.1" ]
+	"$BATS_TEST_TMPDIR/prefix/bin/trace_analyze" --version
+}
