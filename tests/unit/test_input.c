@@ -1,0 +1,191 @@
+/*
+ * test_input.c - chunks of whole lines: every line comes out once and
+ * intact across chunk boundaries; an overlong line and a truncated last
+ * line are dropped and counted.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "input.h"
+
+static char path[256];
+
+static int make_path(void **state)
+{
+	(void)state;
+	snprintf(path, sizeof(path), "%s/ta-input-%ld", P_tmpdir, (long)getpid());
+	return 0;
+}
+
+static int remove_file(void **state)
+{
+	(void)state;
+	unlink(path);
+	return 0;
+}
+
+/* Line i: "line <i> " followed by (i * 37) % 300 letters. */
+static size_t write_line(FILE *f, unsigned i)
+{
+	static char letters[300];
+	size_t k;
+
+	for (k = 0; k < sizeof(letters); k++)
+		letters[k] = (char)('a' + k % 26);
+	size_t n = (size_t)fprintf(f, "line %u ", i);
+
+	fwrite(letters, 1, (i * 37) % 300, f);
+	fputc('\n', f);
+	return n + (i * 37) % 300 + 1;
+}
+
+/*
+ * Read the whole file; returns the bytes of whole lines seen, checks each
+ * ordinary line's number; lines of 100000 bytes or more are counted in
+ * *long_lines (the parser drops those over INPUT_MAX_LINE that a chunk holds).
+ */
+static uint64_t read_all(struct input *in, unsigned *lines_seen, unsigned *long_lines)
+{
+	struct chunk c;
+	struct ta_error err;
+	uint64_t bytes = 0;
+	int got;
+
+	chunk_init(&c, INPUT_CHUNK_SIZE);
+	*lines_seen = 0;
+	*long_lines = 0;
+	while ((got = input_read_chunk(in, &c, &err)) > 0) {
+		const char *p = c.data, *end = c.data + c.len;
+
+		assert_true(c.len > 0 && end[-1] == '\n');
+		while (p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			unsigned n;
+
+			if (nl - p < 100000) {	/* an ordinary line: its number in order */
+				assert_int_equal(sscanf(p, "line %u ", &n), 1);
+				assert_int_equal(n, *lines_seen);
+				(*lines_seen)++;
+			} else {
+				(*long_lines)++;
+			}
+			p = nl + 1;
+		}
+		bytes += c.len;
+	}
+	assert_int_equal(got, 0);
+	chunk_release(&c);
+	return bytes;
+}
+
+static void lines_cross_chunk_boundaries_intact(void **state)
+{
+	FILE *f = fopen(path, "w");
+	struct input in;
+	struct ta_error err;
+	uint64_t written = 0;
+	unsigned i, seen, long_lines;
+
+	(void)state;
+	for (i = 0; written < 3 * (uint64_t)INPUT_CHUNK_SIZE + 12345; i++)
+		written += write_line(f, i);
+	fclose(f);
+	assert_int_equal(input_open(&in, path, &err), 0);
+	assert_int_equal(read_all(&in, &seen, &long_lines), written);
+	assert_int_equal(seen, i);
+	assert_int_equal(long_lines, 0);
+	assert_int_equal(in.overlong_lines, 0);
+	assert_false(in.truncated_last_line);
+	input_close(&in);
+}
+
+static void put_long_line(FILE *f, size_t len)
+{
+	char *x = malloc(len);
+
+	memset(x, 'x', len);
+	fwrite(x, 1, len, f);
+	fputc('\n', f);
+	free(x);
+}
+
+/*
+ * A line longer than a chunk buffer is dropped by the input and counted
+ * there; a long line that fits in a chunk is handed on whole (the parser
+ * drops what exceeds INPUT_MAX_LINE). Either way the lines around survive.
+ */
+static void overlong_lines_never_split_their_neighbours(void **state)
+{
+	FILE *f = fopen(path, "w");
+	struct input in;
+	struct ta_error err;
+	unsigned i, seen, long_lines;
+
+	(void)state;
+	for (i = 0; i < 1000; i++)
+		write_line(f, i);
+	put_long_line(f, 2 * (size_t)INPUT_CHUNK_SIZE + 7);	/* cannot fit a chunk */
+	for (; i < 2000; i++)
+		write_line(f, i);
+	put_long_line(f, (size_t)INPUT_MAX_LINE + 10);	/* fits a chunk */
+	for (; i < 3000; i++)
+		write_line(f, i);
+	fclose(f);
+	assert_int_equal(input_open(&in, path, &err), 0);
+	read_all(&in, &seen, &long_lines);
+	assert_int_equal(seen, 3000);
+	assert_int_equal(in.overlong_lines, 1);
+	assert_int_equal(long_lines, 1);
+	input_close(&in);
+}
+
+static void truncated_last_line_is_dropped(void **state)
+{
+	FILE *f = fopen(path, "w");
+	struct input in;
+	struct ta_error err;
+	uint64_t written = 0;
+	unsigned i, seen, long_lines;
+
+	(void)state;
+	for (i = 0; i < 10; i++)
+		written += write_line(f, i);
+	fputs("line 10 bytes_alloc=13", f);	/* no newline */
+	fclose(f);
+	assert_int_equal(input_open(&in, path, &err), 0);
+	assert_int_equal(read_all(&in, &seen, &long_lines), written);
+	assert_int_equal(seen, 10);
+	assert_true(in.truncated_last_line);
+	input_close(&in);
+}
+
+static void missing_file_and_directory_are_errors(void **state)
+{
+	struct input in;
+	struct ta_error err;
+
+	(void)state;
+	assert_int_equal(input_open(&in, "/nonexistent/kmem.log", &err), -1);
+	assert_string_equal(err.msg, "cannot open '/nonexistent/kmem.log': No such file or directory");
+	assert_int_equal(input_open(&in, "/", &err), -1);
+	assert_string_equal(err.msg, "cannot read '/': Is a directory");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(lines_cross_chunk_boundaries_intact, make_path, remove_file),
+		cmocka_unit_test_setup_teardown(overlong_lines_never_split_their_neighbours, make_path, remove_file),
+		cmocka_unit_test_setup_teardown(truncated_last_line_is_dropped, make_path, remove_file),
+		cmocka_unit_test(missing_file_and_directory_are_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
