@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 
+#include "output.h"
 #include "report.h"
 
 struct options {
@@ -17,6 +18,7 @@ struct options {
 	enum order_key order;		/* -o */
 	unsigned families;		/* enum account_family: --malloc, --cache */
 	bool group_by_function;		/* --group-by function */
+	enum out_format format;		/* --format */
 	bool quiet;			/* -q: no summary */
 	int threads;			/* --threads: 0 = as many as pay */
 };

@@ -10,6 +10,7 @@
 
 #include "account.h"
 #include "event.h"
+#include "output.h"
 #include "input.h"
 #include "parse.h"
 #include "symbols.h"
@@ -53,8 +54,12 @@ static inline int64_t site_waste(const struct site_stats *s)
 	return (int64_t)(s->current_dynamic - s->current_req);
 }
 
-/* The account file: header totals, then the table. */
-void write_account(FILE *f, const struct account_rows *rows);
+/*
+ * The account file: header totals, then the table. As text, exactly
+ * trace_analyze.py's layout; as CSV or JSON, the same numbers as a list
+ * "totals" and a table "callers" (output.h).
+ */
+void write_account(FILE *f, const struct account_rows *rows, enum out_format format);
 
 /* What the summary is made of. */
 struct run_summary {

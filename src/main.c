@@ -19,7 +19,8 @@
 
 static const char usage_line[] =
 	"usage: trace_analyze [-k DIR] [--system-map FILE] -f LOG [-c FILE] [-o KEY]\n"
-	"                     [--malloc | --cache] [--group-by function] [-q]\n";
+	"                     [--malloc | --cache] [--group-by function]\n"
+	"                     [--format text|csv|json] [-q]\n";
 
 static void print_help(void)
 {
@@ -45,6 +46,8 @@ static void print_help(void)
 	      "      --cache               only kmem_cache_alloc(_node) and kmem_cache_free\n"
 	      "      --group-by WHAT       'callsite' (default: function+0xoffset) or\n"
 	      "                            'function' (offsets of a function merged)\n"
+	      "      --format FORMAT       text (default: trace_analyze.py's layout), csv\n"
+	      "                            or json, for the account and every report\n"
 	      "\n"
 	      "Other:\n"
 	      "      --threads N           parser threads (default 0: one per CPU, at most 4)\n"
@@ -63,6 +66,7 @@ enum long_only {
 	OPT_CACHE,
 	OPT_GROUP_BY,
 	OPT_THREADS,
+	OPT_FORMAT,
 };
 
 static const struct option long_options[] = {
@@ -75,6 +79,7 @@ static const struct option long_options[] = {
 	{ "cache", no_argument, NULL, OPT_CACHE },
 	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
 	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -148,6 +153,12 @@ static int parse_options(int argc, char **argv, struct options *opts)
 			else
 				return usage_error("unknown --group-by value '%s' (callsite, function)",
 						   optarg);
+			break;
+		case OPT_FORMAT:
+			key = out_format_of_name(optarg);
+			if (key < 0)
+				return usage_error("unknown --format '%s' (text, csv, json)", optarg);
+			opts->format = (enum out_format)key;
 			break;
 		case OPT_THREADS:
 			if (!parse_thread_count(optarg, &opts->threads))

@@ -176,7 +176,7 @@ static int write_account_file(const struct run *r, struct ta_error *err)
 		return error_set_errno(err, errno, "cannot write '%s'", path);
 	account_rows_build(&rows, &r->account, &r->strings.call_sites, &r->syms,
 			   r->opts->group_by_function, r->opts->order);
-	write_account(f, &rows);
+	write_account(f, &rows, r->opts->format);
 	account_rows_release(&rows);
 	failed = ferror(f);
 	if (to_stdout)

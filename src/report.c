@@ -118,13 +118,61 @@ void account_rows_release(struct account_rows *rows)
 
 /* ---- account file ----------------------------------------------------------- */
 
-void write_account(FILE *f, const struct account_rows *rows)
+static const struct out_column account_columns[] = {
+	{ "caller", NULL, OUT_STR, false },
+	{ "total_dynamic", NULL, OUT_U64, false },
+	{ "waste", NULL, OUT_I64, false },
+	{ "current_dynamic", NULL, OUT_U64, false },
+	{ "current_req", NULL, OUT_U64, false },
+	{ "alloc_count", NULL, OUT_U64, false },
+	{ "free_count", NULL, OUT_U64, false },
+};
+
+static void write_account_document(FILE *f, const struct account_rows *rows,
+				   const struct site_stats *sum, enum out_format format)
+{
+	struct out_doc d;
+	struct out_block *totals, *table;
+	size_t i;
+
+	out_doc_init(&d, "account");
+	totals = out_list(&d, "totals", NULL);
+	out_item_u64(&d, totals, "current_bytes_allocated", "current bytes allocated",
+		     sum->current_dynamic);
+	out_item_u64(&d, totals, "current_bytes_requested", "current bytes requested",
+		     sum->current_req);
+	out_item_i64(&d, totals, "current_wasted_bytes", "current wasted bytes", site_waste(sum));
+	out_item_u64(&d, totals, "allocs", "number of allocs", sum->alloc_count);
+	out_item_u64(&d, totals, "frees", "number of frees", sum->free_count);
+	out_item_u64(&d, totals, "callers", "number of callers", rows->count);
+	table = out_table(&d, "callers", NULL, account_columns,
+			  sizeof(account_columns) / sizeof(account_columns[0]));
+	for (i = 0; i < rows->count; i++) {
+		const struct account_row *r = &rows->rows[i];
+
+		out_row_str(&d, table, r->caller);
+		out_row_u64(&d, table, r->s.total_dynamic);
+		out_row_i64(&d, table, site_waste(&r->s));
+		out_row_u64(&d, table, r->s.current_dynamic);
+		out_row_u64(&d, table, r->s.current_req);
+		out_row_u64(&d, table, r->s.alloc_count);
+		out_row_u64(&d, table, r->s.free_count);
+	}
+	out_write(f, &d, format);
+	out_doc_release(&d);
+}
+
+void write_account(FILE *f, const struct account_rows *rows, enum out_format format)
 {
 	struct site_stats sum = { 0 };
 	size_t i;
 
 	for (i = 0; i < rows->count; i++)
 		add_stats(&sum, &rows->rows[i].s);
+	if (format != FORMAT_TEXT) {
+		write_account_document(f, rows, &sum, format);
+		return;
+	}
 
 	fprintf(f, "%-25s%10" PRIu64 "\n", "current bytes allocated:", sum.current_dynamic);
 	fprintf(f, "%-25s%10" PRIu64 "\n", "current bytes requested:", sum.current_req);

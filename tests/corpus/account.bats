@@ -99,3 +99,12 @@ check_all_families() {	# LOG [options...]
 	diff_or_fail "$BATS_TEST_TMPDIR/t1" "$BATS_TEST_TMPDIR/t2"
 	diff_or_fail "$BATS_TEST_TMPDIR/t1" "$BATS_TEST_TMPDIR/t4"
 }
+
+@test "CSV and JSON accounts of the 6.18 snapshot carry the text account's numbers" {
+	local log="$CORPUS/host-6.18/small-kmem.log" f
+	for f in txt csv json; do
+		"$TA" -q -f "$log" -c "$BATS_TEST_TMPDIR/a.$f" --format "${f/txt/text}"
+	done
+	python3 "$TOP/tests/tools/account_formats.py" "$BATS_TEST_TMPDIR/a.txt" \
+		"$BATS_TEST_TMPDIR/a.csv" "$BATS_TEST_TMPDIR/a.json"
+}

@@ -1,0 +1,126 @@
+/*
+ * output.h - a report as a document of blocks (lists of named values, and
+ * tables), written as aligned text, CSV or JSON (--format).
+ *
+ * A report module fills a struct out_doc with what it has to say; this
+ * module alone knows how each format looks: column alignment for text,
+ * RFC 4180 quoting for CSV, escaping and a "schema_version" for JSON. So
+ * every table of every report can be had in every format, carrying the
+ * same numbers. Not here: what any report contains, or any sorting.
+ *
+ * Formats:
+ *   text  blocks in order; a list as "label:  value" lines, a table as a
+ *         heading line, a rule and aligned rows; blocks separated by a blank
+ *         line, each table under its title when it has one.
+ *   csv   each table with a header row of column keys; a list as a
+ *         two-column table "key,value"; blocks separated by a blank line
+ *         and preceded by a "# <block key>" line.
+ *   json  one object: {"schema_version": N, "report": "...", <block key>:
+ *         {...} for a list, [ {...}, ... ] for a table }.
+ */
+#ifndef TA_OUTPUT_H
+#define TA_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "strtab.h"
+
+#define OUTPUT_SCHEMA_VERSION 1
+
+enum out_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON };
+
+/* "text", "csv", "json" -> format; -1 if none. */
+int out_format_of_name(const char *name);
+
+enum out_kind {
+	OUT_NONE,	/* no value: empty in text/CSV, null in JSON */
+	OUT_STR,
+	OUT_U64,
+	OUT_I64,
+	OUT_PCT,	/* a percentage, two decimals */
+	OUT_F64,	/* a real number, six decimals (seconds) */
+	OUT_BOOL,
+};
+
+struct out_value {
+	enum out_kind kind;
+	union {
+		uint64_t u;
+		int64_t i;
+		double d;
+		uint32_t s;	/* id in the document's string table */
+		bool b;
+	};
+};
+
+struct out_column {
+	const char *key;	/* CSV header and JSON member name */
+	const char *heading;	/* text heading; NULL = key */
+	enum out_kind kind;
+	bool left;		/* text: left-aligned (default: strings left, numbers right) */
+};
+
+enum out_block_type { BLOCK_LIST, BLOCK_TABLE };
+
+struct out_block {
+	enum out_block_type type;
+	const char *key;	/* JSON member / CSV block name */
+	const char *title;	/* text: a heading line, or NULL */
+	/* BLOCK_LIST: labels and values, one per item */
+	const char **labels;	/* text labels */
+	const char **keys;	/* JSON/CSV keys */
+	/* BLOCK_TABLE: columns; values row-major */
+	const struct out_column *columns;
+	size_t ncolumns;
+	struct out_value *values;
+	size_t nvalues, cap;	/* a list holds one value per item */
+};
+
+struct out_doc {
+	const char *report;	/* "summary", "stats", "account", ... */
+	struct out_block *blocks;
+	size_t nblocks, cap;
+	struct strtab strings;	/* the text of OUT_STR values */
+};
+
+void out_doc_init(struct out_doc *d, const char *report);
+void out_doc_release(struct out_doc *d);
+
+/* A list of named values: add items with out_item_*. */
+struct out_block *out_list(struct out_doc *d, const char *key, const char *title);
+void out_item_u64(struct out_doc *d, struct out_block *b, const char *key, const char *label,
+		  uint64_t v);
+void out_item_i64(struct out_doc *d, struct out_block *b, const char *key, const char *label,
+		  int64_t v);
+void out_item_pct(struct out_doc *d, struct out_block *b, const char *key, const char *label,
+		  double v);
+void out_item_f64(struct out_doc *d, struct out_block *b, const char *key, const char *label,
+		  double v);
+void out_item_str(struct out_doc *d, struct out_block *b, const char *key, const char *label,
+		  const char *v);
+void out_item_bool(struct out_doc *d, struct out_block *b, const char *key, const char *label,
+		   bool v);
+
+/* A table with the given columns (which must outlive the document). */
+struct out_block *out_table(struct out_doc *d, const char *key, const char *title,
+			    const struct out_column *columns, size_t ncolumns);
+/* Append one row's values, in column order; kinds must match the columns. */
+void out_row_u64(struct out_doc *d, struct out_block *t, uint64_t v);
+void out_row_i64(struct out_doc *d, struct out_block *t, int64_t v);
+void out_row_pct(struct out_doc *d, struct out_block *t, double v);
+void out_row_f64(struct out_doc *d, struct out_block *t, double v);
+void out_row_str(struct out_doc *d, struct out_block *t, const char *v);
+void out_row_bool(struct out_doc *d, struct out_block *t, bool v);
+void out_row_none(struct out_doc *d, struct out_block *t);
+
+static inline size_t out_rows(const struct out_block *t)
+{
+	return t->ncolumns ? t->nvalues / t->ncolumns : 0;
+}
+
+void out_write(FILE *f, const struct out_doc *d, enum out_format format);
+
+#endif

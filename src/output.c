@@ -1,0 +1,469 @@
+/*
+ * output.c - documents of lists and tables, and their three renderings.
+ * Each value is formatted once by format_value(); text, CSV and JSON
+ * differ only in how they lay the formatted values out and quote them.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "error.h"
+#include "output.h"
+
+int out_format_of_name(const char *name)
+{
+	if (strcmp(name, "text") == 0)
+		return FORMAT_TEXT;
+	if (strcmp(name, "csv") == 0)
+		return FORMAT_CSV;
+	if (strcmp(name, "json") == 0)
+		return FORMAT_JSON;
+	return -1;
+}
+
+void out_doc_init(struct out_doc *d, const char *report)
+{
+	memset(d, 0, sizeof(*d));
+	d->report = report;
+	strtab_init(&d->strings);
+}
+
+void out_doc_release(struct out_doc *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nblocks; i++) {
+		free(d->blocks[i].values);
+		free(d->blocks[i].labels);
+		free(d->blocks[i].keys);
+	}
+	free(d->blocks);
+	strtab_release(&d->strings);
+	memset(d, 0, sizeof(*d));
+}
+
+/* ---- building -------------------------------------------------------------- */
+
+static struct out_block *new_block(struct out_doc *d, enum out_block_type type, const char *key,
+				   const char *title)
+{
+	struct out_block *b;
+
+	if (d->nblocks == d->cap) {
+		d->cap = d->cap ? d->cap * 2 : 8;
+		d->blocks = xrealloc(d->blocks, d->cap * sizeof(*d->blocks));
+	}
+	b = &d->blocks[d->nblocks++];
+	memset(b, 0, sizeof(*b));
+	b->type = type;
+	b->key = key;
+	b->title = title;
+	return b;
+}
+
+struct out_block *out_list(struct out_doc *d, const char *key, const char *title)
+{
+	return new_block(d, BLOCK_LIST, key, title);
+}
+
+struct out_block *out_table(struct out_doc *d, const char *key, const char *title,
+			    const struct out_column *columns, size_t ncolumns)
+{
+	struct out_block *b = new_block(d, BLOCK_TABLE, key, title);
+
+	b->columns = columns;
+	b->ncolumns = ncolumns;
+	return b;
+}
+
+static struct out_value *append_value(struct out_block *b, enum out_kind kind)
+{
+	struct out_value *v;
+
+	if (b->nvalues == b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 64;
+		b->values = xrealloc(b->values, b->cap * sizeof(*b->values));
+		if (b->type == BLOCK_LIST) {
+			b->labels = xrealloc(b->labels, b->cap * sizeof(*b->labels));
+			b->keys = xrealloc(b->keys, b->cap * sizeof(*b->keys));
+		}
+	}
+	if (b->type == BLOCK_TABLE) {
+		enum out_kind want = b->columns[b->nvalues % b->ncolumns].kind;
+
+		if (kind != want && kind != OUT_NONE) {
+			fprintf(stderr, "trace_analyze: internal error: column '%s' of '%s' "
+				"is not of the kind given\n", b->columns[b->nvalues % b->ncolumns].key,
+				b->key);
+			abort();
+		}
+	}
+	v = &b->values[b->nvalues++];
+	memset(v, 0, sizeof(*v));
+	v->kind = kind;
+	return v;
+}
+
+static struct out_value *append_item(struct out_block *b, enum out_kind kind, const char *key,
+				     const char *label)
+{
+	struct out_value *v = append_value(b, kind);
+
+	b->keys[b->nvalues - 1] = key;
+	b->labels[b->nvalues - 1] = label;
+	return v;
+}
+
+void out_item_u64(struct out_doc *d, struct out_block *b, const char *key, const char *label,
+		  uint64_t v)
+{
+	(void)d;
+	append_item(b, OUT_U64, key, label)->u = v;
+}
+
+void out_item_i64(struct out_doc *d, struct out_block *b, const char *key, const char *label,
+		  int64_t v)
+{
+	(void)d;
+	append_item(b, OUT_I64, key, label)->i = v;
+}
+
+void out_item_pct(struct out_doc *d, struct out_block *b, const char *key, const char *label,
+		  double v)
+{
+	(void)d;
+	append_item(b, OUT_PCT, key, label)->d = v;
+}
+
+void out_item_f64(struct out_doc *d, struct out_block *b, const char *key, const char *label,
+		  double v)
+{
+	(void)d;
+	append_item(b, OUT_F64, key, label)->d = v;
+}
+
+void out_item_str(struct out_doc *d, struct out_block *b, const char *key, const char *label,
+		  const char *v)
+{
+	append_item(b, OUT_STR, key, label)->s = strtab_intern(&d->strings, v, strlen(v));
+}
+
+void out_item_bool(struct out_doc *d, struct out_block *b, const char *key, const char *label,
+		   bool v)
+{
+	(void)d;
+	append_item(b, OUT_BOOL, key, label)->b = v;
+}
+
+void out_row_u64(struct out_doc *d, struct out_block *t, uint64_t v)
+{
+	(void)d;
+	append_value(t, OUT_U64)->u = v;
+}
+
+void out_row_i64(struct out_doc *d, struct out_block *t, int64_t v)
+{
+	(void)d;
+	append_value(t, OUT_I64)->i = v;
+}
+
+void out_row_pct(struct out_doc *d, struct out_block *t, double v)
+{
+	(void)d;
+	append_value(t, OUT_PCT)->d = v;
+}
+
+void out_row_f64(struct out_doc *d, struct out_block *t, double v)
+{
+	(void)d;
+	append_value(t, OUT_F64)->d = v;
+}
+
+void out_row_str(struct out_doc *d, struct out_block *t, const char *v)
+{
+	append_value(t, OUT_STR)->s = strtab_intern(&d->strings, v, strlen(v));
+}
+
+void out_row_bool(struct out_doc *d, struct out_block *t, bool v)
+{
+	(void)d;
+	append_value(t, OUT_BOOL)->b = v;
+}
+
+void out_row_none(struct out_doc *d, struct out_block *t)
+{
+	(void)d;
+	append_value(t, OUT_NONE);
+}
+
+/* ---- formatting one value ---------------------------------------------------- */
+
+#define VALUE_MAX 64
+
+/*
+ * The value as text; strings are returned in place (not copied). The
+ * percent sign is added only for text: CSV and JSON carry the number.
+ */
+static const char *format_value(const struct out_doc *d, const struct out_value *v,
+				enum out_format format, char buf[VALUE_MAX])
+{
+	enum out_kind kind = v->kind;
+
+	if ((kind == OUT_PCT || kind == OUT_F64) && v->d != v->d)
+		kind = OUT_NONE;	/* NaN: no value (0 of 0 is no percentage) */
+	switch (kind) {
+	case OUT_STR:
+		return strtab_get(&d->strings, v->s);
+	case OUT_U64:
+		snprintf(buf, VALUE_MAX, "%" PRIu64, v->u);
+		return buf;
+	case OUT_I64:
+		snprintf(buf, VALUE_MAX, "%" PRId64, v->i);
+		return buf;
+	case OUT_PCT:
+		snprintf(buf, VALUE_MAX, format == FORMAT_TEXT ? "%.2f%%" : "%.2f", v->d);
+		return buf;
+	case OUT_F64:
+		snprintf(buf, VALUE_MAX, "%.6f", v->d);
+		return buf;
+	case OUT_BOOL:
+		return v->b ? "true" : "false";
+	case OUT_NONE:
+	default:
+		return format == FORMAT_JSON ? "null" : (format == FORMAT_TEXT ? "-" : "");
+	}
+}
+
+/* ---- text ------------------------------------------------------------------------ */
+
+static const char *heading_of(const struct out_column *c)
+{
+	return c->heading ? c->heading : c->key;
+}
+
+static bool column_is_left(const struct out_column *c)
+{
+	return c->left || c->kind == OUT_STR;
+}
+
+static void write_text_list(FILE *f, const struct out_doc *d, const struct out_block *b)
+{
+	char buf[VALUE_MAX];
+	size_t i, label_w = 0, value_w = 0;
+
+	for (i = 0; i < b->nvalues; i++) {
+		size_t l = strlen(b->labels[i]) + 1, w = strlen(format_value(d, &b->values[i],
+									     FORMAT_TEXT, buf));
+
+		label_w = l > label_w ? l : label_w;
+		if (b->values[i].kind != OUT_STR)
+			value_w = w > value_w ? w : value_w;
+	}
+	for (i = 0; i < b->nvalues; i++) {
+		const char *v = format_value(d, &b->values[i], FORMAT_TEXT, buf);
+
+		fprintf(f, "%s:%*s", b->labels[i], (int)(label_w - 1 - strlen(b->labels[i])), "");
+		if (b->values[i].kind == OUT_STR)
+			fprintf(f, " %s\n", v);
+		else
+			fprintf(f, " %*s\n", (int)value_w, v);
+	}
+}
+
+/* One cell padded to its column; the last column's left-aligned text is not padded. */
+static void write_cell(FILE *f, const char *text, size_t width, bool left, bool first, bool last)
+{
+	if (!first)
+		fputs("  ", f);
+	if (left && last)
+		fputs(text, f);
+	else
+		fprintf(f, left ? "%-*s" : "%*s", (int)width, text);
+}
+
+static void write_text_table(FILE *f, const struct out_doc *d, const struct out_block *t)
+{
+	size_t nrows = out_rows(t), r, c, total = 0;
+	size_t *width = xcalloc(t->ncolumns, sizeof(*width));
+	char buf[VALUE_MAX];
+
+	for (c = 0; c < t->ncolumns; c++)
+		width[c] = strlen(heading_of(&t->columns[c]));
+	for (r = 0; r < nrows; r++)
+		for (c = 0; c < t->ncolumns; c++) {
+			size_t w = strlen(format_value(d, &t->values[r * t->ncolumns + c],
+						       FORMAT_TEXT, buf));
+
+			width[c] = w > width[c] ? w : width[c];
+		}
+	for (c = 0; c < t->ncolumns; c++) {
+		total += width[c] + (c ? 2 : 0);
+		write_cell(f, heading_of(&t->columns[c]), width[c], column_is_left(&t->columns[c]),
+			   c == 0, c + 1 == t->ncolumns);
+	}
+	fputc('\n', f);
+	for (c = 0; c < total; c++)
+		fputc('-', f);
+	fputc('\n', f);
+	for (r = 0; r < nrows; r++) {
+		for (c = 0; c < t->ncolumns; c++)
+			write_cell(f, format_value(d, &t->values[r * t->ncolumns + c], FORMAT_TEXT, buf),
+				   width[c], column_is_left(&t->columns[c]), c == 0,
+				   c + 1 == t->ncolumns);
+		fputc('\n', f);
+	}
+	free(width);
+}
+
+static void write_text(FILE *f, const struct out_doc *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nblocks; i++) {
+		const struct out_block *b = &d->blocks[i];
+
+		if (i)
+			fputc('\n', f);
+		if (b->title)
+			fprintf(f, "%s\n", b->title);
+		if (b->type == BLOCK_LIST)
+			write_text_list(f, d, b);
+		else
+			write_text_table(f, d, b);
+	}
+}
+
+/* ---- CSV --------------------------------------------------------------------------- */
+
+static void write_csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void write_csv(FILE *f, const struct out_doc *d)
+{
+	char buf[VALUE_MAX];
+	size_t i, r, c;
+
+	for (i = 0; i < d->nblocks; i++) {
+		const struct out_block *b = &d->blocks[i];
+
+		if (i)
+			fputc('\n', f);
+		fprintf(f, "# %s\n", b->key);
+		if (b->type == BLOCK_LIST) {
+			fputs("key,value\n", f);
+			for (r = 0; r < b->nvalues; r++) {
+				write_csv_field(f, b->keys[r]);
+				fputc(',', f);
+				write_csv_field(f, format_value(d, &b->values[r], FORMAT_CSV, buf));
+				fputc('\n', f);
+			}
+			continue;
+		}
+		for (c = 0; c < b->ncolumns; c++) {
+			fputs(c ? "," : "", f);
+			write_csv_field(f, b->columns[c].key);
+		}
+		fputc('\n', f);
+		for (r = 0; r < out_rows(b); r++) {
+			for (c = 0; c < b->ncolumns; c++) {
+				fputs(c ? "," : "", f);
+				write_csv_field(f, format_value(d, &b->values[r * b->ncolumns + c],
+								FORMAT_CSV, buf));
+			}
+			fputc('\n', f);
+		}
+	}
+}
+
+/* ---- JSON -------------------------------------------------------------------------- */
+
+static void write_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20 || ch >= 0x7f)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static void write_json_value(FILE *f, const struct out_doc *d, const struct out_value *v)
+{
+	char buf[VALUE_MAX];
+
+	if (v->kind == OUT_STR)
+		write_json_string(f, strtab_get(&d->strings, v->s));
+	else
+		fputs(format_value(d, v, FORMAT_JSON, buf), f);
+}
+
+static void write_json(FILE *f, const struct out_doc *d)
+{
+	size_t i, r, c;
+
+	fprintf(f, "{\n  \"schema_version\": %d,\n  \"report\": ", OUTPUT_SCHEMA_VERSION);
+	write_json_string(f, d->report);
+	for (i = 0; i < d->nblocks; i++) {
+		const struct out_block *b = &d->blocks[i];
+
+		fputs(",\n  ", f);
+		write_json_string(f, b->key);
+		if (b->type == BLOCK_LIST) {
+			fputs(": {", f);
+			for (r = 0; r < b->nvalues; r++) {
+				fputs(r ? ",\n    " : "\n    ", f);
+				write_json_string(f, b->keys[r]);
+				fputs(": ", f);
+				write_json_value(f, d, &b->values[r]);
+			}
+			fputs(b->nvalues ? "\n  }" : "}", f);
+			continue;
+		}
+		fputs(": [", f);
+		for (r = 0; r < out_rows(b); r++) {
+			fputs(r ? ",\n    {" : "\n    {", f);
+			for (c = 0; c < b->ncolumns; c++) {
+				fputs(c ? ", " : "", f);
+				write_json_string(f, b->columns[c].key);
+				fputs(": ", f);
+				write_json_value(f, d, &b->values[r * b->ncolumns + c]);
+			}
+			fputc('}', f);
+		}
+		fputs(out_rows(b) ? "\n  ]" : "]", f);
+	}
+	fputs("\n}\n", f);
+}
+
+void out_write(FILE *f, const struct out_doc *d, enum out_format format)
+{
+	switch (format) {
+	case FORMAT_CSV:
+		write_csv(f, d);
+		break;
+	case FORMAT_JSON:
+		write_json(f, d);
+		break;
+	case FORMAT_TEXT:
+	default:
+		write_text(f, d);
+		break;
+	}
+}

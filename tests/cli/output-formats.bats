@@ -1,0 +1,43 @@
+#!/usr/bin/env bats
+# --format csv|json: real parsers (Python's csv and json) read the outputs,
+# and they carry the numbers of the text account, row for row.
+
+load ../lib/helpers
+
+same_numbers_in_all_formats() {	# LOG [options...]
+	local log="$1"; shift
+	"$TA" -q -f "$log" -c "$BATS_TEST_TMPDIR/a.txt" "$@"
+	"$TA" -q -f "$log" -c "$BATS_TEST_TMPDIR/a.csv" --format csv "$@"
+	"$TA" -q -f "$log" -c "$BATS_TEST_TMPDIR/a.json" --format json "$@"
+	python3 "$TOP/tests/tools/account_formats.py" "$BATS_TEST_TMPDIR/a.txt" \
+		"$BATS_TEST_TMPDIR/a.csv" "$BATS_TEST_TMPDIR/a.json"
+}
+
+@test "the account as CSV and JSON carries the text account's numbers" {
+	same_numbers_in_all_formats "$FIX/trace-pipe-6.18.log"
+	same_numbers_in_all_formats "$FIX/tracefs-6.1-rawptr.log" -o waste
+	same_numbers_in_all_formats "$FIX/old-2.6-hex.log" --system-map "$FIX/old-2.6.System.map" --malloc
+}
+
+@test "the account as CSV: a header row, RFC 4180, exact" {
+	run "$TA" -q -f "$FIX/perf-script-6.18.txt" -c - --format csv
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "# totals" ]
+	[ "${lines[1]}" = "key,value" ]
+	[ "${lines[2]}" = "current_bytes_allocated,3072" ]
+	[ "${lines[8]}" = "# callers" ]
+	[ "${lines[9]}" = "caller,total_dynamic,waste,current_dynamic,current_req,alloc_count,free_count" ]
+	[ "${lines[10]}" = "mas_preallocate+0x3ef,2048,0,2048,2048,8,0" ]
+	[ "${lines[14]}" = "perf_event_mmap+0x155,16384,0,0,0,4,4" ]
+}
+
+@test "an empty account is valid JSON too" {
+	: > "$BATS_TEST_TMPDIR/empty.log"
+	"$TA" -q -f "$BATS_TEST_TMPDIR/empty.log" -c - --format json | python3 -m json.tool > /dev/null
+}
+
+@test "an unknown --format is a usage error" {
+	run "$TA" -f "$FIX/perf-script-6.18.txt" --format xml
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: unknown --format 'xml' (text, csv, json)" ]
+}
