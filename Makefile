@@ -71,7 +71,20 @@ $(BUILD)/san/tests/%: tests/unit/%.c $(SAN_LIB_OBJS)
 
 SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/tests/%)
 
-check: check-deps trace_analyze $(UNIT_BINS) $(BUILD)/san/trace_analyze $(SAN_UNIT_BINS)
+# What the tests need besides the build: name the fix when it is missing.
+check-test-deps:
+	@if [ ! -f /usr/include/cmocka.h ]; then \
+	  echo "trace_analyze: missing /usr/include/cmocka.h: run 'sudo scripts/deps.sh' to install the test dependencies" >&2; \
+	  exit 1; \
+	fi
+	@for c in bats python3; do \
+	  if ! command -v $$c > /dev/null; then \
+	    echo "trace_analyze: missing '$$c': run 'sudo scripts/deps.sh' to install the test dependencies" >&2; \
+	    exit 1; \
+	  fi; \
+	done
+
+check: check-deps check-test-deps trace_analyze $(UNIT_BINS) $(BUILD)/san/trace_analyze $(SAN_UNIT_BINS)
 	@scripts/run-tests.sh
 
 demo: check-deps trace_analyze
@@ -88,5 +101,5 @@ install: trace_analyze
 clean:
 	rm -rf $(BUILD) trace_analyze
 
-.PHONY: all check-deps check demo bench install clean
+.PHONY: all check-deps check-test-deps check demo bench install clean
 .SECONDARY:
