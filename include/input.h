@@ -2,11 +2,20 @@
  * input.h - reading a log (a path, or "-" for standard input) in chunks of
  * whole lines, with the same code for files and pipes.
  *
- * Chunks are caller-owned buffers so that several can be in flight; a
- * chunk always ends with '\n'. A line too long to hold (over
- * INPUT_MAX_LINE bytes) is dropped and counted; so is a last line with no
- * newline, which is how a truncated log ends. This module knows nothing
- * of what a line means.
+ * A regular file is mapped and its chunks are views into the mapping: the
+ * parser reads the page cache directly, once (a read() into a multi-MB
+ * buffer would copy every byte through memory first, costing more than
+ * the parsing). Pages of a finished chunk are given back, so the resident
+ * set stays at a few chunks whatever the file's size. Pipes and terminals
+ * are read() into caller-owned chunk buffers. Several chunks can be in
+ * flight; a chunk always ends with '\n'.
+ *
+ * A line too long to hold in a buffer (over INPUT_MAX_LINE bytes) is
+ * dropped and counted here; a long line a chunk holds is handed on (the
+ * parser skips and counts it). A last line with no newline, which is how a
+ * truncated log ends, is dropped and flagged. A mapped file that shrinks
+ * while it is read ends the program with a message, not a crash.
+ * This module knows nothing of what a line means.
  */
 #ifndef TA_INPUT_H
 #define TA_INPUT_H
@@ -34,11 +43,14 @@ struct input {
 	bool truncated_last_line;	/* data after the last '\n' was dropped */
 	bool is_stream;		/* a pipe or terminal: no size, may never end */
 	bool interrupted;	/* a stream ended by SIGINT (input_end_streams_on_interrupt) */
+	const char *map;	/* a mapped regular file, or NULL */
+	size_t map_len;
 };
 
 struct chunk {
-	char *data;
-	size_t len;		/* whole lines, the last ending with '\n' */
+	const char *data;	/* whole lines, the last ending with '\n': into buf, or the map */
+	size_t len;
+	char *buf;		/* the chunk's own buffer, for reading a stream */
 	size_t cap;
 };
 
@@ -59,5 +71,8 @@ void input_end_streams_on_interrupt(void);
 
 /* Fill c with whole lines: 1 when c->len > 0, 0 at end of input, -1 on error. */
 int input_read_chunk(struct input *in, struct chunk *c, struct ta_error *err);
+
+/* The caller is done with c's lines: a mapped file's pages may go. */
+void input_release_chunk(const struct input *in, const struct chunk *c);
 
 #endif

@@ -1,22 +1,68 @@
 /*
  * input.c - chunked line reading from a file or a pipe.
  *
- * read(2) into caller-owned buffers rather than mmap: peak RSS then stays
- * at a few buffers whatever the log's size, and stdin works the same way.
- * Not here: line splitting inside a chunk, parsing, progress output.
+ * Regular files are mapped (chunks are views, pages released after use);
+ * streams are read(2) into caller-owned buffers with a carry for the line
+ * cut by a buffer's end. Not here: line splitting inside a chunk, parsing,
+ * progress output.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "input.h"
 
-/* Set by the SIGINT handler: the one global here, as signals require. */
+/* Set by the SIGINT handler: a global, as signals require. */
 static volatile sig_atomic_t interrupt_seen;
+
+/* What the SIGBUS handler says when a mapped file shrinks under us. */
+static char shrunk_message[512];
+static size_t shrunk_message_len;
+
+static void report_shrunk_file(int sig)
+{
+	(void)sig;
+	if (write(STDERR_FILENO, shrunk_message, shrunk_message_len) < 0)
+		_exit(1);
+	_exit(1);
+}
+
+static void exit_cleanly_if_file_shrinks(const char *path)
+{
+	struct sigaction sa;
+	int n = snprintf(shrunk_message, sizeof(shrunk_message),
+			 "\ntrace_analyze: error: cannot read '%s': the file shrank while "
+			 "it was being read\n", path);
+
+	shrunk_message_len = n < 0 ? 0 : ((size_t)n < sizeof(shrunk_message) ? (size_t)n
+									 : sizeof(shrunk_message) - 1);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = report_shrunk_file;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
+/* Map a regular file; on any failure the file is simply read(). */
+static void map_file(struct input *in, size_t size)
+{
+	void *m;
+
+	if (size == 0)
+		return;
+	m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, in->fd, 0);
+	if (m == MAP_FAILED)
+		return;
+	madvise(m, size, MADV_SEQUENTIAL);
+	in->map = m;
+	in->map_len = size;
+	exit_cleanly_if_file_shrinks(in->name);
+}
 
 static void note_interrupt(int sig)
 {
@@ -67,6 +113,7 @@ int input_open(struct input *in, const char *path, struct ta_error *err)
 	if (S_ISREG(st.st_mode)) {
 		in->size_hint = (uint64_t)st.st_size;
 		posix_fadvise(in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+		map_file(in, (size_t)st.st_size);
 	} else {
 		in->is_stream = true;
 	}
@@ -76,6 +123,9 @@ int input_open(struct input *in, const char *path, struct ta_error *err)
 
 void input_close(struct input *in)
 {
+	if (in->map)
+		munmap((void *)in->map, in->map_len);
+	in->map = NULL;
 	if (!in->is_stdin && in->fd >= 0)
 		close(in->fd);
 	in->fd = -1;
@@ -87,14 +137,16 @@ void chunk_init(struct chunk *c, size_t cap)
 {
 	if (cap < INPUT_MAX_LINE * 2)
 		cap = INPUT_MAX_LINE * 2;
-	c->data = xmalloc(cap);
+	c->buf = xmalloc(cap);
+	c->data = c->buf;
 	c->len = 0;
 	c->cap = cap;
 }
 
 void chunk_release(struct chunk *c)
 {
-	free(c->data);
+	free(c->buf);
+	c->buf = NULL;
 	c->data = NULL;
 	c->len = c->cap = 0;
 }
@@ -102,7 +154,7 @@ void chunk_release(struct chunk *c)
 /* Drop bytes up to and including the first '\n' of data[from..len). */
 static void skip_rest_of_overlong_line(struct input *in, struct chunk *c, size_t from)
 {
-	char *nl = memchr(c->data + from, '\n', c->len - from);
+	char *nl = memchr(c->buf + from, '\n', c->len - from);
 
 	if (!nl) {
 		c->len = from;
@@ -110,8 +162,8 @@ static void skip_rest_of_overlong_line(struct input *in, struct chunk *c, size_t
 	}
 	in->skipping = false;
 	in->overlong_lines++;
-	size_t rest = c->len - (size_t)(nl + 1 - c->data);
-	memmove(c->data + from, nl + 1, rest);
+	size_t rest = c->len - (size_t)(nl + 1 - c->buf);
+	memmove(c->buf + from, nl + 1, rest);
 	c->len = from + rest;
 }
 
@@ -123,13 +175,13 @@ static char *last_newline(char *data, size_t len)
 /* Keep the whole lines of c; move the tail after the last '\n' to carry. */
 static void cut_at_last_newline(struct input *in, struct chunk *c, char *nl)
 {
-	size_t keep = (size_t)(nl + 1 - c->data);
+	size_t keep = (size_t)(nl + 1 - c->buf);
 	size_t tail = c->len - keep;
 
 	if (tail >= INPUT_MAX_LINE) {
 		in->skipping = true;	/* unreachable with cap >= 2 lines, kept safe */
 	} else {
-		memcpy(in->carry, c->data + keep, tail);
+		memcpy(in->carry, c->buf + keep, tail);
 		in->carry_len = tail;
 	}
 	c->len = keep;
@@ -153,11 +205,63 @@ static bool stream_interrupted_while_waiting(struct input *in)
 	return in->interrupted;
 }
 
+/*
+ * The next chunk of a mapped file: up to INPUT_CHUNK_SIZE bytes ending at a
+ * newline; a line longer than that is handed on whole (the parser counts
+ * it). What follows the last newline is a truncated last line.
+ */
+static int next_mapped_chunk(struct input *in, struct chunk *c)
+{
+	size_t pos = (size_t)in->bytes_read, window, len;
+	const char *start = in->map + pos, *nl;
+
+	if (pos >= in->map_len)
+		return 0;
+	window = in->map_len - pos < INPUT_CHUNK_SIZE ? in->map_len - pos : INPUT_CHUNK_SIZE;
+	nl = memrchr(start, '\n', window);
+	if (!nl && window < in->map_len - pos)
+		nl = memchr(start + window, '\n', in->map_len - pos - window);
+	if (!nl) {	/* no newline to the end: a cut last line */
+		if (in->map_len - pos > INPUT_MAX_LINE)
+			in->overlong_lines++;
+		else
+			in->truncated_last_line = true;
+		in->bytes_read = in->map_len;
+		return 0;
+	}
+	len = (size_t)(nl + 1 - start);
+	c->data = start;
+	c->len = len;
+	in->bytes_read += len;
+	return 1;
+}
+
+void input_release_chunk(const struct input *in, const struct chunk *c)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), from, to;
+
+	if (!in->map || c->len == 0)
+		return;
+	/*
+	 * Every page the chunk touches, its boundary pages included: a page the
+	 * next chunk shares is simply faulted in again (the mapping is private
+	 * and never written). Keeping boundary pages mapped would pin the large
+	 * page-cache folios they belong to, tens of MB over a long file.
+	 */
+	from = (uintptr_t)c->data & ~(page - 1);
+	to = ((uintptr_t)c->data + c->len + page - 1) & ~(page - 1);
+	if (to > from)
+		madvise((void *)from, to - from, MADV_DONTNEED);
+}
+
 int input_read_chunk(struct input *in, struct chunk *c, struct ta_error *err)
 {
+	if (in->map)
+		return next_mapped_chunk(in, c);
+	c->data = c->buf;
 	c->len = 0;
 	if (in->carry_len) {
-		memcpy(c->data, in->carry, in->carry_len);
+		memcpy(c->buf, in->carry, in->carry_len);
 		c->len = in->carry_len;
 		in->carry_len = 0;
 	}
@@ -178,7 +282,7 @@ int input_read_chunk(struct input *in, struct chunk *c, struct ta_error *err)
 			continue;
 		}
 		size_t before = c->len;
-		ssize_t n = read(in->fd, c->data + c->len, c->cap - c->len);
+		ssize_t n = read(in->fd, c->buf + c->len, c->cap - c->len);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -196,7 +300,7 @@ int input_read_chunk(struct input *in, struct chunk *c, struct ta_error *err)
 			if (in->skipping)
 				continue;
 		}
-		char *nl = last_newline(c->data, c->len);
+		char *nl = last_newline(c->buf, c->len);
 
 		if (nl) {
 			cut_at_last_newline(in, c, nl);

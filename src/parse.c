@@ -200,6 +200,19 @@ static bool is_printable_text(const char *s, size_t n)
 	return true;
 }
 
+/*
+ * The id of s[0..n) in t if it is printable text, else STR_NONE. A string
+ * seen before was checked then: only new ones are scanned.
+ */
+static uint32_t intern_printable(struct strtab *t, const char *s, size_t n)
+{
+	uint32_t id = strtab_find(t, s, n);
+
+	if (id != STR_NONE)
+		return id;
+	return is_printable_text(s, n) ? strtab_intern(t, s, n) : STR_NONE;
+}
+
 /* ---- event names ------------------------------------------------------- */
 
 #define NAME_IS(lit) (len == sizeof(lit) - 1 && memcmp(name, lit, sizeof(lit) - 1) == 0)
@@ -513,10 +526,10 @@ static bool read_call_site(struct parser *p, const char *val, size_t vlen,
 			*cursor = close + 1;
 		}
 	}
-	if (vlen == 0 || !is_printable_text(val, vlen))
+	if (vlen == 0)
 		return false;
-	ev->call_site = strtab_intern(&p->strings->call_sites, val, vlen);
-	return true;
+	ev->call_site = intern_printable(&p->strings->call_sites, val, vlen);
+	return ev->call_site != STR_NONE;
 }
 
 static bool read_slab_field(struct parser *p, const char *key, size_t klen,

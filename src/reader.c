@@ -260,6 +260,7 @@ static void deliver_slot(struct shared *sh, struct slot *s, uint64_t line_base,
 	}
 	if (s->first_malformed && !out->first_malformed_line)
 		out->first_malformed_line = line_base + s->first_malformed;
+	input_release_chunk(cfg->input, &s->chunk);
 	if (cfg->on_progress)
 		cfg->on_progress(cfg->ctx, cfg->input);
 }

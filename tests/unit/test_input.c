@@ -1,7 +1,8 @@
 /*
  * test_input.c - chunks of whole lines: every line comes out once and
  * intact across chunk boundaries; an overlong line and a truncated last
- * line are dropped and counted.
+ * line are dropped and counted. Each case runs twice: on the file (mapped)
+ * and on a pipe from `cat` (read into buffers).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,6 +23,39 @@ static int make_path(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s/ta-input-%ld", P_tmpdir, (long)getpid());
 	return 0;
+}
+
+/* A pipe from `cat path` on standard input, or the file itself. */
+struct source {
+	FILE *cat;
+	int saved_stdin;
+};
+
+static void open_source(struct input *in, struct source *src, bool as_stream)
+{
+	struct ta_error err;
+	char cmd[300];
+
+	src->cat = NULL;
+	if (as_stream) {
+		snprintf(cmd, sizeof(cmd), "cat '%s'", path);
+		src->cat = popen(cmd, "r");
+		assert_non_null(src->cat);
+		src->saved_stdin = dup(STDIN_FILENO);
+		dup2(fileno(src->cat), STDIN_FILENO);
+	}
+	assert_int_equal(input_open(in, as_stream ? "-" : path, &err), 0);
+	assert_int_equal(in->map != NULL, !as_stream);
+}
+
+static void close_source(struct input *in, struct source *src)
+{
+	input_close(in);
+	if (src->cat) {
+		dup2(src->saved_stdin, STDIN_FILENO);
+		close(src->saved_stdin);
+		pclose(src->cat);
+	}
 }
 
 static int remove_file(void **state)
@@ -89,7 +123,7 @@ static void lines_cross_chunk_boundaries_intact(void **state)
 {
 	FILE *f = fopen(path, "w");
 	struct input in;
-	struct ta_error err;
+	struct source src;
 	uint64_t written = 0;
 	unsigned i, seen, long_lines;
 
@@ -97,13 +131,15 @@ static void lines_cross_chunk_boundaries_intact(void **state)
 	for (i = 0; written < 3 * (uint64_t)INPUT_CHUNK_SIZE + 12345; i++)
 		written += write_line(f, i);
 	fclose(f);
-	assert_int_equal(input_open(&in, path, &err), 0);
-	assert_int_equal(read_all(&in, &seen, &long_lines), written);
-	assert_int_equal(seen, i);
-	assert_int_equal(long_lines, 0);
-	assert_int_equal(in.overlong_lines, 0);
-	assert_false(in.truncated_last_line);
-	input_close(&in);
+	for (int stream = 0; stream < 2; stream++) {
+		open_source(&in, &src, stream);
+		assert_int_equal(read_all(&in, &seen, &long_lines), written);
+		assert_int_equal(seen, i);
+		assert_int_equal(long_lines, 0);
+		assert_int_equal(in.overlong_lines, 0);
+		assert_false(in.truncated_last_line);
+		close_source(&in, &src);
+	}
 }
 
 static void put_long_line(FILE *f, size_t len)
@@ -117,15 +153,17 @@ static void put_long_line(FILE *f, size_t len)
 }
 
 /*
- * A line longer than a chunk buffer is dropped by the input and counted
- * there; a long line that fits in a chunk is handed on whole (the parser
- * drops what exceeds INPUT_MAX_LINE). Either way the lines around survive.
+ * From a stream, a line longer than a chunk buffer is dropped by the input
+ * and counted there, and a long line that fits a buffer is handed on whole;
+ * from a mapped file every long line is handed on whole (the parser drops
+ * and counts what exceeds INPUT_MAX_LINE). Either way the lines around
+ * survive.
  */
 static void overlong_lines_never_split_their_neighbours(void **state)
 {
 	FILE *f = fopen(path, "w");
 	struct input in;
-	struct ta_error err;
+	struct source src;
 	unsigned i, seen, long_lines;
 
 	(void)state;
@@ -138,19 +176,21 @@ static void overlong_lines_never_split_their_neighbours(void **state)
 	for (; i < 3000; i++)
 		write_line(f, i);
 	fclose(f);
-	assert_int_equal(input_open(&in, path, &err), 0);
-	read_all(&in, &seen, &long_lines);
-	assert_int_equal(seen, 3000);
-	assert_int_equal(in.overlong_lines, 1);
-	assert_int_equal(long_lines, 1);
-	input_close(&in);
+	for (int stream = 0; stream < 2; stream++) {
+		open_source(&in, &src, stream);
+		read_all(&in, &seen, &long_lines);
+		assert_int_equal(seen, 3000);
+		assert_int_equal(in.overlong_lines, stream ? 1 : 0);
+		assert_int_equal(long_lines, stream ? 1 : 2);
+		close_source(&in, &src);
+	}
 }
 
 static void truncated_last_line_is_dropped(void **state)
 {
 	FILE *f = fopen(path, "w");
 	struct input in;
-	struct ta_error err;
+	struct source src;
 	uint64_t written = 0;
 	unsigned i, seen, long_lines;
 
@@ -159,11 +199,13 @@ static void truncated_last_line_is_dropped(void **state)
 		written += write_line(f, i);
 	fputs("line 10 bytes_alloc=13", f);	/* no newline */
 	fclose(f);
-	assert_int_equal(input_open(&in, path, &err), 0);
-	assert_int_equal(read_all(&in, &seen, &long_lines), written);
-	assert_int_equal(seen, 10);
-	assert_true(in.truncated_last_line);
-	input_close(&in);
+	for (int stream = 0; stream < 2; stream++) {
+		open_source(&in, &src, stream);
+		assert_int_equal(read_all(&in, &seen, &long_lines), written);
+		assert_int_equal(seen, 10);
+		assert_true(in.truncated_last_line);
+		close_source(&in, &src);
+	}
 }
 
 static void missing_file_and_directory_are_errors(void **state)
