@@ -13,11 +13,13 @@ MANDIR  ?= $(PREFIX)/share/man/man1
 VERSION := 0.1
 
 CC      ?= cc
-PKGS    := libxxhash
+PKGS    := libxxhash libelf cairo
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-CPPFLAGS += -D_GNU_SOURCE -DTA_VERSION='"$(VERSION)"' -Iinclude
-LDLIBS  += -lxxhash -lpthread
+PKG_CFLAGS := $(shell pkg-config --cflags libelf cairo 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs libelf cairo 2>/dev/null || echo -lelf -lcairo)
+CPPFLAGS += -D_GNU_SOURCE -DTA_VERSION='"$(VERSION)"' -Iinclude $(PKG_CFLAGS)
+LDLIBS  += -lxxhash $(PKG_LIBS) -lm -lpthread
 
 BUILD   := build
 SRCS    := $(wildcard src/*.c)
@@ -26,7 +28,8 @@ OBJS    := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/obj/%.o)
 
 # Headers that must be present to build; name the fix when one is missing.
-REQUIRED_HEADERS := /usr/include/xxhash.h
+REQUIRED_HEADERS := /usr/include/xxhash.h /usr/include/gelf.h /usr/include/libelf.h \
+		    /usr/include/cairo/cairo.h
 
 all: check-deps trace_analyze
 

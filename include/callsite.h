@@ -27,6 +27,14 @@ bool callsite_is_address(const char *text, size_t len, uint64_t *addr);
 size_t callsite_name(const char *text, size_t len, const struct symbol_table *syms,
 		     bool by_function, char *out, size_t cap);
 
+/*
+ * The function of a call site, without offset or module, into out; *size
+ * is the function's size the log printed ("/0xsize") or, for an address,
+ * its System.map distance to the next symbol; 0 when unknown.
+ */
+size_t callsite_function(const char *text, size_t len, const struct symbol_table *syms,
+			 char *out, size_t cap, uint64_t *size);
+
 #define CALLSITE_NAME_MAX 512
 
 #endif

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 
+#include "dirtree.h"
 #include "output.h"
 #include "report.h"
 
@@ -19,6 +20,12 @@ struct options {
 	unsigned families;		/* enum account_family: --malloc, --cache */
 	bool group_by_function;		/* --group-by function */
 	enum out_format format;		/* --format */
+	const char *branch;		/* -b: a directory of the kernel tree */
+	const char *callers_path;	/* -l: a path, or "-" for stdout */
+	const char *rings_path;		/* -r: PNG, SVG or PDF */
+	int rings_attr;			/* -a: enum size_attr, -1 = the default */
+	bool rings_show;		/* -i */
+	const char *save_index;		/* --save-index */
 	bool quiet;			/* -q: no summary */
 	int threads;			/* --threads: 0 = as many as pay */
 };

@@ -32,6 +32,17 @@ const char *order_key_name(enum order_key key);
 struct account_row {
 	const char *caller;	/* points into account_rows.names */
 	struct site_stats s;
+	uint32_t place;		/* where its function is (row_places), else UINT32_MAX */
+};
+
+/*
+ * Where each call site id is, for reports that place rows in a kernel
+ * tree: a row merging several call sites is where join() puts them.
+ */
+struct row_places {
+	const uint32_t *of_site;	/* indexed by call-site id */
+	uint32_t (*join)(const void *ctx, uint32_t a, uint32_t b);
+	const void *ctx;
 };
 
 struct account_rows {
@@ -46,7 +57,12 @@ struct account_rows {
  */
 void account_rows_build(struct account_rows *out, const struct account *acc,
 			const struct strtab *call_sites, const struct symbol_table *syms,
-			bool by_function, enum order_key key);
+			bool by_function, enum order_key key, const struct row_places *places);
+
+/* Keep only the rows keep() says yes to, in their order. */
+void account_rows_filter(struct account_rows *rows,
+			 bool (*keep)(const struct account_row *row, const void *ctx),
+			 const void *ctx);
 void account_rows_release(struct account_rows *rows);
 
 static inline int64_t site_waste(const struct site_stats *s)

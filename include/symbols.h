@@ -36,6 +36,13 @@ void symbols_release(struct symbol_table *t);
 /* Read System.map ("<hex addr> <type> <name>" lines). */
 int symbols_load_system_map(struct symbol_table *t, const char *path, struct ta_error *err);
 
+/* The same from System.map text already in memory, named name in messages. */
+int symbols_parse_system_map(struct symbol_table *t, const char *text, size_t len,
+			     const char *name, struct ta_error *err);
+
+/* Distance from s to the next symbol (what %pS prints as "/0xsize"); 0 for the last. */
+uint64_t symbols_size(const struct symbol_table *t, const struct ksym *s);
+
 /* The symbol holding addr (nearest at or below), or NULL. */
 const struct ksym *symbols_lookup(const struct symbol_table *t, uint64_t addr);
 

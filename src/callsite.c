@@ -86,3 +86,39 @@ size_t callsite_name(const char *text, size_t len, const struct symbol_table *sy
 			     (unsigned long long)(addr - sym->addr));
 	return n < 0 ? 0 : ((size_t)n < cap ? (size_t)n : cap - 1);
 }
+
+/* "0x90" -> 0x90; 0 if s[0..len) is not such a number. */
+static uint64_t parse_hex_size(const char *s, size_t len)
+{
+	uint64_t v;
+
+	return len > 2 && s[0] == '0' && s[1] == 'x' && callsite_is_address(s, len, &v) ? v : 0;
+}
+
+size_t callsite_function(const char *text, size_t len, const struct symbol_table *syms,
+			 char *out, size_t cap, uint64_t *size)
+{
+	uint64_t addr;
+	const struct ksym *sym;
+
+	*size = 0;
+	if (cap == 0)
+		return 0;
+	out[0] = '\0';
+	if (callsite_is_address(text, len, &addr)) {
+		sym = syms ? symbols_lookup(syms, addr) : NULL;
+		if (!sym)
+			return put(out, cap, 0, text, len);
+		*size = symbols_size(syms, sym);
+		return put(out, cap, 0, ksym_name(syms, sym), strlen(ksym_name(syms, sym)));
+	} else {
+		const char *mod = memchr(text, ' ', len);
+		size_t body = mod ? (size_t)(mod - text) : len;
+		const char *plus = memchr(text, '+', body);
+		const char *slash = memchr(text, '/', body);
+
+		if (slash)
+			*size = parse_hex_size(slash + 1, body - (size_t)(slash + 1 - text));
+		return put(out, cap, 0, text, plus ? (size_t)(plus - text) : body);
+	}
+}

@@ -18,9 +18,11 @@
 #endif
 
 static const char usage_line[] =
-	"usage: trace_analyze [-k DIR] [--system-map FILE] -f LOG [-c FILE] [-o KEY]\n"
-	"                     [--malloc | --cache] [--group-by function]\n"
-	"                     [--format text|csv|json] [-q]\n";
+	"usage: trace_analyze [-k DIR|INDEX] [--system-map FILE] -f LOG [-c FILE] [-o KEY]\n"
+	"                     [--malloc | --cache] [--group-by function] [-b DIR]\n"
+	"                     [-l FILE] [-r FILE [-a ATTR] [-i]] [--save-index FILE]\n"
+	"                     [--format text|csv|json] [-q]\n"
+	"       trace_analyze -k DIR|INDEX [-b DIR] [-r FILE] [-c FILE] [--save-index FILE]\n";
 
 static void print_help(void)
 {
@@ -33,8 +35,10 @@ static void print_help(void)
 	      "  -f, --file LOG            kmem event log ('-' reads standard input); every\n"
 	      "                            text form is read: tracefs trace/trace_pipe,\n"
 	      "                            trace-cmd report, perf script, old hex call sites\n"
-	      "  -k, --kernel DIR          built kernel tree; its System.map resolves hex\n"
-	      "                            call sites\n"
+	      "  -k, --kernel DIR|INDEX    built kernel tree (or its index, --save-index):\n"
+	      "                            its System.map resolves hex call sites, its\n"
+	      "                            objects place call sites in directories; with\n"
+	      "                            no log, the static footprint is reported\n"
 	      "      --system-map FILE     System.map to resolve hex call sites with\n"
 	      "\n"
 	      "Account:\n"
@@ -48,6 +52,20 @@ static void print_help(void)
 	      "                            'function' (offsets of a function merged)\n"
 	      "      --format FORMAT       text (default: trace_analyze.py's layout), csv\n"
 	      "                            or json, for the account and every report\n"
+	      "\n"
+	      "Kernel tree (-k):\n"
+	      "  -b, --start-branch DIR    only call sites (or static sizes) under DIR of\n"
+	      "                            the tree, e.g. fs/ext2 or drivers/\n"
+	      "  -l, --callers-file FILE   one line per call site: current_dynamic, waste,\n"
+	      "                            and the object it is defined in ('-' = stdout)\n"
+	      "  -r, --rings-file FILE     ringchart of the directory tree: PNG, or SVG/PDF\n"
+	      "                            by the file name (static-only default:\n"
+	      "                            rings_static.png)\n"
+	      "  -a, --rings-attr ATTR     what the ringchart measures: current_dynamic\n"
+	      "                            (default), total_dynamic, waste, static, or\n"
+	      "                            current (static + current_dynamic)\n"
+	      "  -i, --rings-show          open the ringchart in the desktop's viewer\n"
+	      "      --save-index FILE     write the tree's index: -k FILE then needs no tree\n"
 	      "\n"
 	      "Other:\n"
 	      "      --threads N           parser threads (default 0: one per CPU, at most 4)\n"
@@ -67,6 +85,7 @@ enum long_only {
 	OPT_GROUP_BY,
 	OPT_THREADS,
 	OPT_FORMAT,
+	OPT_SAVE_INDEX,
 };
 
 static const struct option long_options[] = {
@@ -80,6 +99,12 @@ static const struct option long_options[] = {
 	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "start-branch", required_argument, NULL, 'b' },
+	{ "callers-file", required_argument, NULL, 'l' },
+	{ "rings-file", required_argument, NULL, 'r' },
+	{ "rings-attr", required_argument, NULL, 'a' },
+	{ "rings-show", no_argument, NULL, 'i' },
+	{ "save-index", required_argument, NULL, OPT_SAVE_INDEX },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -107,6 +132,35 @@ static bool parse_thread_count(const char *s, int *out)
 	return true;
 }
 
+/* What needs what: a usage error rather than an option silently ignored. */
+static int check_combinations(struct options *opts)
+{
+	bool need_tree = opts->branch || opts->callers_path || opts->rings_path ||
+			 opts->save_index;
+
+	if (need_tree && !opts->kernel)
+		return usage_error("%s", "-b, -l, -r and --save-index need a kernel tree (-k DIR)");
+	if (!opts->log_path && !opts->kernel)
+		return usage_error("%s", "no log to read: give one with -f LOG ('-' for standard "
+				   "input), or a kernel tree with -k DIR for its static footprint");
+	if (!opts->log_path) {
+		if (opts->callers_path)
+			return usage_error("%s", "-l lists call sites: it needs a log (-f LOG)");
+		if (opts->rings_attr >= 0 && opts->rings_attr != ATTR_STATIC)
+			return usage_error("--rings-attr %s needs a log (-f LOG); without one "
+					   "only 'static' can be drawn",
+					   size_attr_name((enum size_attr)opts->rings_attr));
+		opts->rings_attr = ATTR_STATIC;
+		if (!opts->rings_path && !opts->account_path && !opts->save_index)
+			opts->rings_path = "rings_static.png";	/* trace_analyze.py's default */
+	} else if (opts->rings_attr < 0) {
+		opts->rings_attr = ATTR_CURRENT_DYNAMIC;
+	}
+	if (opts->rings_show && !opts->rings_path)
+		return usage_error("%s", "-i shows the ringchart: it needs one (-r FILE)");
+	return -1;
+}
+
 /* Fill opts from argv; returns -1 to go on, else the exit status. */
 static int parse_options(int argc, char **argv, struct options *opts)
 {
@@ -116,8 +170,9 @@ static int parse_options(int argc, char **argv, struct options *opts)
 	memset(opts, 0, sizeof(*opts));
 	opts->order = ORDER_CURRENT_DYNAMIC;	/* trace_analyze.py's default */
 	opts->families = FAMILY_ALL;
+	opts->rings_attr = -1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:k:c:o:qhV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:k:c:o:b:l:r:a:iqhV", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			opts->log_path = optarg;
@@ -165,6 +220,28 @@ static int parse_options(int argc, char **argv, struct options *opts)
 				return usage_error("--threads wants a number from 0 to 64, not '%s'",
 						   optarg);
 			break;
+		case 'b':
+			opts->branch = optarg;
+			break;
+		case 'l':
+			opts->callers_path = optarg;
+			break;
+		case 'r':
+			opts->rings_path = optarg;
+			break;
+		case 'a':
+			key = size_attr_of_name(optarg);
+			if (key < 0)
+				return usage_error("unknown --rings-attr '%s' (static, current, "
+						   "current_dynamic, total_dynamic, waste)", optarg);
+			opts->rings_attr = key;
+			break;
+		case 'i':
+			opts->rings_show = true;
+			break;
+		case OPT_SAVE_INDEX:
+			opts->save_index = optarg;
+			break;
 		case 'q':
 			opts->quiet = true;
 			break;
@@ -188,9 +265,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
 		opts->families = FAMILY_MALLOC;
 	if (cache_only)
 		opts->families = FAMILY_CACHE;
-	if (!opts->log_path)
-		return usage_error("%s", "no log to read: give one with -f LOG ('-' for standard input)");
-	return -1;
+	return check_combinations(opts);
 }
 
 int main(int argc, char **argv)

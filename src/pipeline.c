@@ -6,6 +6,7 @@
  * parsing or counting logic of its own.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,11 +15,16 @@
 
 #include "account.h"
 #include "callsite.h"
+#include "dirtree.h"
 #include "input.h"
+#include "kindex.h"
+#include "kreport.h"
+#include "ktree.h"
 #include "parse.h"
 #include "pipeline.h"
 #include "reader.h"
 #include "report.h"
+#include "ringchart.h"
 #include "symbols.h"
 
 struct run {
@@ -28,6 +34,12 @@ struct run {
 	struct account account;
 	struct symbol_table syms;
 	char *map_path;		/* System.map actually used, or NULL */
+	struct kernel_tree ktree;
+	bool have_ktree;	/* walked or loaded from an index */
+	struct dirtree dirs;
+	bool have_dirs;
+	uint32_t branch;	/* -b node, or 0: the whole tree */
+	uint32_t *site_place;	/* call-site id -> dirtree node */
 	struct input input;
 	double started;
 	double last_progress;
@@ -51,13 +63,23 @@ static bool is_directory(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* --system-map FILE, or DIR/System.map of -k DIR when it exists. */
+/* --system-map FILE, or the System.map of -k DIR (or of its index). */
 static int load_symbols(struct run *r, struct ta_error *err)
 {
 	const struct options *o = r->opts;
 
 	if (o->system_map) {
 		r->map_path = xstrdup(o->system_map);
+	} else if (r->have_ktree) {
+		size_t n;
+
+		if (!r->ktree.system_map)
+			return 0;
+		n = strlen(o->kernel) + sizeof("/System.map");
+		r->map_path = xmalloc(n);
+		snprintf(r->map_path, n, "%s/System.map", o->kernel);
+		return symbols_parse_system_map(&r->syms, r->ktree.system_map,
+						r->ktree.system_map_len, r->map_path, err);
 	} else if (o->kernel) {
 		struct stat st;
 
@@ -80,6 +102,111 @@ static int load_symbols(struct run *r, struct ta_error *err)
 	if (is_directory(r->map_path))
 		return error_set_errno(err, EISDIR, "cannot read '%s'", r->map_path);
 	return symbols_load_system_map(&r->syms, r->map_path, err);
+}
+
+
+/* ---- the kernel tree ------------------------------------------------------------- */
+
+/* The reports that need the tree's objects, not only its System.map. */
+static bool needs_objects(const struct options *o)
+{
+	return o->branch || o->callers_path || o->rings_path || o->save_index || !o->log_path;
+}
+
+/* -k DIR walks the tree (when a report needs it); -k FILE loads an index. */
+static int load_kernel(struct run *r, struct ta_error *err)
+{
+	const struct options *o = r->opts;
+	struct stat st;
+
+	if (!o->kernel)
+		return 0;
+	if (stat(o->kernel, &st) < 0)
+		return error_set_errno(err, errno, "cannot open kernel tree '%s'", o->kernel);
+	if (S_ISDIR(st.st_mode)) {
+		if (!needs_objects(o))
+			return 0;
+		if (ktree_walk(&r->ktree, o->kernel, err) < 0)
+			return -1;
+		if (r->ktree.counts.objects == 0)
+			return error_set(err, "kernel tree '%s' has no objects: is it built? "
+					 "(looked for .o files with a .c or .S source beside them)",
+					 o->kernel);
+	} else if (kindex_load(&r->ktree, o->kernel, err) < 0) {
+		return -1;
+	}
+	r->have_ktree = true;
+	return 0;
+}
+
+static int build_directories(struct run *r, struct ta_error *err)
+{
+	const struct options *o = r->opts;
+
+	if (!r->have_ktree)
+		return 0;
+	dirtree_build(&r->dirs, &r->ktree);
+	r->have_dirs = true;
+	if (o->branch) {
+		r->branch = dirtree_find(&r->dirs, o->branch);
+		if (r->branch == DIR_NONE)
+			return error_set(err, "branch '%s' is not in kernel tree '%s'", o->branch,
+					 o->kernel);
+	}
+	return 0;
+}
+
+/* Put every call site that allocated where its function is defined. */
+static void place_call_sites(struct run *r)
+{
+	const struct strtab *cs = &r->strings.call_sites;
+	char name[CALLSITE_NAME_MAX];
+	uint32_t id;
+
+	r->site_place = xcalloc(r->account.nsites ? r->account.nsites : 1, sizeof(*r->site_place));
+	for (id = 0; id < r->account.nsites; id++) {
+		const struct site_stats *s = account_site(&r->account, id);
+		enum place_kind kind;
+		uint64_t size;
+		size_t n;
+
+		r->site_place[id] = DIR_NONE;
+		if (!s)
+			continue;
+		n = callsite_function(strtab_get(cs, id), strtab_length(cs, id), &r->syms, name,
+				      sizeof(name), &size);
+		r->site_place[id] = dirtree_place_function(&r->dirs, name, n, size, &kind);
+		dirtree_add_dynamic(&r->dirs, r->site_place[id], s->total_dynamic,
+				    s->current_dynamic, s->current_req);
+	}
+}
+
+static uint32_t join_places(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct dirtree *d = ctx;
+
+	if (a == b || a == DIR_NONE || b == DIR_NONE)
+		return a == DIR_NONE ? b : a;
+	return dirtree_common_ancestor(d, a, b);
+}
+
+static bool row_is_in_branch(const struct account_row *row, const void *ctx)
+{
+	const struct run *r = ctx;
+
+	return row->place != DIR_NONE && dirtree_is_within(&r->dirs, row->place, r->branch);
+}
+
+/* The account rows, placed in the tree and cut to -b when there is one. */
+static void build_rows(const struct run *r, struct account_rows *rows)
+{
+	struct row_places places = { r->site_place, join_places, &r->dirs };
+
+	account_rows_build(rows, &r->account, &r->strings.call_sites, &r->syms,
+			   r->opts->group_by_function, r->opts->order,
+			   r->site_place ? &places : NULL);
+	if (r->opts->branch && r->have_dirs)
+		account_rows_filter(rows, row_is_in_branch, r);
 }
 
 /* ---- reading the log ---------------------------------------------------------- */
@@ -163,21 +290,18 @@ static void warn_about_unresolved_addresses(const struct run *r)
 		     r->map_path);
 }
 
-static int write_account_file(const struct run *r, struct ta_error *err)
+/* Write one report to path ('-' = standard output) with write(f, r). */
+static int write_report(const struct run *r, const char *path,
+			void (*write)(FILE *f, const struct run *r), struct ta_error *err)
 {
-	const char *path = r->opts->account_path;
 	bool to_stdout = strcmp(path, "-") == 0;
-	struct account_rows rows;
-	FILE *f;
+	FILE *f = to_stdout ? stdout : fopen(path, "w");
 	int failed;
 
-	f = to_stdout ? stdout : fopen(path, "w");
 	if (!f)
 		return error_set_errno(err, errno, "cannot write '%s'", path);
-	account_rows_build(&rows, &r->account, &r->strings.call_sites, &r->syms,
-			   r->opts->group_by_function, r->opts->order);
-	write_account(f, &rows, r->opts->format);
-	account_rows_release(&rows);
+	errno = 0;
+	write(f, r);
 	failed = ferror(f);
 	if (to_stdout)
 		failed |= fflush(f) != 0;
@@ -187,6 +311,94 @@ static int write_account_file(const struct run *r, struct ta_error *err)
 		return error_set_errno(err, errno ? errno : EIO, "cannot write '%s'",
 				       to_stdout ? "standard output" : path);
 	return 0;
+}
+
+static void write_account_rows(FILE *f, const struct run *r)
+{
+	struct account_rows rows;
+
+	build_rows(r, &rows);
+	write_account(f, &rows, r->opts->format);
+	account_rows_release(&rows);
+}
+
+static void write_callers_rows(FILE *f, const struct run *r)
+{
+	struct account_rows rows;
+
+	build_rows(r, &rows);
+	write_callers(f, &rows, &r->dirs, r->opts->format);
+	account_rows_release(&rows);
+}
+
+static void write_static_footprint(FILE *f, const struct run *r)
+{
+	write_static_table(f, &r->dirs, r->branch, r->opts->format);
+}
+
+static const char *log_name(const struct run *r)
+{
+	const char *slash;
+
+	if (!r->opts->log_path)
+		return NULL;
+	if (r->input.is_stdin)
+		return "standard input";
+	slash = strrchr(r->opts->log_path, '/');
+	return slash ? slash + 1 : r->opts->log_path;
+}
+
+/* "current_dynamic of 'boot.log' (kmalloc only), branch 'fs'" */
+static void chart_title(const struct run *r, char *out, size_t cap)
+{
+	const struct options *o = r->opts;
+	enum size_attr a = (enum size_attr)o->rings_attr;
+	size_t n;
+
+	if (o->log_path)
+		n = (size_t)snprintf(out, cap, "%s of '%s'%s", size_attr_name(a), log_name(r),
+				     o->families == FAMILY_MALLOC ? " (kmalloc only)" :
+				     o->families == FAMILY_CACHE ? " (kmem_cache only)" : "");
+	else
+		n = (size_t)snprintf(out, cap, "static footprint of '%s'", r->ktree.name);
+	if (o->branch && n < cap)
+		snprintf(out + n, cap - n, ", branch '%s'", o->branch);
+}
+
+static int show_chart(const char *path)
+{
+	const char *viewer = getenv("VIEWER");
+	pid_t pid;
+
+	if (!getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) {
+		warn("cannot show '%s': no display (DISPLAY and WAYLAND_DISPLAY are unset)", path);
+		return 0;
+	}
+	if (!viewer || !*viewer)
+		viewer = "xdg-open";
+	pid = fork();
+	if (pid == 0) {
+		execlp(viewer, viewer, path, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0)
+		warn("cannot show '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+static int write_chart(const struct run *r, struct ta_error *err)
+{
+	struct ring_tree view;
+	char title[1024];
+	int rc;
+
+	dirtree_ring_view(&r->dirs, r->branch, (enum size_attr)r->opts->rings_attr, &view);
+	chart_title(r, title, sizeof(title));
+	rc = ringchart_write(&view, title, r->opts->rings_path, err);
+	ring_tree_release(&view);
+	if (rc == 0 && r->opts->rings_show)
+		show_chart(r->opts->rings_path);
+	return rc;
 }
 
 static void write_run_summary(const struct run *r)
@@ -216,6 +428,7 @@ static void run_init(struct run *r, const struct options *opts)
 	trace_strings_init(&r->strings);
 	account_init(&r->account, opts->families);
 	symbols_init(&r->syms);
+	ktree_init(&r->ktree);
 	r->input.fd = -1;
 }
 
@@ -225,7 +438,56 @@ static void run_release(struct run *r)
 	account_release(&r->account);
 	symbols_release(&r->syms);
 	trace_strings_release(&r->strings);
+	if (r->have_dirs)
+		dirtree_release(&r->dirs);
+	ktree_release(&r->ktree);
+	free(r->site_place);
 	free(r->map_path);
+}
+
+static int analyse_log(struct run *r, struct ta_error *err)
+{
+	const struct options *opts = r->opts;
+
+	if (read_log(r, err) < 0)
+		return -1;
+	if (r->input.interrupted)
+		warn("reading '%s' was interrupted: the reports cover the %llu bytes read",
+		     r->input.is_stdin ? "standard input" : opts->log_path,
+		     (unsigned long long)r->input.bytes_read);
+	if (r->input.truncated_last_line)
+		warn("the last line of '%s' has no newline (truncated log?): skipped",
+		     r->input.is_stdin ? "standard input" : opts->log_path);
+	warn_about_unresolved_addresses(r);
+	if (r->have_dirs)
+		place_call_sites(r);
+	if (opts->account_path && write_report(r, opts->account_path, write_account_rows, err) < 0)
+		return -1;
+	if (opts->callers_path && write_report(r, opts->callers_path, write_callers_rows, err) < 0)
+		return -1;
+	if (opts->rings_path && write_chart(r, err) < 0)
+		return -1;
+	if (!opts->quiet) {
+		write_run_summary(r);
+		if (r->have_ktree)
+			write_kernel_summary(stderr, opts->kernel, &r->ktree, &r->dirs, true);
+	}
+	return 0;
+}
+
+/* No log: the tree's static footprint only. */
+static int report_static_footprint(struct run *r, struct ta_error *err)
+{
+	const struct options *opts = r->opts;
+
+	if (opts->account_path &&
+	    write_report(r, opts->account_path, write_static_footprint, err) < 0)
+		return -1;
+	if (opts->rings_path && write_chart(r, err) < 0)
+		return -1;
+	if (!opts->quiet)
+		write_kernel_summary(stderr, opts->kernel, &r->ktree, &r->dirs, false);
+	return 0;
 }
 
 int pipeline_run(const struct options *opts, struct ta_error *err)
@@ -234,25 +496,16 @@ int pipeline_run(const struct options *opts, struct ta_error *err)
 	int rc = -1;
 
 	run_init(&r, opts);
-	if (load_symbols(&r, err) < 0)
+	if (load_kernel(&r, err) < 0 || load_symbols(&r, err) < 0)
 		goto out;
-	if (opts->log_path) {
-		if (read_log(&r, err) < 0)
-			goto out;
-		if (r.input.interrupted)
-			warn("reading '%s' was interrupted: the reports cover the %llu bytes read",
-			     r.input.is_stdin ? "standard input" : opts->log_path,
-			     (unsigned long long)r.input.bytes_read);
-		if (r.input.truncated_last_line)
-			warn("the last line of '%s' has no newline (truncated log?): skipped",
-			     r.input.is_stdin ? "standard input" : opts->log_path);
-		warn_about_unresolved_addresses(&r);
-		if (opts->account_path && write_account_file(&r, err) < 0)
-			goto out;
-		if (!opts->quiet)
-			write_run_summary(&r);
-	}
-	rc = 0;
+	if (opts->save_index && kindex_save(&r.ktree, opts->save_index, err) < 0)
+		goto out;
+	if (build_directories(&r, err) < 0)
+		goto out;
+	if (opts->log_path)
+		rc = analyse_log(&r, err);
+	else
+		rc = report_static_footprint(&r, err);
 out:
 	run_release(&r);
 	return rc;

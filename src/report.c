@@ -82,7 +82,7 @@ static int compare_rows(const void *pa, const void *pb, void *ctx)
 
 void account_rows_build(struct account_rows *out, const struct account *acc,
 			const struct strtab *call_sites, const struct symbol_table *syms,
-			bool by_function, enum order_key key)
+			bool by_function, enum order_key key, const struct row_places *places)
 {
 	char name[CALLSITE_NAME_MAX];
 	uint32_t id;
@@ -100,13 +100,30 @@ void account_rows_build(struct account_rows *out, const struct account *acc,
 					 syms, by_function, name, sizeof(name));
 		uint32_t row = strtab_intern(&out->names, name, n);
 
-		if (row == out->count)
+		if (row == out->count) {
 			out->count++;
+			out->rows[row].place = places ? places->of_site[id] : UINT32_MAX;
+		} else if (places) {
+			out->rows[row].place = places->join(places->ctx, out->rows[row].place,
+							    places->of_site[id]);
+		}
 		add_stats(&out->rows[row].s, s);
 	}
 	for (i = 0; i < out->count; i++)
 		out->rows[i].caller = strtab_get(&out->names, (uint32_t)i);
 	qsort_r(out->rows, out->count, sizeof(*out->rows), compare_rows, &key);
+}
+
+void account_rows_filter(struct account_rows *rows,
+			 bool (*keep)(const struct account_row *row, const void *ctx),
+			 const void *ctx)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < rows->count; i++)
+		if (keep(&rows->rows[i], ctx))
+			rows->rows[n++] = rows->rows[i];
+	rows->count = n;
 }
 
 void account_rows_release(struct account_rows *rows)

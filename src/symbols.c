@@ -94,12 +94,53 @@ static void add_symbol(struct symbol_table *t, size_t *cap, size_t *names_cap,
 	t->count++;
 }
 
+/* Parse System.map text (not NUL-terminated necessarily) named `name`. */
+int symbols_parse_system_map(struct symbol_table *t, const char *text, size_t len,
+			     const char *name, struct ta_error *err)
+{
+	char line[4096];
+	size_t cap = 0, names_cap = 0, lines = 0, bad = 0, texts = 0, at = 0;
+
+	while (at < len) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
+		uint64_t addr;
+		char type, *sym;
+
+		lines++;
+		if (n >= sizeof(line)) {
+			bad++;
+		} else {
+			memcpy(line, text + at, n);
+			line[n] = '\0';
+			if (parse_map_line(line, &addr, &type, &sym)) {
+				add_symbol(t, &cap, &names_cap, addr, type, sym);
+				texts += is_text_type(type);
+			} else {
+				bad++;
+			}
+		}
+		at += n + 1;
+	}
+	if (texts == 0)
+		return error_set(err, "'%s' is not a System.map: no text symbols in %zu lines",
+				 name, lines);
+	qsort(t->syms, t->count, sizeof(*t->syms), compare_by_address);
+	drop_aliases(t);
+	t->path = name;
+	if (bad)
+		warn("%zu of %zu lines of '%s' are not '<address> <type> <name>': ignored",
+		     bad, lines, name);
+	return 0;
+}
+
 int symbols_load_system_map(struct symbol_table *t, const char *path, struct ta_error *err)
 {
 	FILE *f = fopen(path, "r");
-	char line[4096];
-	size_t cap = 0, names_cap = 0, lines = 0, bad = 0, texts = 0;
+	char *text = NULL;
+	size_t len = 0, cap = 0, n;
 	struct stat st;
+	int rc;
 
 	if (!f)
 		return error_set_errno(err, errno, "cannot open '%s'", path);
@@ -107,35 +148,32 @@ int symbols_load_system_map(struct symbol_table *t, const char *path, struct ta_
 		fclose(f);
 		return error_set_errno(err, EISDIR, "cannot read '%s'", path);
 	}
-	while (fgets(line, sizeof(line), f)) {
-		uint64_t addr;
-		char type, *name;
-
-		lines++;
-		if (!parse_map_line(line, &addr, &type, &name)) {
-			bad++;
-			continue;
+	do {
+		if (len == cap) {
+			cap = cap ? cap * 2 : 1 << 20;
+			text = xrealloc(text, cap);
 		}
-		add_symbol(t, &cap, &names_cap, addr, type, name);
-		texts += is_text_type(type);
-	}
+		n = fread(text + len, 1, cap - len, f);
+		len += n;
+	} while (n > 0);
 	if (ferror(f)) {
 		int e = errno;
 
 		fclose(f);
+		free(text);
 		return error_set_errno(err, e, "cannot read '%s'", path);
 	}
 	fclose(f);
-	if (texts == 0)
-		return error_set(err, "'%s' is not a System.map: no text symbols in %zu lines",
-				 path, lines);
-	qsort(t->syms, t->count, sizeof(*t->syms), compare_by_address);
-	drop_aliases(t);
-	t->path = path;
-	if (bad)
-		warn("%zu of %zu lines of '%s' are not '<address> <type> <name>': ignored",
-		     bad, lines, path);
-	return 0;
+	rc = symbols_parse_system_map(t, text, len, path, err);
+	free(text);
+	return rc;
+}
+
+uint64_t symbols_size(const struct symbol_table *t, const struct ksym *s)
+{
+	size_t i = (size_t)(s - t->syms);
+
+	return i + 1 < t->count ? t->syms[i + 1].addr - s->addr : 0;
 }
 
 /*

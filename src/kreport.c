@@ -1,0 +1,147 @@
+/*
+ * kreport.c - callers file, static footprint table and kernel summary
+ * lines (what each holds is in kreport.h).
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "kreport.h"
+
+/* ---- callers file ------------------------------------------------------------ */
+
+static const struct out_column callers_columns[] = {
+	{ "caller", NULL, OUT_STR, false },
+	{ "current_dynamic", NULL, OUT_U64, false },
+	{ "waste", NULL, OUT_I64, false },
+	{ "place", NULL, OUT_STR, false },
+};
+
+static void place_of_row(const struct account_row *row, const struct dirtree *d, char *out,
+			 size_t cap)
+{
+	if (row->place == UINT32_MAX || row->place >= d->count)
+		snprintf(out, cap, "(unknown)");
+	else
+		dirtree_path(d, row->place, out, cap);
+}
+
+void write_callers(FILE *f, const struct account_rows *rows, const struct dirtree *d,
+		   enum out_format format)
+{
+	char place[1024];
+	struct out_doc doc;
+	struct out_block *t;
+	size_t i;
+
+	if (format == FORMAT_TEXT) {
+		for (i = 0; i < rows->count; i++) {
+			const struct account_row *r = &rows->rows[i];
+
+			place_of_row(r, d, place, sizeof(place));
+			fprintf(f, "%-60s %-8" PRIu64 " %-8" PRId64 " %-8s\n", r->caller,
+				r->s.current_dynamic, site_waste(&r->s), place);
+		}
+		return;
+	}
+	out_doc_init(&doc, "callers");
+	t = out_table(&doc, "callers", NULL, callers_columns,
+		      sizeof(callers_columns) / sizeof(callers_columns[0]));
+	for (i = 0; i < rows->count; i++) {
+		const struct account_row *r = &rows->rows[i];
+
+		place_of_row(r, d, place, sizeof(place));
+		out_row_str(&doc, t, r->caller);
+		out_row_u64(&doc, t, r->s.current_dynamic);
+		out_row_i64(&doc, t, site_waste(&r->s));
+		out_row_str(&doc, t, place);
+	}
+	out_write(f, &doc, format);
+	out_doc_release(&doc);
+}
+
+/* ---- static footprint ----------------------------------------------------------- */
+
+static const struct out_column static_columns[] = {
+	{ "directory", NULL, OUT_STR, false },
+	{ "objects", NULL, OUT_U64, false },
+	{ "text", NULL, OUT_U64, false },
+	{ "data", NULL, OUT_U64, false },
+	{ "rodata", NULL, OUT_U64, false },
+	{ "bss", NULL, OUT_U64, false },
+	{ "static", NULL, OUT_U64, false },
+};
+
+static uint64_t count_objects(const struct dirtree *d, uint32_t node)
+{
+	uint64_t n = d->nodes[node].object != DIR_NONE;
+	uint32_t c;
+
+	for (c = d->nodes[node].first_child; c != DIR_NONE; c = d->nodes[c].next_sibling)
+		n += count_objects(d, c);
+	return n;
+}
+
+static void add_directory_rows(struct out_doc *doc, struct out_block *t, const struct dirtree *d,
+			       uint32_t node)
+{
+	const struct dir_node *n = &d->nodes[node];
+	char path[1024];
+	uint32_t c;
+	int k;
+
+	dirtree_path(d, node, path, sizeof(path));
+	out_row_str(doc, t, path);
+	out_row_u64(doc, t, count_objects(d, node));
+	for (k = 0; k < KSEC_COUNT; k++)
+		out_row_u64(doc, t, n->size[k]);
+	out_row_u64(doc, t, dir_node_static(n));
+	for (c = n->first_child; c != DIR_NONE; c = d->nodes[c].next_sibling)
+		if (dir_node_is_directory(d, c))
+			add_directory_rows(doc, t, d, c);
+}
+
+void write_static_table(FILE *f, const struct dirtree *d, uint32_t top, enum out_format format)
+{
+	const struct dir_node *n = &d->nodes[top];
+	struct out_doc doc;
+	struct out_block *totals, *t;
+	char path[1024];
+
+	dirtree_path(d, top, path, sizeof(path));
+	out_doc_init(&doc, "static");
+	totals = out_list(&doc, "totals", NULL);
+	out_item_str(&doc, totals, "directory", "directory", path);
+	out_item_u64(&doc, totals, "objects", "objects", count_objects(d, top));
+	out_item_u64(&doc, totals, "text", "text bytes", n->size[KSEC_TEXT]);
+	out_item_u64(&doc, totals, "data", "data bytes", n->size[KSEC_DATA]);
+	out_item_u64(&doc, totals, "rodata", "rodata bytes", n->size[KSEC_RODATA]);
+	out_item_u64(&doc, totals, "bss", "bss bytes", n->size[KSEC_BSS]);
+	out_item_u64(&doc, totals, "static", "static bytes", dir_node_static(n));
+	t = out_table(&doc, "directories", NULL, static_columns,
+		      sizeof(static_columns) / sizeof(static_columns[0]));
+	add_directory_rows(&doc, t, d, top);
+	out_write(f, &doc, format);
+	out_doc_release(&doc);
+}
+
+/* ---- summary ----------------------------------------------------------------------- */
+
+void write_kernel_summary(FILE *f, const char *source, const struct kernel_tree *kt,
+			  const struct dirtree *d, bool placed)
+{
+	const struct ktree_counts *c = &kt->counts;
+	uint64_t skipped = c->not_elf + c->bad_elf + c->no_symtab;
+
+	fprintf(f, "kernel '%s': %" PRIu64 " objects, %zu functions, %" PRIu64
+		" sized symbols%s\n", source, c->objects, kt->nfuncs, c->symbols,
+		kt->system_map ? ", System.map" : ", no System.map");
+	if (skipped)
+		fprintf(f, "  objects skipped:   %" PRIu64 " (not ELF %" PRIu64 ", truncated or "
+			"unreadable %" PRIu64 ", no symbol table %" PRIu64 ")\n",
+			skipped, c->not_elf, c->bad_elf, c->no_symtab);
+	if (placed && d)
+		fprintf(f, "  call sites placed: %" PRIu64 " defined once, %" PRIu64
+			" by function size, %" PRIu64 " ambiguous (in the common directory), %"
+			PRIu64 " not in the tree\n", d->placed[PLACE_UNIQUE], d->placed[PLACE_BY_SIZE],
+			d->placed[PLACE_AMBIGUOUS], d->placed[PLACE_UNKNOWN]);
+}

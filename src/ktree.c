@@ -1,0 +1,503 @@
+/*
+ * ktree.c - walking a built kernel tree with libelf: which objects it has,
+ * what functions each defines, and how big each one's static footprint is.
+ *
+ * Reads symbol tables only (no DWARF, no relocations) and never runs a
+ * subprocess. A file that is not ELF, is truncated, or has no symbol table
+ * is counted and skipped; only an unreadable top directory is an error.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ktree.h"
+
+#define MAX_WARNINGS 3		/* skipped objects named one by one */
+
+static const char *const section_names[KSEC_COUNT] = {
+	[KSEC_TEXT] = "text",
+	[KSEC_DATA] = "data",
+	[KSEC_RODATA] = "rodata",
+	[KSEC_BSS] = "bss",
+};
+
+const char *ksection_name(enum ksection s)
+{
+	return section_names[s];
+}
+
+void ktree_init(struct kernel_tree *t)
+{
+	memset(t, 0, sizeof(*t));
+	strtab_init(&t->strings);
+}
+
+void ktree_release(struct kernel_tree *t)
+{
+	free(t->name);
+	strtab_release(&t->strings);
+	free(t->objects);
+	free(t->funcs);
+	free(t->system_map);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ---- lookups ---------------------------------------------------------------- */
+
+static int compare_functions(const void *pa, const void *pb)
+{
+	const struct kfunc *a = pa, *b = pb;
+
+	if (a->name != b->name)
+		return a->name < b->name ? -1 : 1;
+	return a->object < b->object ? -1 : a->object > b->object;
+}
+
+void ktree_sort_functions(struct kernel_tree *t)
+{
+	if (t->nfuncs)
+		qsort(t->funcs, t->nfuncs, sizeof(*t->funcs), compare_functions);
+}
+
+const struct kfunc *ktree_find_function(const struct kernel_tree *t, const char *name,
+					size_t len, size_t *count)
+{
+	uint32_t id = strtab_find(&t->strings, name, len);
+	size_t lo = 0, hi = t->nfuncs, end;
+
+	*count = 0;
+	if (id == STR_NONE)
+		return NULL;
+	while (lo < hi) {	/* first entry with name >= id */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->funcs[mid].name < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (end = lo; end < t->nfuncs && t->funcs[end].name == id; end++)
+		;
+	*count = end - lo;
+	return end > lo ? &t->funcs[lo] : NULL;
+}
+
+/* ---- one object ------------------------------------------------------------ */
+
+struct sized_symbol {
+	size_t shndx;		/* section, or SIZE_MAX - i for a COMMON symbol */
+	uint64_t value;
+	uint64_t size;
+	enum ksection kind;
+};
+
+struct walk {
+	struct kernel_tree *t;
+	size_t objects_cap, funcs_cap;
+	struct sized_symbol *syms;	/* scratch, reused per object */
+	size_t syms_cap;
+	enum ksection *section_kind;	/* scratch: kind of each section */
+	size_t section_cap;
+	unsigned warnings;
+	char path[PATH_MAX];
+	size_t root_len;		/* path[0..root_len) is the tree, with its '/' */
+};
+
+enum skip_reason { SKIP_NONE, SKIP_NOT_ELF, SKIP_BAD_ELF, SKIP_NO_SYMTAB };
+
+static enum ksection kind_of_section(const GElf_Shdr *sh)
+{
+	if (sh->sh_type == SHT_NOBITS)
+		return KSEC_BSS;
+	if (sh->sh_flags & SHF_WRITE)
+		return KSEC_DATA;
+	if (sh->sh_flags & SHF_EXECINSTR)
+		return KSEC_TEXT;
+	return KSEC_RODATA;
+}
+
+static void add_function(struct walk *w, const char *name, uint32_t object, uint64_t size)
+{
+	struct kernel_tree *t = w->t;
+
+	if (t->nfuncs == w->funcs_cap) {
+		w->funcs_cap = w->funcs_cap ? w->funcs_cap * 2 : 16384;
+		t->funcs = xrealloc(t->funcs, w->funcs_cap * sizeof(*t->funcs));
+	}
+	t->funcs[t->nfuncs].name = strtab_intern(&t->strings, name, strlen(name));
+	t->funcs[t->nfuncs].object = object;
+	t->funcs[t->nfuncs].size = size;
+	t->nfuncs++;
+}
+
+static void add_sized_symbol(struct walk *w, size_t *n, size_t shndx, uint64_t value,
+			     uint64_t size, enum ksection kind)
+{
+	if (*n == w->syms_cap) {
+		w->syms_cap = w->syms_cap ? w->syms_cap * 2 : 1024;
+		w->syms = xrealloc(w->syms, w->syms_cap * sizeof(*w->syms));
+	}
+	w->syms[*n] = (struct sized_symbol){ shndx, value, size, kind };
+	(*n)++;
+}
+
+static int compare_sized(const void *pa, const void *pb)
+{
+	const struct sized_symbol *a = pa, *b = pb;
+
+	if (a->shndx != b->shndx)
+		return a->shndx < b->shndx ? -1 : 1;
+	if (a->value != b->value)
+		return a->value < b->value ? -1 : 1;
+	return a->size > b->size ? -1 : a->size < b->size;	/* largest first */
+}
+
+/* Sum the sized symbols into o, counting each address once. */
+static void sum_static_sizes(struct walk *w, size_t n, struct kobject *o)
+{
+	size_t i;
+
+	qsort(w->syms, n, sizeof(*w->syms), compare_sized);
+	for (i = 0; i < n; i++) {
+		if (i > 0 && w->syms[i].shndx == w->syms[i - 1].shndx &&
+		    w->syms[i].value == w->syms[i - 1].value)
+			continue;	/* an alias of the one before */
+		o->size[w->syms[i].kind] += w->syms[i].size;
+	}
+}
+
+/* Remember each section's kind; return the symbol table's section. */
+static Elf_Scn *classify_sections(struct walk *w, Elf *e, size_t shnum)
+{
+	Elf_Scn *scn = NULL, *symtab = NULL;
+
+	if (shnum > w->section_cap) {
+		w->section_cap = shnum;
+		w->section_kind = xrealloc(w->section_kind, shnum * sizeof(*w->section_kind));
+	}
+	memset(w->section_kind, 0, shnum * sizeof(*w->section_kind));
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		GElf_Shdr sh;
+		size_t idx = elf_ndxscn(scn);
+
+		if (!gelf_getshdr(scn, &sh) || idx >= shnum)
+			continue;
+		w->section_kind[idx] = kind_of_section(&sh);
+		if (sh.sh_type == SHT_SYMTAB && !symtab)
+			symtab = scn;
+	}
+	return symtab;
+}
+
+static enum skip_reason read_symbols(struct walk *w, Elf *e, uint32_t object, struct kobject *o)
+{
+	size_t shnum, nsyms, i, nsized = 0;
+	Elf_Scn *symtab;
+	Elf_Data *data;
+	GElf_Shdr sh;
+
+	if (elf_getshdrnum(e, &shnum) != 0)
+		return SKIP_BAD_ELF;
+	symtab = classify_sections(w, e, shnum);
+	if (!symtab)
+		return SKIP_NO_SYMTAB;
+	if (!gelf_getshdr(symtab, &sh) || sh.sh_entsize == 0)
+		return SKIP_BAD_ELF;
+	data = elf_getdata(symtab, NULL);
+	if (!data)
+		return SKIP_BAD_ELF;
+	nsyms = data->d_size / sh.sh_entsize;
+	for (i = 1; i < nsyms; i++) {
+		GElf_Sym sym;
+		int type;
+		const char *name;
+
+		if (!gelf_getsym(data, (int)i, &sym))
+			return SKIP_BAD_ELF;
+		type = GELF_ST_TYPE(sym.st_info);
+		if (type != STT_FUNC && type != STT_OBJECT && type != STT_TLS)
+			continue;
+		if (sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS)
+			continue;
+		if (sym.st_shndx == SHN_COMMON) {
+			if (type != STT_FUNC && sym.st_size)
+				add_sized_symbol(w, &nsized, SIZE_MAX - i, 0, sym.st_size, KSEC_BSS);
+			continue;
+		}
+		if (sym.st_shndx >= shnum)
+			continue;	/* reserved indexes: not a section of ours */
+		if (type == STT_FUNC) {
+			name = elf_strptr(e, sh.sh_link, sym.st_name);
+			if (name && *name)
+				add_function(w, name, object, sym.st_size);
+		}
+		if (sym.st_size == 0)
+			continue;
+		add_sized_symbol(w, &nsized, sym.st_shndx, sym.st_value, sym.st_size,
+				 type == STT_FUNC ? KSEC_TEXT : w->section_kind[sym.st_shndx]);
+	}
+	o->nsymbols = (uint32_t)nsized;
+	w->t->counts.symbols += nsized;
+	sum_static_sizes(w, nsized, o);
+	return SKIP_NONE;
+}
+
+static void count_skipped(struct walk *w, enum skip_reason why, const char *rel)
+{
+	static const char *const what[] = {
+		[SKIP_NOT_ELF] = "not an ELF file",
+		[SKIP_BAD_ELF] = "truncated or unreadable ELF",
+		[SKIP_NO_SYMTAB] = "no symbol table",
+	};
+
+	if (why == SKIP_NOT_ELF)
+		w->t->counts.not_elf++;
+	else if (why == SKIP_BAD_ELF)
+		w->t->counts.bad_elf++;
+	else
+		w->t->counts.no_symtab++;
+	if (why != SKIP_NO_SYMTAB && w->warnings++ < MAX_WARNINGS)
+		warn("object '%s' skipped: %s", rel, what[why]);
+}
+
+static void read_object(struct walk *w)
+{
+	struct kernel_tree *t = w->t;
+	const char *rel = w->path + w->root_len;
+	size_t nfuncs_before = t->nfuncs;
+	uint32_t object = (uint32_t)t->nobjects;
+	struct kobject o = { 0 };
+	enum skip_reason why = SKIP_BAD_ELF;
+	int fd = open(w->path, O_RDONLY | O_CLOEXEC);
+	Elf *e;
+
+	if (fd >= 0) {
+		e = elf_begin(fd, ELF_C_READ, NULL);
+		if (!e || elf_kind(e) != ELF_K_ELF)
+			why = SKIP_NOT_ELF;
+		else
+			why = read_symbols(w, e, object, &o);
+		if (e)
+			elf_end(e);
+		close(fd);
+	}
+	if (why != SKIP_NONE) {
+		t->nfuncs = nfuncs_before;	/* nothing of it is kept */
+		count_skipped(w, why, rel);
+		return;
+	}
+	if (t->nobjects == w->objects_cap) {
+		w->objects_cap = w->objects_cap ? w->objects_cap * 2 : 1024;
+		t->objects = xrealloc(t->objects, w->objects_cap * sizeof(*t->objects));
+	}
+	o.path = strtab_intern(&t->strings, rel, strlen(rel));
+	t->objects[t->nobjects++] = o;
+	t->counts.objects++;
+}
+
+/* ---- the walk -------------------------------------------------------------- */
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+static bool is_kernel_object_name(const char *name)
+{
+	return ends_with(name, ".o") && strncmp(name, "built-in.", 9) != 0 &&
+	       strcmp(name, "vmlinux.o") != 0 && !ends_with(name, ".mod.o");
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool has_name(char **names, size_t n, const char *name)
+{
+	return bsearch(&name, names, n, sizeof(*names), compare_names) != NULL;
+}
+
+/* "x.o" has "x.c" or "x.S" among names. */
+static bool has_source(char **names, size_t n, const char *object)
+{
+	size_t len = strlen(object);
+	char src[NAME_MAX + 1];
+
+	if (len > NAME_MAX)
+		return false;
+	memcpy(src, object, len + 1);
+	src[len - 1] = 'c';
+	if (has_name(names, n, src))
+		return true;
+	src[len - 1] = 'S';
+	return has_name(names, n, src);
+}
+
+/* The sorted entries of directory w->path, or -1 with errno. */
+static int list_directory(const char *path, char ***out, size_t *count)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			names = xrealloc(names, cap * sizeof(*names));
+		}
+		names[n++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), compare_names);
+	*out = names;
+	*count = n;
+	return 0;
+}
+
+static void free_names(char **names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+static bool is_build_tool_directory(const char *name)
+{
+	return strcmp(name, "scripts") == 0 || strcmp(name, "tools") == 0;
+}
+
+static void walk_directory(struct walk *w, size_t len, int depth)
+{
+	char **names;
+	size_t n, i;
+
+	if (list_directory(w->path, &names, &n) < 0) {
+		warn("cannot read directory '%s': %s: skipped", w->path, strerror(errno));
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		size_t nlen = strlen(names[i]);
+		struct stat st;
+
+		if (len + 1 + nlen >= sizeof(w->path))
+			continue;
+		w->path[len] = '/';
+		memcpy(w->path + len + 1, names[i], nlen + 1);
+		if (lstat(w->path, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			if (!(depth == 0 && is_build_tool_directory(names[i])))
+				walk_directory(w, len + 1 + nlen, depth + 1);
+		} else if (S_ISREG(st.st_mode) && is_kernel_object_name(names[i]) &&
+			   has_source(names, n, names[i])) {
+			read_object(w);
+		}
+	}
+	w->path[len] = '\0';
+	free_names(names, n);
+}
+
+static char *tree_name_of(const char *dir)
+{
+	char *copy = xstrdup(dir), *real, *slash;
+	size_t n = strlen(copy);
+
+	while (n > 1 && copy[n - 1] == '/')
+		copy[--n] = '\0';
+	slash = strrchr(copy, '/');
+	if (strcmp(slash ? slash + 1 : copy, ".") && strcmp(slash ? slash + 1 : copy, "..") &&
+	    *(slash ? slash + 1 : copy)) {
+		char *name = xstrdup(slash ? slash + 1 : copy);
+
+		free(copy);
+		return name;
+	}
+	free(copy);
+	real = realpath(dir, NULL);
+	if (real && (slash = strrchr(real, '/')) && slash[1]) {
+		char *name = xstrdup(slash + 1);
+
+		free(real);
+		return name;
+	}
+	free(real);
+	return xstrdup("/");
+}
+
+static int read_system_map(struct kernel_tree *t, const char *dir, struct ta_error *err)
+{
+	size_t n = strlen(dir) + sizeof("/System.map");
+	char *path = xmalloc(n);
+	struct stat st;
+	FILE *f;
+	int rc = 0;
+
+	snprintf(path, n, "%s/System.map", dir);
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode)) {
+		free(path);
+		return 0;	/* a tree without one: hex call sites stay hex */
+	}
+	f = fopen(path, "r");
+	if (!f) {
+		rc = error_set_errno(err, errno, "cannot open '%s'", path);
+		free(path);
+		return rc;
+	}
+	t->system_map = xmalloc((size_t)st.st_size + 1);
+	t->system_map_len = fread(t->system_map, 1, (size_t)st.st_size, f);
+	t->system_map[t->system_map_len] = '\0';
+	if (ferror(f))
+		rc = error_set_errno(err, errno ? errno : EIO, "cannot read '%s'", path);
+	fclose(f);
+	free(path);
+	return rc;
+}
+
+int ktree_walk(struct kernel_tree *t, const char *dir, struct ta_error *err)
+{
+	struct walk w = { .t = t };
+	struct stat st;
+	size_t len = strlen(dir);
+
+	if (stat(dir, &st) < 0)
+		return error_set_errno(err, errno, "cannot open kernel tree '%s'", dir);
+	if (!S_ISDIR(st.st_mode))
+		return error_set(err, "kernel tree '%s' is not a directory", dir);
+	if (access(dir, R_OK | X_OK) < 0)
+		return error_set_errno(err, errno, "cannot read kernel tree '%s'", dir);
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return error_set(err, "libelf is too old: %s", elf_errmsg(-1));
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	if (len + 2 >= sizeof(w.path))
+		return error_set(err, "kernel tree path '%s' is too long", dir);
+	memcpy(w.path, dir, len);
+	w.path[len] = '\0';
+	w.root_len = len + 1;
+	t->name = tree_name_of(dir);
+	walk_directory(&w, len, 0);
+	free(w.syms);
+	free(w.section_kind);
+	ktree_sort_functions(t);
+	return read_system_map(t, dir, err);
+}

@@ -1,0 +1,591 @@
+/*
+ * ringchart.c - drawing a sunburst of a tree of sizes with cairo (the
+ * rules of the picture are in ringchart.h).
+ *
+ * Two passes: wedges first, then labels, so no wedge paints over a label.
+ * Knows nothing of kernels; the caller gives labels, values and a title.
+ */
+#include <cairo.h>
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ringchart.h"
+
+#define WIDTH 1400.0
+#define HEIGHT 1480.0
+#define TITLE_SPACE 70.0
+#define FOOT_SPACE 40.0
+#define FONT "DejaVu Sans"
+#define FONT_MAX 13
+#define FONT_MIN 8
+
+/* ---- the tree --------------------------------------------------------------- */
+
+void ring_tree_init(struct ring_tree *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void ring_tree_release(struct ring_tree *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->count; i++)
+		free(t->nodes[i].label);
+	free(t->nodes);
+	memset(t, 0, sizeof(*t));
+}
+
+uint32_t ring_tree_add(struct ring_tree *t, uint32_t parent, const char *label, uint64_t value,
+		       bool leaf)
+{
+	struct ring_node *n;
+	uint32_t id = t->count;
+
+	if (t->count == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 256;
+		t->nodes = xrealloc(t->nodes, t->cap * sizeof(*t->nodes));
+	}
+	n = &t->nodes[t->count++];
+	n->label = xstrdup(label);
+	n->value = value;
+	n->parent = parent;
+	n->first_child = n->next_sibling = RING_NONE;
+	n->leaf = leaf;
+	if (parent != RING_NONE) {
+		uint32_t *link = &t->nodes[parent].first_child;
+
+		while (*link != RING_NONE)
+			link = &t->nodes[*link].next_sibling;
+		*link = id;
+	}
+	return id;
+}
+
+void human_size(uint64_t bytes, char *out, size_t cap)
+{
+	static const char *const units[] = { "kB", "MB", "GB", "TB", "PB" };
+	double v = (double)bytes;
+	int u = -1;
+
+	if (bytes == 1) {
+		snprintf(out, cap, "1 byte");
+		return;
+	}
+	if (bytes < 1024) {
+		snprintf(out, cap, "%llu bytes", (unsigned long long)bytes);
+		return;
+	}
+	while (v >= 1024.0 && u < 4) {
+		v /= 1024.0;
+		u++;
+	}
+	snprintf(out, cap, "%.1f %s", v, units[u]);
+}
+
+/* ---- geometry and colour --------------------------------------------------------- */
+
+struct chart {
+	cairo_t *cr;
+	const struct ring_tree *t;
+	double cx, cy;
+	double r0;		/* radius of the centre disc */
+	double ring;		/* width of one ring */
+	uint64_t total;		/* the root's value */
+	uint64_t hidden;	/* nodes too narrow to draw (merged into "more") */
+	struct label_job *jobs;
+	size_t njobs, jobs_cap;
+};
+
+struct label_job {
+	const char *name;	/* NULL: "N more" */
+	uint32_t more;
+	uint64_t value;
+	double a0, a1, r_in, r_out;
+	double rgb[3];
+};
+
+static unsigned tree_depth(const struct ring_tree *t, uint32_t node)
+{
+	unsigned best = 0;
+	uint32_t c;
+
+	for (c = t->nodes[node].first_child; c != RING_NONE; c = t->nodes[c].next_sibling) {
+		unsigned d = 1 + tree_depth(t, c);
+
+		if (d > best)
+			best = d;
+	}
+	return best;
+}
+
+static double hue_to_channel(double p, double q, double h)
+{
+	if (h < 0)
+		h += 1;
+	if (h > 1)
+		h -= 1;
+	if (h < 1.0 / 6)
+		return p + (q - p) * 6 * h;
+	if (h < 0.5)
+		return q;
+	if (h < 2.0 / 3)
+		return p + (q - p) * (2.0 / 3 - h) * 6;
+	return p;
+}
+
+static void hsl_to_rgb(double h, double s, double l, double rgb[3])
+{
+	double q = l < 0.5 ? l * (1 + s) : l + s - l * s, p = 2 * l - q;
+
+	rgb[0] = hue_to_channel(p, q, h + 1.0 / 3);
+	rgb[1] = hue_to_channel(p, q, h);
+	rgb[2] = hue_to_channel(p, q, h - 1.0 / 3);
+}
+
+/* Hue from the wedge's middle angle; lightness falls with depth. */
+static void wedge_colour(double mid, unsigned depth, bool grey, double rgb[3])
+{
+	double l = 0.82 - 0.085 * (depth - 1);
+
+	if (l < 0.38)
+		l = 0.38;
+	if (grey) {
+		rgb[0] = rgb[1] = rgb[2] = l + 0.05;
+		return;
+	}
+	hsl_to_rgb(fmod(mid / (2 * M_PI) + 0.58, 1.0), 0.62, l, rgb);
+}
+
+static bool is_dark(const double rgb[3])
+{
+	return 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2] < 0.45;
+}
+
+/* Angles run clockwise from twelve o'clock; cairo's from three o'clock. */
+static void wedge_path(struct chart *c, double a0, double a1, double r_in, double r_out)
+{
+	cairo_new_path(c->cr);
+	cairo_arc(c->cr, c->cx, c->cy, r_out, a0 - M_PI / 2, a1 - M_PI / 2);
+	cairo_arc_negative(c->cr, c->cx, c->cy, r_in, a1 - M_PI / 2, a0 - M_PI / 2);
+	cairo_close_path(c->cr);
+}
+
+static void draw_wedge(struct chart *c, double a0, double a1, double r_in, double r_out,
+		       const double rgb[3])
+{
+	wedge_path(c, a0, a1, r_in, r_out);
+	cairo_set_source_rgb(c->cr, rgb[0], rgb[1], rgb[2]);
+	cairo_fill_preserve(c->cr);
+	cairo_set_source_rgb(c->cr, 1, 1, 1);
+	cairo_set_line_width(c->cr, 0.8);
+	cairo_stroke(c->cr);
+}
+
+static void queue_label(struct chart *c, const struct label_job *job)
+{
+	if (c->njobs == c->jobs_cap) {
+		c->jobs_cap = c->jobs_cap ? c->jobs_cap * 2 : 256;
+		c->jobs = xrealloc(c->jobs, c->jobs_cap * sizeof(*c->jobs));
+	}
+	c->jobs[c->njobs++] = *job;
+}
+
+/* ---- wedges ------------------------------------------------------------------------ */
+
+static int compare_children(const void *pa, const void *pb, void *ctx)
+{
+	const struct ring_tree *t = ctx;
+	const struct ring_node *a = &t->nodes[*(const uint32_t *)pa];
+	const struct ring_node *b = &t->nodes[*(const uint32_t *)pb];
+
+	if (a->value != b->value)
+		return a->value > b->value ? -1 : 1;
+	return strcmp(a->label, b->label);
+}
+
+static uint32_t *sorted_children(const struct ring_tree *t, uint32_t node, size_t *n)
+{
+	uint32_t c, *kids = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	for (c = t->nodes[node].first_child; c != RING_NONE; c = t->nodes[c].next_sibling) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			kids = xrealloc(kids, cap * sizeof(*kids));
+		}
+		kids[(*n)++] = c;
+	}
+	if (*n)
+		qsort_r(kids, *n, sizeof(*kids), compare_children, (void *)t);
+	return kids;
+}
+
+static void draw_children(struct chart *c, uint32_t node, unsigned depth, double a0)
+{
+	const double min_angle = RING_MIN_DEGREES * M_PI / 180;
+	double r_in = c->r0 + (depth - 1) * c->ring, r_out = r_in + c->ring;
+	uint64_t more_value = 0;
+	uint32_t more = 0, *kids;
+	size_t n, i;
+	double a = a0;
+
+	kids = sorted_children(c->t, node, &n);
+	for (i = 0; i < n; i++) {
+		const struct ring_node *k = &c->t->nodes[kids[i]];
+		double span = 2 * M_PI * (double)k->value / (double)c->total;
+		struct label_job job = { k->label, 0, k->value, a, a + span, r_in, r_out, { 0 } };
+
+		if (span < min_angle) {
+			more++;
+			more_value += k->value;
+			continue;
+		}
+		wedge_colour(a + span / 2, depth, false, job.rgb);
+		draw_wedge(c, a, a + span, r_in, r_out, job.rgb);
+		queue_label(c, &job);
+		draw_children(c, kids[i], depth + 1, a);
+		a += span;
+	}
+	if (more) {
+		double span = 2 * M_PI * (double)more_value / (double)c->total;
+		struct label_job job = { NULL, more, more_value, a, a + span, r_in, r_out, { 0 } };
+
+		if (span >= min_angle / 4) {
+			wedge_colour(a + span / 2, depth, true, job.rgb);
+			draw_wedge(c, a, a + span, r_in, r_out, job.rgb);
+			queue_label(c, &job);
+		}
+		c->hidden += more;
+	}
+	free(kids);
+}
+
+/* ---- labels ------------------------------------------------------------------------- */
+
+enum layout {
+	LEVEL_TWO_LINES,	/* horizontal, name over size */
+	ALONG_RING_TWO_LINES,
+	ALONG_RADIUS,		/* "name size" on one line */
+	LEVEL,
+	ALONG_RING,
+	ALONG_RADIUS_TWO_LINES,
+};
+
+static bool one_line(enum layout l)
+{
+	return l == ALONG_RADIUS || l == LEVEL || l == ALONG_RING;
+}
+
+struct text_box {
+	double width, height, line;
+};
+
+static double text_width(cairo_t *cr, const char *s)
+{
+	cairo_text_extents_t e;
+
+	cairo_text_extents(cr, s, &e);
+	return e.x_advance;
+}
+
+static struct text_box measure(cairo_t *cr, const char *name, const char *size, enum layout l,
+			       double font)
+{
+	struct text_box b;
+	char one[1100];
+
+	b.line = font * 1.2;
+	if (one_line(l)) {
+		snprintf(one, sizeof(one), "%s %s", name, size);
+		b.width = text_width(cr, one);
+		b.height = b.line;
+	} else {
+		double wn = text_width(cr, name), ws = text_width(cr, size);
+
+		b.width = wn > ws ? wn : ws;
+		b.height = 2 * b.line;
+	}
+	return b;
+}
+
+/* The text's rotation: upright, centred on the wedge's middle. */
+static double rotation_of(const struct label_job *j, enum layout l)
+{
+	double mid = (j->a0 + j->a1) / 2, deg = fmod(mid * 180 / M_PI, 360);
+
+	switch (l) {
+	case LEVEL:
+	case LEVEL_TWO_LINES:
+		return 0;
+	case ALONG_RING:
+	case ALONG_RING_TWO_LINES:
+		return (deg > 90 && deg < 270) ? mid - M_PI : mid;
+	default:
+		return deg < 180 ? mid - M_PI / 2 : mid + M_PI / 2;
+	}
+}
+
+/* Is point (x, y), relative to the centre, inside the wedge (with margins)? */
+static bool inside_wedge(const struct label_job *j, double x, double y)
+{
+	double r = hypot(x, y), a = atan2(x, -y);	/* clockwise from twelve o'clock */
+	double margin = 3 / (r > 1 ? r : 1);
+
+	if (r < j->r_in + 2 || r > j->r_out - 2)
+		return false;
+	if (j->a1 - j->a0 >= 2 * M_PI - 1e-9)
+		return true;
+	if (a < 0)
+		a += 2 * M_PI;
+	while (a < j->a0)
+		a += 2 * M_PI;
+	return a >= j->a0 + margin && a <= j->a1 - margin;
+}
+
+/* The text box fits if points all around its edge are inside the wedge. */
+static bool box_fits(const struct label_job *j, enum layout l, const struct text_box *b)
+{
+	double mid = (j->a0 + j->a1) / 2, r = (j->r_in + j->r_out) / 2;
+	double ox = r * sin(mid), oy = -r * cos(mid), rot = rotation_of(j, l);
+	double c = cos(rot), s = sin(rot), hw = b->width / 2 + 2, hh = b->height / 2 + 1;
+	int i;
+
+	for (i = 0; i <= 8; i++) {
+		double t = -1 + i / 4.0;
+		double px[4] = { t * hw, t * hw, -hw, hw }, py[4] = { -hh, hh, t * hh, t * hh };
+		int k;
+
+		for (k = 0; k < 4; k++)
+			if (!inside_wedge(j, ox + px[k] * c - py[k] * s, oy + px[k] * s + py[k] * c))
+				return false;
+	}
+	return true;
+}
+
+static void place_text(struct chart *c, const struct label_job *j, enum layout l)
+{
+	double mid = (j->a0 + j->a1) / 2, r = (j->r_in + j->r_out) / 2;
+
+	cairo_translate(c->cr, c->cx + r * sin(mid), c->cy - r * cos(mid));
+	cairo_rotate(c->cr, rotation_of(j, l));
+}
+
+static void show_line(cairo_t *cr, const char *s, double y, double font)
+{
+	double w = text_width(cr, s);
+
+	cairo_move_to(cr, -w / 2, y + font * 0.35);
+	cairo_show_text(cr, s);
+}
+
+static void draw_label(struct chart *c, const struct label_job *j)
+{
+	static const enum layout order[] = { LEVEL_TWO_LINES, ALONG_RING_TWO_LINES, ALONG_RADIUS,
+					     LEVEL, ALONG_RING, ALONG_RADIUS_TWO_LINES };
+	char name[1024], size[32];
+	int font;
+	size_t k;
+
+	if (j->name)
+		snprintf(name, sizeof(name), "%s", j->name);
+	else
+		snprintf(name, sizeof(name), "%u more", j->more);
+	human_size(j->value, size, sizeof(size));
+	for (font = FONT_MAX; font >= FONT_MIN; font--) {
+		cairo_set_font_size(c->cr, font);
+		for (k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+			struct text_box b = measure(c->cr, name, size, order[k], font);
+			char one[1100];
+
+			if (!box_fits(j, order[k], &b))
+				continue;
+			cairo_save(c->cr);
+			place_text(c, j, order[k]);
+			if (is_dark(j->rgb))
+				cairo_set_source_rgb(c->cr, 1, 1, 1);
+			else
+				cairo_set_source_rgb(c->cr, 0.08, 0.08, 0.08);
+			if (one_line(order[k])) {
+				snprintf(one, sizeof(one), "%s %s", name, size);
+				show_line(c->cr, one, 0, font);
+			} else {
+				show_line(c->cr, name, -b.line / 2, font);
+				show_line(c->cr, size, b.line / 2, font);
+			}
+			cairo_restore(c->cr);
+			return;
+		}
+	}
+}
+
+/* ---- the page ------------------------------------------------------------------------ */
+
+static void draw_centre(struct chart *c)
+{
+	const struct ring_node *root = &c->t->nodes[0];
+	char size[32];
+	double font;
+
+	cairo_new_path(c->cr);
+	cairo_arc(c->cr, c->cx, c->cy, c->r0 - 2, 0, 2 * M_PI);
+	cairo_set_source_rgb(c->cr, 0.97, 0.97, 0.97);
+	cairo_fill_preserve(c->cr);
+	cairo_set_source_rgb(c->cr, 0.6, 0.6, 0.6);
+	cairo_set_line_width(c->cr, 1);
+	cairo_stroke(c->cr);
+	human_size(root->value, size, sizeof(size));
+	cairo_set_source_rgb(c->cr, 0.1, 0.1, 0.1);
+	cairo_select_font_face(c->cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	for (font = 22; font > 8; font--) {
+		cairo_set_font_size(c->cr, font);
+		if (text_width(c->cr, root->label) <= 1.7 * c->r0)
+			break;
+	}
+	cairo_save(c->cr);
+	cairo_translate(c->cr, c->cx, c->cy);
+	show_line(c->cr, root->label, -font * 0.7, font);
+	cairo_select_font_face(c->cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(c->cr, font * 0.9);
+	show_line(c->cr, size, font * 0.7, font * 0.9);
+	cairo_restore(c->cr);
+}
+
+static void draw_title(struct chart *c, const char *title)
+{
+	char foot[256];
+
+	cairo_set_source_rgb(c->cr, 0.1, 0.1, 0.1);
+	cairo_select_font_face(c->cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	cairo_set_font_size(c->cr, 20);
+	cairo_save(c->cr);
+	cairo_translate(c->cr, WIDTH / 2, 38);
+	show_line(c->cr, title, 0, 20);
+	cairo_restore(c->cr);
+	cairo_select_font_face(c->cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(c->cr, 12);
+	if (c->hidden)
+		snprintf(foot, sizeof(foot), "One ring per directory level, object files outermost. "
+			 "%llu wedges under %.1f\xc2\xb0 are merged into grey \"more\" wedges.",
+			 (unsigned long long)c->hidden, RING_MIN_DEGREES);
+	else
+		snprintf(foot, sizeof(foot),
+			 "One ring per directory level, object files outermost.");
+	cairo_save(c->cr);
+	cairo_translate(c->cr, WIDTH / 2, HEIGHT - FOOT_SPACE / 2);
+	show_line(c->cr, foot, 0, 12);
+	cairo_restore(c->cr);
+}
+
+static void draw_chart(struct chart *c, const char *title)
+{
+	unsigned depth = tree_depth(c->t, 0);
+	double radius = (HEIGHT - TITLE_SPACE - FOOT_SPACE) / 2 - 10;
+	size_t i;
+
+	if (radius > WIDTH / 2 - 20)
+		radius = WIDTH / 2 - 20;
+	c->cx = WIDTH / 2;
+	c->cy = TITLE_SPACE + (HEIGHT - TITLE_SPACE - FOOT_SPACE) / 2;
+	c->r0 = depth ? radius * 0.16 : radius * 0.4;
+	c->ring = depth ? (radius - c->r0) / depth : 0;
+	if (c->ring > radius * 0.3)
+		c->ring = radius * 0.3;
+	c->total = c->t->nodes[0].value;
+	cairo_set_source_rgb(c->cr, 1, 1, 1);
+	cairo_paint(c->cr);
+	if (c->total && depth)
+		draw_children(c, 0, 1, 0);
+	cairo_select_font_face(c->cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	for (i = 0; i < c->njobs; i++)
+		draw_label(c, &c->jobs[i]);
+	draw_centre(c);
+	draw_title(c, title);
+}
+
+/* ---- files ------------------------------------------------------------------------------ */
+
+enum chart_format { CHART_PNG, CHART_SVG, CHART_PDF };
+
+static enum chart_format format_of_path(const char *path)
+{
+	size_t n = strlen(path);
+
+	if (n >= 4 && strcasecmp(path + n - 4, ".svg") == 0)
+		return CHART_SVG;
+	if (n >= 4 && strcasecmp(path + n - 4, ".pdf") == 0)
+		return CHART_PDF;
+	return CHART_PNG;
+}
+
+struct sink {
+	FILE *f;
+	int error;
+};
+
+static cairo_status_t write_to_sink(void *closure, const unsigned char *data, unsigned int len)
+{
+	struct sink *s = closure;
+
+	if (fwrite(data, 1, len, s->f) != len) {
+		s->error = errno ? errno : EIO;
+		return CAIRO_STATUS_WRITE_ERROR;
+	}
+	return CAIRO_STATUS_SUCCESS;
+}
+
+static cairo_surface_t *create_surface(enum chart_format fmt, struct sink *sink)
+{
+	switch (fmt) {
+	case CHART_SVG:
+		return cairo_svg_surface_create_for_stream(write_to_sink, sink, WIDTH, HEIGHT);
+	case CHART_PDF:
+		return cairo_pdf_surface_create_for_stream(write_to_sink, sink, WIDTH, HEIGHT);
+	case CHART_PNG:
+	default:
+		return cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)WIDTH, (int)HEIGHT);
+	}
+}
+
+int ringchart_write(const struct ring_tree *t, const char *title, const char *path,
+		    struct ta_error *err)
+{
+	enum chart_format fmt = format_of_path(path);
+	struct sink sink = { fopen(path, "wb"), 0 };
+	struct chart c = { .t = t };
+	cairo_surface_t *surface;
+	cairo_status_t status;
+	int closed;
+
+	if (!sink.f)
+		return error_set_errno(err, errno, "cannot write '%s'", path);
+	surface = create_surface(fmt, &sink);
+	if (fmt == CHART_PDF)
+		cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "trace_analyze");
+	c.cr = cairo_create(surface);
+	draw_chart(&c, title);
+	status = cairo_status(c.cr);
+	cairo_destroy(c.cr);
+	if (status == CAIRO_STATUS_SUCCESS && fmt == CHART_PNG)
+		status = cairo_surface_write_to_png_stream(surface, write_to_sink, &sink);
+	cairo_surface_finish(surface);
+	if (status == CAIRO_STATUS_SUCCESS)
+		status = cairo_surface_status(surface);
+	cairo_surface_destroy(surface);
+	free(c.jobs);
+	closed = fclose(sink.f);
+	if (sink.error)
+		return error_set_errno(err, sink.error, "cannot write '%s'", path);
+	if (closed != 0)
+		return error_set_errno(err, errno, "cannot write '%s'", path);
+	if (status != CAIRO_STATUS_SUCCESS)
+		return error_set(err, "cannot draw '%s': %s", path, cairo_status_to_string(status));
+	return 0;
+}
