@@ -198,14 +198,36 @@ static Elf_Scn *classify_sections(struct walk *w, Elf *e, size_t shnum)
 	return symtab;
 }
 
-static enum skip_reason read_symbols(struct walk *w, Elf *e, uint32_t object, struct kobject *o)
+/* Do the ELF header's section table and every section lie inside the file? */
+static bool is_whole(Elf *e, uint64_t file_size)
+{
+	GElf_Ehdr eh;
+	Elf_Scn *scn = NULL;
+
+	if (!gelf_getehdr(e, &eh) || eh.e_shoff > file_size ||
+	    (uint64_t)eh.e_shnum * eh.e_shentsize > file_size - eh.e_shoff)
+		return false;
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh))
+			return false;
+		if (sh.sh_type != SHT_NOBITS &&
+		    (sh.sh_offset > file_size || sh.sh_size > file_size - sh.sh_offset))
+			return false;
+	}
+	return true;
+}
+
+static enum skip_reason read_symbols(struct walk *w, Elf *e, uint64_t file_size,
+				     uint32_t object, struct kobject *o)
 {
 	size_t shnum, nsyms, i, nsized = 0;
 	Elf_Scn *symtab;
 	Elf_Data *data;
 	GElf_Shdr sh;
 
-	if (elf_getshdrnum(e, &shnum) != 0)
+	if (elf_getshdrnum(e, &shnum) != 0 || !is_whole(e, file_size))
 		return SKIP_BAD_ELF;
 	symtab = classify_sections(w, e, shnum);
 	if (!symtab)
@@ -278,18 +300,20 @@ static void read_object(struct walk *w)
 	struct kobject o = { 0 };
 	enum skip_reason why = SKIP_BAD_ELF;
 	int fd = open(w->path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
 	Elf *e;
 
-	if (fd >= 0) {
+	if (fd >= 0 && fstat(fd, &st) == 0) {
 		e = elf_begin(fd, ELF_C_READ, NULL);
 		if (!e || elf_kind(e) != ELF_K_ELF)
 			why = SKIP_NOT_ELF;
 		else
-			why = read_symbols(w, e, object, &o);
+			why = read_symbols(w, e, (uint64_t)st.st_size, object, &o);
 		if (e)
 			elf_end(e);
-		close(fd);
 	}
+	if (fd >= 0)
+		close(fd);
 	if (why != SKIP_NONE) {
 		t->nfuncs = nfuncs_before;	/* nothing of it is kept */
 		count_skipped(w, why, rel);

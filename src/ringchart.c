@@ -22,7 +22,7 @@
 #define TITLE_SPACE 70.0
 #define FOOT_SPACE 40.0
 #define FONT "DejaVu Sans"
-#define FONT_MAX 13
+#define FONT_MAX 15
 #define FONT_MIN 8
 
 /* ---- the tree --------------------------------------------------------------- */

@@ -15,7 +15,8 @@ usage_error() {	# EXPECTED-FIRST-LINE: after `run`, check exit 2 and the usage l
 	run "$TA" --help
 	[ "$status" -eq 0 ]
 	for opt in --file --kernel --system-map --account-file --order-by --malloc --cache \
-		--group-by --threads --quiet --help --version; do
+		--group-by --threads --quiet --help --version --start-branch --callers-file \
+		--rings-file --rings-attr --rings-show --save-index --format; do
 		[[ "$output" == *"$opt"* ]] || { echo "missing $opt"; return 1; }
 	done
 }
@@ -36,7 +37,7 @@ usage_error() {	# EXPECTED-FIRST-LINE: after `run`, check exit 2 and the usage l
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" --malloc --cache
 	usage_error "trace_analyze: error: --malloc and --cache exclude each other"
 	run "$TA" -c -
-	usage_error "trace_analyze: error: no log to read: give one with -f LOG ('-' for standard input)"
+	usage_error "trace_analyze: error: no log to read: give one with -f LOG ('-' for standard input), or a kernel tree with -k DIR for its static footprint"
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" extra
 	usage_error "trace_analyze: error: unexpected argument 'extra'"
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" --group-by file
