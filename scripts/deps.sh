@@ -2,9 +2,10 @@
 # deps.sh - install the Debian packages trace_analyze needs to build, test
 # and benchmark (run as root, or it uses sudo). Debian 12 (bookworm).
 #   build: gcc make pkg-config libxxhash-dev libelf-dev libcairo2-dev
+#          fonts-dejavu-core (the ringcharts' labels)
 #   tests: libcmocka-dev bats python3 jq clang (fuzzer) time
 set -eu
-packages="gcc make pkg-config libxxhash-dev libelf-dev libcairo2-dev
+packages="gcc make pkg-config libxxhash-dev libelf-dev libcairo2-dev fonts-dejavu-core
 	libcmocka-dev bats python3 jq clang time binutils"
 missing=""
 for p in $packages; do

@@ -17,6 +17,7 @@ export TA_REF_CACHE="$top/build/ref-cache"
 mkdir -p "$TA_REF_CACHE"
 # ASan: fail on leaks too; UBSan: stop at the first report.
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
+export LSAN_OPTIONS=suppressions=$top/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99
 
 run_units() {	# $1: directory of unit test binaries, $2: label

@@ -166,6 +166,8 @@ static void sum_static_sizes(struct walk *w, size_t n, struct kobject *o)
 {
 	size_t i;
 
+	if (n == 0)
+		return;
 	qsort(w->syms, n, sizeof(*w->syms), compare_sized);
 	for (i = 0; i < n; i++) {
 		if (i > 0 && w->syms[i].shndx == w->syms[i - 1].shndx &&
