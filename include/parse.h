@@ -48,8 +48,16 @@ struct trace_header {
 	int cpus;		/* "#P:N" or trace-cmd's "cpus=N"; 0 if unknown */
 };
 
+/* The last string interned in one table, to skip the hash when it repeats. */
+struct recent_string {
+	uint32_t id;		/* STR_NONE: none yet */
+	uint32_t len;
+	char text[48];
+};
+
 struct parser {
 	struct trace_strings *strings;
+	struct recent_string comm_seen, gfp_seen, cache_seen;
 	unsigned want;		/* enum parse_want bits */
 	struct parse_stats stats;
 	struct trace_header header;

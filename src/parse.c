@@ -19,6 +19,7 @@ void parser_init(struct parser *p, struct trace_strings *strings, unsigned want)
 	memset(p, 0, sizeof(*p));
 	p->strings = strings;
 	p->want = want;
+	p->comm_seen.id = p->gfp_seen.id = p->cache_seen.id = STR_NONE;
 }
 
 void parse_stats_add(struct parse_stats *a, const struct parse_stats *b)
@@ -55,14 +56,17 @@ static inline bool is_digit(char c)
 	return (unsigned char)(c - '0') < 10;
 }
 
+/* One more than the value of each byte as a hex digit; 0 for none. */
+static const uint8_t hex_value[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 static inline int hex_digit_value(char c)
 {
-	if (is_digit(c))
-		return c - '0';
-	c |= 0x20;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
+	return (int)hex_value[(unsigned char)c] - 1;
 }
 
 static bool starts_with(const char *s, size_t len, const char *prefix)
@@ -92,11 +96,11 @@ static bool parse_pointer(const char *s, size_t n, uint64_t *out)
 	if (n == 0 || n > 16)
 		return false;
 	for (i = 0; i < n; i++) {
-		int d = hex_digit_value(s[i]);
+		uint8_t d = hex_value[(unsigned char)s[i]];
 
-		if (d < 0)
+		if (d == 0)
 			return false;
-		v = (v << 4) | (uint64_t)d;
+		v = (v << 4) | (uint64_t)(d - 1);
 	}
 	*out = v;
 	return true;
@@ -211,6 +215,24 @@ static uint32_t intern_printable(struct strtab *t, const char *s, size_t n)
 	if (id != STR_NONE)
 		return id;
 	return is_printable_text(s, n) ? strtab_intern(t, s, n) : STR_NONE;
+}
+
+/*
+ * The same for strings that repeat from one line to the next (task names,
+ * GFP flags, cache names): the last one seen is compared first, which
+ * spares the hash on most lines.
+ */
+static uint32_t intern_recent(struct recent_string *r, struct strtab *t, const char *s,
+			      size_t n)
+{
+	if (r->id != STR_NONE && r->len == n && memcmp(r->text, s, n) == 0)
+		return r->id;
+	if (n > sizeof(r->text))
+		return intern_printable(t, s, n);
+	r->id = intern_printable(t, s, n);
+	r->len = r->id == STR_NONE ? 0 : n;
+	memcpy(r->text, s, n);
+	return r->id;
 }
 
 /* ---- event names ------------------------------------------------------- */
@@ -495,8 +517,9 @@ static void read_comm_pid(struct parser *p, const char *s, const char *end,
 		while (end > start && end[-1] == ' ')
 			end--;
 	}
-	if (end > start && is_printable_text(start, (size_t)(end - start)))
-		ev->comm = strtab_intern(&p->strings->comms, start, (size_t)(end - start));
+	if (end > start)
+		ev->comm = intern_recent(&p->comm_seen, &p->strings->comms, start,
+					 (size_t)(end - start));
 }
 
 /* ---- fields -------------------------------------------------------------- */
@@ -547,8 +570,8 @@ static bool read_slab_field(struct parser *p, const char *key, size_t klen,
 		if (KEY_IS("node"))
 			return parse_i32(val, vlen, &ev->node);
 		if (KEY_IS("name")) {
-			if ((p->want & WANT_CACHE_NAME) && is_printable_text(val, vlen))
-				ev->cache = strtab_intern(&p->strings->caches, val, vlen);
+			if (p->want & WANT_CACHE_NAME)
+				ev->cache = intern_recent(&p->cache_seen, &p->strings->caches, val, vlen);
 			return true;
 		}
 		break;
@@ -562,8 +585,8 @@ static bool read_slab_field(struct parser *p, const char *key, size_t klen,
 			return parse_u32(val, vlen, &ev->bytes_req);
 		}
 		if (KEY_IS("gfp_flags")) {
-			if ((p->want & WANT_GFP) && is_printable_text(val, vlen))
-				ev->gfp = strtab_intern(&p->strings->gfps, val, vlen);
+			if (p->want & WANT_GFP)
+				ev->gfp = intern_recent(&p->gfp_seen, &p->strings->gfps, val, vlen);
 			return true;
 		}
 		if (KEY_IS("accounted")) {
@@ -614,8 +637,8 @@ static bool read_page_field(struct parser *p, const char *key, size_t klen,
 		break;
 	case 9:
 		if (KEY_IS("gfp_flags")) {
-			if ((p->want & WANT_GFP) && is_printable_text(val, vlen))
-				ev->gfp = strtab_intern(&p->strings->gfps, val, vlen);
+			if (p->want & WANT_GFP)
+				ev->gfp = intern_recent(&p->gfp_seen, &p->strings->gfps, val, vlen);
 			return true;
 		}
 		break;

@@ -356,7 +356,10 @@ static void chart_title(const struct run *r, char *out, size_t cap)
 	size_t n;
 
 	if (o->log_path)
-		n = (size_t)snprintf(out, cap, "%s of '%s'%s", size_attr_name(a), log_name(r),
+		n = (size_t)snprintf(out, cap, "%s%s of '%s'%s", size_attr_name(a),
+				     a == ATTR_CURRENT ? " (static + current_dynamic)" :
+				     a == ATTR_WASTE ? " (current_dynamic - current_req)" : "",
+				     log_name(r),
 				     o->families == FAMILY_MALLOC ? " (kmalloc only)" :
 				     o->families == FAMILY_CACHE ? " (kmem_cache only)" : "");
 	else
