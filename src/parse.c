@@ -64,11 +64,6 @@ static const uint8_t hex_value[256] = {
 	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
 };
 
-static inline int hex_digit_value(char c)
-{
-	return (int)hex_value[(unsigned char)c] - 1;
-}
-
 static bool starts_with(const char *s, size_t len, const char *prefix)
 {
 	size_t n = strlen(prefix);
