@@ -13,6 +13,8 @@
 
 struct options {
 	const char *log_path;		/* -f: a path, or "-" for stdin */
+	const char *db_path;		/* --db-file: instead of -f */
+	const char *save_db;		/* --save-db */
 	const char *kernel;		/* -k: a built kernel tree */
 	const char *system_map;		/* --system-map */
 	const char *account_path;	/* -c: a path, or "-" for stdout */

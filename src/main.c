@@ -18,7 +18,8 @@
 #endif
 
 static const char usage_line[] =
-	"usage: trace_analyze [-k DIR|INDEX] [--system-map FILE] -f LOG [-c FILE] [-o KEY]\n"
+	"usage: trace_analyze [-k DIR|INDEX] [--system-map FILE] -f LOG|--db-file DB\n"
+	"                     [--save-db DB] [-c FILE] [-o KEY]\n"
 	"                     [--malloc | --cache] [--group-by function] [-b DIR]\n"
 	"                     [-l FILE] [-r FILE [-a ATTR] [-i]] [--save-index FILE]\n"
 	"                     [--format text|csv|json] [-q]\n"
@@ -40,6 +41,10 @@ static void print_help(void)
 	      "                            objects place call sites in directories; with\n"
 	      "                            no log, the static footprint is reported\n"
 	      "      --system-map FILE     System.map to resolve hex call sites with\n"
+	      "      --db-file DB          read a DB made with --save-db instead of a log:\n"
+	      "                            every report comes out byte-identical\n"
+	      "      --save-db DB          also store the log's events in DB (a checksummed\n"
+	      "                            binary file) for fast re-runs\n"
 	      "\n"
 	      "Account:\n"
 	      "  -c, --account-file FILE   write the account file ('-' = standard output)\n"
@@ -86,6 +91,8 @@ enum long_only {
 	OPT_THREADS,
 	OPT_FORMAT,
 	OPT_SAVE_INDEX,
+	OPT_DB_FILE,
+	OPT_SAVE_DB,
 };
 
 static const struct option long_options[] = {
@@ -105,6 +112,8 @@ static const struct option long_options[] = {
 	{ "rings-attr", required_argument, NULL, 'a' },
 	{ "rings-show", no_argument, NULL, 'i' },
 	{ "save-index", required_argument, NULL, OPT_SAVE_INDEX },
+	{ "db-file", required_argument, NULL, OPT_DB_FILE },
+	{ "save-db", required_argument, NULL, OPT_SAVE_DB },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -140,14 +149,18 @@ static int check_combinations(struct options *opts)
 
 	if (need_tree && !opts->kernel)
 		return usage_error("%s", "-b, -l, -r and --save-index need a kernel tree (-k DIR)");
-	if (!opts->log_path && !opts->kernel)
+	if (opts->log_path && opts->db_path)
+		return usage_error("%s", "-f and --db-file exclude each other: the DB replaces the log");
+	if (opts->save_db && !opts->log_path)
+		return usage_error("%s", "--save-db saves the events of a log: it needs -f LOG");
+	if (!opts->log_path && !opts->db_path && !opts->kernel)
 		return usage_error("%s", "no log to read: give one with -f LOG ('-' for standard "
 				   "input), or a kernel tree with -k DIR for its static footprint");
-	if (!opts->log_path) {
+	if (!opts->log_path && !opts->db_path) {
 		if (opts->callers_path)
-			return usage_error("%s", "-l lists call sites: it needs a log (-f LOG)");
+			return usage_error("%s", "-l lists call sites: it needs a log (-f LOG or --db-file DB)");
 		if (opts->rings_attr >= 0 && opts->rings_attr != ATTR_STATIC)
-			return usage_error("--rings-attr %s needs a log (-f LOG); without one "
+			return usage_error("--rings-attr %s needs a log (-f LOG or --db-file DB); without one "
 					   "only 'static' can be drawn",
 					   size_attr_name((enum size_attr)opts->rings_attr));
 		opts->rings_attr = ATTR_STATIC;
@@ -241,6 +254,12 @@ static int parse_options(int argc, char **argv, struct options *opts)
 			break;
 		case OPT_SAVE_INDEX:
 			opts->save_index = optarg;
+			break;
+		case OPT_DB_FILE:
+			opts->db_path = optarg;
+			break;
+		case OPT_SAVE_DB:
+			opts->save_db = optarg;
 			break;
 		case 'q':
 			opts->quiet = true;

@@ -15,6 +15,7 @@
 
 #include "account.h"
 #include "callsite.h"
+#include "db.h"
 #include "dirtree.h"
 #include "input.h"
 #include "kindex.h"
@@ -26,6 +27,14 @@
 #include "report.h"
 #include "ringchart.h"
 #include "symbols.h"
+
+/* What the summary and warnings say of the log, from the input or a DB. */
+struct log_facts {
+	const char *source;	/* the log's path, "standard input", or the DB's */
+	const char *made_from;	/* for a DB: the log it was made from */
+	const char *log_name;	/* the log's path as the chart title names it */
+	struct db_input_facts input;
+};
 
 struct run {
 	const struct options *opts;
@@ -40,6 +49,12 @@ struct run {
 	bool have_dirs;
 	uint32_t branch;	/* -b node, or 0: the whole tree */
 	uint32_t *site_place;	/* call-site id -> dirtree node */
+	struct db db;		/* --db-file */
+	bool have_db;
+	struct db_writer *saving;	/* --save-db */
+	struct ta_error save_error;
+	bool save_failed;
+	struct log_facts facts;	/* of the log read, or of the one the DB was made from */
 	struct input input;
 	double started;
 	double last_progress;
@@ -110,7 +125,8 @@ static int load_symbols(struct run *r, struct ta_error *err)
 /* The reports that need the tree's objects, not only its System.map. */
 static bool needs_objects(const struct options *o)
 {
-	return o->branch || o->callers_path || o->rings_path || o->save_index || !o->log_path;
+	return o->branch || o->callers_path || o->rings_path || o->save_index ||
+	       (!o->log_path && !o->db_path);
 }
 
 /* -k DIR walks the tree (when a report needs it); -k FILE loads an index. */
@@ -240,6 +256,29 @@ static void consume_event(void *ctx, const struct kmem_event *ev)
 	struct run *r = ctx;
 
 	account_apply(&r->account, ev);
+	if (r->saving && !r->save_failed &&
+	    db_writer_add(r->saving, ev, &r->save_error) < 0)
+		r->save_failed = true;
+}
+
+static const char *input_name(const struct run *r)
+{
+	return r->input.is_stdin ? "standard input" : r->opts->log_path;
+}
+
+/* --save-db: the events went to the writer as they came; now the rest. */
+static int finish_saving(struct run *r, struct ta_error *err)
+{
+	struct db_writer *w = r->saving;
+
+	r->saving = NULL;
+	if (r->save_failed) {
+		db_writer_abort(w);
+		*err = r->save_error;
+		return -1;
+	}
+	return db_writer_finish(w, input_name(r), &r->strings, &r->read.stats, &r->read.header,
+				&r->facts.input, &r->account, r->opts->families, err);
 }
 
 static int read_log(struct run *r, struct ta_error *err)
@@ -247,7 +286,7 @@ static int read_log(struct run *r, struct ta_error *err)
 	struct read_config cfg = {
 		.input = &r->input,
 		.strings = &r->strings,
-		.want = 0,
+		.want = r->opts->save_db ? WANT_ALL : 0,
 		.threads = r->opts->threads,
 		.on_event = consume_event,
 		.on_progress = show_progress,
@@ -257,11 +296,42 @@ static int read_log(struct run *r, struct ta_error *err)
 
 	if (input_open(&r->input, r->opts->log_path, err) < 0)
 		return -1;
+	if (r->opts->save_db) {
+		r->saving = db_writer_create(r->opts->save_db, r->opts->families, err);
+		if (!r->saving)
+			return -1;
+	}
 	if (r->input.is_stream)
 		input_end_streams_on_interrupt();
 	rc = read_events(&cfg, &r->read, err);
 	end_progress(r);
+	r->facts.source = r->facts.log_name = input_name(r);
+	r->facts.input.overlong_lines = r->input.overlong_lines;
+	r->facts.input.truncated_last_line = r->input.truncated_last_line;
+	r->facts.input.first_malformed_line = r->read.first_malformed_line;
+	r->facts.input.interrupted = r->input.interrupted;
+	r->facts.input.bytes_read = r->input.bytes_read;
+	if (rc == 0 && r->saving)
+		rc = finish_saving(r, err);
 	return rc;
+}
+
+/* --db-file: the saved account of the run's families, statistics and facts. */
+static int read_db(struct run *r, struct ta_error *err)
+{
+	if (db_open(&r->db, r->opts->db_path, &r->strings, err) < 0)
+		return -1;
+	r->have_db = true;
+	if (db_load_account(&r->db, r->opts->families, r->strings.call_sites.count, &r->account,
+			    err) < 0)
+		return -1;
+	r->read.stats = r->db.stats;
+	r->read.header = r->db.header;
+	r->read.first_malformed_line = r->db.facts.first_malformed_line;
+	r->facts.source = r->opts->db_path;
+	r->facts.made_from = r->facts.log_name = r->db.source;
+	r->facts.input = r->db.facts;
+	return 0;
 }
 
 /* ---- reports ------------------------------------------------------------------- */
@@ -340,12 +410,12 @@ static const char *log_name(const struct run *r)
 {
 	const char *slash;
 
-	if (!r->opts->log_path)
+	if (!r->facts.log_name)
 		return NULL;
-	if (r->input.is_stdin)
+	if (strcmp(r->facts.log_name, "standard input") == 0)
 		return "standard input";
-	slash = strrchr(r->opts->log_path, '/');
-	return slash ? slash + 1 : r->opts->log_path;
+	slash = strrchr(r->facts.log_name, '/');
+	return slash ? slash + 1 : r->facts.log_name;
 }
 
 /* "current_dynamic of 'boot.log' (kmalloc only), branch 'fs'" */
@@ -355,7 +425,7 @@ static void chart_title(const struct run *r, char *out, size_t cap)
 	enum size_attr a = (enum size_attr)o->rings_attr;
 	size_t n;
 
-	if (o->log_path)
+	if (o->log_path || o->db_path)
 		n = (size_t)snprintf(out, cap, "%s%s of '%s'%s", size_attr_name(a),
 				     a == ATTR_CURRENT ? " (static + current_dynamic)" :
 				     a == ATTR_WASTE ? " (current_dynamic - current_req)" : "",
@@ -407,14 +477,15 @@ static int write_chart(const struct run *r, struct ta_error *err)
 static void write_run_summary(const struct run *r)
 {
 	struct run_summary sum = {
-		.source = r->input.is_stdin ? "standard input" : r->opts->log_path,
+		.source = r->facts.source,
+		.made_from = r->facts.made_from,
 		.stats = &r->read.stats,
 		.header = &r->read.header,
 		.first_malformed_line = r->read.first_malformed_line,
 		.totals = &r->account.totals,
 		.families = r->opts->families,
-		.overlong_lines = r->input.overlong_lines,
-		.truncated_last_line = r->input.truncated_last_line,
+		.overlong_lines = r->facts.input.overlong_lines,
+		.truncated_last_line = r->facts.input.truncated_last_line != 0,
 		.seconds = now_seconds() - r->started,
 	};
 
@@ -438,6 +509,10 @@ static void run_init(struct run *r, const struct options *opts)
 static void run_release(struct run *r)
 {
 	input_close(&r->input);
+	if (r->saving)
+		db_writer_abort(r->saving);
+	if (r->have_db)
+		db_close(&r->db);
 	account_release(&r->account);
 	symbols_release(&r->syms);
 	trace_strings_release(&r->strings);
@@ -452,15 +527,14 @@ static int analyse_log(struct run *r, struct ta_error *err)
 {
 	const struct options *opts = r->opts;
 
-	if (read_log(r, err) < 0)
+	if ((opts->db_path ? read_db(r, err) : read_log(r, err)) < 0)
 		return -1;
-	if (r->input.interrupted)
+	if (r->facts.input.interrupted)
 		warn("reading '%s' was interrupted: the reports cover the %llu bytes read",
-		     r->input.is_stdin ? "standard input" : opts->log_path,
-		     (unsigned long long)r->input.bytes_read);
-	if (r->input.truncated_last_line)
+		     r->facts.log_name, (unsigned long long)r->facts.input.bytes_read);
+	if (r->facts.input.truncated_last_line)
 		warn("the last line of '%s' has no newline (truncated log?): skipped",
-		     r->input.is_stdin ? "standard input" : opts->log_path);
+		     r->facts.log_name);
 	warn_about_unresolved_addresses(r);
 	if (r->have_dirs)
 		place_call_sites(r);
@@ -505,7 +579,7 @@ int pipeline_run(const struct options *opts, struct ta_error *err)
 		goto out;
 	if (build_directories(&r, err) < 0)
 		goto out;
-	if (opts->log_path)
+	if (opts->log_path || opts->db_path)
 		rc = analyse_log(&r, err);
 	else
 		rc = report_static_footprint(&r, err);

@@ -287,8 +287,11 @@ void write_summary(FILE *f, const struct run_summary *sum)
 	const struct parse_stats *st = sum->stats;
 	const struct account_totals *t = sum->totals;
 
-	fprintf(f, "trace_analyze: summary of '%s': %" PRIu64 " lines, %" PRIu64
-		   " bytes in %.2f s\n", sum->source, st->lines, st->bytes, sum->seconds);
+	fprintf(f, "trace_analyze: summary of '%s'", sum->source);
+	if (sum->made_from)
+		fprintf(f, " (made from '%s')", sum->made_from);
+	fprintf(f, ": %" PRIu64 " lines, %" PRIu64 " bytes in %.2f s\n", st->lines, st->bytes,
+		sum->seconds);
 	write_events_read(f, st);
 	write_lines_skipped(f, sum);
 	if (sum->families != FAMILY_ALL)

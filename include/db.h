@@ -1,0 +1,95 @@
+/*
+ * db.h - the DB file (--save-db / --db-file): every parsed event of a log,
+ * its string tables, what its header and the parse said, and the account
+ * of every family filter, so a re-run needs no parsing (DESIGN.md §6).
+ *
+ * A binfile (binfile.h: magic "TAKMEMDB", version, endianness, integer
+ * sizes, a checksum per section, written to a temporary name and renamed)
+ * with sections:
+ *    1 META        struct db_meta: counts, parse statistics, the log's
+ *                  header, input facts (overlong lines, truncated end)
+ *    2 SOURCE      the name of the log it was made from
+ *    3-6           call sites, cache names, task names, GFP strings:
+ *                  NUL-terminated, in id order
+ *    7 EVENTS      one packed 62-byte record per event (slab, page-allocator,
+ *                  lost-event and buffer-started markers), in log order
+ *    9-11          the account of all slab events, of --malloc and of
+ *                  --cache: struct db_account then struct site_stats per
+ *                  call-site id
+ * Every section is checksummed on opening, so no number ever comes from a
+ * damaged file. Loading maps the file; records are fixed-size structs read
+ * in place, never parsed.
+ * Not here: what reports make of the events.
+ */
+#ifndef TA_DB_H
+#define TA_DB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "account.h"
+#include "binfile.h"
+#include "error.h"
+#include "event.h"
+#include "parse.h"
+
+#define DB_MAGIC "TAKMEMDB"
+#define DB_MAJOR 1
+#define DB_MINOR 0
+
+/* Input facts the summary reports, as the run that made the DB saw them. */
+struct db_input_facts {
+	uint64_t overlong_lines;
+	uint64_t truncated_last_line;	/* 0 or 1 */
+	uint64_t first_malformed_line;
+	uint64_t interrupted;		/* 0 or 1 */
+	uint64_t bytes_read;
+};
+
+struct db_writer;
+
+/*
+ * Start writing path. Every event the run parses goes to db_writer_add,
+ * in log order; the writer keeps the accounts of the family filters other
+ * than the run's own (run_families), which db_writer_finish takes.
+ */
+struct db_writer *db_writer_create(const char *path, unsigned run_families,
+				   struct ta_error *err);
+int db_writer_add(struct db_writer *w, const struct kmem_event *ev, struct ta_error *err);
+
+/*
+ * Finish: strings, statistics, and the three accounts (the run's own, of
+ * families `families`, is taken from run_account rather than kept twice).
+ */
+int db_writer_finish(struct db_writer *w, const char *source, const struct trace_strings *strings,
+		     const struct parse_stats *stats, const struct trace_header *header,
+		     const struct db_input_facts *facts, const struct account *run_account,
+		     unsigned families, struct ta_error *err);
+
+/* Give up (on an error elsewhere): nothing is left under the final name. */
+void db_writer_abort(struct db_writer *w);
+
+struct db {
+	struct binfile file;
+	char *source;			/* the log it was made from */
+	struct parse_stats stats;
+	struct trace_header header;
+	struct db_input_facts facts;
+	uint64_t nevents;
+};
+
+/* Open and check path; fill strings (which must be empty) with its tables. */
+int db_open(struct db *db, const char *path, struct trace_strings *strings,
+	    struct ta_error *err);
+void db_close(struct db *db);
+
+/* The saved account of families into a (initialised, empty); ncall_sites: the table's size. */
+int db_load_account(struct db *db, unsigned families, uint32_t ncall_sites,
+		    struct account *a, struct ta_error *err);
+
+/* Hand every saved event to fn, in log order (strings: as db_open filled them). */
+int db_replay(struct db *db, const struct trace_strings *strings,
+	      void (*fn)(void *ctx, const struct kmem_event *ev), void *ctx,
+	      struct ta_error *err);
+
+#endif

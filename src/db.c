@@ -1,0 +1,478 @@
+/*
+ * db.c - writing and reading the DB file (layout in db.h).
+ *
+ * Events are stored as fixed-size packed records, streamed into the file
+ * as they come, so memory does not grow with the log; the accounts of the
+ * three family filters are kept as the events pass, so a re-run of an
+ * account needs no replay at all. The reader checks that the sections
+ * agree with each other (counts, ids in range, order) before any number
+ * is taken from them. Not here: the container's checks
+ * (binfile.c) and the matching rules (account.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "db.h"
+
+enum db_section {
+	SEC_META = 1,
+	SEC_SOURCE = 2,
+	SEC_CALL_SITES = 3,
+	SEC_CACHES = 4,
+	SEC_COMMS = 5,
+	SEC_GFPS = 6,
+	SEC_EVENTS = 7,
+	SEC_ACCOUNT_ALL = 9,
+	SEC_ACCOUNT_MALLOC = 10,
+	SEC_ACCOUNT_CACHE = 11,
+};
+
+#define RECORD_BUFFER (1u << 20)
+
+/*
+ * One event: slab events, markers (whose count rides in ptr) and page
+ * events alike, in log order. 62 bytes, read in place.
+ */
+struct __attribute__((packed)) db_record {
+	uint64_t line, ts_ns, ptr;
+	union {
+		struct { uint32_t bytes_req, bytes_alloc; } slab;
+		uint64_t pfn;
+	} u;
+	uint32_t gfp, comm;
+	int32_t pid, cpu;
+	uint8_t kind;
+	union {
+		struct __attribute__((packed)) {
+			uint32_t call_site, cache;
+			int32_t node;
+			uint8_t accounted;
+		} slab;
+		struct {
+			int8_t order, migratetype, fallback_order, fallback_migratetype;
+			int8_t percpu_refill, change_ownership;
+		} page;
+	} v;
+};
+
+struct db_meta {
+	uint64_t kind_count;		/* KMEM_KIND_COUNT of the writer */
+	uint64_t event_record, site_record;	/* record sizes */
+	uint64_t nevents;
+	uint64_t nstrings[4];		/* call sites, caches, comms, gfps */
+	struct parse_stats stats;
+	uint64_t has_entries, entries_in_buffer, entries_written, cpus;
+	struct db_input_facts facts;
+};
+
+struct db_account {
+	struct account_totals totals;
+	uint64_t nsites;
+};
+
+/* ---- records ------------------------------------------------------------------ */
+
+static bool is_marker(unsigned kind)
+{
+	return kind == KMEM_LOST_EVENTS || kind == KMEM_BUFFER_STARTED;
+}
+
+static void encode_event(const struct kmem_event *ev, struct db_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->line = ev->line;
+	r->ts_ns = ev->ts_ns;
+	r->gfp = ev->gfp;
+	r->comm = ev->comm;
+	r->pid = ev->pid;
+	r->cpu = ev->cpu;
+	r->kind = (uint8_t)ev->kind;
+	if (kmem_is_page(ev->kind)) {
+		r->ptr = ev->ptr;
+		r->u.pfn = ev->pfn;
+		r->v.page.order = ev->order;
+		r->v.page.migratetype = ev->migratetype;
+		r->v.page.fallback_order = ev->fallback_order;
+		r->v.page.fallback_migratetype = ev->fallback_migratetype;
+		r->v.page.percpu_refill = ev->percpu_refill;
+		r->v.page.change_ownership = ev->change_ownership;
+		return;
+	}
+	r->ptr = is_marker(ev->kind) ? ev->pfn : ev->ptr;
+	r->u.slab.bytes_req = ev->bytes_req;
+	r->u.slab.bytes_alloc = ev->bytes_alloc;
+	r->v.slab.call_site = ev->call_site;
+	r->v.slab.cache = ev->cache;
+	r->v.slab.node = ev->node;
+	r->v.slab.accounted = ev->accounted;
+}
+
+/* The fields a record does not hold, as the parser leaves them. */
+static void blank_event(struct kmem_event *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->call_site = ev->cache = ev->gfp = ev->comm = STR_NONE;
+	ev->node = NODE_ABSENT;
+	ev->order = ev->migratetype = ev->fallback_order = ev->fallback_migratetype = -1;
+	ev->percpu_refill = ev->change_ownership = -1;
+}
+
+static void decode_event(const struct db_record *r, struct kmem_event *ev)
+{
+	blank_event(ev);
+	ev->line = r->line;
+	ev->ts_ns = r->ts_ns;
+	ev->gfp = r->gfp;
+	ev->comm = r->comm;
+	ev->pid = r->pid;
+	ev->cpu = r->cpu;
+	ev->kind = r->kind;
+	if (kmem_is_page(r->kind)) {
+		ev->ptr = r->ptr;
+		ev->pfn = r->u.pfn;
+		ev->order = r->v.page.order;
+		ev->migratetype = r->v.page.migratetype;
+		ev->fallback_order = r->v.page.fallback_order;
+		ev->fallback_migratetype = r->v.page.fallback_migratetype;
+		ev->percpu_refill = r->v.page.percpu_refill;
+		ev->change_ownership = r->v.page.change_ownership;
+		return;
+	}
+	if (is_marker(r->kind))
+		ev->pfn = r->ptr;
+	else
+		ev->ptr = r->ptr;
+	ev->bytes_req = r->u.slab.bytes_req;
+	ev->bytes_alloc = r->u.slab.bytes_alloc;
+	ev->call_site = r->v.slab.call_site;
+	ev->cache = r->v.slab.cache;
+	ev->node = r->v.slab.node;
+	ev->accounted = r->v.slab.accounted;
+}
+
+/* ---- writing ------------------------------------------------------------------- */
+
+struct db_writer {
+	struct binfile_writer file;
+	char *path;
+	char *buf;			/* records not yet handed to the file */
+	size_t len;
+	uint64_t nevents;
+	struct account accounts[3];	/* all, --malloc, --cache */
+};
+
+static const unsigned family_of_account[3] = { FAMILY_ALL, FAMILY_MALLOC, FAMILY_CACHE };
+
+struct db_writer *db_writer_create(const char *path, unsigned run_families, struct ta_error *err)
+{
+	struct db_writer *w = xcalloc(1, sizeof(*w));
+	int i;
+
+	w->path = xstrdup(path);
+	/* the run's own account is taken from the run at the end, not kept twice */
+	for (i = 0; i < 3; i++)
+		account_init(&w->accounts[i],
+			     family_of_account[i] == run_families ? 0 : family_of_account[i]);
+	if (binfile_create(&w->file, path, DB_MAGIC, DB_MAJOR, DB_MINOR, err) < 0) {
+		w->file.fd = -1;
+		db_writer_abort(w);
+		return NULL;
+	}
+	if (binfile_begin_section(&w->file, SEC_EVENTS, err) < 0) {
+		db_writer_abort(w);
+		return NULL;
+	}
+	w->buf = xmalloc(RECORD_BUFFER);
+	return w;
+}
+
+static int flush_records(struct db_writer *w, struct ta_error *err)
+{
+	int rc = binfile_write(&w->file, w->buf, w->len, err);
+
+	w->len = 0;
+	return rc;
+}
+
+int db_writer_add(struct db_writer *w, const struct kmem_event *ev, struct ta_error *err)
+{
+	int i;
+
+	if (w->len + sizeof(struct db_record) > RECORD_BUFFER && flush_records(w, err) < 0)
+		return -1;
+	encode_event(ev, (struct db_record *)(w->buf + w->len));
+	w->len += sizeof(struct db_record);
+	w->nevents++;
+	if (kmem_is_slab(ev->kind))
+		for (i = 0; i < 3; i++)
+			if (w->accounts[i].families != 0)
+				account_apply(&w->accounts[i], ev);
+	return 0;
+}
+
+static int write_strings(struct db_writer *w, uint32_t id, const struct strtab *t,
+			 struct ta_error *err)
+{
+	uint32_t i;
+
+	if (binfile_begin_section(&w->file, id, err) < 0)
+		return -1;
+	for (i = 0; i < t->count; i++)
+		if (binfile_write(&w->file, strtab_get(t, i), strtab_length(t, i) + 1, err) < 0)
+			return -1;
+	return binfile_end_section(&w->file, err);
+}
+
+static int write_account_section(struct db_writer *w, uint32_t id, const struct account *a,
+				 struct ta_error *err)
+{
+	struct db_account head;
+
+	memset(&head, 0, sizeof(head));
+	head.totals = a->totals;
+	head.nsites = a->nsites;
+	if (binfile_begin_section(&w->file, id, err) < 0 ||
+	    binfile_write(&w->file, &head, sizeof(head), err) < 0 ||
+	    binfile_write(&w->file, a->sites, a->nsites * sizeof(*a->sites), err) < 0)
+		return -1;
+	return binfile_end_section(&w->file, err);
+}
+
+static void fill_meta(struct db_meta *m, const struct db_writer *w,
+		      const struct trace_strings *strings, const struct parse_stats *stats,
+		      const struct trace_header *header, const struct db_input_facts *facts)
+{
+	memset(m, 0, sizeof(*m));
+	m->kind_count = KMEM_KIND_COUNT;
+	m->event_record = sizeof(struct db_record);
+	m->site_record = sizeof(struct site_stats);
+	m->nevents = w->nevents;
+	m->nstrings[0] = strings->call_sites.count;
+	m->nstrings[1] = strings->caches.count;
+	m->nstrings[2] = strings->comms.count;
+	m->nstrings[3] = strings->gfps.count;
+	m->stats = *stats;
+	m->has_entries = header->has_entries;
+	m->entries_in_buffer = header->entries_in_buffer;
+	m->entries_written = header->entries_written;
+	m->cpus = (uint64_t)(int64_t)header->cpus;
+	m->facts = *facts;
+}
+
+int db_writer_finish(struct db_writer *w, const char *source, const struct trace_strings *strings,
+		     const struct parse_stats *stats, const struct trace_header *header,
+		     const struct db_input_facts *facts, const struct account *run_account,
+		     unsigned families, struct ta_error *err)
+{
+	static const uint32_t account_ids[3] = { SEC_ACCOUNT_ALL, SEC_ACCOUNT_MALLOC,
+						 SEC_ACCOUNT_CACHE };
+	struct db_meta meta;
+	int i, rc = -1;
+
+	fill_meta(&meta, w, strings, stats, header, facts);
+	if (flush_records(w, err) < 0 || binfile_end_section(&w->file, err) < 0 ||
+	    binfile_add_section(&w->file, SEC_META, &meta, sizeof(meta), err) < 0 ||
+	    binfile_add_section(&w->file, SEC_SOURCE, source, strlen(source), err) < 0 ||
+	    write_strings(w, SEC_CALL_SITES, &strings->call_sites, err) < 0 ||
+	    write_strings(w, SEC_CACHES, &strings->caches, err) < 0 ||
+	    write_strings(w, SEC_COMMS, &strings->comms, err) < 0 ||
+	    write_strings(w, SEC_GFPS, &strings->gfps, err) < 0)
+		goto out;
+	for (i = 0; i < 3; i++) {
+		const struct account *a = family_of_account[i] == families ? run_account
+									  : &w->accounts[i];
+
+		if (write_account_section(w, account_ids[i], a, err) < 0)
+			goto out;
+	}
+	rc = binfile_commit(&w->file, err);
+out:
+	db_writer_abort(w);	/* after a commit, only frees */
+	return rc;
+}
+
+void db_writer_abort(struct db_writer *w)
+{
+	int i;
+
+	if (!w)
+		return;
+	binfile_abort(&w->file);
+	for (i = 0; i < 3; i++)
+		account_release(&w->accounts[i]);
+	free(w->buf);
+	free(w->path);
+	free(w);
+}
+
+/* ---- reading --------------------------------------------------------------------- */
+
+static int damaged(const struct db *db, struct ta_error *err, const char *problem)
+{
+	return error_set(err, "'%s' is not a usable DB file: %s", db->file.path, problem);
+}
+
+static int load_strings(struct db *db, uint32_t id, uint64_t count, struct strtab *t,
+			struct ta_error *err)
+{
+	size_t len, at = 0;
+	const char *s = binfile_section(&db->file, id, &len);
+	uint64_t i;
+
+	if (count && (!s || len == 0 || s[len - 1] != '\0'))
+		return damaged(db, err, "a string table is cut short");
+	for (i = 0; i < count; i++) {
+		size_t l;
+
+		if (at >= len)
+			return damaged(db, err, "a string table is cut short");
+		l = strlen(s + at);
+		if (strtab_intern(t, s + at, l) != i)
+			return damaged(db, err, "a string table repeats a string");
+		at += l + 1;
+	}
+	if (at != len)
+		return damaged(db, err, "a string table has bytes past its strings");
+	return 0;
+}
+
+static int check_meta(struct db *db, const struct db_meta *m, struct ta_error *err)
+{
+	if (m->kind_count != KMEM_KIND_COUNT || m->event_record != sizeof(struct db_record) ||
+	    m->site_record != sizeof(struct site_stats))
+		return damaged(db, err, "its records have another layout than this program's");
+	if (m->nstrings[0] > UINT32_MAX || m->nstrings[1] > UINT32_MAX ||
+	    m->nstrings[2] > UINT32_MAX || m->nstrings[3] > UINT32_MAX)
+		return damaged(db, err, "its string counts are out of range");
+	return 0;
+}
+
+static int load_meta(struct db *db, struct trace_strings *strings, struct ta_error *err)
+{
+	struct db_meta m;
+	size_t len;
+	const void *p = binfile_section(&db->file, SEC_META, &len);
+
+	if (!p || len != sizeof(m))
+		return damaged(db, err, "it has no valid META section");
+	memcpy(&m, p, sizeof(m));
+	if (check_meta(db, &m, err) < 0)
+		return -1;
+	db->stats = m.stats;
+	db->header.has_entries = m.has_entries != 0;
+	db->header.entries_in_buffer = m.entries_in_buffer;
+	db->header.entries_written = m.entries_written;
+	db->header.cpus = (int)(int64_t)m.cpus;
+	db->facts = m.facts;
+	db->nevents = m.nevents;
+	p = binfile_section(&db->file, SEC_SOURCE, &len);
+	db->source = xmalloc(len + 1);
+	if (len)
+		memcpy(db->source, p, len);
+	db->source[len] = '\0';
+	if (strlen(db->source) != len)
+		return damaged(db, err, "its source name holds a NUL byte");
+	if (load_strings(db, SEC_CALL_SITES, m.nstrings[0], &strings->call_sites, err) < 0 ||
+	    load_strings(db, SEC_CACHES, m.nstrings[1], &strings->caches, err) < 0 ||
+	    load_strings(db, SEC_COMMS, m.nstrings[2], &strings->comms, err) < 0 ||
+	    load_strings(db, SEC_GFPS, m.nstrings[3], &strings->gfps, err) < 0)
+		return -1;
+	/* event sections: the right length (their bytes are checked when read) */
+	if (db->file.table) {
+		uint32_t i;
+
+		for (i = 0; i < db->file.nsections; i++) {
+			const struct binfile_entry *e = &db->file.table[i];
+
+			if (e->id == SEC_EVENTS && e->length != db->nevents * sizeof(struct db_record))
+				return damaged(db, err, "its event section has the wrong length");
+		}
+	}
+	return 0;
+}
+
+int db_open(struct db *db, const char *path, struct trace_strings *strings,
+	    struct ta_error *err)
+{
+	memset(db, 0, sizeof(*db));
+	if (binfile_open(&db->file, path, DB_MAGIC, DB_MAJOR, "DB file", err) < 0)
+		return -1;
+	if (load_meta(db, strings, err) < 0) {
+		db_close(db);
+		return -1;
+	}
+	return 0;
+}
+
+void db_close(struct db *db)
+{
+	binfile_close(&db->file);
+	free(db->source);
+	db->source = NULL;
+}
+
+int db_load_account(struct db *db, unsigned families, uint32_t ncall_sites,
+		    struct account *a, struct ta_error *err)
+{
+	uint32_t id = families == FAMILY_MALLOC ? SEC_ACCOUNT_MALLOC
+		    : families == FAMILY_CACHE ? SEC_ACCOUNT_CACHE : SEC_ACCOUNT_ALL;
+	struct db_account head;
+	size_t len;
+	const unsigned char *p = binfile_section(&db->file, id, &len);
+
+	if (!p || len < sizeof(head))
+		return damaged(db, err, "it has no valid account section");
+	memcpy(&head, p, sizeof(head));
+	if (head.nsites > UINT32_MAX ||
+	    len != sizeof(head) + head.nsites * sizeof(struct site_stats))
+		return damaged(db, err, "an account section has the wrong length");
+	if (head.nsites > ncall_sites)
+		return damaged(db, err, "an account section names call sites it does not have");
+	a->totals = head.totals;
+	a->nsites = (uint32_t)head.nsites;
+	a->sites_cap = a->nsites;
+	a->sites = xmalloc(head.nsites ? head.nsites * sizeof(struct site_stats) : 1);
+	if (head.nsites)
+		memcpy(a->sites, p + sizeof(head), head.nsites * sizeof(struct site_stats));
+	return 0;
+}
+
+/* Is every string id of ev one its table has? */
+static bool ids_in_range(const struct kmem_event *ev, const struct trace_strings *s)
+{
+	return (ev->call_site == STR_NONE || ev->call_site < s->call_sites.count) &&
+	       (ev->cache == STR_NONE || ev->cache < s->caches.count) &&
+	       (ev->comm == STR_NONE || ev->comm < s->comms.count) &&
+	       (ev->gfp == STR_NONE || ev->gfp < s->gfps.count);
+}
+
+int db_replay(struct db *db, const struct trace_strings *strings,
+	      void (*fn)(void *ctx, const struct kmem_event *ev), void *ctx,
+	      struct ta_error *err)
+{
+	size_t len;
+	const struct db_record *r = binfile_section(&db->file, SEC_EVENTS, &len);
+	uint64_t i, line = 0;
+	struct kmem_event ev;
+
+	if (!r && db->nevents)
+		return damaged(db, err, "it has no event section");
+	for (i = 0; i < db->nevents; i++) {
+		decode_event(&r[i], &ev);
+		if (!kmem_is_slab(ev.kind) && !kmem_is_page(ev.kind) && !is_marker(ev.kind))
+			return damaged(db, err, "an event record has a bad kind");
+		if (!ids_in_range(&ev, strings))
+			return damaged(db, err, "an event record names a string it does not have");
+		if (kmem_is_slab_alloc(ev.kind) && ev.ptr && ev.call_site == STR_NONE)
+			return damaged(db, err, "an allocation record has no call site");
+		if (ev.line < line)
+			return damaged(db, err, "its events are out of order");
+		line = ev.line;
+		fn(ctx, &ev);
+	}
+	return 0;
+}
