@@ -1,0 +1,116 @@
+#!/usr/bin/env bats
+# The DB file from the command line: a re-run from it gives the log's
+# account; every kind of damage is refused with exit 1 and a message that
+# names the file and the problem, never numbers; usage rules.
+
+load ../lib/helpers
+
+setup() {
+	LOG="$FIX/tracefs-6.1-rawptr.log"
+	DB="$BATS_TEST_TMPDIR/kmem.db"
+	"$TA" -q -f "$LOG" --save-db "$DB"
+}
+
+# refused FILE PROBLEM: --db-file FILE exits 1 with exactly that problem.
+refused() {
+	run "$TA" --db-file "$1" -c "$BATS_TEST_TMPDIR/account"
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: '$1' is not a usable DB file: $2" ]
+	[ ! -s "$BATS_TEST_TMPDIR/account" ]
+}
+
+# patch FILE OFFSET HEXBYTES: overwrite bytes in place.
+patch() {
+	printf "$(echo "$3" | sed 's/../\\x&/g')" | dd of="$1" bs=1 seek="$2" conv=notrunc 2> /dev/null
+}
+
+@test "the account from the DB equals the account from the log" {
+	"$TA" -q -f "$LOG" -c "$BATS_TEST_TMPDIR/from-log"
+	"$TA" -q --db-file "$DB" -c "$BATS_TEST_TMPDIR/from-db"
+	diff_or_fail "$FIX/tracefs-6.1-rawptr.account" "$BATS_TEST_TMPDIR/from-db"
+	diff_or_fail "$BATS_TEST_TMPDIR/from-log" "$BATS_TEST_TMPDIR/from-db"
+}
+
+@test "the DB starts with its magic and version, and is much smaller than the log" {
+	[ "$(head -c 8 "$DB")" = "TAKMEMDB" ]
+	[ "$(od -An -tu2 -j8 -N2 "$DB" | tr -d ' ')" = "1" ]
+	[ "$(stat -c %s "$DB")" -lt "$(stat -c %s "$LOG")" ]
+}
+
+@test "a text log given as a DB: wrong magic" {
+	refused "$LOG" "wrong magic number (not a file trace_analyze wrote, or another kind of file)"
+}
+
+@test "a kernel index given as a DB: wrong magic" {
+	mkdir -p "$BATS_TEST_TMPDIR/t/mm" && echo 'int f(void) { return 1; }' > "$BATS_TEST_TMPDIR/t/mm/a.c"
+	gcc -c "$BATS_TEST_TMPDIR/t/mm/a.c" -o "$BATS_TEST_TMPDIR/t/mm/a.o"
+	"$TA" -q -k "$BATS_TEST_TMPDIR/t" --save-index "$BATS_TEST_TMPDIR/k.kidx"
+	refused "$BATS_TEST_TMPDIR/k.kidx" "wrong magic number (not a file trace_analyze wrote, or another kind of file)"
+}
+
+@test "a newer major version is refused, naming both versions" {
+	patch "$DB" 8 0200
+	refused "$DB" "format version 2.0 is newer than this program reads (1.x): upgrade trace_analyze"
+}
+
+@test "a DB written on a machine of the other byte order is refused" {
+	patch "$DB" 12 01020304
+	refused "$DB" "written on a machine of the other byte order"
+}
+
+@test "a flipped byte in the events is a bad checksum" {
+	size=$(stat -c %s "$DB")
+	patch "$DB" 200 ff
+	run "$TA" --db-file "$DB" -c -
+	[ "$status" -eq 1 ]
+	[[ "$output" == "trace_analyze: error: '$DB' is not a usable DB file: bad checksum of section 7 (damaged file)" ]]
+	[ "$(stat -c %s "$DB")" -eq "$size" ]
+}
+
+@test "a flipped byte in the header is a bad header checksum" {
+	patch "$DB" 40 ff
+	refused "$DB" "bad header checksum"
+}
+
+@test "a truncated DB says how long it is and should be" {
+	size=$(stat -c %s "$DB")
+	head -c $((size - 100)) "$DB" > "$BATS_TEST_TMPDIR/cut.db"
+	refused "$BATS_TEST_TMPDIR/cut.db" "truncated: $((size - 100)) bytes, the header says $size"
+	head -c 30 "$DB" > "$BATS_TEST_TMPDIR/tiny.db"
+	refused "$BATS_TEST_TMPDIR/tiny.db" "truncated: shorter than a header"
+	: > "$BATS_TEST_TMPDIR/empty.db"
+	refused "$BATS_TEST_TMPDIR/empty.db" "empty file"
+}
+
+@test "a missing DB or a directory: the OS reason" {
+	run "$TA" --db-file "$BATS_TEST_TMPDIR/none.db" -c -
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: cannot open DB file '$BATS_TEST_TMPDIR/none.db': No such file or directory" ]
+	run "$TA" --db-file "$BATS_TEST_TMPDIR" -c -
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: cannot read DB file '$BATS_TEST_TMPDIR': Is a directory" ]
+}
+
+@test "a DB that cannot be written is an error, and no file is left behind" {
+	run "$TA" -q -f "$LOG" --save-db "$BATS_TEST_TMPDIR/no/dir/x.db"
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: cannot write '$BATS_TEST_TMPDIR/no/dir/x.db': No such file or directory" ]
+	[ ! -e "$BATS_TEST_TMPDIR/no" ]
+}
+
+@test "a failed save leaves the old DB in place, whole" {
+	cp "$DB" "$BATS_TEST_TMPDIR/before.db"
+	run "$TA" -q -f "$BATS_TEST_TMPDIR/missing.log" --save-db "$DB"
+	[ "$status" -eq 1 ]
+	cmp "$DB" "$BATS_TEST_TMPDIR/before.db"
+	[ -z "$(ls "$BATS_TEST_TMPDIR" | grep '\.tmp\.')" ]
+}
+
+@test "usage: -f and --db-file exclude each other; --save-db needs -f" {
+	run "$TA" -f "$LOG" --db-file "$DB" -c -
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: -f and --db-file exclude each other: the DB replaces the log" ]
+	run "$TA" --db-file "$DB" --save-db "$BATS_TEST_TMPDIR/again.db"
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: --save-db saves the events of a log: it needs -f LOG" ]
+}

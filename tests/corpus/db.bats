@@ -1,0 +1,80 @@
+#!/usr/bin/env bats
+# The DB file on every log of the real corpus: every report made from the
+# DB is byte-identical to the one made from the log it was saved from, for
+# several option combinations; the summary too, but for its first line.
+
+load ../lib/helpers
+
+setup() {
+	require_corpus
+	TREE="$CORPUS/linux-6.1-tiny/tree"
+}
+
+# same_from_db LOG [options for the save run]: save, then compare reports.
+same_from_db() {
+	local log="$1" d="$BATS_TEST_TMPDIR" opts
+	shift
+	"$TA" -f "$log" --save-db "$d/log.db" -c "$d/saved-run" "$@" 2> "$d/log.summary"
+	"$TA" --db-file "$d/log.db" -c "$d/db-run" "$@" 2> "$d/db.summary"
+	diff_or_fail "$d/saved-run" "$d/db-run"
+	tail -n +2 "$d/log.summary" > "$d/a"; tail -n +2 "$d/db.summary" > "$d/b"
+	diff_or_fail "$d/a" "$d/b"
+	head -n 1 "$d/db.summary" | grep -q "^trace_analyze: summary of '$d/log.db' (made from '$log'): "
+	for opts in "" "--malloc" "--cache -o waste" "--group-by function -o alloc_count" \
+		"--format csv -o total_dynamic" "--format json --malloc"; do
+		"$TA" -q -f "$log" -c "$d/from-log" $opts "$@"
+		"$TA" -q --db-file "$d/log.db" -c "$d/from-db" $opts "$@"
+		diff_or_fail "$d/from-log" "$d/from-db" || { echo "differs with: $opts"; return 1; }
+	done
+}
+
+@test "6.1 boot log: every account and the summary are identical from the DB" {
+	same_from_db "$CORPUS/linux-6.1-tiny/boot-kmem.log"
+}
+
+@test "6.1 boot+workload, stack-trace and raw-pointer logs: identical from the DB" {
+	same_from_db "$CORPUS/linux-6.1-tiny/workload-kmem.log"
+	same_from_db "$CORPUS/linux-6.1-tiny/stacktrace-kmem.log"
+	same_from_db "$CORPUS/linux-6.1-tiny/raw-ptr-kmem.log"
+}
+
+@test "6.18 snapshot, stack, overrun, trace-cmd and perf script logs: identical from the DB" {
+	same_from_db "$CORPUS/host-6.18/small-kmem.log"
+	same_from_db "$CORPUS/host-6.18/stack-kmem.log"
+	same_from_db "$CORPUS/host-6.18/overrun-kmem.log"
+	same_from_db "$CORPUS/host-6.18/trace-cmd-report.txt"
+	same_from_db "$CORPUS/host-6.18/perf-kmem/kmem.perf-script.txt"
+}
+
+@test "a DB of a hex call-site log resolves them at analysis time, as the log would" {
+	local hex="$CORPUS/linux-6.1-tiny/boot-kmem-hexaddr.log" d="$BATS_TEST_TMPDIR"
+	"$TA" -q -f "$hex" --save-db "$d/hex.db"
+	"$TA" -q -k "$TREE" -f "$hex" -c "$d/from-log"
+	"$TA" -q -k "$TREE" --db-file "$d/hex.db" -c "$d/from-db"
+	diff_or_fail "$d/from-log" "$d/from-db"
+	"$TA" -q --system-map "$TREE/System.map" --db-file "$d/hex.db" -c "$d/from-map"
+	diff_or_fail "$d/from-log" "$d/from-map"
+	grep -q 'alloc_inode+0x30' "$d/from-db"
+}
+
+@test "-b, the callers file and ringcharts are identical from the DB" {
+	local log="$CORPUS/linux-6.1-tiny/workload-kmem.log" d="$BATS_TEST_TMPDIR" src
+	"$TA" -q -f "$log" --save-db "$d/w.db" -c /dev/null
+	for src in "-f $log" "--db-file $d/w.db"; do
+		n=${src%% *}
+		"$TA" -q -k "$TREE" $src -b fs -c "$d/acc$n" -l "$d/callers$n" -r "$d/rings$n.png"
+		"$TA" -q -k "$TREE" $src -l "$d/all-callers$n" -r "$d/waste$n.svg" -a waste --malloc
+	done
+	for f in acc callers all-callers rings.png waste.svg; do
+		cmp "$d/${f%%.*}-f${f#${f%%.*}}" "$d/${f%%.*}--db-file${f#${f%%.*}}"
+	done
+}
+
+@test "a DB saved while reading standard input equals one saved from the file" {
+	local log="$CORPUS/linux-6.1-tiny/boot-kmem.log" d="$BATS_TEST_TMPDIR"
+	cat "$log" | "$TA" -q -f - --save-db "$d/pipe.db" -c "$d/pipe-run"
+	"$TA" -q --db-file "$d/pipe.db" -c "$d/from-db"
+	"$TA" -q -f "$log" -c "$d/from-log"
+	diff_or_fail "$d/from-log" "$d/from-db"
+	diff_or_fail "$d/from-log" "$d/pipe-run"
+}
