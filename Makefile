@@ -6,6 +6,7 @@
 #   make demo       run the main job on data shipped in data/
 #   make install    PREFIX=/usr/local by default
 #   make bench LOG=file   scripts/bench.sh on a log
+#   make fuzz       the DB reader's libFuzzer target for FUZZ_SECONDS (clang)
 
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
@@ -74,6 +75,31 @@ $(BUILD)/san/tests/%: tests/unit/%.c $(SAN_LIB_OBJS)
 
 SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/tests/%)
 
+# ---- fuzzing ----------------------------------------------------------------
+# The DB reader's fuzz target (tests/fuzz/fuzz_db.c), built with checksums
+# taken as good so that mutations reach the checks behind them. `make fuzz`
+# runs libFuzzer (clang) for FUZZ_SECONDS; `make check` runs the seed corpus
+# through the same entry point with a plain driver, so any compiler will do.
+FUZZ_SECONDS ?= 600
+FUZZ_DEFS  := -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+FUZZ_SAN   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_DEPS  := tests/fuzz/fuzz_db.c $(LIB_SRCS) $(wildcard include/*.h)
+
+$(BUILD)/fuzz/fuzz_db: $(FUZZ_DEPS)
+	@mkdir -p $(dir $@)
+	clang $(CPPFLAGS) $(FUZZ_DEFS) $(FUZZ_SAN) $(WARN) -fsanitize=fuzzer -o $@ tests/fuzz/fuzz_db.c \
+		$(LIB_SRCS) $(LDLIBS)
+
+$(BUILD)/fuzz/seeds_db: tests/fuzz/run_seeds.c $(FUZZ_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(FUZZ_DEFS) $(FUZZ_SAN) $(WARN) -o $@ tests/fuzz/run_seeds.c tests/fuzz/fuzz_db.c \
+		$(LIB_SRCS) $(LDLIBS)
+
+fuzz: $(BUILD)/fuzz/fuzz_db
+	@mkdir -p $(BUILD)/fuzz/corpus
+	$(BUILD)/fuzz/fuzz_db -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+		$(BUILD)/fuzz/corpus tests/fuzz/corpus/db
+
 # What the tests need besides the build: name the fix when it is missing.
 check-test-deps:
 	@if [ ! -f /usr/include/cmocka.h ]; then \
@@ -87,7 +113,8 @@ check-test-deps:
 	  fi; \
 	done
 
-check: check-deps check-test-deps trace_analyze $(UNIT_BINS) $(BUILD)/san/trace_analyze $(SAN_UNIT_BINS)
+check: check-deps check-test-deps trace_analyze $(UNIT_BINS) $(BUILD)/san/trace_analyze $(SAN_UNIT_BINS) \
+	$(BUILD)/fuzz/seeds_db
 	@scripts/run-tests.sh
 
 demo: check-deps trace_analyze
@@ -104,5 +131,5 @@ install: trace_analyze
 clean:
 	rm -rf $(BUILD) trace_analyze
 
-.PHONY: all check-deps check-test-deps check demo bench install clean
+.PHONY: all check-deps check-test-deps check demo bench install clean fuzz
 .SECONDARY:
