@@ -7,6 +7,8 @@
 # of just reading the lines). The page cache is warmed first, so this
 # measures the program, not the disk. A >= 1 GB log can be made with
 # scripts/make-big-log.sh. TA=path selects another binary.
+# Then the DB file: its size against the log, the time --save-db adds, and
+# the time of the account from the DB against the text (--db-file).
 set -eu
 log=${1:?usage: bench.sh LOG [RUNS]}
 runs=${2:-3}
@@ -58,3 +60,24 @@ report() {	# LABEL SECONDS
 
 report "1 thread:" "$(best_of "$ta" -q --threads 1 -f "$log" -c /dev/null)"
 report "threads:" "$(best_of "$ta" -q -f "$log" -c /dev/null)"
+
+# The DB file (--save-db / --db-file): its size, what saving costs, and how
+# much faster the account comes from it than from the text.
+db="$tmp/bench.db"
+save_s=$(best_of "$ta" -q -f "$log" -c /dev/null --save-db "$db")
+save_rss=$(cat "$tmp/rss")
+save1_s=$(best_of "$ta" -q --threads 1 -f "$log" -c /dev/null --save-db "$db")
+plain_s=$(best_of "$ta" -q -f "$log" -c /dev/null)
+plain1_s=$(best_of "$ta" -q --threads 1 -f "$log" -c /dev/null)
+db_s=$(best_of "$ta" -q --db-file "$db" -c /dev/null)
+db_rss=$(cat "$tmp/rss")
+db_bytes=$(stat -c %s "$db")
+awk -v b="$bytes" -v d="$db_bytes" 'BEGIN {
+	printf "DB:         %.1f MB, %.1f%% of the log\n", d / 1e6, 100 * d / b }'
+awk -v s="$save_s" -v p="$plain_s" -v s1="$save1_s" -v p1="$plain1_s" -v rss="$save_rss" 'BEGIN {
+	printf "save:       %s s (+%.0f%% on %s s), 1 thread %s s (+%.0f%% on %s s), peak RSS %.1f MB\n",
+	       s, 100 * (s - p) / p, p, s1, 100 * (s1 - p1) / p1, p1, rss / 1024 }'
+awk -v d="$db_s" -v p="$plain_s" -v p1="$plain1_s" -v rss="$db_rss" 'BEGIN {
+	if (d < 0.001) d = 0.001
+	printf "from DB:    %.3f s: %.0fx faster than the text (%.0fx than 1 thread), peak RSS %.1f MB\n",
+	       d, p / d, p1 / d, rss / 1024 }'
