@@ -31,6 +31,8 @@ struct site_stats {
 	uint64_t current_req;	/* bytes_req of the same */
 	uint64_t alloc_count;
 	uint64_t free_count;	/* frees that matched one of its allocations */
+	uint64_t pingpong;	/* of those, frees on another CPU than the allocation's */
+	uint64_t peak_dynamic;	/* the highest current_dynamic it reached */
 };
 
 struct account_totals {
@@ -41,6 +43,12 @@ struct account_totals {
 	uint64_t failed_allocs;	/* allocations returning NULL */
 	uint64_t null_frees;	/* kfree(NULL) and the like */
 	uint64_t filtered;	/* slab events left out by --malloc/--cache */
+	uint64_t bytes_requested;	/* bytes_req of successful allocations */
+	uint64_t bytes_allocated;	/* bytes_alloc of the same */
+	uint64_t bytes_freed;	/* bytes_alloc of the allocations matched frees freed */
+	uint64_t pingpong;	/* matched frees on another CPU than the allocation's */
+	uint64_t node_allocs;	/* allocations with node= other than -1 */
+	uint64_t cross_node;	/* of those, on another node than their CPU's (node 0) */
 };
 
 struct account {

@@ -6,6 +6,8 @@
 #define TA_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "dirtree.h"
 #include "output.h"
@@ -28,6 +30,13 @@ struct options {
 	int rings_attr;			/* -a: enum size_attr, -1 = the default */
 	bool rings_show;		/* -i */
 	const char *save_index;		/* --save-index */
+	const char *summary_path;	/* --summary */
+	const char *stats_path;		/* --stats */
+	const char *outstanding_path;	/* --outstanding */
+	uint64_t min_age_ns;		/* --min-age */
+	size_t top;			/* --top: 0 = every row */
+	bool has_time_start, has_time_end;	/* --time START,END */
+	uint64_t time_start_ns, time_end_ns;
 	bool quiet;			/* -q: no summary */
 	int threads;			/* --threads: 0 = as many as pay */
 };

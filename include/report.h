@@ -21,6 +21,11 @@ enum order_key {
 	ORDER_ALLOC_COUNT,
 	ORDER_FREE_COUNT,
 	ORDER_WASTE,
+	ORDER_FRAG,		/* fragmentation %: 100 - 100 * total_req / total_dynamic */
+	ORDER_HIT,		/* allocations (as alloc_count) */
+	ORDER_BYTES,		/* bytes allocated (as total_dynamic) */
+	ORDER_PINGPONG,
+	ORDER_PEAK,
 	ORDER_KEY_COUNT
 };
 
@@ -32,6 +37,7 @@ const char *order_key_name(enum order_key key);
 struct account_row {
 	const char *caller;	/* points into account_rows.names */
 	struct site_stats s;
+	uint32_t nsites;	/* call sites merged into it; peak_dynamic only holds for 1 */
 	uint32_t place;		/* where its function is (row_places), else UINT32_MAX */
 };
 
@@ -68,6 +74,12 @@ void account_rows_release(struct account_rows *rows);
 static inline int64_t site_waste(const struct site_stats *s)
 {
 	return (int64_t)(s->current_dynamic - s->current_req);
+}
+
+/* perf kmem's internal fragmentation: 100 - 100 * requested / allocated. */
+static inline double fragmentation_pct(uint64_t requested, uint64_t allocated)
+{
+	return allocated ? 100.0 - 100.0 * (double)requested / (double)allocated : 0.0;
 }
 
 /*

@@ -78,7 +78,16 @@ static void apply_alloc(struct account *a, const struct kmem_event *ev)
 	s->total_req += ev->bytes_req;
 	s->current_dynamic += ev->bytes_alloc;
 	s->current_req += ev->bytes_req;
+	if (s->current_dynamic > s->peak_dynamic)
+		s->peak_dynamic = s->current_dynamic;
 	a->totals.allocs++;
+	a->totals.bytes_requested += ev->bytes_req;
+	a->totals.bytes_allocated += ev->bytes_alloc;
+	if (ev->node != NODE_ABSENT && ev->node != -1) {
+		a->totals.node_allocs++;
+		/* text logs carry no CPU-to-node map: every CPU counts as node 0 */
+		a->totals.cross_node += ev->node != 0;
+	}
 
 	slot = ptrmap_insert(&a->live, ev->ptr, &existed);
 	if (existed) {
@@ -110,6 +119,11 @@ static void apply_free(struct account *a, const struct kmem_event *ev)
 	release_live(a, slot);
 	a->sites[slot->call_site].free_count++;
 	a->totals.frees++;
+	a->totals.bytes_freed += slot->bytes_alloc;
+	if (slot->cpu != ev->cpu && slot->cpu != CPU_UNKNOWN && ev->cpu != CPU_UNKNOWN) {
+		a->sites[slot->call_site].pingpong++;
+		a->totals.pingpong++;
+	}
 	ptrmap_remove(&a->live, slot);
 }
 

@@ -22,6 +22,8 @@ static const char usage_line[] =
 	"                     [--save-db DB] [-c FILE] [-o KEY]\n"
 	"                     [--malloc | --cache] [--group-by function] [-b DIR]\n"
 	"                     [-l FILE] [-r FILE [-a ATTR] [-i]] [--save-index FILE]\n"
+	"                     [--summary FILE] [--stats FILE [--top N]]\n"
+	"                     [--outstanding FILE [--min-age S]] [--time START,END]\n"
 	"                     [--format text|csv|json] [-q]\n"
 	"       trace_analyze -k DIR|INDEX [-b DIR] [-r FILE] [-c FILE] [--save-index FILE]\n";
 
@@ -50,13 +52,29 @@ static void print_help(void)
 	      "  -c, --account-file FILE   write the account file ('-' = standard output)\n"
 	      "  -o, --order-by KEY        sort rows by KEY, descending: current_dynamic\n"
 	      "                            (default), total_dynamic, alloc_count,\n"
-	      "                            free_count, waste\n"
+	      "                            free_count, waste, frag, hit, bytes, pingpong,\n"
+	      "                            peak\n"
 	      "      --malloc              only kmalloc, kmalloc_node and kfree events\n"
 	      "      --cache               only kmem_cache_alloc(_node) and kmem_cache_free\n"
 	      "      --group-by WHAT       'callsite' (default: function+0xoffset) or\n"
 	      "                            'function' (offsets of a function merged)\n"
 	      "      --format FORMAT       text (default: trace_analyze.py's layout), csv\n"
 	      "                            or json, for the account and every report\n"
+	      "\n"
+	      "Beyond the account (FILE '-' = standard output):\n"
+	      "      --summary FILE        totals as perf kmem stat (requested, allocated,\n"
+	      "                            freed, fragmentation, ping-pong, cross-node),\n"
+	      "                            events, findings (double frees, mismatched frees,\n"
+	      "                            time going back, lost events), slab caches\n"
+	      "      --stats FILE          per call site: hits, bytes, per-hit bytes, frag%,\n"
+	      "                            ping-pong, peak live bytes; -o also takes frag,\n"
+	      "                            hit, bytes, pingpong, peak\n"
+	      "      --outstanding FILE    what is still allocated at the end, by call site:\n"
+	      "                            count, bytes, oldest and median age\n"
+	      "      --min-age SECONDS     --outstanding: leave out younger allocations\n"
+	      "      --top N               --stats, --outstanding: the first N rows only\n"
+	      "      --time START,END      only events in this time window (seconds as the\n"
+	      "                            log prints them; either end may be left out)\n"
 	      "\n"
 	      "Kernel tree (-k):\n"
 	      "  -b, --start-branch DIR    only call sites (or static sizes) under DIR of\n"
@@ -93,6 +111,12 @@ enum long_only {
 	OPT_SAVE_INDEX,
 	OPT_DB_FILE,
 	OPT_SAVE_DB,
+	OPT_SUMMARY,
+	OPT_STATS,
+	OPT_OUTSTANDING,
+	OPT_MIN_AGE,
+	OPT_TOP,
+	OPT_TIME,
 };
 
 static const struct option long_options[] = {
@@ -114,6 +138,12 @@ static const struct option long_options[] = {
 	{ "save-index", required_argument, NULL, OPT_SAVE_INDEX },
 	{ "db-file", required_argument, NULL, OPT_DB_FILE },
 	{ "save-db", required_argument, NULL, OPT_SAVE_DB },
+	{ "summary", required_argument, NULL, OPT_SUMMARY },
+	{ "stats", required_argument, NULL, OPT_STATS },
+	{ "outstanding", required_argument, NULL, OPT_OUTSTANDING },
+	{ "min-age", required_argument, NULL, OPT_MIN_AGE },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "time", required_argument, NULL, OPT_TIME },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -139,6 +169,51 @@ static bool parse_thread_count(const char *s, int *out)
 		return false;
 	*out = (int)n;
 	return true;
+}
+
+/* "2.5" seconds -> ns; false if not a non-negative number. */
+static bool parse_seconds(const char *s, uint64_t *ns)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || !(v >= 0) || v > 1e10)
+		return false;
+	*ns = (uint64_t)(v * 1e9 + 0.5);
+	return true;
+}
+
+static bool parse_count(const char *s, size_t *out)
+{
+	char *end;
+	long long n = strtoll(s, &end, 10);
+
+	if (end == s || *end || n < 1)
+		return false;
+	*out = (size_t)n;
+	return true;
+}
+
+/* "START,END", "START,", ",END" or "START". */
+static bool parse_time_window(const char *arg, struct options *o)
+{
+	const char *comma = strchr(arg, ',');
+	char start[64];
+	size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
+
+	if (n >= sizeof(start))
+		return false;
+	memcpy(start, arg, n);
+	start[n] = '\0';
+	o->has_time_start = n > 0;
+	o->has_time_end = comma && comma[1];
+	if (!o->has_time_start && !o->has_time_end)
+		return false;
+	if (o->has_time_start && !parse_seconds(start, &o->time_start_ns))
+		return false;
+	if (o->has_time_end && !parse_seconds(comma + 1, &o->time_end_ns))
+		return false;
+	return !(o->has_time_start && o->has_time_end && o->time_end_ns < o->time_start_ns);
 }
 
 /* What needs what: a usage error rather than an option silently ignored. */
@@ -169,6 +244,15 @@ static int check_combinations(struct options *opts)
 	} else if (opts->rings_attr < 0) {
 		opts->rings_attr = ATTR_CURRENT_DYNAMIC;
 	}
+	if (opts->min_age_ns && !opts->outstanding_path)
+		return usage_error("%s", "--min-age filters --outstanding: give that too");
+	if (opts->top && !opts->stats_path && !opts->outstanding_path)
+		return usage_error("%s", "--top limits --stats and --outstanding: give one of them");
+	if (!opts->log_path && !opts->db_path &&
+	    (opts->summary_path || opts->stats_path || opts->outstanding_path ||
+	     opts->has_time_start || opts->has_time_end))
+		return usage_error("%s", "--summary, --stats, --outstanding and --time need a log "
+				   "(-f LOG or --db-file DB)");
 	if (opts->rings_show && !opts->rings_path)
 		return usage_error("%s", "-i shows the ringchart: it needs one (-r FILE)");
 	return -1;
@@ -203,8 +287,8 @@ static int parse_options(int argc, char **argv, struct options *opts)
 			key = order_key_of_name(optarg);
 			if (key < 0)
 				return usage_error("unknown --order-by key '%s' (total_dynamic, "
-						   "current_dynamic, alloc_count, free_count, waste)",
-						   optarg);
+						   "current_dynamic, alloc_count, free_count, waste, "
+						   "frag, hit, bytes, pingpong, peak)", optarg);
 			opts->order = (enum order_key)key;
 			break;
 		case OPT_MALLOC:
@@ -260,6 +344,28 @@ static int parse_options(int argc, char **argv, struct options *opts)
 			break;
 		case OPT_SAVE_DB:
 			opts->save_db = optarg;
+			break;
+		case OPT_SUMMARY:
+			opts->summary_path = optarg;
+			break;
+		case OPT_STATS:
+			opts->stats_path = optarg;
+			break;
+		case OPT_OUTSTANDING:
+			opts->outstanding_path = optarg;
+			break;
+		case OPT_MIN_AGE:
+			if (!parse_seconds(optarg, &opts->min_age_ns))
+				return usage_error("--min-age wants seconds (e.g. 2.5), not '%s'", optarg);
+			break;
+		case OPT_TOP:
+			if (!parse_count(optarg, &opts->top))
+				return usage_error("--top wants a number of rows, not '%s'", optarg);
+			break;
+		case OPT_TIME:
+			if (!parse_time_window(optarg, opts))
+				return usage_error("--time wants START,END in seconds as the log prints "
+						   "them (either may be left out), not '%s'", optarg);
 			break;
 		case 'q':
 			opts->quiet = true;

@@ -17,6 +17,7 @@
 #include "callsite.h"
 #include "db.h"
 #include "dirtree.h"
+#include "findings.h"
 #include "input.h"
 #include "kindex.h"
 #include "kreport.h"
@@ -26,6 +27,7 @@
 #include "reader.h"
 #include "report.h"
 #include "ringchart.h"
+#include "stats.h"
 #include "symbols.h"
 
 /* What the summary and warnings say of the log, from the input or a DB. */
@@ -55,6 +57,11 @@ struct run {
 	struct ta_error save_error;
 	bool save_failed;
 	struct log_facts facts;	/* of the log read, or of the one the DB was made from */
+	struct findings findings;	/* --summary */
+	bool have_findings;
+	uint64_t first_ns, last_ns;	/* timestamps of the events counted */
+	uint64_t in_window[KMEM_KIND_COUNT];	/* events counted, by kind (--time) */
+	uint64_t outside_window;
 	struct input input;
 	double started;
 	double last_progress;
@@ -251,14 +258,64 @@ static void end_progress(struct run *r)
 		fputs("\r\033[K", stderr);
 }
 
+static bool time_window_set(const struct options *o)
+{
+	return o->has_time_start || o->has_time_end;
+}
+
+/* --time: markers carry no timestamp and are always kept. */
+static bool in_time_window(const struct options *o, const struct kmem_event *ev)
+{
+	if (!o->has_time_start && !o->has_time_end)
+		return true;
+	if (ev->kind == KMEM_LOST_EVENTS || ev->kind == KMEM_BUFFER_STARTED)
+		return true;
+	return (!o->has_time_start || ev->ts_ns >= o->time_start_ns) &&
+	       (!o->has_time_end || ev->ts_ns <= o->time_end_ns);
+}
+
+/* Every event, in log order, from the parser or from a DB's replay. */
 static void consume_event(void *ctx, const struct kmem_event *ev)
 {
 	struct run *r = ctx;
 
-	account_apply(&r->account, ev);
 	if (r->saving && !r->save_failed &&
 	    db_writer_add(r->saving, ev, &r->save_error) < 0)
 		r->save_failed = true;
+	if (!in_time_window(r->opts, ev)) {
+		r->outside_window++;
+		return;
+	}
+	r->in_window[ev->kind]++;
+	if (ev->ts_ns) {
+		if (!r->first_ns || ev->ts_ns < r->first_ns)
+			r->first_ns = ev->ts_ns;
+		if (ev->ts_ns > r->last_ns)
+			r->last_ns = ev->ts_ns;
+	}
+	account_apply(&r->account, ev);
+	if (r->have_findings)
+		findings_apply(&r->findings, ev);
+}
+
+/* Does a report need every event, rather than the accounts a DB keeps? */
+static bool needs_event_stream(const struct options *o)
+{
+	return o->summary_path || o->outstanding_path || o->has_time_start || o->has_time_end;
+}
+
+/* The optional fields the reports asked for need parsed. */
+static unsigned fields_wanted(const struct options *o)
+{
+	unsigned want = 0;
+
+	if (o->save_db)
+		return WANT_ALL;
+	if (o->summary_path)
+		want |= WANT_CACHE_NAME;
+	if (o->has_time_start || o->has_time_end)
+		want |= WANT_PAGE;	/* to count them in the window */
+	return want;
 }
 
 static const char *input_name(const struct run *r)
@@ -278,7 +335,8 @@ static int finish_saving(struct run *r, struct ta_error *err)
 		return -1;
 	}
 	return db_writer_finish(w, input_name(r), &r->strings, &r->read.stats, &r->read.header,
-				&r->facts.input, &r->account, r->opts->families, err);
+				&r->facts.input, &r->account,
+				time_window_set(r->opts) ? 0 : r->opts->families, err);
 }
 
 static int read_log(struct run *r, struct ta_error *err)
@@ -286,7 +344,7 @@ static int read_log(struct run *r, struct ta_error *err)
 	struct read_config cfg = {
 		.input = &r->input,
 		.strings = &r->strings,
-		.want = r->opts->save_db ? WANT_ALL : 0,
+		.want = fields_wanted(r->opts),
 		.threads = r->opts->threads,
 		.on_event = consume_event,
 		.on_progress = show_progress,
@@ -297,7 +355,9 @@ static int read_log(struct run *r, struct ta_error *err)
 	if (input_open(&r->input, r->opts->log_path, err) < 0)
 		return -1;
 	if (r->opts->save_db) {
-		r->saving = db_writer_create(r->opts->save_db, r->opts->families, err);
+		/* a windowed account is not the log's: then the writer keeps all three */
+		r->saving = db_writer_create(r->opts->save_db,
+					     time_window_set(r->opts) ? 0 : r->opts->families, err);
 		if (!r->saving)
 			return -1;
 	}
@@ -322,9 +382,13 @@ static int read_db(struct run *r, struct ta_error *err)
 	if (db_open(&r->db, r->opts->db_path, &r->strings, err) < 0)
 		return -1;
 	r->have_db = true;
-	if (db_load_account(&r->db, r->opts->families, r->strings.call_sites.count, &r->account,
-			    err) < 0)
+	if (needs_event_stream(r->opts)) {
+		if (db_replay(&r->db, &r->strings, consume_event, r, err) < 0)
+			return -1;
+	} else if (db_load_account(&r->db, r->opts->families, r->strings.call_sites.count,
+				   &r->account, err) < 0) {
 		return -1;
+	}
 	r->read.stats = r->db.stats;
 	r->read.header = r->db.header;
 	r->read.first_malformed_line = r->db.facts.first_malformed_line;
@@ -399,6 +463,53 @@ static void write_callers_rows(FILE *f, const struct run *r)
 	build_rows(r, &rows);
 	write_callers(f, &rows, &r->dirs, r->opts->format);
 	account_rows_release(&rows);
+}
+
+static void write_stats_rows(FILE *f, const struct run *r)
+{
+	struct account_rows rows;
+
+	build_rows(r, &rows);
+	write_stats(f, &rows, r->opts->top, r->opts->format);
+	account_rows_release(&rows);
+}
+
+static void write_summary_file(FILE *f, const struct run *r)
+{
+	struct parse_stats window;
+	struct summary_report s = {
+		.source = r->facts.made_from ? r->facts.made_from : r->facts.source,
+		.stats = &r->read.stats,
+		.header = &r->read.header,
+		.totals = &r->account.totals,
+		.families = r->opts->families,
+		.findings = &r->findings,
+		.caches = &r->strings.caches,
+		.first_ns = r->first_ns,
+		.last_ns = r->last_ns,
+	};
+
+	if (time_window_set(r->opts)) {	/* count the events of the window only */
+		window = r->read.stats;
+		memcpy(window.events, r->in_window, sizeof(window.events));
+		s.stats = &window;
+	}
+	write_summary_report(f, &s, r->opts->format);
+}
+
+static void write_outstanding_file(FILE *f, const struct run *r)
+{
+	struct outstanding_query q = {
+		.account = &r->account,
+		.call_sites = &r->strings.call_sites,
+		.syms = &r->syms,
+		.by_function = r->opts->group_by_function,
+		.end_ns = r->last_ns,
+		.min_age_ns = r->opts->min_age_ns,
+		.top = r->opts->top,
+	};
+
+	write_outstanding(f, &q, r->opts->format);
 }
 
 static void write_static_footprint(FILE *f, const struct run *r)
@@ -504,6 +615,10 @@ static void run_init(struct run *r, const struct options *opts)
 	symbols_init(&r->syms);
 	ktree_init(&r->ktree);
 	r->input.fd = -1;
+	if (opts->summary_path) {
+		findings_init(&r->findings);
+		r->have_findings = true;
+	}
 }
 
 static void run_release(struct run *r)
@@ -519,6 +634,8 @@ static void run_release(struct run *r)
 	if (r->have_dirs)
 		dirtree_release(&r->dirs);
 	ktree_release(&r->ktree);
+	if (r->have_findings)
+		findings_release(&r->findings);
 	free(r->site_place);
 	free(r->map_path);
 }
@@ -544,8 +661,18 @@ static int analyse_log(struct run *r, struct ta_error *err)
 		return -1;
 	if (opts->rings_path && write_chart(r, err) < 0)
 		return -1;
+	if (opts->stats_path && write_report(r, opts->stats_path, write_stats_rows, err) < 0)
+		return -1;
+	if (opts->summary_path && write_report(r, opts->summary_path, write_summary_file, err) < 0)
+		return -1;
+	if (opts->outstanding_path &&
+	    write_report(r, opts->outstanding_path, write_outstanding_file, err) < 0)
+		return -1;
 	if (!opts->quiet) {
 		write_run_summary(r);
+		if (time_window_set(opts))
+			fprintf(stderr, "  time window:            %llu events outside it left out\n",
+				(unsigned long long)r->outside_window);
 		if (r->have_ktree)
 			write_kernel_summary(stderr, opts->kernel, &r->ktree, &r->dirs, true);
 	}

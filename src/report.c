@@ -23,6 +23,11 @@ static const char *const order_names[ORDER_KEY_COUNT] = {
 	[ORDER_ALLOC_COUNT] = "alloc_count",
 	[ORDER_FREE_COUNT] = "free_count",
 	[ORDER_WASTE] = "waste",
+	[ORDER_FRAG] = "frag",
+	[ORDER_HIT] = "hit",
+	[ORDER_BYTES] = "bytes",
+	[ORDER_PINGPONG] = "pingpong",
+	[ORDER_PEAK] = "peak",
 };
 
 int order_key_of_name(const char *name)
@@ -50,11 +55,23 @@ static void add_stats(struct site_stats *a, const struct site_stats *b)
 	a->current_req += b->current_req;
 	a->alloc_count += b->alloc_count;
 	a->free_count += b->free_count;
+	a->pingpong += b->pingpong;
+	a->peak_dynamic += b->peak_dynamic;	/* exact only for a single site */
 }
 
 static int64_t sort_value(const struct site_stats *s, enum order_key key)
 {
 	switch (key) {
+	case ORDER_FRAG:	/* in millionths of a percent, to sort as an integer */
+		return (int64_t)(fragmentation_pct(s->total_req, s->total_dynamic) * 1e6);
+	case ORDER_HIT:
+		return (int64_t)s->alloc_count;
+	case ORDER_BYTES:
+		return (int64_t)s->total_dynamic;
+	case ORDER_PINGPONG:
+		return (int64_t)s->pingpong;
+	case ORDER_PEAK:
+		return (int64_t)s->peak_dynamic;
 	case ORDER_TOTAL_DYNAMIC:
 		return (int64_t)s->total_dynamic;
 	case ORDER_CURRENT_DYNAMIC:
@@ -100,6 +117,7 @@ void account_rows_build(struct account_rows *out, const struct account *acc,
 					 syms, by_function, name, sizeof(name));
 		uint32_t row = strtab_intern(&out->names, name, n);
 
+		out->rows[row].nsites++;
 		if (row == out->count) {
 			out->count++;
 			out->rows[row].place = places ? places->of_site[id] : UINT32_MAX;

@@ -1,0 +1,71 @@
+/*
+ * findings.h - what a log says is odd, as kmemtrace_check told it, and the
+ * slab caches' own table; both fed event by event, for --summary.
+ *
+ * Findings, each counted with the first FINDING_EXAMPLES line numbers:
+ *   - an object from kmem_cache_alloc* freed by kfree, or one from
+ *     kmalloc* freed by kmem_cache_free (information: SLUB allows it);
+ *   - an allocation with bytes_alloc < bytes_req;
+ *   - a free of a pointer that was freed before with no allocation of it
+ *     in between (a double free, as far as the log can tell);
+ *   - a timestamp earlier than the one before it on the same CPU;
+ *   - lost-event and "buffer started" markers (events the log lacks).
+ * They are looked for among all slab events, whatever --malloc/--cache say.
+ *
+ * Caches: for allocations and frees that name their cache (name=, 6.x),
+ * objects allocated, freed (matched to a named allocation) and live, the
+ * bytes allocated and requested, and the live bytes and their waste.
+ * Not here: the account's matching (account.h) or any output format.
+ */
+#ifndef TA_FINDINGS_H
+#define TA_FINDINGS_H
+
+#include <stdint.h>
+
+#include "event.h"
+#include "output.h"
+#include "ptrmap.h"
+
+#define FINDING_EXAMPLES 5
+
+enum finding_kind {
+	FIND_CACHE_OBJECT_KFREED,	/* kmem_cache_alloc'd, kfree'd */
+	FIND_KMALLOC_CACHE_FREED,	/* kmalloc'd, kmem_cache_free'd */
+	FIND_ALLOC_BELOW_REQ,		/* bytes_alloc < bytes_req */
+	FIND_DOUBLE_FREE,
+	FIND_TIME_BACKWARDS,
+	FIND_LOST_MARKER,
+	FIND_KIND_COUNT
+};
+
+struct finding {
+	uint64_t count;
+	uint64_t lines[FINDING_EXAMPLES];	/* the first ones */
+	uint64_t related[FINDING_EXAMPLES];	/* the line it relates to (0: none) */
+};
+
+struct cache_stats {
+	uint64_t allocs, frees;
+	uint64_t bytes_alloc, bytes_req;
+	uint64_t live, live_bytes, live_req;
+};
+
+struct findings {
+	struct finding found[FIND_KIND_COUNT];
+	struct ptrmap live;		/* slab objects: kind, line, cache (in call_site) */
+	struct ptrmap freed;		/* freed and not allocated since: line of the free */
+	uint64_t *last_ts;		/* per CPU */
+	uint64_t *last_line;
+	uint32_t ncpus;
+	struct cache_stats *caches;	/* indexed by cache-name id */
+	uint32_t ncaches;
+};
+
+void findings_init(struct findings *f);
+void findings_release(struct findings *f);
+void findings_apply(struct findings *f, const struct kmem_event *ev);
+
+/* The findings, then the caches table, as blocks of d. */
+void findings_report(struct out_doc *d, const struct findings *f, const struct strtab *caches);
+
+#endif

@@ -1,0 +1,58 @@
+/*
+ * stats.h - the reports beyond trace_analyze.py's account, in perf kmem's
+ * and kmemtrace's terms: the summary (--summary), per-call-site statistics
+ * (--stats) and the allocations still live at the end (--outstanding).
+ * Each is one document of output.h, so text, CSV and JSON carry the same
+ * numbers. Reads only aggregated tables; never the log.
+ */
+#ifndef TA_STATS_H
+#define TA_STATS_H
+
+#include <stdio.h>
+
+#include "account.h"
+#include "findings.h"
+#include "output.h"
+#include "parse.h"
+#include "report.h"
+#include "symbols.h"
+
+/*
+ * --stats: one row per call site (rows sorted as -o says, top N if top):
+ * hits, bytes allocated and requested with their per-hit means,
+ * fragmentation %, ping-pong frees, peak live bytes.
+ */
+void write_stats(FILE *f, const struct account_rows *rows, size_t top, enum out_format format);
+
+struct summary_report {
+	const char *source;		/* the log (or DB) */
+	const struct parse_stats *stats;
+	const struct trace_header *header;
+	const struct account_totals *totals;
+	unsigned families;
+	const struct findings *findings;	/* NULL: no findings block */
+	const struct strtab *caches;
+	uint64_t first_ns, last_ns;	/* of the events counted */
+};
+
+/* --summary: totals, fragmentation, ping-pong, nodes, events, findings. */
+void write_summary_report(FILE *f, const struct summary_report *s, enum out_format format);
+
+struct outstanding_query {
+	const struct account *account;	/* its live map: what is still allocated */
+	const struct strtab *call_sites;
+	const struct symbol_table *syms;
+	bool by_function;
+	uint64_t end_ns;		/* the log's last timestamp */
+	uint64_t min_age_ns;		/* hide younger allocations */
+	size_t top;			/* 0: all rows */
+};
+
+/*
+ * --outstanding: live allocations at the end of the log by call site:
+ * count, bytes, oldest and median age (end - allocation time), sorted by
+ * bytes; allocations younger than min_age are left out.
+ */
+void write_outstanding(FILE *f, const struct outstanding_query *q, enum out_format format);
+
+#endif

@@ -1,0 +1,270 @@
+/*
+ * findings.c - consistency findings and the slab-cache table (what each
+ * is, in findings.h), kept with a live-object table of their own so they
+ * see every slab event whatever family filter the account applies.
+ */
+#include <string.h>
+
+#include "error.h"
+#include "findings.h"
+
+void findings_init(struct findings *f)
+{
+	memset(f, 0, sizeof(*f));
+	ptrmap_init(&f->live);
+	ptrmap_init(&f->freed);
+}
+
+void findings_release(struct findings *f)
+{
+	ptrmap_release(&f->live);
+	ptrmap_release(&f->freed);
+	free(f->last_ts);
+	free(f->last_line);
+	free(f->caches);
+	memset(f, 0, sizeof(*f));
+}
+
+static void note(struct findings *f, enum finding_kind k, uint64_t line, uint64_t related)
+{
+	struct finding *x = &f->found[k];
+
+	if (x->count < FINDING_EXAMPLES) {
+		x->lines[x->count] = line;
+		x->related[x->count] = related;
+	}
+	x->count++;
+}
+
+static struct cache_stats *cache_of(struct findings *f, uint32_t id)
+{
+	if (id == STR_NONE)
+		return NULL;
+	if (id >= f->ncaches) {
+		uint32_t n = id + 1;
+
+		f->caches = xrealloc(f->caches, n * sizeof(*f->caches));
+		memset(f->caches + f->ncaches, 0, (n - f->ncaches) * sizeof(*f->caches));
+		f->ncaches = n;
+	}
+	return &f->caches[id];
+}
+
+/* Timestamps per CPU must not go back. */
+static void check_time(struct findings *f, const struct kmem_event *ev)
+{
+	uint32_t cpu;
+
+	if (ev->cpu < 0 || ev->cpu > 65535 || ev->ts_ns == 0)
+		return;
+	cpu = (uint32_t)ev->cpu;
+	if (cpu >= f->ncpus) {
+		uint32_t n = cpu + 1;
+
+		f->last_ts = xrealloc(f->last_ts, n * sizeof(*f->last_ts));
+		f->last_line = xrealloc(f->last_line, n * sizeof(*f->last_line));
+		memset(f->last_ts + f->ncpus, 0, (n - f->ncpus) * sizeof(*f->last_ts));
+		memset(f->last_line + f->ncpus, 0, (n - f->ncpus) * sizeof(*f->last_line));
+		f->ncpus = n;
+	}
+	if (ev->ts_ns < f->last_ts[cpu])
+		note(f, FIND_TIME_BACKWARDS, ev->line, f->last_line[cpu]);
+	f->last_ts[cpu] = ev->ts_ns;
+	f->last_line[cpu] = ev->line;
+}
+
+static void forget_freed(struct findings *f, uint64_t ptr)
+{
+	struct live_alloc *old = ptrmap_find(&f->freed, ptr);
+
+	if (old)
+		ptrmap_remove(&f->freed, old);
+}
+
+static void on_alloc(struct findings *f, const struct kmem_event *ev)
+{
+	struct cache_stats *c = cache_of(f, ev->cache);
+	struct live_alloc *slot;
+	int existed;
+
+	if (ev->bytes_alloc < ev->bytes_req)
+		note(f, FIND_ALLOC_BELOW_REQ, ev->line, 0);
+	if (ev->ptr == 0)
+		return;
+	forget_freed(f, ev->ptr);
+	slot = ptrmap_insert(&f->live, ev->ptr, &existed);
+	if (existed && slot->call_site != STR_NONE) {	/* implicitly freed */
+		struct cache_stats *old = &f->caches[slot->call_site];
+
+		old->live--;
+		old->live_bytes -= slot->bytes_alloc;
+		old->live_req -= slot->bytes_req;
+	}
+	slot->kind = ev->kind;
+	slot->line = ev->line;
+	slot->call_site = ev->cache;	/* the cache id rides here */
+	slot->bytes_alloc = ev->bytes_alloc;
+	slot->bytes_req = ev->bytes_req;
+	if (c) {
+		c->allocs++;
+		c->bytes_alloc += ev->bytes_alloc;
+		c->bytes_req += ev->bytes_req;
+		c->live++;
+		c->live_bytes += ev->bytes_alloc;
+		c->live_req += ev->bytes_req;
+	}
+}
+
+static void on_free(struct findings *f, const struct kmem_event *ev)
+{
+	struct live_alloc *slot, *gone;
+	int existed;
+
+	if (ev->ptr == 0)
+		return;
+	slot = ptrmap_find(&f->live, ev->ptr);
+	if (!slot) {
+		gone = ptrmap_find(&f->freed, ev->ptr);
+		if (gone)
+			note(f, FIND_DOUBLE_FREE, ev->line, gone->line);
+		return;
+	}
+	if (kmem_is_cache_family(slot->kind) && ev->kind == KMEM_KFREE)
+		note(f, FIND_CACHE_OBJECT_KFREED, ev->line, slot->line);
+	else if (kmem_is_malloc_family(slot->kind) && ev->kind == KMEM_CACHE_FREE)
+		note(f, FIND_KMALLOC_CACHE_FREED, ev->line, slot->line);
+	if (slot->call_site != STR_NONE) {
+		struct cache_stats *c = &f->caches[slot->call_site];
+
+		c->frees++;
+		c->live--;
+		c->live_bytes -= slot->bytes_alloc;
+		c->live_req -= slot->bytes_req;
+	}
+	ptrmap_remove(&f->live, slot);
+	gone = ptrmap_insert(&f->freed, ev->ptr, &existed);
+	gone->line = ev->line;
+}
+
+void findings_apply(struct findings *f, const struct kmem_event *ev)
+{
+	if (ev->kind == KMEM_LOST_EVENTS || ev->kind == KMEM_BUFFER_STARTED) {
+		note(f, FIND_LOST_MARKER, ev->line, 0);
+		return;
+	}
+	check_time(f, ev);
+	if (kmem_is_slab_alloc(ev->kind))
+		on_alloc(f, ev);
+	else if (kmem_is_slab_free(ev->kind))
+		on_free(f, ev);
+}
+
+/* ---- report ----------------------------------------------------------------------- */
+
+static const struct {
+	const char *key, *what, *related;
+} finding_text[FIND_KIND_COUNT] = {
+	[FIND_CACHE_OBJECT_KFREED] = { "cache_object_kfreed",
+		"kmem_cache_alloc'd object freed by kfree (allowed by SLUB: information)",
+		"allocated at line" },
+	[FIND_KMALLOC_CACHE_FREED] = { "kmalloc_object_cache_freed",
+		"kmalloc'd object freed by kmem_cache_free", "allocated at line" },
+	[FIND_ALLOC_BELOW_REQ] = { "alloc_below_request", "bytes_alloc < bytes_req", NULL },
+	[FIND_DOUBLE_FREE] = { "double_free",
+		"free of a pointer already freed, with no allocation between", "freed at line" },
+	[FIND_TIME_BACKWARDS] = { "time_backwards",
+		"timestamp earlier than the one before on the same CPU", "previous at line" },
+	[FIND_LOST_MARKER] = { "lost_marker",
+		"lost-event or buffer-started marker: events missing here", NULL },
+};
+
+static const struct out_column finding_columns[] = {
+	{ "finding", NULL, OUT_STR, true },
+	{ "count", NULL, OUT_U64, false },
+	{ "example_lines", "first lines", OUT_STR, true },
+	{ "what", NULL, OUT_STR, true },
+};
+
+static void example_lines(const struct finding *x, const char *related, char *out, size_t cap)
+{
+	size_t n = 0, i, shown = x->count < FINDING_EXAMPLES ? x->count : FINDING_EXAMPLES;
+
+	out[0] = '\0';
+	for (i = 0; i < shown && n < cap; i++) {
+		if (related && x->related[i])
+			n += (size_t)snprintf(out + n, cap - n, "%s%llu (%s %llu)", i ? ", " : "",
+					      (unsigned long long)x->lines[i], related,
+					      (unsigned long long)x->related[i]);
+		else
+			n += (size_t)snprintf(out + n, cap - n, "%s%llu", i ? ", " : "",
+					      (unsigned long long)x->lines[i]);
+	}
+}
+
+static const struct out_column cache_columns[] = {
+	{ "cache", NULL, OUT_STR, true },
+	{ "allocs", NULL, OUT_U64, false },
+	{ "frees", NULL, OUT_U64, false },
+	{ "live", NULL, OUT_U64, false },
+	{ "bytes_alloc", NULL, OUT_U64, false },
+	{ "bytes_req", NULL, OUT_U64, false },
+	{ "frag_pct", "frag%", OUT_PCT, false },
+	{ "live_bytes", NULL, OUT_U64, false },
+	{ "live_waste", NULL, OUT_U64, false },
+};
+
+static int compare_caches(const void *pa, const void *pb, void *ctx)
+{
+	const struct findings *f = ((const void **)ctx)[0];
+	const struct strtab *names = ((const void **)ctx)[1];
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+
+	if (f->caches[a].bytes_alloc != f->caches[b].bytes_alloc)
+		return f->caches[a].bytes_alloc > f->caches[b].bytes_alloc ? -1 : 1;
+	return strcmp(strtab_get(names, a), strtab_get(names, b));
+}
+
+static void caches_report(struct out_doc *d, const struct findings *f, const struct strtab *names)
+{
+	struct out_block *t = out_table(d, "caches", "slab caches (events with name=)",
+					cache_columns, sizeof(cache_columns) / sizeof(cache_columns[0]));
+	uint32_t *order = xmalloc((f->ncaches ? f->ncaches : 1) * sizeof(*order)), n = 0, i;
+	const void *ctx[2] = { f, names };
+
+	for (i = 0; i < f->ncaches; i++)
+		if (f->caches[i].allocs || f->caches[i].frees)
+			order[n++] = i;
+	qsort_r(order, n, sizeof(*order), compare_caches, ctx);
+	for (i = 0; i < n; i++) {
+		const struct cache_stats *c = &f->caches[order[i]];
+
+		out_row_str(d, t, strtab_get(names, order[i]));
+		out_row_u64(d, t, c->allocs);
+		out_row_u64(d, t, c->frees);
+		out_row_u64(d, t, c->live);
+		out_row_u64(d, t, c->bytes_alloc);
+		out_row_u64(d, t, c->bytes_req);
+		out_row_pct(d, t, c->bytes_alloc ? 100.0 - 100.0 * (double)c->bytes_req /
+						       (double)c->bytes_alloc : 0.0);
+		out_row_u64(d, t, c->live_bytes);
+		out_row_u64(d, t, c->live_bytes - c->live_req);
+	}
+	free(order);
+}
+
+void findings_report(struct out_doc *d, const struct findings *f, const struct strtab *caches)
+{
+	struct out_block *t = out_table(d, "findings", "findings", finding_columns,
+					sizeof(finding_columns) / sizeof(finding_columns[0]));
+	char lines[512];
+	int k;
+
+	for (k = 0; k < FIND_KIND_COUNT; k++) {
+		example_lines(&f->found[k], finding_text[k].related, lines, sizeof(lines));
+		out_row_str(d, t, finding_text[k].key);
+		out_row_u64(d, t, f->found[k].count);
+		out_row_str(d, t, lines);
+		out_row_str(d, t, finding_text[k].what);
+	}
+	caches_report(d, f, caches);
+}

@@ -1,0 +1,254 @@
+/*
+ * stats.c - the summary, per-call-site statistics and outstanding
+ * allocations reports (what each holds is in stats.h).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callsite.h"
+#include "error.h"
+#include "stats.h"
+
+/* ---- --stats ------------------------------------------------------------------ */
+
+static const struct out_column stats_columns[] = {
+	{ "caller", NULL, OUT_STR, true },
+	{ "hits", NULL, OUT_U64, false },
+	{ "bytes_alloc", NULL, OUT_U64, false },
+	{ "alloc_per_hit", "alloc/hit", OUT_U64, false },
+	{ "bytes_req", NULL, OUT_U64, false },
+	{ "req_per_hit", "req/hit", OUT_U64, false },
+	{ "frag_pct", "frag%", OUT_PCT, false },
+	{ "frees", NULL, OUT_U64, false },
+	{ "pingpong", "ping-pong", OUT_U64, false },
+	{ "current_dynamic", "net", OUT_U64, false },
+	{ "peak_dynamic", "peak", OUT_U64, false },
+};
+
+void write_stats(FILE *f, const struct account_rows *rows, size_t top, enum out_format format)
+{
+	struct out_doc d;
+	struct out_block *t;
+	size_t i, n = top && top < rows->count ? top : rows->count;
+
+	out_doc_init(&d, "stats");
+	t = out_table(&d, "callers", NULL, stats_columns,
+		      sizeof(stats_columns) / sizeof(stats_columns[0]));
+	for (i = 0; i < n; i++) {
+		const struct account_row *r = &rows->rows[i];
+		const struct site_stats *s = &r->s;
+
+		out_row_str(&d, t, r->caller);
+		out_row_u64(&d, t, s->alloc_count);
+		out_row_u64(&d, t, s->total_dynamic);
+		out_row_u64(&d, t, s->alloc_count ? s->total_dynamic / s->alloc_count : 0);
+		out_row_u64(&d, t, s->total_req);
+		out_row_u64(&d, t, s->alloc_count ? s->total_req / s->alloc_count : 0);
+		out_row_pct(&d, t, fragmentation_pct(s->total_req, s->total_dynamic));
+		out_row_u64(&d, t, s->free_count);
+		out_row_u64(&d, t, s->pingpong);
+		out_row_u64(&d, t, s->current_dynamic);
+		if (r->nsites == 1)
+			out_row_u64(&d, t, s->peak_dynamic);
+		else	/* the peak of a sum is not the sum of the peaks */
+			out_row_none(&d, t);
+	}
+	out_write(f, &d, format);
+	out_doc_release(&d);
+}
+
+/* ---- --summary ------------------------------------------------------------------- */
+
+static double share(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void add_bytes_block(struct out_doc *d, const struct account_totals *t)
+{
+	struct out_block *b = out_list(d, "bytes", "slab bytes (SUMMARY, as perf kmem stat)");
+
+	out_item_u64(d, b, "requested", "total bytes requested", t->bytes_requested);
+	out_item_u64(d, b, "allocated", "total bytes allocated", t->bytes_allocated);
+	out_item_u64(d, b, "freed", "total bytes freed", t->bytes_freed);
+	out_item_i64(d, b, "net", "net total bytes allocated",
+		     (int64_t)(t->bytes_allocated - t->bytes_freed));
+	out_item_u64(d, b, "fragmentation_bytes", "bytes wasted on internal fragmentation",
+		     t->bytes_allocated - t->bytes_requested);
+	out_item_pct(d, b, "fragmentation_pct", "internal fragmentation %",
+		     fragmentation_pct(t->bytes_requested, t->bytes_allocated));
+	out_item_u64(d, b, "pingpong", "frees on another CPU (ping-pong)", t->pingpong);
+	out_item_pct(d, b, "pingpong_pct", "ping-pong % of matched frees", share(t->pingpong, t->frees));
+	out_item_u64(d, b, "node_allocs", "allocations naming a node", t->node_allocs);
+	out_item_u64(d, b, "cross_node", "cross-node allocations (CPU on node 0)", t->cross_node);
+}
+
+static void add_events_block(struct out_doc *d, const struct summary_report *s)
+{
+	struct out_block *b = out_list(d, "events", "events");
+	const struct account_totals *t = s->totals;
+	int k;
+
+	for (k = KMEM_KMALLOC; k < KMEM_KIND_COUNT; k++)
+		out_item_u64(d, b, kmem_kind_name((enum kmem_kind)k), kmem_kind_name((enum kmem_kind)k),
+			     s->stats->events[k]);
+	out_item_u64(d, b, "allocations", "allocations", t->allocs);
+	out_item_u64(d, b, "frees_matched", "frees matched", t->frees);
+	out_item_u64(d, b, "lost_frees", "lost frees", t->lost_frees);
+	out_item_u64(d, b, "implicit_frees", "implicit frees", t->implicit_frees);
+	out_item_u64(d, b, "failed_allocations", "failed allocations", t->failed_allocs);
+	out_item_u64(d, b, "null_frees", "null frees", t->null_frees);
+	if (s->families != FAMILY_ALL)
+		out_item_u64(d, b, "filtered", s->families == FAMILY_MALLOC ? "left out by --malloc"
+									    : "left out by --cache",
+			     t->filtered);
+	out_item_u64(d, b, "lost_events", "events lost (trace_pipe markers)", s->stats->lost_events);
+	if (s->header->has_entries) {
+		out_item_u64(d, b, "entries_in_buffer", "entries in buffer",
+			     s->header->entries_in_buffer);
+		out_item_u64(d, b, "entries_written", "entries written", s->header->entries_written);
+		out_item_u64(d, b, "ring_buffer_dropped", "dropped by the ring buffer",
+			     s->header->entries_written > s->header->entries_in_buffer
+			     ? s->header->entries_written - s->header->entries_in_buffer : 0);
+	}
+	out_item_f64(d, b, "first_seconds", "first event (s)", (double)s->first_ns / 1e9);
+	out_item_f64(d, b, "last_seconds", "last event (s)", (double)s->last_ns / 1e9);
+}
+
+void write_summary_report(FILE *f, const struct summary_report *s, enum out_format format)
+{
+	struct out_doc d;
+	struct out_block *src;
+
+	out_doc_init(&d, "summary");
+	src = out_list(&d, "source", NULL);
+	out_item_str(&d, src, "log", "log", s->source);
+	add_bytes_block(&d, s->totals);
+	add_events_block(&d, s);
+	if (s->findings)
+		findings_report(&d, s->findings, s->caches);
+	out_write(f, &d, format);
+	out_doc_release(&d);
+}
+
+/* ---- --outstanding ------------------------------------------------------------------ */
+
+struct live_item {
+	uint32_t row;
+	uint64_t age_ns;
+	uint32_t bytes;
+};
+
+static int compare_items(const void *pa, const void *pb)
+{
+	const struct live_item *a = pa, *b = pb;
+
+	if (a->row != b->row)
+		return a->row < b->row ? -1 : 1;
+	return a->age_ns < b->age_ns ? -1 : a->age_ns > b->age_ns;
+}
+
+struct outstanding_row {
+	const char *caller;
+	uint64_t count, bytes, oldest_ns, median_ns;
+};
+
+static int compare_outstanding(const void *pa, const void *pb)
+{
+	const struct outstanding_row *a = pa, *b = pb;
+
+	if (a->bytes != b->bytes)
+		return a->bytes > b->bytes ? -1 : 1;
+	return strcmp(a->caller, b->caller);
+}
+
+static const struct out_column outstanding_columns[] = {
+	{ "caller", NULL, OUT_STR, true },
+	{ "count", NULL, OUT_U64, false },
+	{ "bytes", NULL, OUT_U64, false },
+	{ "oldest_age_s", "oldest (s)", OUT_F64, false },
+	{ "median_age_s", "median (s)", OUT_F64, false },
+};
+
+/* Live allocations old enough, each tagged with its row (report name). */
+static struct live_item *collect_live(const struct outstanding_query *q, struct strtab *names,
+				      size_t *n)
+{
+	const struct ptrmap *m = &q->account->live;
+	struct live_item *items = xmalloc((m->count ? m->count : 1) * sizeof(*items));
+	char name[CALLSITE_NAME_MAX];
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i <= m->mask; i++) {
+		const struct live_alloc *a = &m->slots[i];
+		uint64_t age;
+		size_t len;
+
+		if (!a->ptr)
+			continue;
+		age = q->end_ns > a->ts_ns ? q->end_ns - a->ts_ns : 0;
+		if (age < q->min_age_ns)
+			continue;
+		len = callsite_name(strtab_get(q->call_sites, a->call_site),
+				    strtab_length(q->call_sites, a->call_site), q->syms, q->by_function,
+				    name, sizeof(name));
+		items[*n].row = strtab_intern(names, name, len);
+		items[*n].age_ns = age;
+		items[*n].bytes = a->bytes_alloc;
+		(*n)++;
+	}
+	qsort(items, *n, sizeof(*items), compare_items);
+	return items;
+}
+
+void write_outstanding(FILE *f, const struct outstanding_query *q, enum out_format format)
+{
+	struct strtab names;
+	struct outstanding_row *rows;
+	struct live_item *items;
+	struct out_doc d;
+	struct out_block *t, *head;
+	size_t n, i, j, nrows = 0, shown;
+	uint64_t total_bytes = 0;
+
+	strtab_init(&names);
+	items = collect_live(q, &names, &n);
+	rows = xcalloc(names.count ? names.count : 1, sizeof(*rows));
+	for (i = 0; i < n; i = j) {
+		struct outstanding_row *r = &rows[nrows++];
+
+		for (j = i; j < n && items[j].row == items[i].row; j++)
+			r->bytes += items[j].bytes;
+		r->caller = strtab_get(&names, items[i].row);
+		r->count = j - i;
+		r->oldest_ns = items[j - 1].age_ns;
+		r->median_ns = (r->count % 2) ? items[i + r->count / 2].age_ns
+			     : (items[i + r->count / 2 - 1].age_ns + items[i + r->count / 2].age_ns) / 2;
+		total_bytes += r->bytes;
+	}
+	qsort(rows, nrows, sizeof(*rows), compare_outstanding);
+	out_doc_init(&d, "outstanding");
+	head = out_list(&d, "totals", NULL);
+	out_item_u64(&d, head, "allocations", "live allocations", n);
+	out_item_u64(&d, head, "bytes", "live bytes", total_bytes);
+	out_item_u64(&d, head, "callers", "callers", nrows);
+	out_item_f64(&d, head, "min_age_s", "minimum age (s)", (double)q->min_age_ns / 1e9);
+	out_item_f64(&d, head, "log_end_s", "log end (s)", (double)q->end_ns / 1e9);
+	t = out_table(&d, "callers", NULL, outstanding_columns,
+		      sizeof(outstanding_columns) / sizeof(outstanding_columns[0]));
+	shown = q->top && q->top < nrows ? q->top : nrows;
+	for (i = 0; i < shown; i++) {
+		out_row_str(&d, t, rows[i].caller);
+		out_row_u64(&d, t, rows[i].count);
+		out_row_u64(&d, t, rows[i].bytes);
+		out_row_f64(&d, t, (double)rows[i].oldest_ns / 1e9);
+		out_row_f64(&d, t, (double)rows[i].median_ns / 1e9);
+	}
+	out_write(f, &d, format);
+	out_doc_release(&d);
+	free(rows);
+	free(items);
+	strtab_release(&names);
+}
