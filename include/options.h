@@ -33,6 +33,7 @@ struct options {
 	const char *summary_path;	/* --summary */
 	const char *stats_path;		/* --stats */
 	const char *outstanding_path;	/* --outstanding */
+	const char *page_path;		/* --page */
 	uint64_t min_age_ns;		/* --min-age */
 	size_t top;			/* --top: 0 = every row */
 	bool has_time_start, has_time_end;	/* --time START,END */

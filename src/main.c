@@ -22,7 +22,7 @@ static const char usage_line[] =
 	"                     [--save-db DB] [-c FILE] [-o KEY]\n"
 	"                     [--malloc | --cache] [--group-by function] [-b DIR]\n"
 	"                     [-l FILE] [-r FILE [-a ATTR] [-i]] [--save-index FILE]\n"
-	"                     [--summary FILE] [--stats FILE [--top N]]\n"
+	"                     [--summary FILE] [--stats FILE [--top N]] [--page FILE]\n"
 	"                     [--outstanding FILE [--min-age S]] [--time START,END]\n"
 	"                     [--format text|csv|json] [-q]\n"
 	"       trace_analyze -k DIR|INDEX [-b DIR] [-r FILE] [-c FILE] [--save-index FILE]\n";
@@ -72,6 +72,10 @@ static void print_help(void)
 	      "      --outstanding FILE    what is still allocated at the end, by call site:\n"
 	      "                            count, bytes, oldest and median age\n"
 	      "      --min-age SECONDS     --outstanding: leave out younger allocations\n"
+	      "      --page FILE           page allocator: requests and KB by order and\n"
+	      "                            migratetype and by GFP flags, alloc+freed /\n"
+	      "                            alloc-only / free-only, failures, live pages,\n"
+	      "                            per-CPU refills and drains, extfrag events\n"
 	      "      --top N               --stats, --outstanding: the first N rows only\n"
 	      "      --time START,END      only events in this time window (seconds as the\n"
 	      "                            log prints them; either end may be left out)\n"
@@ -117,6 +121,7 @@ enum long_only {
 	OPT_MIN_AGE,
 	OPT_TOP,
 	OPT_TIME,
+	OPT_PAGE,
 };
 
 static const struct option long_options[] = {
@@ -144,6 +149,7 @@ static const struct option long_options[] = {
 	{ "min-age", required_argument, NULL, OPT_MIN_AGE },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "time", required_argument, NULL, OPT_TIME },
+	{ "page", required_argument, NULL, OPT_PAGE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -249,9 +255,9 @@ static int check_combinations(struct options *opts)
 	if (opts->top && !opts->stats_path && !opts->outstanding_path)
 		return usage_error("%s", "--top limits --stats and --outstanding: give one of them");
 	if (!opts->log_path && !opts->db_path &&
-	    (opts->summary_path || opts->stats_path || opts->outstanding_path ||
+	    (opts->summary_path || opts->stats_path || opts->outstanding_path || opts->page_path ||
 	     opts->has_time_start || opts->has_time_end))
-		return usage_error("%s", "--summary, --stats, --outstanding and --time need a log "
+		return usage_error("%s", "--summary, --stats, --outstanding, --page and --time need a log "
 				   "(-f LOG or --db-file DB)");
 	if (opts->rings_show && !opts->rings_path)
 		return usage_error("%s", "-i shows the ringchart: it needs one (-r FILE)");
@@ -353,6 +359,9 @@ static int parse_options(int argc, char **argv, struct options *opts)
 			break;
 		case OPT_OUTSTANDING:
 			opts->outstanding_path = optarg;
+			break;
+		case OPT_PAGE:
+			opts->page_path = optarg;
 			break;
 		case OPT_MIN_AGE:
 			if (!parse_seconds(optarg, &opts->min_age_ns))

@@ -21,6 +21,7 @@
 #include "input.h"
 #include "kindex.h"
 #include "kreport.h"
+#include "pages.h"
 #include "ktree.h"
 #include "parse.h"
 #include "pipeline.h"
@@ -59,6 +60,8 @@ struct run {
 	struct log_facts facts;	/* of the log read, or of the one the DB was made from */
 	struct findings findings;	/* --summary */
 	bool have_findings;
+	struct page_stats pages;	/* --page */
+	bool have_pages;
 	uint64_t first_ns, last_ns;	/* timestamps of the events counted */
 	uint64_t in_window[KMEM_KIND_COUNT];	/* events counted, by kind (--time) */
 	uint64_t outside_window;
@@ -296,12 +299,15 @@ static void consume_event(void *ctx, const struct kmem_event *ev)
 	account_apply(&r->account, ev);
 	if (r->have_findings)
 		findings_apply(&r->findings, ev);
+	if (r->have_pages && kmem_is_page(ev->kind))
+		pages_apply(&r->pages, ev);
 }
 
 /* Does a report need every event, rather than the accounts a DB keeps? */
 static bool needs_event_stream(const struct options *o)
 {
-	return o->summary_path || o->outstanding_path || o->has_time_start || o->has_time_end;
+	return o->summary_path || o->outstanding_path || o->page_path || o->has_time_start ||
+	       o->has_time_end;
 }
 
 /* The optional fields the reports asked for need parsed. */
@@ -315,6 +321,8 @@ static unsigned fields_wanted(const struct options *o)
 		want |= WANT_CACHE_NAME;
 	if (o->has_time_start || o->has_time_end)
 		want |= WANT_PAGE;	/* to count them in the window */
+	if (o->page_path)
+		want |= WANT_PAGE | WANT_GFP;
 	return want;
 }
 
@@ -512,6 +520,11 @@ static void write_outstanding_file(FILE *f, const struct run *r)
 	write_outstanding(f, &q, r->opts->format);
 }
 
+static void write_page_file(FILE *f, const struct run *r)
+{
+	write_pages(f, &r->pages, &r->strings.gfps, r->opts->format);
+}
+
 static void write_static_footprint(FILE *f, const struct run *r)
 {
 	write_static_table(f, &r->dirs, r->branch, r->opts->format);
@@ -619,6 +632,10 @@ static void run_init(struct run *r, const struct options *opts)
 		findings_init(&r->findings);
 		r->have_findings = true;
 	}
+	if (opts->page_path) {
+		pages_init(&r->pages);
+		r->have_pages = true;
+	}
 }
 
 static void run_release(struct run *r)
@@ -636,6 +653,8 @@ static void run_release(struct run *r)
 	ktree_release(&r->ktree);
 	if (r->have_findings)
 		findings_release(&r->findings);
+	if (r->have_pages)
+		pages_release(&r->pages);
 	free(r->site_place);
 	free(r->map_path);
 }
@@ -667,6 +686,8 @@ static int analyse_log(struct run *r, struct ta_error *err)
 		return -1;
 	if (opts->outstanding_path &&
 	    write_report(r, opts->outstanding_path, write_outstanding_file, err) < 0)
+		return -1;
+	if (opts->page_path && write_report(r, opts->page_path, write_page_file, err) < 0)
 		return -1;
 	if (!opts->quiet) {
 		write_run_summary(r);

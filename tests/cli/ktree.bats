@@ -107,7 +107,7 @@ add_bad_objects() {
 	[ "${lines[0]}" = "trace_analyze: error: -b, -l, -r and --save-index need a kernel tree (-k DIR)" ]
 	run "$TA" -k "$T" -a waste
 	[ "$status" -eq 2 ]
-	[[ "${lines[0]}" == "trace_analyze: error: --rings-attr waste needs a log (-f LOG)"* ]]
+	[[ "${lines[0]}" == "trace_analyze: error: --rings-attr waste needs a log (-f LOG or --db-file DB)"* ]]
 	run "$TA" -k "$T" -l -
 	[ "$status" -eq 2 ]
 	run "$TA" -k "$T" -f "$FIX/tracefs-6.1-rawptr.log" -i

@@ -1,0 +1,57 @@
+/*
+ * pages.h - the page allocator's events (--page): mm_page_alloc,
+ * mm_page_free, mm_page_free_batched, mm_page_alloc_zone_locked,
+ * mm_page_pcpu_drain and mm_page_alloc_extfrag, counted as perf kmem
+ * --page stat counts them and a little more.
+ *
+ * Pages are matched by pfn (by the page pointer when the log has no pfn).
+ * An mm_page_alloc whose page is later freed by mm_page_free is an
+ * "alloc+freed" request, one never so freed "alloc-only", an mm_page_free
+ * of a page not seen allocated "free-only" (perf's three lines); pages
+ * freed by mm_page_free_batched are counted on their own and also leave
+ * the live set. Sizes assume 4 KiB pages. A page of 0 is a failed request.
+ * Not here: slab events, output formats.
+ */
+#ifndef TA_PAGES_H
+#define TA_PAGES_H
+
+#include <stdint.h>
+
+#include "event.h"
+#include "output.h"
+#include "ptrmap.h"
+
+#define PAGE_ORDERS 11		/* 0 .. MAX_ORDER-1 (10); larger orders go to the last row */
+#define PAGE_MIGRATETYPES 6	/* unmovable, movable, reclaimable, highatomic, cma, isolate */
+
+struct page_count {
+	uint64_t requests;
+	uint64_t pages;		/* 1 << order each */
+};
+
+struct page_cpu {
+	uint64_t refills, refill_pages;	/* zone_locked with percpu_refill=1 */
+	uint64_t drains, drain_pages;	/* mm_page_pcpu_drain */
+};
+
+struct page_stats {
+	struct page_count alloc, free, free_batched, alloc_freed, free_only, failed;
+	struct page_count by_order_type[PAGE_ORDERS][PAGE_MIGRATETYPES];
+	uint64_t unknown_type;		/* allocations with another migratetype */
+	struct page_count *by_gfp;	/* indexed by GFP-string id */
+	uint32_t ngfp;
+	struct page_cpu *cpus;
+	uint32_t ncpus;
+	uint64_t zone_locked, extfrag, extfrag_fragmenting, extfrag_change_ownership;
+	struct ptrmap live;		/* key: pfn (or page); order in bytes_alloc */
+};
+
+void pages_init(struct page_stats *p);
+void pages_release(struct page_stats *p);
+void pages_apply(struct page_stats *p, const struct kmem_event *ev);
+
+/* The --page report. */
+void write_pages(FILE *f, const struct page_stats *p, const struct strtab *gfps,
+		 enum out_format format);
+
+#endif

@@ -1,0 +1,115 @@
+#!/usr/bin/env bats
+# The reports beyond the account on real logs: perf kmem parity (summary,
+# per call site, page allocator) read from perf's own output files; the
+# findings, slab caches, page tables and outstanding allocations against an
+# independent Python count (tests/tools/ref_report.py); the three formats
+# of every table; a time window against a log cut with awk; and the same
+# reports from a DB.
+
+load ../lib/helpers
+
+setup() {
+	require_corpus
+	PERF="$CORPUS/host-6.18/perf-kmem"
+	WORK="$CORPUS/linux-6.1-tiny/workload-kmem.log"
+	SMALL="$CORPUS/host-6.18/small-kmem.log"
+	OVERRUN="$CORPUS/host-6.18/overrun-kmem.log"
+}
+
+@test "perf kmem stat: totals, and hits, bytes and ping-pong of all 75 call sites" {
+	local d="$BATS_TEST_TMPDIR"
+	"$TA" -q -f "$PERF/kmem.perf-script.txt" --summary "$d/s.json" --format json
+	"$TA" -q -f "$PERF/kmem.perf-script.txt" --stats "$d/st.csv" --format csv
+	run python3 "$TOP/tests/tools/perf_kmem_check.py" "$PERF" "$d/s.json" "$d/st.csv"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == "perf kmem: 75 call sites agree; bytes freed 91999392 (perf counts 200 more"* ]]
+}
+
+@test "perf kmem --page stat: totals and the order x migratetype table" {
+	"$TA" -q -f "$PERF/kmem.perf-script.txt" --page "$BATS_TEST_TMPDIR/p.json" --format json
+	python3 "$TOP/tests/tools/ref_report.py" perf-pages "$PERF/perf-kmem-page.txt" "$BATS_TEST_TMPDIR/p.json"
+	python3 "$TOP/tests/tools/ref_report.py" pages "$PERF/kmem.perf-script.txt" "$BATS_TEST_TMPDIR/p.json"
+}
+
+@test "findings and slab caches equal an independent count on four real logs" {
+	local log
+	for log in "$WORK" "$SMALL" "$OVERRUN" "$PERF/kmem.perf-script.txt"; do
+		"$TA" -q -f "$log" --summary "$BATS_TEST_TMPDIR/s.json" --format json
+		python3 "$TOP/tests/tools/ref_report.py" findings "$log" "$BATS_TEST_TMPDIR/s.json"
+	done
+	# the overrun capture has its "buffer started" marker, the perf one 5 double frees
+	"$TA" -q -f "$OVERRUN" --summary - --format csv | grep -qx 'lost_marker,1,[0-9]*,.*'
+	"$TA" -q -f "$PERF/kmem.perf-script.txt" --summary - --format csv |
+		grep -qx 'double_free,5,"113512 (freed at line 40681), .*'
+}
+
+@test "page tables equal an independent count on the 6.1 and 6.18 logs" {
+	local log
+	for log in "$WORK" "$SMALL" "$OVERRUN"; do
+		"$TA" -q -f "$log" --page "$BATS_TEST_TMPDIR/p.json" --format json
+		python3 "$TOP/tests/tools/ref_report.py" pages "$log" "$BATS_TEST_TMPDIR/p.json"
+	done
+}
+
+@test "outstanding allocations and their ages equal an independent count, with --min-age" {
+	local log age
+	for log in "$WORK" "$SMALL"; do
+		for age in 0 1.5; do
+			"$TA" -q -f "$log" --outstanding "$BATS_TEST_TMPDIR/o.json" --min-age "$age" --format json
+			python3 "$TOP/tests/tools/ref_report.py" outstanding "$log" "$BATS_TEST_TMPDIR/o.json" "$age"
+		done
+	done
+}
+
+@test "every table of every report says the same in text, CSV and JSON" {
+	local rep f
+	for rep in summary stats outstanding page; do
+		for f in text csv json; do
+			"$TA" -q -f "$SMALL" --$rep "$BATS_TEST_TMPDIR/r.$f" --format $f
+		done
+		python3 "$TOP/tests/tools/report_formats.py" "$BATS_TEST_TMPDIR/r.text" \
+			"$BATS_TEST_TMPDIR/r.csv" "$BATS_TEST_TMPDIR/r.json"
+	done
+	# (the account's text is trace_analyze.py's layout: tests/tools/account_formats.py)
+	for f in text csv json; do
+		"$TA" -q -k "$CORPUS/linux-6.1-tiny/tree" -c "$BATS_TEST_TMPDIR/st.$f" --format $f
+		"$TA" -q -k "$CORPUS/linux-6.1-tiny/tree" -f "$SMALL" -l "$BATS_TEST_TMPDIR/cl.$f" --format $f
+	done
+	python3 "$TOP/tests/tools/report_formats.py" "$BATS_TEST_TMPDIR/cl.text" \
+		"$BATS_TEST_TMPDIR/cl.csv" "$BATS_TEST_TMPDIR/cl.json"
+	python3 "$TOP/tests/tools/report_formats.py" "$BATS_TEST_TMPDIR/st.text" \
+		"$BATS_TEST_TMPDIR/st.csv" "$BATS_TEST_TMPDIR/st.json"
+}
+
+@test "--time: the account of a window is the account of the log cut to it" {
+	local d="$BATS_TEST_TMPDIR"
+	# keep the header and the events with 20 <= timestamp <= 60
+	awk '/^#/ {print; next}
+	     {for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {t = $i + 0; if (t >= 20 && t <= 60) print; next}}' \
+		"$WORK" > "$d/cut.log"
+	ref_account "$d/cut.log" > "$d/expected"
+	"$TA" -q -f "$WORK" --time 20,60 -c "$d/actual"
+	diff_or_fail "$d/expected" "$d/actual"
+	"$TA" -q -f "$d/cut.log" --stats "$d/cut.stats"
+	"$TA" -q -f "$WORK" --time 20,60 --stats "$d/window.stats"
+	diff_or_fail "$d/cut.stats" "$d/window.stats"
+	# open ends
+	"$TA" -q -f "$WORK" --time ,60 -c "$d/to60"
+	"$TA" -q -f "$WORK" --time 0,60 -c "$d/0to60"
+	diff_or_fail "$d/0to60" "$d/to60"
+}
+
+@test "summary, stats, outstanding and page reports are identical from a DB" {
+	local d="$BATS_TEST_TMPDIR" rep
+	"$TA" -q -f "$PERF/kmem.perf-script.txt" --save-db "$d/p.db"
+	for rep in "--summary" "--stats" "--outstanding" "--page"; do
+		"$TA" -q -f "$PERF/kmem.perf-script.txt" $rep "$d/from-log" -o pingpong
+		"$TA" -q --db-file "$d/p.db" $rep "$d/from-db" -o pingpong
+		diff_or_fail "$d/from-log" "$d/from-db"
+	done
+	"$TA" -q -f "$PERF/kmem.perf-script.txt" --time 2679,2679.5 --summary "$d/w-log" -c "$d/wa-log"
+	"$TA" -q --db-file "$d/p.db" --time 2679,2679.5 --summary "$d/w-db" -c "$d/wa-db"
+	diff_or_fail "$d/w-log" "$d/w-db"
+	diff_or_fail "$d/wa-log" "$d/wa-db"
+}

@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+"""ref_report.py - independent counts of what --summary and --page report,
+from a kmem log's text, in plain Python (regular expressions, dicts), to
+check trace_analyze's JSON against.
+
+  ref_report.py findings LOG SUMMARY_JSON   findings and slab-cache table
+  ref_report.py pages LOG PAGE_JSON         page-allocator totals and tables
+  ref_report.py outstanding LOG OUT_JSON [MIN_AGE]
+                                            live allocations at the end by call site
+  ref_report.py perf-pages PERF_PAGE_TXT PAGE_JSON
+                                            the same against perf kmem --page
+
+Exits 1 naming the first number that differs.
+"""
+import json
+import re
+import sys
+
+LINE = re.compile(r'\[(\d+)\]\s+(?:\S+\s+)?(\d+\.\d+):\s+(?:kmem:)?(\w+):\s*(.*)$')
+LOST = re.compile(r'^CPU:\d+ \[LOST \d+ EVENTS\]|^##### CPU \d+ buffer started')
+ALLOCS = ('kmalloc', 'kmalloc_node', 'kmem_cache_alloc', 'kmem_cache_alloc_node')
+FREES = ('kfree', 'kmem_cache_free')
+
+
+def events(path):
+    for no, line in enumerate(open(path, errors='replace'), 1):
+        if LOST.match(line):
+            yield no, None, 0, 'marker', {}
+            continue
+        m = LINE.search(line)
+        if not m:
+            continue
+        fields = {}
+        for kv in m.group(4).split():
+            if '=' in kv:
+                k, v = kv.split('=', 1)
+                fields.setdefault(k, v)
+        ts = int(round(float(m.group(2)) * 1e6))
+        yield no, int(m.group(1)), ts, m.group(3), fields
+
+
+def is_null(p):
+    return p in ('(nil)', '(null)') or int(p, 16) == 0
+
+
+def findings(log):
+    count = dict.fromkeys(('cache_object_kfreed', 'kmalloc_object_cache_freed',
+                           'alloc_below_request', 'double_free', 'time_backwards',
+                           'lost_marker'), 0)
+    live, freed, last, caches = {}, set(), {}, {}
+    for no, cpu, ts, kind, f in events(log):
+        if kind == 'marker':
+            count['lost_marker'] += 1
+            continue
+        if kind not in ALLOCS + FREES:
+            if kind.startswith('mm_page') and cpu is not None:
+                if ts < last.get(cpu, 0):
+                    count['time_backwards'] += 1
+                last[cpu] = ts
+            continue
+        if ts < last.get(cpu, 0):
+            count['time_backwards'] += 1
+        last[cpu] = ts
+        p = f.get('ptr', '0')
+        if kind in ALLOCS:
+            if int(f['bytes_alloc']) < int(f['bytes_req']):
+                count['alloc_below_request'] += 1
+            if is_null(p):
+                continue
+            freed.discard(p)
+            name = f.get('name') or None
+            if p in live and live[p][1]:
+                c = caches[live[p][1]]
+                c['live'] -= 1
+            live[p] = (kind, name)
+            if name:
+                c = caches.setdefault(name, {'allocs': 0, 'frees': 0, 'live': 0})
+                c['allocs'] += 1
+                c['live'] += 1
+        else:
+            if is_null(p):
+                continue
+            if p not in live:
+                if p in freed:
+                    count['double_free'] += 1
+                continue
+            akind, name = live.pop(p)
+            if akind.startswith('kmem_cache') and kind == 'kfree':
+                count['cache_object_kfreed'] += 1
+            if akind.startswith('kmalloc') and kind == 'kmem_cache_free':
+                count['kmalloc_object_cache_freed'] += 1
+            if name:
+                caches[name]['frees'] += 1
+                caches[name]['live'] -= 1
+            freed.add(p)
+    return count, caches
+
+
+def pages(log):
+    t = dict.fromkeys(('alloc', 'free', 'batched', 'alloc_freed', 'free_only', 'failed'), 0)
+    kb = dict.fromkeys(t, 0)
+    table, live = {}, {}
+    for no, cpu, ts, kind, f in events(log):
+        if kind not in ('mm_page_alloc', 'mm_page_free', 'mm_page_free_batched'):
+            continue
+        order = int(f.get('order', 0))
+        key = f.get('pfn') or f.get('page')
+        if kind == 'mm_page_alloc':
+            if is_null(f.get('page', '0')) and not f.get('pfn'):
+                t['failed'] += 1
+                continue
+            t['alloc'] += 1
+            kb['alloc'] += 4 << order
+            mt = int(f.get('migratetype', -1))
+            table[(order, mt)] = table.get((order, mt), 0) + 1
+            live[key] = order
+        elif kind == 'mm_page_free':
+            t['free'] += 1
+            kb['free'] += 4 << order
+            if key in live:
+                t['alloc_freed'] += 1
+                kb['alloc_freed'] += 4 << live.pop(key)
+            else:
+                t['free_only'] += 1
+                kb['free_only'] += 4 << order
+        else:
+            t['batched'] += 1
+            live.pop(key, None)
+    return t, kb, table, len(live)
+
+
+def outstanding(log, min_age_ns):
+    live, last = {}, 0
+    for no, cpu, ts, kind, f in events(log):
+        if kind == 'marker':
+            continue
+        last = max(last, ts)
+        if kind in ALLOCS:
+            p = f['ptr']
+            if not is_null(p):
+                site = re.sub(r'/0x[0-9a-f]+$', '', f['call_site'])
+                live[p] = (site, int(f['bytes_alloc']), ts)
+        elif kind in FREES:
+            live.pop(f.get('ptr', '0'), None)
+    rows = {}
+    for site, b, ts in live.values():
+        age = (last - ts) * 1000          # events() keeps microseconds
+        if age < min_age_ns:
+            continue
+        r = rows.setdefault(site, [0, 0, []])
+        r[0] += 1
+        r[1] += b
+        r[2].append(age)
+    return rows, last
+
+
+def check_outstanding(log, out_json, min_age='0'):
+    o = json.load(open(out_json))
+    rows, last = outstanding(log, int(float(min_age) * 1e9))
+    check('callers', sorted(r['caller'] for r in o['callers']), sorted(rows))
+    for r in o['callers']:
+        count, b, ages = rows[r['caller']]
+        ages.sort()
+        n = len(ages)
+        median = ages[n // 2] if n % 2 else (ages[n // 2 - 1] + ages[n // 2]) // 2
+        check('%s count, bytes' % r['caller'], (r['count'], r['bytes']), (count, b))
+        check('%s oldest' % r['caller'], round(r['oldest_age_s'], 6), round(ages[-1] / 1e9, 6))
+        check('%s median' % r['caller'], round(r['median_age_s'], 6), round(median / 1e9, 6))
+    check('live allocations', o['totals']['allocations'], sum(v[0] for v in rows.values()))
+    print('outstanding: %d callers, %d allocations agree' % (len(rows),
+                                                           sum(v[0] for v in rows.values())))
+
+
+def check(what, got, want):
+    if got != want:
+        sys.exit('ref_report: %s: trace_analyze %r, expected %r' % (what, got, want))
+
+
+def check_findings(log, summary):
+    s = json.load(open(summary))
+    count, caches = findings(log)
+    got = {r['finding']: r['count'] for r in s['findings']}
+    for k, v in count.items():
+        check('finding %s' % k, got[k], v)
+    ours = {r['cache']: r for r in s['caches']}
+    check('caches', sorted(ours), sorted(caches))
+    for name, c in caches.items():
+        check('cache %s' % name, (ours[name]['allocs'], ours[name]['frees'], ours[name]['live']),
+              (c['allocs'], c['frees'], c['live']))
+    print('findings: %s; %d caches agree' % (', '.join('%s %d' % kv for kv in count.items()),
+                                             len(caches)))
+
+
+def check_pages(log, page_json):
+    p = json.load(open(page_json))
+    t, kb, table, live = pages(log)
+    tot = p['totals']
+    for k, key in (('alloc', 'alloc'), ('free', 'free'), ('batched', 'free_batched'),
+                   ('alloc_freed', 'alloc_freed'), ('free_only', 'free_only'),
+                   ('failed', 'failed')):
+        check('%s requests' % key, tot[key + '_requests'], t[k])
+        if k != 'batched' and k != 'failed':
+            check('%s KB' % key, tot[key + '_kb'], kb[k])
+    check('alloc-only', tot['alloc_only_requests'], t['alloc'] - t['alloc_freed'])
+    check('live pages', tot['live_requests'], live)
+    names = ['unmovable', 'movable', 'reclaimable', 'highatomic', 'cma', 'isolate']
+    for row in p['orders']:
+        for mt, name in enumerate(names):
+            check('order %d %s' % (row['order'], name), row[name],
+                  table.get((row['order'], mt), 0))
+    print('pages: %d allocations, %d frees, %d alloc+freed, %d live agree'
+          % (t['alloc'], t['free'], t['alloc_freed'], live))
+
+
+def check_perf_pages(perf_txt, page_json):
+    p = json.load(open(page_json))
+    tot = p['totals']
+    want = {}
+    for line in open(perf_txt):
+        m = re.match(r'Total (\S+(?: \S+)?) requests\s*:\s*(\d+)\s*\[\s*(\d+) KB', line)
+        if m:
+            want[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+        m = re.match(r'Total allocation failures\s*:\s*(\d+)\s*\[\s*(\d+) KB', line)
+        if m:
+            want['failures'] = (int(m.group(1)), int(m.group(2)))
+    for label, key in (('allocation', 'alloc'), ('free', 'free'), ('alloc+freed', 'alloc_freed'),
+                       ('alloc-only', 'alloc_only'), ('free-only', 'free_only'),
+                       ('failures', 'failed')):
+        check('perf %s' % label, (tot[key + '_requests'], tot[key + '_kb']), want[label])
+    # perf's order table: its columns are the raw migratetype numbers 0..4
+    rows = {r['order']: r for r in p['orders']}
+    names = ['unmovable', 'movable', 'reclaimable', 'highatomic', 'cma']
+    n = 0
+    for line in open(perf_txt):
+        m = re.match(r'\s+(\d+)((?:\s+(?:\d+|\.)){5})\s*$', line)
+        if not m:
+            continue
+        cells = m.group(2).split()
+        for mt, cell in enumerate(cells):
+            check('perf order %s column %d' % (m.group(1), mt),
+                  rows[int(m.group(1))][names[mt]], 0 if cell == '.' else int(cell))
+        n += 1
+    check('perf order rows', n, 11)
+    print('perf kmem --page: totals and the order x migratetype table agree')
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    {'findings': check_findings, 'pages': check_pages, 'outstanding': check_outstanding,
+     'perf-pages': check_perf_pages}[sys.argv[1]](*sys.argv[2:])
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""report_formats.py TEXT CSV JSON - one report in its three --format
+renderings carries the same numbers.
+
+The JSON is parsed with the json module (it must be valid and carry a
+schema_version), the CSV with the csv module (each block under a
+"# name" line with a header row); every value of every block must be the
+same in both, and every row of the text rendering must show the same
+values in the same order. Exits 1 naming the first difference.
+"""
+import csv
+import io
+import json
+import re
+import sys
+
+
+def csv_blocks(path):
+    blocks, name, lines = {}, None, []
+    for line in open(path).read().split('\n') + ['']:
+        if line.startswith('# '):
+            name, lines = line[2:], []
+        elif line == '' and name is not None:
+            blocks[name] = list(csv.reader(io.StringIO('\n'.join(lines))))
+            name = None
+        elif name is not None:
+            lines.append(line)
+    return blocks
+
+
+def same(a, b):
+    if a is None or a == '':
+        return b is None or b == ''
+    if isinstance(a, bool):
+        return str(a).lower() == str(b).lower()
+    if isinstance(a, (int, float)):
+        try:
+            return abs(float(a) - float(b)) < 1e-6
+        except ValueError:
+            return False
+    return str(a) == str(b)
+
+
+def fail(msg):
+    sys.exit('report_formats: ' + msg)
+
+
+def text_rows(text):
+    """Non-empty lines of the text rendering, without headings and rules."""
+    lines = [l for l in text.split('\n') if l.strip()]
+    rows = []
+    for i, l in enumerate(lines):
+        if re.fullmatch(r'-+', l.strip()):
+            continue
+        if i + 1 < len(lines) and re.fullmatch(r'-+', lines[i + 1].strip()):
+            continue        # a table's heading
+        rows.append(l)
+    return rows
+
+
+def text_value(v):
+    if isinstance(v, bool):
+        return 'true' if v else 'false'
+    if isinstance(v, float):
+        return None         # formatted; compared through CSV/JSON only
+    if v is None:
+        return None
+    return str(v)
+
+
+def main():
+    text_path, csv_path, json_path = sys.argv[1:4]
+    doc = json.load(open(json_path))
+    if doc.get('schema_version') != 1 or 'report' not in doc:
+        fail('JSON has no schema_version 1 or no report name')
+    blocks = csv_blocks(csv_path)
+    names = [k for k in doc if k not in ('schema_version', 'report')]
+    if names != list(blocks):
+        fail('blocks differ: JSON %s, CSV %s' % (names, list(blocks)))
+    expected_text = []
+    for name in names:
+        j, c = doc[name], blocks[name]
+        if isinstance(j, dict):     # a list: CSV "key,value" rows
+            if c[0] != ['key', 'value'] or [r[0] for r in c[1:]] != list(j):
+                fail('%s: keys differ' % name)
+            for (k, v), row in zip(j.items(), c[1:]):
+                if not same(v, row[1]):
+                    fail('%s.%s: JSON %r, CSV %r' % (name, k, v, row[1]))
+                expected_text.append([text_value(v)])
+        else:                       # a table
+            header, rows = c[0], c[1:]
+            if len(rows) != len(j):
+                fail('%s: %d JSON rows, %d CSV rows' % (name, len(j), len(rows)))
+            for i, (jr, cr) in enumerate(zip(j, rows)):
+                if list(jr) != header:
+                    fail('%s row %d: columns differ' % (name, i))
+                for k, v in zip(header, cr):
+                    if not same(jr[k], v):
+                        fail('%s row %d %s: JSON %r, CSV %r' % (name, i, k, jr[k], v))
+                expected_text.append([text_value(jr[k]) for k in header])
+    rows = text_rows(open(text_path).read())
+    values = [r for r in expected_text]
+    # titles are extra lines in the text: walk both, matching rows in order
+    at = 0
+    for want in values:
+        while at < len(rows):
+            line = rows[at]
+            at += 1
+            pos, ok = 0, True
+            for v in want:
+                if v is None or v == '':
+                    continue
+                k = line.find(v, pos)
+                if k < 0:
+                    ok = False
+                    break
+                pos = k + len(v)
+            if ok:
+                break
+        else:
+            fail('text has no row with %r' % (want,))
+    print('%s: %d blocks, %d rows agree in text, CSV and JSON'
+          % (doc['report'], len(names), len(values)))
+
+
+if __name__ == '__main__':
+    main()
