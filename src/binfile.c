@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -330,6 +331,62 @@ static uint64_t hash_region(const struct binfile *f, uint64_t off, uint64_t len)
 	return h;
 }
 
+/* Sections [from, to) of f whose checksums are to be checked by one thread. */
+struct section_check {
+	const struct binfile *f;
+	uint32_t from, to;
+	uint32_t first_bad;		/* nsections if none */
+};
+
+static void *check_sections(void *arg)
+{
+	struct section_check *c = arg;
+	uint32_t i;
+
+	c->first_bad = c->f->nsections;
+	for (i = c->from; i < c->to; i++) {
+		const struct binfile_entry *e = &c->f->table[i];
+
+		if (SUMS_DIFFER(hash_region(c->f, e->offset, e->length), e->checksum)) {
+			c->first_bad = i;
+			break;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The first section whose checksum is wrong, or nsections. A large file's
+ * sections are checked by two threads, each taking about half the bytes
+ * (the DB splits its events into several sections for this).
+ */
+static uint32_t first_bad_section(const struct binfile *f)
+{
+	struct section_check a = { f, 0, f->nsections, 0 }, b = { f, 0, 0, 0 };
+	uint64_t total = 0, half = 0;
+	pthread_t helper;
+	uint32_t i;
+
+	for (i = 0; i < f->nsections; i++)
+		total += f->table[i].length;
+	if (total < (64u << 20) || f->nsections < 2) {
+		check_sections(&a);
+		return a.first_bad;
+	}
+	for (i = 0; i < f->nsections && half + f->table[i].length <= total / 2; i++)
+		half += f->table[i].length;
+	a.to = b.from = i;
+	b.to = f->nsections;
+	if (pthread_create(&helper, NULL, check_sections, &b) != 0) {
+		a.to = f->nsections;	/* no thread: check everything here */
+		check_sections(&a);
+		return a.first_bad;
+	}
+	check_sections(&a);
+	pthread_join(helper, NULL);
+	return a.first_bad < f->nsections ? a.first_bad : b.first_bad;
+}
+
 static int check_layout(struct binfile *f, const struct binfile_header *h, const char *what,
 			struct ta_error *err)
 {
@@ -359,11 +416,12 @@ static int check_layout(struct binfile *f, const struct binfile_header *h, const
 		if (e->offset < sizeof(*h) || e->offset > h->table_offset ||
 		    e->length > h->table_offset - e->offset || e->offset % BINFILE_ALIGN)
 			return refuse(f, err, what, "a section lies outside the file");
-		if (SUMS_DIFFER(hash_region(f, e->offset, e->length), e->checksum)) {
-			snprintf(msg, sizeof(msg), "bad checksum of section %u (damaged file)",
-				 (unsigned)e->id);
-			return refuse(f, err, what, msg);
-		}
+	}
+	i = first_bad_section(f);
+	if (i < f->nsections) {
+		snprintf(msg, sizeof(msg), "bad checksum of section %u (damaged file)",
+			 (unsigned)f->table[i].id);
+		return refuse(f, err, what, msg);
 	}
 	return 0;
 }

@@ -25,11 +25,16 @@ enum db_section {
 	SEC_CACHES = 4,
 	SEC_COMMS = 5,
 	SEC_GFPS = 6,
-	SEC_EVENTS = 7,
+	SEC_EVENTS = 7,		/* the first EVENTS_PER_SECTION records; then 12, 13, ... */
 	SEC_ACCOUNT_ALL = 9,
 	SEC_ACCOUNT_MALLOC = 10,
 	SEC_ACCOUNT_CACHE = 11,
+	SEC_MORE_EVENTS = 12,	/* sections 12 .. 12 + n - 2 continue the events */
 };
+
+/* Events are cut into sections of this many records (31 MB): their
+ * checksums can then be checked on two cores at once. */
+#define EVENTS_PER_SECTION (1u << 19)
 
 #define RECORD_BUFFER (1u << 20)
 
@@ -161,6 +166,8 @@ struct db_writer {
 	char *path;
 	char *buf;			/* records not yet handed to the file */
 	size_t len;
+	uint32_t in_section;		/* records in the open event section */
+	uint32_t sections;		/* event sections begun */
 	uint64_t nevents;
 	struct account accounts[3];	/* all, --malloc, --cache */
 };
@@ -186,6 +193,7 @@ struct db_writer *db_writer_create(const char *path, unsigned run_families, stru
 		db_writer_abort(w);
 		return NULL;
 	}
+	w->sections = 1;
 	w->buf = xmalloc(RECORD_BUFFER);
 	return w;
 }
@@ -202,11 +210,19 @@ int db_writer_add(struct db_writer *w, const struct kmem_event *ev, struct ta_er
 {
 	int i;
 
+	if (w->in_section == EVENTS_PER_SECTION) {	/* start the next event section */
+		if (flush_records(w, err) < 0 || binfile_end_section(&w->file, err) < 0 ||
+		    binfile_begin_section(&w->file, SEC_MORE_EVENTS + w->sections - 1, err) < 0)
+			return -1;
+		w->sections++;
+		w->in_section = 0;
+	}
 	if (w->len + sizeof(struct db_record) > RECORD_BUFFER && flush_records(w, err) < 0)
 		return -1;
 	encode_event(ev, (struct db_record *)(w->buf + w->len));
 	w->len += sizeof(struct db_record);
 	w->nevents++;
+	w->in_section++;
 	if (kmem_is_slab(ev->kind))
 		for (i = 0; i < 3; i++)
 			if (w->accounts[i].families != 0)
@@ -388,8 +404,16 @@ static int load_meta(struct db *db, struct trace_strings *strings, struct ta_err
 		for (i = 0; i < db->file.nsections; i++) {
 			const struct binfile_entry *e = &db->file.table[i];
 
-			if (e->id == SEC_EVENTS && e->length != db->nevents * sizeof(struct db_record))
-				return damaged(db, err, "its event section has the wrong length");
+			if (e->id == SEC_EVENTS || e->id >= SEC_MORE_EVENTS) {
+				uint64_t k = e->id == SEC_EVENTS ? 0 : e->id - SEC_MORE_EVENTS + 1;
+				uint64_t first = k * EVENTS_PER_SECTION;
+				uint64_t n = db->nevents > first ? db->nevents - first : 0;
+
+				if (n > EVENTS_PER_SECTION)
+					n = EVENTS_PER_SECTION;
+				if (n == 0 || e->length != n * sizeof(struct db_record))
+					return damaged(db, err, "an event section has the wrong length");
+			}
 		}
 	}
 	return 0;
@@ -455,14 +479,20 @@ int db_replay(struct db *db, const struct trace_strings *strings,
 	      struct ta_error *err)
 {
 	size_t len;
-	const struct db_record *r = binfile_section(&db->file, SEC_EVENTS, &len);
+	const struct db_record *r = NULL;
 	uint64_t i, line = 0;
 	struct kmem_event ev;
 
-	if (!r && db->nevents)
-		return damaged(db, err, "it has no event section");
 	for (i = 0; i < db->nevents; i++) {
-		decode_event(&r[i], &ev);
+		if (i % EVENTS_PER_SECTION == 0) {
+			uint64_t k = i / EVENTS_PER_SECTION;
+
+			r = binfile_section(&db->file, k ? (uint32_t)(SEC_MORE_EVENTS + k - 1) : SEC_EVENTS,
+					    &len);
+			if (!r)
+				return damaged(db, err, "an event section is missing");
+		}
+		decode_event(&r[i % EVENTS_PER_SECTION], &ev);
 		if (!kmem_is_slab(ev.kind) && !kmem_is_page(ev.kind) && !is_marker(ev.kind))
 			return damaged(db, err, "an event record has a bad kind");
 		if (!ids_in_range(&ev, strings))
