@@ -317,8 +317,8 @@ static unsigned fields_wanted(const struct options *o)
 
 	if (o->save_db)
 		return WANT_ALL;
-	if (o->summary_path)
-		want |= WANT_CACHE_NAME;
+	if (o->summary_path)	/* caches; page events for the timestamps' order */
+		want |= WANT_CACHE_NAME | WANT_PAGE;
 	if (o->has_time_start || o->has_time_end)
 		want |= WANT_PAGE;	/* to count them in the window */
 	if (o->page_path)
@@ -384,6 +384,29 @@ static int read_log(struct run *r, struct ta_error *err)
 	return rc;
 }
 
+/*
+ * A DB holds every field of every event; hand on only what parsing the
+ * log with this run's wants would have given, so reports are identical.
+ */
+static void consume_replayed_event(void *ctx, const struct kmem_event *saved)
+{
+	struct run *r = ctx;
+	unsigned want = fields_wanted(r->opts);
+	struct kmem_event ev = *saved;
+
+	if (kmem_is_page(ev.kind) && !(want & WANT_PAGE))
+		return;
+	if (!(want & WANT_COMM)) {
+		ev.comm = STR_NONE;
+		ev.pid = -1;
+	}
+	if (!(want & WANT_GFP))
+		ev.gfp = STR_NONE;
+	if (!(want & WANT_CACHE_NAME))
+		ev.cache = STR_NONE;
+	consume_event(r, &ev);
+}
+
 /* --db-file: the saved account of the run's families, statistics and facts. */
 static int read_db(struct run *r, struct ta_error *err)
 {
@@ -391,7 +414,7 @@ static int read_db(struct run *r, struct ta_error *err)
 		return -1;
 	r->have_db = true;
 	if (needs_event_stream(r->opts)) {
-		if (db_replay(&r->db, &r->strings, consume_event, r, err) < 0)
+		if (db_replay(&r->db, &r->strings, consume_replayed_event, r, err) < 0)
 			return -1;
 	} else if (db_load_account(&r->db, r->opts->families, r->strings.call_sites.count,
 				   &r->account, err) < 0) {

@@ -108,6 +108,14 @@ setup() {
 		"$TA" -q --db-file "$d/p.db" $rep "$d/from-db" -o pingpong
 		diff_or_fail "$d/from-log" "$d/from-db"
 	done
+	# a log with page events between slab events, and a marker
+	for log in "$WORK" "$OVERRUN"; do
+		"$TA" -q -f "$log" --save-db "$d/x.db"
+		"$TA" -q -f "$log" --summary "$d/x-log" --outstanding "$d/o-log"
+		"$TA" -q --db-file "$d/x.db" --summary "$d/x-db" --outstanding "$d/o-db"
+		diff_or_fail "$d/x-log" "$d/x-db"
+		diff_or_fail "$d/o-log" "$d/o-db"
+	done
 	"$TA" -q -f "$PERF/kmem.perf-script.txt" --time 2679,2679.5 --summary "$d/w-log" -c "$d/wa-log"
 	"$TA" -q --db-file "$d/p.db" --time 2679,2679.5 --summary "$d/w-db" -c "$d/wa-db"
 	diff_or_fail "$d/w-log" "$d/w-db"
