@@ -296,13 +296,13 @@ static int check_identity(struct binfile *f, const struct binfile_header *h, con
 }
 
 /*
- * XXH3-64 of a region of the map, hashed in 64 MiB pieces whose pages are
+ * XXH3-64 of a region of the map, hashed in 8 MiB pieces whose pages are
  * dropped from the mapping once hashed: checking a large file does not
  * leave all of it resident (the pages stay in the page cache).
  */
 static uint64_t hash_region(const struct binfile *f, uint64_t off, uint64_t len)
 {
-	const uint64_t piece = 64u << 20;
+	const uint64_t piece = 8u << 20;
 	const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	XXH3_state_t *st;
 	uint64_t done = 0, h;
