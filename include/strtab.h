@@ -34,6 +34,13 @@ uint32_t strtab_intern(struct strtab *t, const char *s, size_t len);
 /* The id of s[0..len), or STR_NONE if it was never interned. */
 uint32_t strtab_find(const struct strtab *t, const char *s, size_t len);
 
+/*
+ * Fill t (empty) from count NUL-terminated strings packed in s[0..len),
+ * as a binary file stores a table: they must get ids 0, 1, 2, ... in
+ * order. NULL on success, else what is wrong with them.
+ */
+const char *strtab_load_packed(struct strtab *t, const char *s, size_t len, uint64_t count);
+
 static inline const char *strtab_get(const struct strtab *t, uint32_t id)
 {
 	return t->arena + t->offset[id];

@@ -335,25 +335,11 @@ static int damaged(const struct db *db, struct ta_error *err, const char *proble
 static int load_strings(struct db *db, uint32_t id, uint64_t count, struct strtab *t,
 			struct ta_error *err)
 {
-	size_t len, at = 0;
+	size_t len;
 	const char *s = binfile_section(&db->file, id, &len);
-	uint64_t i;
+	const char *problem = strtab_load_packed(t, s, len, count);
 
-	if (count && (!s || len == 0 || s[len - 1] != '\0'))
-		return damaged(db, err, "a string table is cut short");
-	for (i = 0; i < count; i++) {
-		size_t l;
-
-		if (at >= len)
-			return damaged(db, err, "a string table is cut short");
-		l = strlen(s + at);
-		if (strtab_intern(t, s + at, l) != i)
-			return damaged(db, err, "a string table repeats a string");
-		at += l + 1;
-	}
-	if (at != len)
-		return damaged(db, err, "a string table has bytes past its strings");
-	return 0;
+	return problem ? damaged(db, err, problem) : 0;
 }
 
 static int check_meta(struct db *db, const struct db_meta *m, struct ta_error *err)

@@ -95,25 +95,11 @@ static int corrupt(struct ta_error *err, const char *path, const char *what)
 static int load_strings(struct kernel_tree *t, const struct binfile *f, uint64_t n,
 			struct ta_error *err)
 {
-	size_t len, at = 0;
+	size_t len;
 	const char *s = binfile_section(f, SEC_STRINGS, &len);
-	uint64_t id;
+	const char *problem = strtab_load_packed(&t->strings, s, len, n);
 
-	if (n && (!s || len == 0 || s[len - 1] != '\0'))
-		return corrupt(err, f->path, "its string table is cut short");
-	for (id = 0; id < n; id++) {
-		size_t l;
-
-		if (at >= len)
-			return corrupt(err, f->path, "its string table is cut short");
-		l = strlen(s + at);
-		if (strtab_intern(&t->strings, s + at, l) != id)
-			return corrupt(err, f->path, "its string table repeats a string");
-		at += l + 1;
-	}
-	if (at != len)
-		return corrupt(err, f->path, "its string table has bytes past its strings");
-	return 0;
+	return problem ? corrupt(err, f->path, problem) : 0;
 }
 
 static int load_objects(struct kernel_tree *t, const struct binfile *f, uint64_t n,

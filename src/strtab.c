@@ -106,3 +106,25 @@ uint32_t strtab_intern(struct strtab *t, const char *s, size_t len)
 		grow_index(t);
 	return id;
 }
+
+const char *strtab_load_packed(struct strtab *t, const char *s, size_t len, uint64_t count)
+{
+	size_t at = 0;
+	uint64_t id;
+
+	if (count && (!s || len == 0 || s[len - 1] != '\0'))
+		return "a string table is cut short";
+	for (id = 0; id < count; id++) {
+		size_t n;
+
+		if (at >= len)
+			return "a string table is cut short";
+		n = strlen(s + at);
+		if (strtab_intern(t, s + at, n) != id)
+			return "a string table repeats a string";
+		at += n + 1;
+	}
+	if (at != len)
+		return "a string table has bytes past its strings";
+	return NULL;
+}

@@ -53,11 +53,45 @@ static void lengths_not_terminators_delimit(void **state)
 	strtab_release(&t);
 }
 
+static void packed_tables_load_or_say_what_is_wrong(void **state)
+{
+	static const char good[] = "kmalloc\0filp\0";	/* two strings, ids 0 and 1 */
+	static const char repeated[] = "filp\0filp\0";
+	static const char trailing[] = "a\0b\0c\0";
+	struct strtab t;
+
+	(void)state;
+	strtab_init(&t);
+	assert_null(strtab_load_packed(&t, good, sizeof(good) - 1, 2));
+	assert_string_equal(strtab_get(&t, 1), "filp");
+	strtab_release(&t);
+	strtab_init(&t);
+	assert_string_equal(strtab_load_packed(&t, good, sizeof(good) - 1, 3),
+			    "a string table is cut short");
+	strtab_release(&t);
+	strtab_init(&t);
+	assert_string_equal(strtab_load_packed(&t, good, sizeof(good) - 2, 2),
+			    "a string table is cut short");
+	strtab_release(&t);
+	strtab_init(&t);
+	assert_string_equal(strtab_load_packed(&t, repeated, sizeof(repeated) - 1, 2),
+			    "a string table repeats a string");
+	strtab_release(&t);
+	strtab_init(&t);
+	assert_string_equal(strtab_load_packed(&t, trailing, sizeof(trailing) - 1, 2),
+			    "a string table has bytes past its strings");
+	strtab_release(&t);
+	strtab_init(&t);
+	assert_null(strtab_load_packed(&t, NULL, 0, 0));
+	strtab_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ids_are_dense_and_stable),
 		cmocka_unit_test(lengths_not_terminators_delimit),
+		cmocka_unit_test(packed_tables_load_or_say_what_is_wrong),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
