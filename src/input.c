@@ -117,7 +117,8 @@ int input_open(struct input *in, const char *path, struct ta_error *err)
 	} else {
 		in->is_stream = true;
 	}
-	in->carry = xmalloc(INPUT_MAX_LINE);
+	if (!in->map)
+		in->carry = xmalloc(INPUT_MAX_LINE);
 	return 0;
 }
 
@@ -137,8 +138,8 @@ void chunk_init(struct chunk *c, size_t cap)
 {
 	if (cap < INPUT_MAX_LINE * 2)
 		cap = INPUT_MAX_LINE * 2;
-	c->buf = xmalloc(cap);
-	c->data = c->buf;
+	c->buf = NULL;	/* made when a stream is read into it: a mapped file needs none */
+	c->data = NULL;
 	c->len = 0;
 	c->cap = cap;
 }
@@ -258,6 +259,8 @@ int input_read_chunk(struct input *in, struct chunk *c, struct ta_error *err)
 {
 	if (in->map)
 		return next_mapped_chunk(in, c);
+	if (!c->buf)
+		c->buf = xmalloc(c->cap);
 	c->data = c->buf;
 	c->len = 0;
 	if (in->carry_len) {
