@@ -11,8 +11,8 @@
  *   table      struct binfile_entry per section: id, offset, length and
  *              XXH3-64 checksum of its bytes
  *
- * Files are written to "<path>.tmp.<pid>" and renamed into place, so a
- * crash never leaves a half file under the final name. They are read by
+ * Files are written through outfile.h: to a temporary file renamed into
+ * place at commit, so a crash never leaves a half file under the final name. They are read by
  * mmap; every check (magic, version, byte order, sizes, truncation, each
  * checksum) is made in binfile_open, so a reader that got a struct binfile
  * can trust its bytes. What a section holds is the caller's business.
@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "outfile.h"
 
 #define BINFILE_MAGIC_LEN 8
 #define BINFILE_ENDIAN_MARK 0x01020304u
@@ -54,9 +55,7 @@ struct binfile_entry {
 /* ---- writing -------------------------------------------------------------- */
 
 struct binfile_writer {
-	char *path;			/* final name */
-	char *tmp_path;
-	int fd;
+	struct outfile out;		/* the temporary file, renamed at commit */
 	uint64_t pos;			/* bytes written so far */
 	struct binfile_entry *entries;
 	uint32_t nentries, cap;
@@ -68,7 +67,7 @@ struct binfile_writer {
 	uint16_t major, minor;
 };
 
-/* Start "<path>.tmp.<pid>"; nothing appears under path before commit. */
+/* Start writing path; nothing appears under path before commit. */
 int binfile_create(struct binfile_writer *w, const char *path, const char *magic,
 		   uint16_t major, uint16_t minor, struct ta_error *err);
 
@@ -98,13 +97,22 @@ struct binfile {
 	uint32_t nsections;
 };
 
+/* What a reader accepts: the kind of file, and the versions it can read. */
+struct binfile_kind {
+	const char *magic;		/* BINFILE_MAGIC_LEN bytes */
+	uint16_t min_major, max_major;	/* majors this program reads */
+	const char *what;		/* "DB file", "kernel index": for messages */
+	const char *remake;		/* how to make a current one: "--save-db" */
+};
+
 /*
- * Map path and check it through: `what` names the kind of file in messages
- * ("DB file", "kernel index"); a file whose major version is above
- * max_major is refused. On error err says what is wrong, naming the file.
+ * Map path and check it through against kind: a wrong magic, a major
+ * version out of range, another byte order or integer size, truncation
+ * or any bad checksum is refused, err saying what is wrong and naming the
+ * file (and, for an old version, how to make the file again).
  */
-int binfile_open(struct binfile *f, const char *path, const char *magic, uint16_t max_major,
-		 const char *what, struct ta_error *err);
+int binfile_open(struct binfile *f, const char *path, const struct binfile_kind *kind,
+		 struct ta_error *err);
 void binfile_close(struct binfile *f);
 
 /* The bytes of section id, or NULL (with *len = 0) if the file has none. */

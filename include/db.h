@@ -34,7 +34,7 @@
 #include "parse.h"
 
 #define DB_MAGIC "TAKMEMDB"
-#define DB_MAJOR 1
+#define DB_MAJOR 2
 #define DB_MINOR 0
 
 /* Input facts the summary reports, as the run that made the DB saw them. */

@@ -32,6 +32,7 @@ struct parse_stats {
 	uint64_t bytes;
 	uint64_t events[KMEM_KIND_COUNT];	/* kmem events and markers read */
 	uint64_t header_lines;	/* '#' comment lines, "cpus=N" */
+	uint64_t trace_headers;	/* of those, ftrace's own: "# tracer:", "# entries-in-buffer", "cpus=" */
 	uint64_t blank_lines;
 	uint64_t stack_lines;	/* "<stack trace>" entries and " => func" frames */
 	uint64_t other_events;	/* events of other kinds: rss_stat, sched_*, ... */
@@ -48,6 +49,24 @@ struct trace_header {
 	int cpus;		/* "#P:N" or trace-cmd's "cpus=N"; 0 if unknown */
 };
 
+/*
+ * The names of the other events a log holds, gathered only while it has
+ * shown no kmem event: enough to tell a user whose log has none which
+ * events were enabled instead.
+ */
+#define EVENT_NAMES_MAX 8
+#define EVENT_NAME_LEN 40
+
+struct event_names {
+	uint32_t count;
+	char name[EVENT_NAMES_MAX][EVENT_NAME_LEN];
+	uint64_t lines[EVENT_NAMES_MAX];
+	uint64_t other_lines;	/* of events beyond the first EVENT_NAMES_MAX names */
+};
+
+void event_names_add(struct event_names *e, const char *name, size_t len, uint64_t lines);
+void event_names_merge(struct event_names *a, const struct event_names *b);
+
 /* The last string interned in one table, to skip the hash when it repeats. */
 struct recent_string {
 	uint32_t id;		/* STR_NONE: none yet */
@@ -62,7 +81,15 @@ struct parser {
 	struct parse_stats stats;
 	struct trace_header header;
 	uint64_t first_malformed_line;	/* line_no given for the first one, 0 if none */
+	bool seen_kmem;		/* a kmem event line (good or malformed) was read */
+	struct event_names others;	/* while !seen_kmem */
 };
+
+/* Lines that show the input is an ftrace text log at all (not garbage). */
+uint64_t parse_stats_trace_lines(const struct parse_stats *st);
+
+/* kmem event lines read, good or malformed (markers not counted). */
+uint64_t parse_stats_kmem_lines(const struct parse_stats *st);
 
 void parser_init(struct parser *p, struct trace_strings *strings, unsigned want);
 

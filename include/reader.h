@@ -34,6 +34,7 @@ struct read_result {
 	struct parse_stats stats;
 	struct trace_header header;
 	uint64_t first_malformed_line;	/* 0 if none */
+	struct event_names other_events;	/* named when no kmem event was read */
 };
 
 /* Read the whole input; 0 at its end, -1 on a read error (err filled). */

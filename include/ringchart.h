@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "error.h"
 
@@ -43,8 +44,8 @@ uint32_t ring_tree_add(struct ring_tree *t, uint32_t parent, const char *label, 
 /* "1 byte", "512 bytes", "12.3 kB", "4.0 MB" (powers of 1024, as trace_analyze.py). */
 void human_size(uint64_t bytes, char *out, size_t cap);
 
-/* Draw t into path under a title line. */
-int ringchart_write(const struct ring_tree *t, const char *title, const char *path,
+/* Draw t under a title line into f, as PNG, SVG or PDF by path's name. */
+int ringchart_write(const struct ring_tree *t, const char *title, const char *path, FILE *f,
 		    struct ta_error *err);
 
 #endif

@@ -40,12 +40,12 @@ static int flush_buffer(struct binfile_writer *w, struct ta_error *err)
 	size_t done = 0;
 
 	while (done < w->buf_len) {
-		ssize_t n = write(w->fd, w->buf + done, w->buf_len - done);
+		ssize_t n = write(w->out.fd, w->buf + done, w->buf_len - done);
 
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return error_set_errno(err, errno, "cannot write '%s'", w->tmp_path);
+			return error_set_errno(err, errno, "cannot write '%s'", w->out.name);
 		}
 		done += (size_t)n;
 	}
@@ -86,21 +86,17 @@ int binfile_create(struct binfile_writer *w, const char *path, const char *magic
 		   uint16_t major, uint16_t minor, struct ta_error *err)
 {
 	struct binfile_header blank;
-	size_t n = strlen(path) + 32;
 
 	memset(w, 0, sizeof(*w));
-	w->fd = -1;
-	w->path = xstrdup(path);
-	w->tmp_path = xmalloc(n);
-	snprintf(w->tmp_path, n, "%s.tmp.%ld", path, (long)getpid());
 	memcpy(w->magic, magic, BINFILE_MAGIC_LEN);
 	w->major = major;
 	w->minor = minor;
-	w->fd = open(w->tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (w->fd < 0) {
-		error_set_errno(err, errno, "cannot write '%s'", path);
-		binfile_abort(w);
+	if (outfile_open(&w->out, path, err) < 0)
 		return -1;
+	if (w->out.f == stdout) {
+		outfile_abort(&w->out);
+		return error_set(err, "cannot write '%s' to standard output: a binary file "
+				 "needs a file name", path);
 	}
 	w->buf = xmalloc(WRITE_BUFFER);
 	w->hash_state = XXH3_createState();
@@ -182,10 +178,10 @@ static int write_header(struct binfile_writer *w, const struct binfile_header *h
 	ssize_t n;
 
 	do
-		n = pwrite(w->fd, h, sizeof(*h), 0);
+		n = pwrite(w->out.fd, h, sizeof(*h), 0);
 	while (n < 0 && errno == EINTR);
 	if (n != (ssize_t)sizeof(*h))
-		return error_set_errno(err, n < 0 ? errno : EIO, "cannot write '%s'", w->tmp_path);
+		return error_set_errno(err, n < 0 ? errno : EIO, "cannot write '%s'", w->out.name);
 	return 0;
 }
 
@@ -205,23 +201,9 @@ int binfile_commit(struct binfile_writer *w, struct ta_error *err)
 	make_header(w, &h, table_offset, XXH3_64bits(w->entries, table_len));
 	if (write_header(w, &h, err) < 0)
 		goto fail;
-	if (fsync(w->fd) < 0 && errno != EINVAL) {
-		error_set_errno(err, errno, "cannot write '%s'", w->tmp_path);
+	if (outfile_commit(&w->out, true, err) < 0)
 		goto fail;
-	}
-	if (close(w->fd) < 0) {
-		w->fd = -1;
-		error_set_errno(err, errno, "cannot write '%s'", w->tmp_path);
-		goto fail;
-	}
-	w->fd = -1;
-	if (rename(w->tmp_path, w->path) < 0) {
-		error_set_errno(err, errno, "cannot rename '%s' to '%s'", w->tmp_path, w->path);
-		goto fail;
-	}
-	free(w->tmp_path);
-	w->tmp_path = NULL;	/* nothing left to remove */
-	binfile_abort(w);
+	binfile_abort(w);	/* frees the rest; the file is in place */
 	return 0;
 fail:
 	binfile_abort(w);
@@ -230,19 +212,14 @@ fail:
 
 void binfile_abort(struct binfile_writer *w)
 {
-	if (w->fd >= 0)
-		close(w->fd);
-	w->fd = -1;
-	if (w->tmp_path)
-		unlink(w->tmp_path);
-	free(w->tmp_path);
-	free(w->path);
+	outfile_abort(&w->out);
 	free(w->entries);
 	free(w->buf);
 	if (w->hash_state)
 		XXH3_freeState(w->hash_state);
 	memset(w, 0, sizeof(*w));
-	w->fd = -1;
+	w->out.fd = -1;
+	w->out.slot = -1;
 }
 
 /*
@@ -271,13 +248,14 @@ static uint32_t swap32(uint32_t v)
 }
 
 /* Magic, byte order, sizes and version: whether this reader can read it at all. */
-static int check_identity(struct binfile *f, const struct binfile_header *h, const char *magic,
-			  uint16_t max_major, const char *what, struct ta_error *err)
+static int check_identity(struct binfile *f, const struct binfile_header *h,
+			  const struct binfile_kind *kind, struct ta_error *err)
 {
+	const char *what = kind->what;
 	uint8_t sizes[8];
-	char msg[160];
+	char msg[200];
 
-	if (memcmp(h->magic, magic, BINFILE_MAGIC_LEN) != 0)
+	if (memcmp(h->magic, kind->magic, BINFILE_MAGIC_LEN) != 0)
 		return refuse(f, err, what, "wrong magic number (not a file trace_analyze wrote, "
 					    "or another kind of file)");
 	if (h->endian != BINFILE_ENDIAN_MARK)
@@ -287,9 +265,15 @@ static int check_identity(struct binfile *f, const struct binfile_header *h, con
 	fill_int_sizes(sizes);
 	if (memcmp(sizes, h->int_sizes, sizeof(sizes)) != 0)
 		return refuse(f, err, what, "written on a machine with other integer sizes");
-	if (h->major > max_major) {
+	if (h->major > kind->max_major) {
 		snprintf(msg, sizeof(msg), "format version %u.%u is newer than this program reads "
-			 "(%u.x): upgrade trace_analyze", h->major, h->minor, max_major);
+			 "(%u.x): upgrade trace_analyze", h->major, h->minor, kind->max_major);
+		return refuse(f, err, what, msg);
+	}
+	if (h->major < kind->min_major) {
+		snprintf(msg, sizeof(msg), "format version %u.%u is older than this program reads "
+			 "(%u.x): make it again with %s", h->major, h->minor, kind->min_major,
+			 kind->remake);
 		return refuse(f, err, what, msg);
 	}
 	return 0;
@@ -426,9 +410,10 @@ static int check_layout(struct binfile *f, const struct binfile_header *h, const
 	return 0;
 }
 
-int binfile_open(struct binfile *f, const char *path, const char *magic, uint16_t max_major,
-		 const char *what, struct ta_error *err)
+int binfile_open(struct binfile *f, const char *path, const struct binfile_kind *kind,
+		 struct ta_error *err)
 {
+	const char *what = kind->what;
 	struct binfile_header h;
 	struct stat st;
 	int fd;
@@ -457,7 +442,7 @@ int binfile_open(struct binfile *f, const char *path, const char *magic, uint16_
 		return error_set_errno(err, errno, "cannot map %s '%s'", what, path);
 	}
 	memcpy(&h, f->map, sizeof(h));
-	if (check_identity(f, &h, magic, max_major, what, err) < 0 ||
+	if (check_identity(f, &h, kind, err) < 0 ||
 	    check_layout(f, &h, what, err) < 0)
 		return -1;
 	f->major = h.major;

@@ -185,7 +185,6 @@ struct db_writer *db_writer_create(const char *path, unsigned run_families, stru
 		account_init(&w->accounts[i],
 			     family_of_account[i] == run_families ? 0 : family_of_account[i]);
 	if (binfile_create(&w->file, path, DB_MAGIC, DB_MAJOR, DB_MINOR, err) < 0) {
-		w->file.fd = -1;
 		db_writer_abort(w);
 		return NULL;
 	}
@@ -409,7 +408,11 @@ int db_open(struct db *db, const char *path, struct trace_strings *strings,
 	    struct ta_error *err)
 {
 	memset(db, 0, sizeof(*db));
-	if (binfile_open(&db->file, path, DB_MAGIC, DB_MAJOR, "DB file", err) < 0)
+	static const struct binfile_kind kind = {
+		DB_MAGIC, DB_MAJOR, DB_MAJOR, "DB file", "--save-db from the log"
+	};
+
+	if (binfile_open(&db->file, path, &kind, err) < 0)
 		return -1;
 	if (load_meta(db, strings, err) < 0) {
 		db_close(db);

@@ -183,7 +183,11 @@ int kindex_load(struct kernel_tree *t, const char *path, struct ta_error *err)
 	struct binfile f;
 	int rc;
 
-	if (binfile_open(&f, path, KINDEX_MAGIC, KINDEX_MAJOR, "kernel index", err) < 0)
+	static const struct binfile_kind kind = {
+		KINDEX_MAGIC, KINDEX_MAJOR, KINDEX_MAJOR, "kernel index", "--save-index from the tree"
+	};
+
+	if (binfile_open(&f, path, &kind, err) < 0)
 		return -1;
 	rc = load_sections(t, &f, err);
 	binfile_close(&f);

@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "error.h"
 #include "options.h"
+#include "pathcheck.h"
 #include "pipeline.h"
 
 #ifndef TA_VERSION
@@ -264,10 +266,50 @@ static int check_combinations(struct options *opts)
 	return -1;
 }
 
+/*
+ * No output may overwrite an input or another output: checked before
+ * anything is read or written. -k DIR reads the tree's System.map and
+ * vmlinux; -k FILE is an index.
+ */
+static int check_files(const struct options *o)
+{
+	char map[4096], vmlinux[4096];
+	struct file_roles roles;
+	struct ta_error err;
+	struct stat st;
+
+	file_roles_init(&roles);
+	file_roles_add_input(&roles, "-f", o->log_path);
+	file_roles_add_input(&roles, "--db-file", o->db_path);
+	file_roles_add_input(&roles, "--system-map", o->system_map);
+	if (o->kernel && stat(o->kernel, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(map, sizeof(map), "%s/System.map", o->kernel);
+		snprintf(vmlinux, sizeof(vmlinux), "%s/vmlinux", o->kernel);
+		file_roles_add_input(&roles, "-k", map);
+		file_roles_add_input(&roles, "-k", vmlinux);
+	} else {
+		file_roles_add_input(&roles, "-k", o->kernel);
+	}
+	file_roles_add_output(&roles, "-c", o->account_path);
+	file_roles_add_output(&roles, "-l", o->callers_path);
+	file_roles_add_output(&roles, "-r", o->rings_path);
+	file_roles_add_output(&roles, "--save-db", o->save_db);
+	file_roles_add_output(&roles, "--save-index", o->save_index);
+	file_roles_add_output(&roles, "--summary", o->summary_path);
+	file_roles_add_output(&roles, "--stats", o->stats_path);
+	file_roles_add_output(&roles, "--outstanding", o->outstanding_path);
+	file_roles_add_output(&roles, "--page", o->page_path);
+	if (file_roles_check(&roles, &err) < 0) {
+		fprintf(stderr, "trace_analyze: error: %s\n", err.msg);
+		return 2;	/* a usage error, but the usage text would not help */
+	}
+	return -1;
+}
+
 /* Fill opts from argv; returns -1 to go on, else the exit status. */
 static int parse_options(int argc, char **argv, struct options *opts)
 {
-	int c, key;
+	int c, key, status;
 	bool malloc_only = false, cache_only = false;
 
 	memset(opts, 0, sizeof(*opts));
@@ -399,7 +441,8 @@ static int parse_options(int argc, char **argv, struct options *opts)
 		opts->families = FAMILY_MALLOC;
 	if (cache_only)
 		opts->families = FAMILY_CACHE;
-	return check_combinations(opts);
+	status = check_combinations(opts);
+	return status >= 0 ? status : check_files(opts);
 }
 
 int main(int argc, char **argv)

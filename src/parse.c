@@ -31,6 +31,7 @@ void parse_stats_add(struct parse_stats *a, const struct parse_stats *b)
 	for (k = 0; k < KMEM_KIND_COUNT; k++)
 		a->events[k] += b->events[k];
 	a->header_lines += b->header_lines;
+	a->trace_headers += b->trace_headers;
 	a->blank_lines += b->blank_lines;
 	a->stack_lines += b->stack_lines;
 	a->other_events += b->other_events;
@@ -38,6 +39,53 @@ void parse_stats_add(struct parse_stats *a, const struct parse_stats *b)
 	a->garbage += b->garbage;
 	a->overlong += b->overlong;
 	a->lost_events += b->lost_events;
+}
+
+uint64_t parse_stats_kmem_lines(const struct parse_stats *st)
+{
+	uint64_t n = st->malformed;
+	int k;
+
+	for (k = KMEM_KMALLOC; k <= KMEM_PAGE_ALLOC_EXTFRAG; k++)
+		n += st->events[k];
+	return n;
+}
+
+uint64_t parse_stats_trace_lines(const struct parse_stats *st)
+{
+	return parse_stats_kmem_lines(st) + st->events[KMEM_LOST_EVENTS] +
+	       st->events[KMEM_BUFFER_STARTED] + st->other_events + st->stack_lines +
+	       st->trace_headers;
+}
+
+void event_names_add(struct event_names *e, const char *name, size_t len, uint64_t lines)
+{
+	uint32_t i;
+
+	if (len >= EVENT_NAME_LEN)
+		len = EVENT_NAME_LEN - 1;
+	for (i = 0; i < e->count; i++) {
+		if (strncmp(e->name[i], name, len) == 0 && e->name[i][len] == '\0') {
+			e->lines[i] += lines;
+			return;
+		}
+	}
+	if (e->count == EVENT_NAMES_MAX) {
+		e->other_lines += lines;
+		return;
+	}
+	memcpy(e->name[e->count], name, len);
+	e->name[e->count][len] = '\0';
+	e->lines[e->count++] = lines;
+}
+
+void event_names_merge(struct event_names *a, const struct event_names *b)
+{
+	uint32_t i;
+
+	for (i = 0; i < b->count; i++)
+		event_names_add(a, b->name[i], strlen(b->name[i]), b->lines[i]);
+	a->other_lines += b->other_lines;
 }
 
 void trace_header_add(struct trace_header *a, const struct trace_header *b)
@@ -289,8 +337,12 @@ static void read_header_line(struct parser *p, const char *s, size_t len)
 	const char *end = s + len, *q, *slash;
 	uint64_t a, b;
 
-	if (!k)
+	if (!k) {
+		if (starts_with(s, len, "# tracer:"))
+			p->stats.trace_headers++;
 		return;
+	}
+	p->stats.trace_headers++;
 	q = k + sizeof(key) - 1;
 	while (q < end && *q == ' ')
 		q++;
@@ -418,8 +470,11 @@ static bool read_non_event_line(struct parser *p, const char *s, size_t len,
 		uint32_t n;
 
 		p->stats.header_lines++;
-		if (parse_u32(s + 5, len - 5, &n) && (int)n > p->header.cpus)
-			p->header.cpus = (int)n;
+		if (parse_u32(s + 5, len - 5, &n)) {
+			p->stats.trace_headers++;
+			if ((int)n > p->header.cpus)
+				p->header.cpus = (int)n;
+		}
 		return false;
 	}
 	if (s[0] == ' ' && is_stack_frame(s, len)) {
@@ -731,6 +786,42 @@ static const char *find_name_end(const char *name, const char *end)
 	return NULL;
 }
 
+static inline bool is_name_char(char c)
+{
+	return (unsigned char)((c | 0x20) - 'a') < 26 || is_digit(c) || c == '_' || c == ':' ||
+	       c == '.';
+}
+
+/*
+ * An event of another kind ("sched_switch", perf's "sched:sched_switch"),
+ * or, with no "name:" after the timestamp, a function tracer line
+ * ("do_sys_open <-do_syscall_64"). The name must look like one, or the
+ * line is text that happened to hold " 12: " (binaries and logs of other
+ * programs do). Names are kept while no kmem event was seen.
+ */
+static bool count_other_event(struct parser *p, const char *name, const char *name_end,
+			      const char *end)
+{
+	const char *q = name;
+	const char *stop = name_end ? name_end : end;
+
+	while (q < stop && is_name_char(*q))
+		q++;
+	if (q == name || (name_end && q != name_end) ||
+	    (!name_end && !(end - q > 4 && memcmp(q, " <-", 3) == 0 && is_name_char(q[3])))) {
+		p->stats.garbage++;
+		return false;
+	}
+	p->stats.other_events++;
+	if (!p->seen_kmem) {
+		if (name_end)
+			event_names_add(&p->others, name, (size_t)(name_end - name), 1);
+		else
+			event_names_add(&p->others, "function", 8, 1);
+	}
+	return false;
+}
+
 bool parse_line(struct parser *p, const char *s, size_t len, uint64_t line_no,
 		struct kmem_event *ev)
 {
@@ -760,17 +851,14 @@ bool parse_line(struct parser *p, const char *s, size_t len, uint64_t line_no,
 		return false;
 	}
 	name_end = find_name_end(name, end);
-	if (!name_end) {
-		p->stats.other_events++;
-		return false;
-	}
+	if (!name_end)
+		return count_other_event(p, name, NULL, end);
 	if (name_end - name > 5 && memcmp(name, "kmem:", 5) == 0)
 		name += 5;	/* perf script */
 	kind = kmem_kind_of_name(name, (size_t)(name_end - name));
-	if (kind == KMEM_NONE) {
-		p->stats.other_events++;
-		return false;
-	}
+	if (kind == KMEM_NONE)
+		return count_other_event(p, name, name_end, end);
+	p->seen_kmem = true;
 	p->stats.events[kind]++;
 	if (kmem_is_page(kind) && !(p->want & WANT_PAGE))
 		return false;

@@ -20,6 +20,7 @@
 #include "findings.h"
 #include "input.h"
 #include "kindex.h"
+#include "outfile.h"
 #include "kreport.h"
 #include "pages.h"
 #include "ktree.h"
@@ -347,6 +348,62 @@ static int finish_saving(struct run *r, struct ta_error *err)
 				time_window_set(r->opts) ? 0 : r->opts->families, err);
 }
 
+/* "sched_switch (900), rss_stat (334) and 2 more" */
+static void list_event_names(const struct event_names *e, char *out, size_t cap)
+{
+	size_t n = 0;
+	uint32_t i;
+
+	out[0] = '\0';
+	for (i = 0; i < e->count && n < cap; i++)
+		n += (size_t)snprintf(out + n, cap - n, "%s%s (%llu)", i ? ", " : "", e->name[i],
+				      (unsigned long long)e->lines[i]);
+	if (e->other_lines && n < cap)
+		snprintf(out + n, cap - n, " and %llu lines of other events",
+			 (unsigned long long)e->other_lines);
+}
+
+/*
+ * A file with no trace line at all is the wrong file (binary data, a
+ * source file): an error before any report is written. A trace with no
+ * kmem event is a log of the wrong events: a warning saying which.
+ */
+static int check_it_is_a_kmem_log(const struct run *r, struct ta_error *err)
+{
+	const struct parse_stats *st = &r->read.stats;
+	uint64_t lines = st->lines + r->input.overlong_lines + (r->input.truncated_last_line ? 1 : 0);
+	char name[1024], names[512];
+
+	if (r->input.is_stdin)
+		snprintf(name, sizeof(name), "standard input");
+	else
+		snprintf(name, sizeof(name), "'%s'", r->opts->log_path);
+
+	if (lines == 0 && r->input.interrupted)
+		return error_set(err, "nothing was read from %s before it was interrupted", name);
+	if (lines == 0)
+		return error_set(err, "%s is empty: there is no trace line to read", name);
+	if (parse_stats_trace_lines(st) == 0) {
+		if (lines == 1)
+			return error_set(err, "%s is not an ftrace text log: its only line is not "
+					 "a trace line", name);
+		return error_set(err, "%s is not an ftrace text log: none of its %llu lines is a "
+				 "trace line", name, (unsigned long long)lines);
+	}
+	if (parse_stats_kmem_lines(st) > 0)
+		return 0;
+	if (st->other_events) {
+		list_event_names(&r->read.other_events, names, sizeof(names));
+		warn("%s has no allocation event (kmalloc, kfree, kmem_cache_*, mm_page_*), only "
+		     "other events: %s; were those enabled? "
+		     "(echo 1 > /sys/kernel/tracing/events/kmem/enable)", name, names);
+	} else {
+		warn("%s has no event at all, only ftrace headers, markers or stack lines: was "
+		     "anything traced? (echo 1 > /sys/kernel/tracing/events/kmem/enable)", name);
+	}
+	return 0;
+}
+
 static int read_log(struct run *r, struct ta_error *err)
 {
 	struct read_config cfg = {
@@ -379,6 +436,8 @@ static int read_log(struct run *r, struct ta_error *err)
 	r->facts.input.first_malformed_line = r->read.first_malformed_line;
 	r->facts.input.interrupted = r->input.interrupted;
 	r->facts.input.bytes_read = r->input.bytes_read;
+	if (rc == 0)
+		rc = check_it_is_a_kmem_log(r, err);
 	if (rc == 0 && r->saving)
 		rc = finish_saving(r, err);
 	return rc;
@@ -455,27 +514,16 @@ static void warn_about_unresolved_addresses(const struct run *r)
 		     r->map_path);
 }
 
-/* Write one report to path ('-' = standard output) with write(f, r). */
+/* Write one report to path ('-' = standard output) with write(f, r), whole or not at all. */
 static int write_report(const struct run *r, const char *path,
 			void (*write)(FILE *f, const struct run *r), struct ta_error *err)
 {
-	bool to_stdout = strcmp(path, "-") == 0;
-	FILE *f = to_stdout ? stdout : fopen(path, "w");
-	int failed;
+	struct outfile out;
 
-	if (!f)
-		return error_set_errno(err, errno, "cannot write '%s'", path);
-	errno = 0;
-	write(f, r);
-	failed = ferror(f);
-	if (to_stdout)
-		failed |= fflush(f) != 0;
-	else
-		failed |= fclose(f) != 0;
-	if (failed)
-		return error_set_errno(err, errno ? errno : EIO, "cannot write '%s'",
-				       to_stdout ? "standard output" : path);
-	return 0;
+	if (outfile_open(&out, path, err) < 0)
+		return -1;
+	write(outfile_stream(&out), r);
+	return outfile_commit(&out, false, err);
 }
 
 static void write_account_rows(FILE *f, const struct run *r)
@@ -609,13 +657,20 @@ static int show_chart(const char *path)
 static int write_chart(const struct run *r, struct ta_error *err)
 {
 	struct ring_tree view;
+	struct outfile out;
 	char title[1024];
 	int rc;
 
+	if (outfile_open(&out, r->opts->rings_path, err) < 0)
+		return -1;
 	dirtree_ring_view(&r->dirs, r->branch, (enum size_attr)r->opts->rings_attr, &view);
 	chart_title(r, title, sizeof(title));
-	rc = ringchart_write(&view, title, r->opts->rings_path, err);
+	rc = ringchart_write(&view, title, r->opts->rings_path, outfile_stream(&out), err);
 	ring_tree_release(&view);
+	if (rc == 0)
+		rc = outfile_commit(&out, false, err);
+	else
+		outfile_abort(&out);
 	if (rc == 0 && r->opts->rings_show)
 		show_chart(r->opts->rings_path);
 	return rc;

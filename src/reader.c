@@ -332,6 +332,7 @@ static void shared_release(struct shared *sh, struct read_result *out)
 
 		parse_stats_add(&out->stats, &w->parser.stats);
 		trace_header_add(&out->header, &w->parser.header);
+		event_names_merge(&out->other_events, &w->parser.others);
 		trace_strings_release(&w->local);
 		for (t = 0; t < STRING_TABLES; t++)
 			free(w->to_global[t]);

@@ -554,18 +554,15 @@ static cairo_surface_t *create_surface(enum chart_format fmt, struct sink *sink)
 	}
 }
 
-int ringchart_write(const struct ring_tree *t, const char *title, const char *path,
+int ringchart_write(const struct ring_tree *t, const char *title, const char *path, FILE *f,
 		    struct ta_error *err)
 {
 	enum chart_format fmt = format_of_path(path);
-	struct sink sink = { fopen(path, "wb"), 0 };
+	struct sink sink = { f, 0 };
 	struct chart c = { .t = t };
 	cairo_surface_t *surface;
 	cairo_status_t status;
-	int closed;
 
-	if (!sink.f)
-		return error_set_errno(err, errno, "cannot write '%s'", path);
 	surface = create_surface(fmt, &sink);
 	if (fmt == CHART_PDF)
 		cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "trace_analyze");
@@ -580,11 +577,8 @@ int ringchart_write(const struct ring_tree *t, const char *title, const char *pa
 		status = cairo_surface_status(surface);
 	cairo_surface_destroy(surface);
 	free(c.jobs);
-	closed = fclose(sink.f);
 	if (sink.error)
 		return error_set_errno(err, sink.error, "cannot write '%s'", path);
-	if (closed != 0)
-		return error_set_errno(err, errno, "cannot write '%s'", path);
 	if (status != CAIRO_STATUS_SUCCESS)
 		return error_set(err, "cannot draw '%s': %s", path, cairo_status_to_string(status));
 	return 0;

@@ -50,23 +50,71 @@ EOF2
 	[ "$output" = "trace_analyze: error: cannot open 'secret.log': Permission denied" ]
 }
 
-@test "an empty log: exit 0, an empty account, a summary of nothing" {
+@test "an empty log: exit 1, it says so, and no account is written" {
 	: > empty.log
-	"$TA" -f empty.log -c account 2> summary
-	empty_account | diff_or_fail - account
-	grep -q "summary of 'empty.log': 0 lines, 0 bytes" summary
-	grep -Eq "kmem events read: +0$" summary
+	echo "an older account" > account
+	run "$TA" -f empty.log -c account
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'empty.log' is empty: there is no trace line to read" ]
+	[ "$(cat account)" = "an older account" ]
 }
 
-@test "binary garbage: exit 0, an empty account, the lines counted as not trace lines" {
+@test "an empty pipe: exit 1, standard input is empty" {
+	run "$TA" -f - -c - < /dev/null
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: standard input is empty: there is no trace line to read" ]
+}
+
+@test "binary garbage: exit 1, not an ftrace text log, nothing written" {
 	python3 -c 'import random, sys; random.seed(7); sys.stdout.buffer.write(bytes(random.randrange(256) for _ in range(200000)) + b"\n")' > garbage.bin
-	lines=$(wc -l < garbage.bin)
-	"$TA" -f garbage.bin -c account 2> summary
+	n=$(wc -l < garbage.bin)
+	run "$TA" -f garbage.bin -c account --save-db garbage.db --summary summary
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'garbage.bin' is not an ftrace text log: none of its $n lines is a trace line" ]
+	[ ! -e account ] && [ ! -e garbage.db ] && [ ! -e summary ]
+	[ -z "$(ls | grep '\.tmp\.')" ]
+}
+
+@test "10 MB of random bytes, in one piece or through a pipe: exit 1" {
+	head -c 10000000 /dev/urandom > random.bin
+	run "$TA" -q -f random.bin -c -
+	[ "$status" -eq 1 ]
+	[[ "$output" =~ ^"trace_analyze: error: 'random.bin' is not an ftrace text log: none of its "[0-9]+" lines is a trace line"$ ]]
+	run sh -c "cat random.bin | '$TA' -q -f - -c -"
+	[ "$status" -eq 1 ]
+	[[ "$output" =~ ^"trace_analyze: error: standard input is not an ftrace text log" ]]
+}
+
+@test "a source file given as log: its only line is not a trace line" {
+	echo 'int main(void) { return 0; }' > main.c
+	run "$TA" -f main.c -c -
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'main.c' is not an ftrace text log: its only line is not a trace line" ]
+}
+
+@test "a trace of other events only: a warning names them, the account is empty" {
+	# the 6.18 snapshot without its allocation events: its header and rss_stat lines
+	grep -v -E 'kmalloc|kfree|kmem_cache|mm_page' "$FIX/trace-pipe-6.18.log" > other.log
+	printf '%s\n' \
+	  '          <idle>-0       [001] d..2.  1187.655900: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=bash next_pid=1 next_prio=120' \
+	  '          <idle>-0       [001] d..2.  1187.655901: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=bash next_pid=1 next_prio=120' >> other.log
+	n_rss=$(grep -c ': rss_stat:' other.log)
+	run "$TA" -q -f other.log -c account
+	[ "$status" -eq 0 ]
+	if [ "$n_rss" -gt 0 ]; then
+		[ "$output" = "trace_analyze: warning: 'other.log' has no allocation event (kmalloc, kfree, kmem_cache_*, mm_page_*), only other events: rss_stat ($n_rss), sched_switch (2); were those enabled? (echo 1 > /sys/kernel/tracing/events/kmem/enable)" ]
+	else
+		[ "$output" = "trace_analyze: warning: 'other.log' has no allocation event (kmalloc, kfree, kmem_cache_*, mm_page_*), only other events: sched_switch (2); were those enabled? (echo 1 > /sys/kernel/tracing/events/kmem/enable)" ]
+	fi
 	empty_account | diff_or_fail - account
-	# every line is garbage, a '#' header-looking line, or blank: none is an event
-	grep -Eq "kmem events read: +0$" summary
-	grep -Eq "lines skipped: +$lines$" summary
-	grep -Eq "not trace lines +[0-9]+$" summary
+}
+
+@test "an empty trace buffer (header only): a warning, an empty account" {
+	head -n 12 "$FIX/tracefs-6.1-rawptr.log" > header.log
+	run "$TA" -q -f header.log -c account
+	[ "$status" -eq 0 ]
+	[ "$output" = "trace_analyze: warning: 'header.log' has no event at all, only ftrace headers, markers or stack lines: was anything traced? (echo 1 > /sys/kernel/tracing/events/kmem/enable)" ]
+	empty_account | diff_or_fail - account
 }
 
 @test "NUL bytes inside events: those events are malformed, the others still count" {

@@ -33,7 +33,7 @@ patch() {
 
 @test "the DB starts with its magic and version, and is much smaller than the log" {
 	[ "$(head -c 8 "$DB")" = "TAKMEMDB" ]
-	[ "$(od -An -tu2 -j8 -N2 "$DB" | tr -d ' ')" = "1" ]
+	[ "$(od -An -tu2 -j8 -N2 "$DB" | tr -d ' ')" = "2" ]
 	[ "$(stat -c %s "$DB")" -lt "$(stat -c %s "$LOG")" ]
 }
 
@@ -49,8 +49,13 @@ patch() {
 }
 
 @test "a newer major version is refused, naming both versions" {
-	patch "$DB" 8 0200
-	refused "$DB" "format version 2.0 is newer than this program reads (1.x): upgrade trace_analyze"
+	patch "$DB" 8 0300
+	refused "$DB" "format version 3.0 is newer than this program reads (2.x): upgrade trace_analyze"
+}
+
+@test "an older major version is refused, saying how to make the DB again" {
+	patch "$DB" 8 0100
+	refused "$DB" "format version 1.0 is older than this program reads (2.x): make it again with --save-db from the log"
 }
 
 @test "a DB written on a machine of the other byte order is refused" {

@@ -32,8 +32,10 @@ same_numbers_in_all_formats() {	# LOG [options...]
 }
 
 @test "an empty account is valid JSON too" {
-	: > "$BATS_TEST_TMPDIR/empty.log"
-	"$TA" -q -f "$BATS_TEST_TMPDIR/empty.log" -c - --format json | python3 -m json.tool > /dev/null
+	# a snapshot of an empty trace buffer: the ftrace header and nothing else
+	head -n 12 "$FIX/tracefs-6.1-rawptr.log" > "$BATS_TEST_TMPDIR/empty.log"
+	"$TA" -q -f "$BATS_TEST_TMPDIR/empty.log" -c - --format json 2> /dev/null |
+		python3 -m json.tool > /dev/null
 }
 
 @test "an unknown --format is a usage error" {

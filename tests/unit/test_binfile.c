@@ -17,6 +17,7 @@
 #define MAGIC "TATEST\r\n"
 
 static char path[256];
+static const struct binfile_kind test_kind = { MAGIC, 1, 1, "test file", "--test" };
 
 static int setup(void **state)
 {
@@ -66,7 +67,7 @@ static void expect_refusal(const char *needle)
 	struct binfile f;
 	struct ta_error err;
 
-	assert_int_equal(binfile_open(&f, path, MAGIC, 1, "test file", &err), -1);
+	assert_int_equal(binfile_open(&f, path, &test_kind, &err), -1);
 	if (!strstr(err.msg, needle))
 		fail_msg("message '%s' lacks '%s'", err.msg, needle);
 	assert_non_null(strstr(err.msg, path));
@@ -81,7 +82,7 @@ static void sections_read_back(void **state)
 
 	(void)state;
 	write_sample(1);
-	assert_int_equal(binfile_open(&f, path, MAGIC, 1, "test file", &err), 0);
+	assert_int_equal(binfile_open(&f, path, &test_kind, &err), 0);
 	assert_int_equal(f.major, 1);
 	assert_int_equal(f.minor, 3);
 	assert_memory_equal(binfile_section(&f, 1, &len), "hello, sections", 15);
@@ -124,6 +125,14 @@ static void wrong_magic_is_refused(void **state)
 	write_sample(1);
 	patch(0, "kmalloc:", 8);
 	expect_refusal("wrong magic number");
+}
+
+static void older_major_is_refused_saying_how_to_remake(void **state)
+{
+	(void)state;
+	write_sample(0);
+	expect_refusal("format version 0.3 is older than this program reads (1.x): make it again "
+		       "with --test");
 }
 
 static void newer_major_is_refused(void **state)
@@ -184,6 +193,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(abort_leaves_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(wrong_magic_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(newer_major_is_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(older_major_is_refused_saying_how_to_remake, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(other_byte_order_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(truncated_file_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(flipped_byte_is_refused, setup, teardown),
