@@ -6,7 +6,8 @@
 #   make demo       run the main job on data shipped in data/
 #   make install    PREFIX=/usr/local by default
 #   make bench LOG=file   scripts/bench.sh on a log
-#   make fuzz       the DB reader's libFuzzer target for FUZZ_SECONDS (clang)
+#   make fuzz       the libFuzzer targets (DB reader, text path), FUZZ_SECONDS
+#                   each (clang); make fuzz-db, make fuzz-text: one of them
 
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
@@ -76,29 +77,43 @@ $(BUILD)/san/tests/%: tests/unit/%.c $(SAN_LIB_OBJS)
 SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/tests/%)
 
 # ---- fuzzing ----------------------------------------------------------------
-# The DB reader's fuzz target (tests/fuzz/fuzz_db.c), built with checksums
-# taken as good so that mutations reach the checks behind them. `make fuzz`
-# runs libFuzzer (clang) for FUZZ_SECONDS; `make check` runs the seed corpus
-# through the same entry point with a plain driver, so any compiler will do.
+# Two libFuzzer targets: tests/fuzz/fuzz_db.c (the DB reader, built with
+# checksums taken as good so that mutations reach the checks behind them)
+# and tests/fuzz/fuzz_text.c (any bytes as a log through pipeline_run, every
+# report on). `make fuzz` runs each with clang for FUZZ_SECONDS; `make
+# check` runs their seed corpora through the same entry points with a plain
+# driver, so any compiler will do.
 FUZZ_SECONDS ?= 600
 FUZZ_DEFS  := -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 FUZZ_SAN   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_DEPS  := tests/fuzz/fuzz_db.c $(LIB_SRCS) $(wildcard include/*.h)
+FUZZ_DEPS  := $(LIB_SRCS) $(wildcard include/*.h)
+FUZZ_KIDX  := $(BUILD)/fuzz/linux-6.1-tiny.kidx
 
-$(BUILD)/fuzz/fuzz_db: $(FUZZ_DEPS)
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS)
 	@mkdir -p $(dir $@)
-	clang $(CPPFLAGS) $(FUZZ_DEFS) $(FUZZ_SAN) $(WARN) -fsanitize=fuzzer -o $@ tests/fuzz/fuzz_db.c \
+	clang $(CPPFLAGS) $(FUZZ_DEFS) $(FUZZ_SAN) $(WARN) -fsanitize=fuzzer -o $@ $< \
 		$(LIB_SRCS) $(LDLIBS)
 
-$(BUILD)/fuzz/seeds_db: tests/fuzz/run_seeds.c $(FUZZ_DEPS)
+$(BUILD)/fuzz/seeds_%: tests/fuzz/run_seeds.c tests/fuzz/fuzz_%.c $(FUZZ_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(FUZZ_DEFS) $(FUZZ_SAN) $(WARN) -o $@ tests/fuzz/run_seeds.c tests/fuzz/fuzz_db.c \
-		$(LIB_SRCS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(FUZZ_DEFS) $(FUZZ_SAN) $(WARN) -o $@ tests/fuzz/run_seeds.c \
+		tests/fuzz/fuzz_$*.c $(LIB_SRCS) $(LDLIBS)
 
-fuzz: $(BUILD)/fuzz/fuzz_db
-	@mkdir -p $(BUILD)/fuzz/corpus
+$(FUZZ_KIDX): data/linux-6.1-tiny.kidx.gz
+	@mkdir -p $(dir $@)
+	gzip -dc $< > $@
+
+fuzz: fuzz-db fuzz-text
+
+fuzz-db: $(BUILD)/fuzz/fuzz_db
+	@mkdir -p $(BUILD)/fuzz/corpus-db
 	$(BUILD)/fuzz/fuzz_db -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
-		$(BUILD)/fuzz/corpus tests/fuzz/corpus/db
+		$(BUILD)/fuzz/corpus-db tests/fuzz/corpus/db
+
+fuzz-text: $(BUILD)/fuzz/fuzz_text $(FUZZ_KIDX)
+	@mkdir -p $(BUILD)/fuzz/corpus-text
+	TA_FUZZ_KIDX=$(FUZZ_KIDX) $(BUILD)/fuzz/fuzz_text -max_total_time=$(FUZZ_SECONDS) \
+		-max_len=262144 -close_fd_mask=2 $(BUILD)/fuzz/corpus-text tests/fuzz/corpus/text
 
 # What the tests need besides the build: name the fix when it is missing.
 check-test-deps:
@@ -114,7 +129,7 @@ check-test-deps:
 	done
 
 check: check-deps check-test-deps trace_analyze $(UNIT_BINS) $(BUILD)/san/trace_analyze $(SAN_UNIT_BINS) \
-	$(BUILD)/fuzz/seeds_db
+	$(BUILD)/fuzz/seeds_db $(BUILD)/fuzz/seeds_text $(FUZZ_KIDX)
 	@scripts/run-tests.sh
 
 demo: check-deps trace_analyze
@@ -131,5 +146,5 @@ install: trace_analyze
 clean:
 	rm -rf $(BUILD) trace_analyze
 
-.PHONY: all check-deps check-test-deps check demo bench install clean fuzz
+.PHONY: all check-deps check-test-deps check demo bench install clean fuzz fuzz-db fuzz-text
 .SECONDARY:

@@ -53,11 +53,12 @@ if [ ! -d ../shared/corpus ] && [ -z "${CORPUS:-}" ]; then
 	echo "# note: ../shared/corpus not found: corpus tests will be skipped"
 fi
 
-# The fuzz target's seed corpus, once through the target (sanitized).
-run_fuzz_seeds() {
-	name="fuzz/seeds_db"
+# The fuzz targets' seed corpora, once through each target (sanitized).
+run_fuzz_seeds() {	# $1: target name (db, text)
+	name="fuzz/seeds_$1"
 	echo "# $name"
-	if build/fuzz/seeds_db tests/fuzz/corpus/db/* > "$out/fuzz.log" 2>&1; then
+	if TA_FUZZ_KIDX=build/fuzz/linux-6.1-tiny.kidx build/fuzz/seeds_$1 tests/fuzz/corpus/$1/* \
+		> "$out/fuzz.log" 2>&1; then
 		echo "ok 1 $name: $(tail -n 1 "$out/fuzz.log")" >> "$out/all.tap"
 	else
 		echo "not ok 1 $name" | tee -a "$out/all.tap"
@@ -69,7 +70,8 @@ run_units build/tests unit
 run_bats trace_analyze cli
 run_units build/san/tests unit-asan
 run_bats build/san/trace_analyze cli-asan
-run_fuzz_seeds
+run_fuzz_seeds db
+run_fuzz_seeds text
 
 passed=$(grep -E '^ok ' "$out/all.tap" | grep -vc '# [Ss][Kk][Ii][Pp]')
 skipped=$(grep -E '^ok ' "$out/all.tap" | grep -c '# [Ss][Kk][Ii][Pp]')

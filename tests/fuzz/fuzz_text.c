@@ -1,0 +1,161 @@
+/*
+ * fuzz_text.c - a libFuzzer target for the text path: any bytes given as a
+ * log, through the very entry `trace_analyze -f LOG` takes (pipeline_run),
+ * with every report on. Whatever the bytes, the run either refuses them
+ * with a message or writes its reports, without a crash, a leak or
+ * undefined behaviour.
+ *
+ * The first two bytes of an input choose the run, the rest is the log:
+ *   byte 0: bit 0 two parser threads (else one), bit 1 --group-by function,
+ *           bits 2-3 families (all, --malloc, --cache), bits 4-5 --format
+ *           (text, csv, json), bit 6 the log through a pipe as standard
+ *           input (else a regular file, which is mapped), bit 7 -k with the
+ *           shipped kernel index and -l (when TA_FUZZ_KIDX names it)
+ *   byte 1: bit 0 --time from 0.5 s on, bit 1 --min-age 0.001, bit 2 --top 3,
+ *           bits 3-5 the -o key, bit 6 -b fs (with bit 7 of byte 0),
+ *           bit 7 --save-db as well
+ * Reports go to /dev/null; the DB to a file of the fuzzer's own.
+ * `make fuzz-text` runs it with libFuzzer; `make check` runs its seed corpus
+ * (tests/fuzz/corpus/text) through the same function with run_seeds.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "options.h"
+#include "pipeline.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+struct feed {
+	int fd;
+	const uint8_t *data;
+	size_t size;
+};
+
+static void *feed_pipe(void *arg)
+{
+	struct feed *f = arg;
+	size_t done = 0;
+
+	while (done < f->size) {
+		ssize_t n = write(f->fd, f->data + done, f->size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	close(f->fd);
+	return NULL;
+}
+
+static const char *scratch_path(const char *what)
+{
+	static char paths[2][64];
+	int i = what[0] == 'l' ? 0 : 1;
+
+	if (!paths[i][0])
+		snprintf(paths[i], sizeof(paths[i]), "/tmp/ta-fuzz-text-%ld.%s", (long)getpid(), what);
+	return paths[i];
+}
+
+static void choose_run(struct options *o, uint8_t a, uint8_t b)
+{
+	static const enum order_key orders[8] = {
+		ORDER_CURRENT_DYNAMIC, ORDER_TOTAL_DYNAMIC, ORDER_ALLOC_COUNT, ORDER_FREE_COUNT,
+		ORDER_WASTE, ORDER_FRAG, ORDER_PINGPONG, ORDER_PEAK,
+	};
+	static const unsigned families[4] = { FAMILY_ALL, FAMILY_MALLOC, FAMILY_CACHE, FAMILY_ALL };
+	const char *kidx = getenv("TA_FUZZ_KIDX");
+
+	memset(o, 0, sizeof(*o));
+	o->threads = (a & 1) ? 2 : 1;
+	o->group_by_function = (a & 2) != 0;
+	o->families = families[(a >> 2) & 3];
+	o->format = (enum out_format)(((a >> 4) & 3) % 3);
+	o->order = orders[(b >> 3) & 7];
+	o->account_path = o->summary_path = o->stats_path = "/dev/null";
+	o->outstanding_path = o->page_path = "/dev/null";
+	o->rings_attr = ATTR_CURRENT_DYNAMIC;
+	o->quiet = true;
+	if ((a & 0x80) && kidx && *kidx) {
+		o->kernel = kidx;
+		o->callers_path = "/dev/null";
+		if (b & 0x40)
+			o->branch = "fs";
+	}
+	if (b & 1) {
+		o->has_time_start = true;
+		o->time_start_ns = 500000000;
+	}
+	if (b & 2)
+		o->min_age_ns = 1000000;
+	if (b & 4)
+		o->top = 3;
+	if (b & 0x80)
+		o->save_db = scratch_path("db");
+}
+
+static void run_from_file(struct options *o, const uint8_t *log, size_t n)
+{
+	const char *path = scratch_path("log");
+	struct ta_error err;
+	FILE *f = fopen(path, "wb");
+
+	if (!f || (n && fwrite(log, 1, n, f) != n) || fclose(f) != 0)
+		abort();
+	o->log_path = path;
+	(void)pipeline_run(o, &err);
+}
+
+static void run_from_pipe(struct options *o, const uint8_t *log, size_t n)
+{
+	struct feed feed = { -1, log, n };
+	struct ta_error err;
+	pthread_t writer;
+	int fds[2], saved_stdin = dup(STDIN_FILENO);
+
+	if (saved_stdin < 0 || pipe(fds) < 0)
+		abort();
+	feed.fd = fds[1];
+	if (dup2(fds[0], STDIN_FILENO) < 0)
+		abort();
+	close(fds[0]);
+	if (pthread_create(&writer, NULL, feed_pipe, &feed) != 0)
+		abort();
+	o->log_path = "-";
+	(void)pipeline_run(o, &err);
+	/* a run that stopped early leaves bytes in the pipe: drain them */
+	dup2(saved_stdin, STDIN_FILENO);
+	close(saved_stdin);
+	pthread_join(writer, NULL);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static int once;
+	struct options o;
+
+	if (!once) {
+		once = 1;
+		signal(SIGPIPE, SIG_IGN);	/* the feeder of a run that stopped early */
+	}
+	if (size < 2)
+		return 0;
+	choose_run(&o, data[0], data[1]);
+	if (data[0] & 0x40)
+		run_from_pipe(&o, data + 2, size - 2);
+	else
+		run_from_file(&o, data + 2, size - 2);
+	unlink(scratch_path("db"));
+	return 0;
+}
