@@ -20,7 +20,7 @@ CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 PKG_CFLAGS := $(shell pkg-config --cflags libelf cairo 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs libelf cairo 2>/dev/null || echo -lelf -lcairo)
-CPPFLAGS += -D_GNU_SOURCE -DTA_VERSION='"$(VERSION)"' -Iinclude $(PKG_CFLAGS)
+CPPFLAGS += -D_GNU_SOURCE -DTA_VERSION='"$(VERSION)"' -Iinclude -I$(BUILD)/gen $(PKG_CFLAGS)
 LDLIBS  += -lxxhash $(PKG_LIBS) -lm -lpthread
 
 BUILD   := build
@@ -49,8 +49,15 @@ trace_analyze: $(OBJS)
 $(BUILD)/obj/%.o: src/%.c $(wildcard include/*.h) | $(BUILD)/obj
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
 
-$(BUILD)/obj $(BUILD)/san $(BUILD)/tests:
+$(BUILD)/obj $(BUILD)/san $(BUILD)/tests $(BUILD)/gen:
 	mkdir -p $@
+
+# data/wrappers.txt, built in: one C string a name, comments and blanks dropped
+GEN := $(BUILD)/gen/wrappers.inc
+$(BUILD)/gen/wrappers.inc: data/wrappers.txt | $(BUILD)/gen
+	sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$$/d' -e 's/.*/"&",/' $< > $@
+
+$(BUILD)/obj/callchain.o $(BUILD)/san/callchain.o: $(GEN)
 
 # ---- tests ------------------------------------------------------------------
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -89,12 +96,12 @@ FUZZ_SAN   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno
 FUZZ_DEPS  := $(LIB_SRCS) $(wildcard include/*.h)
 FUZZ_KIDX  := $(BUILD)/fuzz/linux-6.1-tiny.kidx
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS)
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) $(GEN)
 	@mkdir -p $(dir $@)
 	clang $(CPPFLAGS) $(FUZZ_DEFS) $(FUZZ_SAN) $(WARN) -fsanitize=fuzzer -o $@ $< \
 		$(LIB_SRCS) $(LDLIBS)
 
-$(BUILD)/fuzz/seeds_%: tests/fuzz/run_seeds.c tests/fuzz/fuzz_%.c $(FUZZ_DEPS)
+$(BUILD)/fuzz/seeds_%: tests/fuzz/run_seeds.c tests/fuzz/fuzz_%.c $(FUZZ_DEPS) $(GEN)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(FUZZ_DEFS) $(FUZZ_SAN) $(WARN) -o $@ tests/fuzz/run_seeds.c \
 		tests/fuzz/fuzz_$*.c $(LIB_SRCS) $(LDLIBS)

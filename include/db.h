@@ -53,7 +53,7 @@ struct db_writer;
  * in log order; the writer keeps the accounts of the family filters other
  * than the run's own (run_families), which db_writer_finish takes.
  */
-struct db_writer *db_writer_create(const char *path, unsigned run_families,
+struct db_writer *db_writer_create(const char *path, unsigned run_families, bool user_frames,
 				   struct ta_error *err);
 int db_writer_add(struct db_writer *w, const struct kmem_event *ev, struct ta_error *err);
 
@@ -76,6 +76,7 @@ struct db {
 	struct trace_header header;
 	struct db_input_facts facts;
 	uint64_t nevents;
+	bool user_frames;		/* its stacks keep perf's user frames */
 };
 
 /* Open and check path; fill strings (which must be empty) with its tables. */

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "stacks.h"
 #include "strtab.h"
 
 enum kmem_kind {
@@ -45,6 +46,7 @@ struct kmem_event {
 	uint32_t cache;		/* slab cache name= id, or STR_NONE */
 	uint32_t gfp;		/* gfp_flags id, or STR_NONE */
 	uint32_t comm;		/* task name id, or STR_NONE */
+	uint32_t stack;		/* id in trace_strings.stacks, or STACK_NONE */
 	uint32_t bytes_req;
 	uint32_t bytes_alloc;
 	int32_t pid;
@@ -66,6 +68,8 @@ struct trace_strings {
 	struct strtab caches;
 	struct strtab comms;
 	struct strtab gfps;
+	struct strtab frames;		/* stack frames: function names or hex addresses */
+	struct stack_table stacks;	/* sequences of frame ids */
 };
 
 void trace_strings_init(struct trace_strings *s);

@@ -10,6 +10,10 @@
  * are read() into caller-owned chunk buffers. Several chunks can be in
  * flight; a chunk always ends with '\n'.
  *
+ * A chunk never ends inside a block of lines that belong together (a
+ * stack trace's frames under their entry or event): a line the caller's
+ * is_continuation() accepts is kept in the chunk of the line before it.
+ *
  * A line too long to hold in a buffer (over INPUT_MAX_LINE bytes) is
  * dropped and counted here; a long line a chunk holds is handed on (the
  * parser skips and counts it). A last line with no newline, which is how a
@@ -45,6 +49,8 @@ struct input {
 	bool interrupted;	/* a stream ended by SIGINT (input_end_streams_on_interrupt) */
 	const char *map;	/* a mapped regular file, or NULL */
 	size_t map_len;
+	/* lines that must stay in the chunk of the line before them; NULL: none */
+	bool (*is_continuation)(const char *line, size_t len);
 };
 
 struct chunk {

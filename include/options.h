@@ -13,6 +13,16 @@
 #include "output.h"
 #include "report.h"
 
+enum group_by { GROUP_CALLSITE, GROUP_FUNCTION, GROUP_ORIGIN };
+
+/* What a folded stack or a flame graph box weighs (--weight). */
+enum stack_weight {
+	WEIGHT_BYTES,		/* bytes_alloc of the allocations */
+	WEIGHT_LIVE,		/* bytes still held at the end (current_dynamic) */
+	WEIGHT_WASTE,		/* current_dynamic - current_req, as the account's waste */
+	WEIGHT_COUNT,		/* allocations */
+};
+
 struct options {
 	const char *log_path;		/* -f: a path, or "-" for stdin */
 	const char *db_path;		/* --db-file: instead of -f */
@@ -22,7 +32,14 @@ struct options {
 	const char *account_path;	/* -c: a path, or "-" for stdout */
 	enum order_key order;		/* -o */
 	unsigned families;		/* enum account_family: --malloc, --cache */
-	bool group_by_function;		/* --group-by function */
+	enum group_by group_by;		/* --group-by */
+	const char *wrappers_path;	/* --wrappers: more wrapper functions */
+	bool user_frames;		/* --user-frames: perf's user-space frames too */
+	const char *folded_path;	/* --folded: slab allocations as folded stacks */
+	const char *folded_pages_path;	/* --folded-pages: page allocations */
+	const char *flame_path;		/* --flame: a flame graph, PNG/SVG/PDF */
+	enum stack_weight weight;	/* --weight */
+	uint64_t page_size;		/* --page-size, bytes (default 4096) */
 	enum out_format format;		/* --format */
 	const char *branch;		/* -b: a directory of the kernel tree */
 	const char *callers_path;	/* -l: a path, or "-" for stdout */

@@ -43,6 +43,8 @@ enum out_kind {
 	OUT_PCT,	/* a percentage, two decimals */
 	OUT_F64,	/* a real number, six decimals (seconds) */
 	OUT_BOOL,
+	OUT_LINES,	/* several strings (frames): text lines under the row, ';'-joined
+			   in CSV, an array in JSON */
 };
 
 struct out_value {
@@ -115,6 +117,8 @@ void out_row_f64(struct out_doc *d, struct out_block *t, double v);
 void out_row_str(struct out_doc *d, struct out_block *t, const char *v);
 void out_row_bool(struct out_doc *d, struct out_block *t, bool v);
 void out_row_none(struct out_doc *d, struct out_block *t);
+/* OUT_LINES: the strings joined by '\n' */
+void out_row_lines(struct out_doc *d, struct out_block *t, const char *lines);
 
 static inline size_t out_rows(const struct out_block *t)
 {

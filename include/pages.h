@@ -34,6 +34,13 @@ struct page_cpu {
 	uint64_t drains, drain_pages;	/* mm_page_pcpu_drain */
 };
 
+/* Page allocations of one origin key (origins.h). */
+struct page_origin {
+	uint64_t allocs;
+	uint64_t pages;
+	uint64_t live_pages;	/* still allocated at the end */
+};
+
 struct page_stats {
 	struct page_count alloc, free, free_batched, alloc_freed, free_only, failed;
 	struct page_count by_order_type[PAGE_ORDERS][PAGE_MIGRATETYPES];
@@ -43,15 +50,24 @@ struct page_stats {
 	struct page_cpu *cpus;
 	uint32_t ncpus;
 	uint64_t zone_locked, extfrag, extfrag_fragmenting, extfrag_change_ownership;
-	struct ptrmap live;		/* key: pfn (or page); order in bytes_alloc */
+	struct ptrmap live;		/* key: pfn (or page); order in bytes_alloc, origin key in call_site */
+	struct page_origin *by_key;	/* indexed by origin key */
+	uint32_t nkeys;
+	uint64_t allocs_with_stack;	/* allocations whose event had a stack */
 };
 
 void pages_init(struct page_stats *p);
 void pages_release(struct page_stats *p);
-void pages_apply(struct page_stats *p, const struct kmem_event *ev);
 
-/* The --page report. */
+/* Apply one page event; key: the origin key of an allocation, or STR_NONE (not kept). */
+void pages_apply(struct page_stats *p, const struct kmem_event *ev, uint32_t key);
+
+/*
+ * The --page report; with origins (a row_namer over origin keys, see
+ * report.h) and allocations with stacks, a table of allocations by origin.
+ */
+struct row_namer;
 void write_pages(FILE *f, const struct page_stats *p, const struct strtab *gfps,
-		 enum out_format format);
+		 const struct row_namer *origins, enum out_format format);
 
 #endif

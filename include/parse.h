@@ -24,8 +24,40 @@ enum parse_want {
 	WANT_GFP = 1 << 1,	/* gfp_flags string */
 	WANT_CACHE_NAME = 1 << 2,	/* slab cache name= */
 	WANT_PAGE = 1 << 3,	/* fields of mm_page_* events */
-	WANT_ALL = 0xff,
+	WANT_STACK = 1 << 4,	/* stack entries and frames, other events' CPUs */
+	WANT_USER_FRAMES = 1 << 5,	/* perf's user-space frames too (--user-frames) */
+	WANT_ALL = 0xff & ~WANT_USER_FRAMES,
 };
+
+/* What parse_line made of a line. */
+enum line_kind {
+	LINE_SKIPPED = 0,	/* counted in the statistics; nothing to hand on */
+	LINE_EVENT,		/* ev was filled: a kmem event or a lost-events marker */
+	/* with WANT_STACK only: */
+	LINE_OTHER_EVENT,	/* an event not handed on (other kind, malformed), on p->line_cpu */
+	LINE_STACK_ENTRY,	/* "<stack trace>" (tracefs) or kernel_stack (trace-cmd) on p->line_cpu */
+	LINE_USER_STACK_ENTRY,	/* "<user stack trace>": its frames are not kept */
+	LINE_FRAME,		/* a kernel frame: p->frame[0..frame_len) */
+	LINE_USER_FRAME,	/* a perf user-space frame: p->frame[0..frame_len) */
+	LINE_BAD_FRAME,		/* a frame line that cannot be one (too long, not text) */
+};
+
+#define FRAME_NAME_MAX 1024	/* longer frame names are not names: the stack is dropped */
+
+/* What pairing stacks with events counted (stackpair.h, reader.h). */
+struct stack_counts {
+	uint64_t blocks;	/* stack entries and callchains read */
+	uint64_t kmem_paired;	/* given to a kmem event */
+	uint64_t other_paired;	/* belonged to another event (rss_stat, ...): dropped */
+	uint64_t orphans;	/* entries with no event of their CPU waiting for one */
+	uint64_t dropped;	/* blocks with a bad frame, or over STACK_MAX_FRAMES */
+	uint64_t stray_frames;	/* frame lines outside any block */
+	uint64_t user_blocks;	/* "<user stack trace>" entries: not kept */
+	uint64_t events_with;	/* kmem events (not markers) handed on with a stack */
+	uint64_t events_without;	/* and without one */
+};
+
+void stack_counts_add(struct stack_counts *a, const struct stack_counts *b);
 
 struct parse_stats {
 	uint64_t lines;
@@ -40,6 +72,7 @@ struct parse_stats {
 	uint64_t garbage;	/* lines that are no trace line at all */
 	uint64_t overlong;	/* lines longer than INPUT_MAX_LINE */
 	uint64_t lost_events;	/* sum of M over "[LOST M EVENTS]" markers */
+	struct stack_counts stacks;	/* with WANT_STACK */
 };
 
 /* What the log says about itself. */
@@ -82,6 +115,10 @@ struct parser {
 	struct trace_header header;
 	uint64_t first_malformed_line;	/* line_no given for the first one, 0 if none */
 	bool seen_kmem;		/* a kmem event line (good or malformed) was read */
+	int32_t line_cpu;	/* LINE_OTHER_EVENT, LINE_STACK_ENTRY: the line's CPU */
+	const char *frame;	/* LINE_FRAME, LINE_USER_FRAME: the function or address */
+	size_t frame_len;
+	bool frame_in_chain;	/* a perf callchain frame (tab-indented), not "=> func" */
 	struct event_names others;	/* while !seen_kmem */
 };
 
@@ -94,12 +131,20 @@ uint64_t parse_stats_kmem_lines(const struct parse_stats *st);
 void parser_init(struct parser *p, struct trace_strings *strings, unsigned want);
 
 /*
- * Parse line[0..len) (no '\n'), numbered line_no. Returns true and fills
- * ev when the line is a kmem event or a lost-events marker; otherwise
- * counts the line in p->stats by what it is and returns false.
+ * Parse line[0..len) (no '\n'), numbered line_no. Returns LINE_EVENT and
+ * fills ev when the line is a kmem event or a lost-events marker; otherwise
+ * counts the line in p->stats by what it is and says what it was (the
+ * stack kinds only when p->want has WANT_STACK; LINE_SKIPPED otherwise).
  */
-bool parse_line(struct parser *p, const char *line, size_t len, uint64_t line_no,
-		struct kmem_event *ev);
+enum line_kind parse_line(struct parser *p, const char *line, size_t len, uint64_t line_no,
+			  struct kmem_event *ev);
+
+/*
+ * Whether line[0..len) continues a stack block: a tracefs or trace-cmd
+ * frame ("=> func", " => func") or a perf callchain frame (a tab first).
+ * Used to keep a block within one chunk.
+ */
+bool is_frame_line(const char *line, size_t len);
 
 /* Add the counters of b into a (for parsers run on separate chunks). */
 void parse_stats_add(struct parse_stats *a, const struct parse_stats *b);

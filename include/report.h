@@ -57,13 +57,28 @@ struct account_rows {
 	struct strtab names;
 };
 
+/* The name a row is reported under, for an id of an account's table. */
+struct row_namer {
+	size_t (*name)(const void *ctx, uint32_t id, char *out, size_t cap);
+	const void *ctx;
+};
+
+/* Call sites as trace_analyze.py names them ("sym+0xoff"; by_function: "sym"). */
+struct callsite_namer {
+	const struct strtab *call_sites;
+	const struct symbol_table *syms;
+	bool by_function;
+};
+
+size_t callsite_row_name(const void *ctx, uint32_t id, char *out, size_t cap);
+
 /*
- * The rows of the account: one per report name (call sites that print the
- * same name are merged), sorted by key descending, ties by caller name.
+ * The rows of the account: one per report name (ids that print the same
+ * name are merged), sorted by key descending, ties by caller name.
  */
 void account_rows_build(struct account_rows *out, const struct account *acc,
-			const struct strtab *call_sites, const struct symbol_table *syms,
-			bool by_function, enum order_key key, const struct row_places *places);
+			const struct row_namer *namer, enum order_key key,
+			const struct row_places *places);
 
 /* Keep only the rows keep() says yes to, in their order. */
 void account_rows_filter(struct account_rows *rows,
@@ -101,6 +116,8 @@ struct run_summary {
 	bool truncated_last_line;
 	uint64_t first_malformed_line;	/* 0 if none */
 	double seconds;
+	bool stacks;			/* stack traces were read: say what became of them */
+	uint32_t distinct_stacks;
 };
 
 void write_summary(FILE *f, const struct run_summary *sum);

@@ -11,6 +11,8 @@
 #include <stdio.h>
 
 #include "account.h"
+#include "callchain.h"
+#include "origins.h"
 #include "findings.h"
 #include "output.h"
 #include "parse.h"
@@ -40,19 +42,25 @@ void write_summary_report(FILE *f, const struct summary_report *s, enum out_form
 
 struct outstanding_query {
 	const struct account *account;	/* its live map: what is still allocated */
-	const struct strtab *call_sites;
-	const struct symbol_table *syms;
-	bool by_function;
+	const struct row_namer *namer;	/* the name of a live allocation's id */
 	uint64_t end_ns;		/* the log's last timestamp */
 	uint64_t min_age_ns;		/* hide younger allocations */
 	size_t top;			/* 0: all rows */
+	/* leaks by stack, when the log had stacks; by_key NULL: no such table */
+	const struct account *by_key;	/* the allocations by origin key */
+	const struct origin_keys *keys;
+	const struct callchains *chains;
 };
 
 /*
- * --outstanding: live allocations at the end of the log by call site:
- * count, bytes, oldest and median age (end - allocation time), sorted by
- * bytes; allocations younger than min_age are left out.
+ * --outstanding: live allocations at the end of the log by call site (or
+ * as the namer names them): count, bytes, oldest and median age (end -
+ * allocation time), sorted by bytes; allocations younger than min_age are
+ * left out. With by_key, then the top stacks by bytes still held (top, or
+ * OUTSTANDING_STACKS), each with its origin and frames, as bcc's memleak
+ * lists them.
  */
+#define OUTSTANDING_STACKS 10
 void write_outstanding(FILE *f, const struct outstanding_query *q, enum out_format format);
 
 #endif

@@ -25,11 +25,13 @@ enum db_section {
 	SEC_CACHES = 4,
 	SEC_COMMS = 5,
 	SEC_GFPS = 6,
-	SEC_EVENTS = 7,		/* the first EVENTS_PER_SECTION records; then 12, 13, ... */
+	SEC_EVENTS = 7,		/* the first EVENTS_PER_SECTION records; then 16, 17, ... */
+	SEC_FRAMES = 8,		/* stack frames, as the string tables */
 	SEC_ACCOUNT_ALL = 9,
 	SEC_ACCOUNT_MALLOC = 10,
 	SEC_ACCOUNT_CACHE = 11,
-	SEC_MORE_EVENTS = 12,	/* sections 12 .. 12 + n - 2 continue the events */
+	SEC_STACKS = 12,	/* per stack its frame count, then all frame ids */
+	SEC_MORE_EVENTS = 16,	/* sections 16 .. 16 + n - 2 continue the events */
 };
 
 /* Events are cut into sections of this many records (31 MB): their
@@ -40,7 +42,7 @@ enum db_section {
 
 /*
  * One event: slab events, markers (whose count rides in ptr) and page
- * events alike, in log order. 62 bytes, read in place.
+ * events alike, in log order. 66 bytes, read in place.
  */
 struct __attribute__((packed)) db_record {
 	uint64_t line, ts_ns, ptr;
@@ -48,7 +50,7 @@ struct __attribute__((packed)) db_record {
 		struct { uint32_t bytes_req, bytes_alloc; } slab;
 		uint64_t pfn;
 	} u;
-	uint32_t gfp, comm;
+	uint32_t gfp, comm, stack;
 	int32_t pid, cpu;
 	uint8_t kind;
 	union {
@@ -69,6 +71,8 @@ struct db_meta {
 	uint64_t event_record, site_record;	/* record sizes */
 	uint64_t nevents;
 	uint64_t nstrings[4];		/* call sites, caches, comms, gfps */
+	uint64_t nframes, nstacks;
+	uint64_t user_frames;		/* 1: stacks keep perf's user frames (--user-frames) */
 	struct parse_stats stats;
 	uint64_t has_entries, entries_in_buffer, entries_written, cpus;
 	struct db_input_facts facts;
@@ -93,6 +97,7 @@ static void encode_event(const struct kmem_event *ev, struct db_record *r)
 	r->ts_ns = ev->ts_ns;
 	r->gfp = ev->gfp;
 	r->comm = ev->comm;
+	r->stack = ev->stack;
 	r->pid = ev->pid;
 	r->cpu = ev->cpu;
 	r->kind = (uint8_t)ev->kind;
@@ -121,6 +126,7 @@ static void blank_event(struct kmem_event *ev)
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->call_site = ev->cache = ev->gfp = ev->comm = STR_NONE;
+	ev->stack = STACK_NONE;
 	ev->node = NODE_ABSENT;
 	ev->order = ev->migratetype = ev->fallback_order = ev->fallback_migratetype = -1;
 	ev->percpu_refill = ev->change_ownership = -1;
@@ -133,6 +139,7 @@ static void decode_event(const struct db_record *r, struct kmem_event *ev)
 	ev->ts_ns = r->ts_ns;
 	ev->gfp = r->gfp;
 	ev->comm = r->comm;
+	ev->stack = r->stack;
 	ev->pid = r->pid;
 	ev->cpu = r->cpu;
 	ev->kind = r->kind;
@@ -169,17 +176,20 @@ struct db_writer {
 	uint32_t in_section;		/* records in the open event section */
 	uint32_t sections;		/* event sections begun */
 	uint64_t nevents;
+	bool user_frames;		/* the run kept perf's user frames */
 	struct account accounts[3];	/* all, --malloc, --cache */
 };
 
 static const unsigned family_of_account[3] = { FAMILY_ALL, FAMILY_MALLOC, FAMILY_CACHE };
 
-struct db_writer *db_writer_create(const char *path, unsigned run_families, struct ta_error *err)
+struct db_writer *db_writer_create(const char *path, unsigned run_families, bool user_frames,
+				   struct ta_error *err)
 {
 	struct db_writer *w = xcalloc(1, sizeof(*w));
 	int i;
 
 	w->path = xstrdup(path);
+	w->user_frames = user_frames;
 	/* the run's own account is taken from the run at the end, not kept twice */
 	for (i = 0; i < 3; i++)
 		account_init(&w->accounts[i],
@@ -242,6 +252,22 @@ static int write_strings(struct db_writer *w, uint32_t id, const struct strtab *
 	return binfile_end_section(&w->file, err);
 }
 
+static int write_stacks(struct db_writer *w, const struct stack_table *t, struct ta_error *err)
+{
+	uint32_t i, n;
+
+	if (binfile_begin_section(&w->file, SEC_STACKS, err) < 0)
+		return -1;
+	for (i = 0; i < t->count; i++) {
+		stack_frames(t, i, &n);
+		if (binfile_write(&w->file, &n, sizeof(n), err) < 0)
+			return -1;
+	}
+	if (binfile_write(&w->file, t->frames, t->nframes * sizeof(*t->frames), err) < 0)
+		return -1;
+	return binfile_end_section(&w->file, err);
+}
+
 static int write_account_section(struct db_writer *w, uint32_t id, const struct account *a,
 				 struct ta_error *err)
 {
@@ -270,6 +296,9 @@ static void fill_meta(struct db_meta *m, const struct db_writer *w,
 	m->nstrings[1] = strings->caches.count;
 	m->nstrings[2] = strings->comms.count;
 	m->nstrings[3] = strings->gfps.count;
+	m->nframes = strings->frames.count;
+	m->nstacks = strings->stacks.count;
+	m->user_frames = w->user_frames;
 	m->stats = *stats;
 	m->has_entries = header->has_entries;
 	m->entries_in_buffer = header->entries_in_buffer;
@@ -295,7 +324,9 @@ int db_writer_finish(struct db_writer *w, const char *source, const struct trace
 	    write_strings(w, SEC_CALL_SITES, &strings->call_sites, err) < 0 ||
 	    write_strings(w, SEC_CACHES, &strings->caches, err) < 0 ||
 	    write_strings(w, SEC_COMMS, &strings->comms, err) < 0 ||
-	    write_strings(w, SEC_GFPS, &strings->gfps, err) < 0)
+	    write_strings(w, SEC_GFPS, &strings->gfps, err) < 0 ||
+	    write_strings(w, SEC_FRAMES, &strings->frames, err) < 0 ||
+	    write_stacks(w, &strings->stacks, err) < 0)
 		goto out;
 	for (i = 0; i < 3; i++) {
 		const struct account *a = family_of_account[i] == families ? run_account
@@ -347,9 +378,26 @@ static int check_meta(struct db *db, const struct db_meta *m, struct ta_error *e
 	    m->site_record != sizeof(struct site_stats))
 		return damaged(db, err, "its records have another layout than this program's");
 	if (m->nstrings[0] > UINT32_MAX || m->nstrings[1] > UINT32_MAX ||
-	    m->nstrings[2] > UINT32_MAX || m->nstrings[3] > UINT32_MAX)
+	    m->nstrings[2] > UINT32_MAX || m->nstrings[3] > UINT32_MAX ||
+	    m->nframes > UINT32_MAX || m->nstacks >= UINT32_MAX || m->user_frames > 1)
 		return damaged(db, err, "its string counts are out of range");
 	return 0;
+}
+
+static int load_stacks(struct db *db, uint64_t count, struct trace_strings *strings,
+		       struct ta_error *err)
+{
+	size_t len;
+	const uint32_t *p = binfile_section(&db->file, SEC_STACKS, &len);
+	const char *problem;
+
+	if (!p && count == 0)
+		return 0;
+	if (!p || len % sizeof(uint32_t) || count > len / sizeof(uint32_t))
+		return damaged(db, err, "its stack section has the wrong length");
+	problem = stack_table_load(&strings->stacks, p, count, p + count,
+				   len / sizeof(uint32_t) - count, strings->frames.count);
+	return problem ? damaged(db, err, problem) : 0;
 }
 
 static int load_meta(struct db *db, struct trace_strings *strings, struct ta_error *err)
@@ -380,8 +428,11 @@ static int load_meta(struct db *db, struct trace_strings *strings, struct ta_err
 	if (load_strings(db, SEC_CALL_SITES, m.nstrings[0], &strings->call_sites, err) < 0 ||
 	    load_strings(db, SEC_CACHES, m.nstrings[1], &strings->caches, err) < 0 ||
 	    load_strings(db, SEC_COMMS, m.nstrings[2], &strings->comms, err) < 0 ||
-	    load_strings(db, SEC_GFPS, m.nstrings[3], &strings->gfps, err) < 0)
+	    load_strings(db, SEC_GFPS, m.nstrings[3], &strings->gfps, err) < 0 ||
+	    load_strings(db, SEC_FRAMES, m.nframes, &strings->frames, err) < 0 ||
+	    load_stacks(db, m.nstacks, strings, err) < 0)
 		return -1;
+	db->user_frames = m.user_frames != 0;
 	/* event sections: the right length (their bytes are checked when read) */
 	if (db->file.table) {
 		uint32_t i;
@@ -460,7 +511,8 @@ static bool ids_in_range(const struct kmem_event *ev, const struct trace_strings
 	return (ev->call_site == STR_NONE || ev->call_site < s->call_sites.count) &&
 	       (ev->cache == STR_NONE || ev->cache < s->caches.count) &&
 	       (ev->comm == STR_NONE || ev->comm < s->comms.count) &&
-	       (ev->gfp == STR_NONE || ev->gfp < s->gfps.count);
+	       (ev->gfp == STR_NONE || ev->gfp < s->gfps.count) &&
+	       (ev->stack == STACK_NONE || ev->stack < s->stacks.count);
 }
 
 int db_replay(struct db *db, const struct trace_strings *strings,

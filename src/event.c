@@ -32,6 +32,8 @@ void trace_strings_init(struct trace_strings *s)
 	strtab_init(&s->caches);
 	strtab_init(&s->comms);
 	strtab_init(&s->gfps);
+	strtab_init(&s->frames);
+	stack_table_init(&s->stacks);
 }
 
 void trace_strings_release(struct trace_strings *s)
@@ -40,4 +42,6 @@ void trace_strings_release(struct trace_strings *s)
 	strtab_release(&s->caches);
 	strtab_release(&s->comms);
 	strtab_release(&s->gfps);
+	strtab_release(&s->frames);
+	stack_table_release(&s->stacks);
 }

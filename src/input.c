@@ -173,10 +173,31 @@ static char *last_newline(char *data, size_t len)
 	return memrchr(data, '\n', len);
 }
 
-/* Keep the whole lines of c; move the tail after the last '\n' to carry. */
-static void cut_at_last_newline(struct input *in, struct chunk *c, char *nl)
+/*
+ * Where a chunk of buf[0..len) may end, given its last newline nl: after
+ * the last line that is not a continuation, so that the next chunk starts
+ * with a line that heads its block. 0 if the whole buffer is one block.
+ */
+static size_t chunk_end_before_last_block(const struct input *in, const char *buf, const char *nl)
 {
-	size_t keep = (size_t)(nl + 1 - c->buf);
+	size_t end = (size_t)(nl + 1 - buf);
+
+	if (!in->is_continuation)
+		return end;
+	while (end > 0) {
+		const char *prev = end >= 2 ? memrchr(buf, '\n', end - 1) : NULL;
+		size_t start = prev ? (size_t)(prev + 1 - buf) : 0;
+
+		if (!in->is_continuation(buf + start, end - 1 - start))
+			return start;	/* the head of the last block: it goes to the next chunk */
+		end = start;
+	}
+	return 0;
+}
+
+/* Keep the lines of c before the cut; move the rest to carry. */
+static void cut_chunk(struct input *in, struct chunk *c, size_t keep)
+{
 	size_t tail = c->len - keep;
 
 	if (tail >= INPUT_MAX_LINE) {
@@ -186,6 +207,24 @@ static void cut_at_last_newline(struct input *in, struct chunk *c, char *nl)
 		in->carry_len = tail;
 	}
 	c->len = keep;
+}
+
+/*
+ * The chunk to hand on from a stream buffer holding a newline: up to the
+ * head of its last block (which may go on in the next read), or, when
+ * that would leave the carry too long, up to its last newline. 0: the
+ * buffer is one block still growing; read more.
+ */
+static size_t stream_chunk_end(const struct input *in, const struct chunk *c, const char *nl)
+{
+	size_t end = chunk_end_before_last_block(in, c->buf, nl);
+	size_t whole = (size_t)(nl + 1 - c->buf);
+
+	if (end > 0 && c->len - end < INPUT_MAX_LINE)
+		return end;
+	if (end == 0 && c->len < c->cap - INPUT_MAX_LINE)
+		return 0;
+	return whole;
 }
 
 /*
@@ -204,6 +243,21 @@ static bool stream_interrupted_while_waiting(struct input *in)
 	if (interrupt_seen)
 		in->interrupted = true;
 	return in->interrupted;
+}
+
+/* The newline ending the last continuation line right after nl (nl if none). */
+static const char *extend_over_continuations(const struct input *in, const char *nl)
+{
+	const char *stop = in->map + in->map_len, *q = nl + 1, *e;
+
+	if (!in->is_continuation)
+		return nl;
+	while (q < stop && (e = memchr(q, '\n', (size_t)(stop - q))) != NULL &&
+	       in->is_continuation(q, (size_t)(e - q))) {
+		nl = e;
+		q = e + 1;
+	}
+	return nl;
 }
 
 /*
@@ -230,6 +284,7 @@ static int next_mapped_chunk(struct input *in, struct chunk *c)
 		in->bytes_read = in->map_len;
 		return 0;
 	}
+	nl = extend_over_continuations(in, nl);
 	len = (size_t)(nl + 1 - start);
 	c->data = start;
 	c->len = len;
@@ -270,14 +325,23 @@ int input_read_chunk(struct input *in, struct chunk *c, struct ta_error *err)
 	}
 	for (;;) {
 		if (in->eof) {
-			if (c->len > 0 || in->skipping) {
-				if (in->skipping)
-					in->overlong_lines++;
-				else
-					in->truncated_last_line = true;
+			char *nl = c->len ? last_newline(c->buf, c->len) : NULL;
+
+			if (in->skipping) {
+				in->overlong_lines++;
 				in->skipping = false;
 				c->len = 0;
 			}
+			if (nl) {	/* whole lines left: the last chunk; a cut line after them */
+				size_t keep = (size_t)(nl + 1 - c->buf);
+
+				in->truncated_last_line |= keep < c->len;
+				c->len = keep;
+				return 1;
+			}
+			if (c->len > 0)
+				in->truncated_last_line = true;
+			c->len = 0;
 			return 0;
 		}
 		if (in->is_stream && stream_interrupted_while_waiting(in)) {
@@ -304,11 +368,14 @@ int input_read_chunk(struct input *in, struct chunk *c, struct ta_error *err)
 				continue;
 		}
 		char *nl = last_newline(c->buf, c->len);
+		size_t end = nl ? stream_chunk_end(in, c, nl) : 0;
 
-		if (nl) {
-			cut_at_last_newline(in, c, nl);
+		if (end > 0) {
+			cut_chunk(in, c, end);
 			return 1;
 		}
+		if (nl)
+			continue;	/* one block so far: its end is still to come */
 		if (c->len >= INPUT_MAX_LINE) {
 			in->skipping = true;
 			c->len = 0;

@@ -4,6 +4,7 @@
  *
  * Exit status: 0 success, 1 runtime failure, 2 usage error.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,10 +23,12 @@
 static const char usage_line[] =
 	"usage: trace_analyze [-k DIR|INDEX] [--system-map FILE] -f LOG|--db-file DB\n"
 	"                     [--save-db DB] [-c FILE] [-o KEY]\n"
-	"                     [--malloc | --cache] [--group-by function] [-b DIR]\n"
+	"                     [--malloc | --cache] [--group-by function|origin] [-b DIR]\n"
 	"                     [-l FILE] [-r FILE [-a ATTR] [-i]] [--save-index FILE]\n"
 	"                     [--summary FILE] [--stats FILE [--top N]] [--page FILE]\n"
 	"                     [--outstanding FILE [--min-age S]] [--time START,END]\n"
+	"                     [--folded FILE] [--folded-pages FILE] [--flame FILE]\n"
+	"                     [--weight bytes|live|waste|count] [--wrappers FILE]\n"
 	"                     [--format text|csv|json] [-q]\n"
 	"       trace_analyze -k DIR|INDEX [-b DIR] [-r FILE] [-c FILE] [--save-index FILE]\n";
 
@@ -58,8 +61,11 @@ static void print_help(void)
 	      "                            peak\n"
 	      "      --malloc              only kmalloc, kmalloc_node and kfree events\n"
 	      "      --cache               only kmem_cache_alloc(_node) and kmem_cache_free\n"
-	      "      --group-by WHAT       'callsite' (default: function+0xoffset) or\n"
-	      "                            'function' (offsets of a function merged)\n"
+	      "      --group-by WHAT       'callsite' (default: function+0xoffset),\n"
+	      "                            'function' (offsets of a function merged), or\n"
+	      "                            'origin' (who is behind the allocator and its\n"
+	      "                            wrappers, from the log's stack traces); also\n"
+	      "                            for --stats and --outstanding\n"
 	      "      --format FORMAT       text (default: trace_analyze.py's layout), csv\n"
 	      "                            or json, for the account and every report\n"
 	      "\n"
@@ -81,6 +87,19 @@ static void print_help(void)
 	      "      --top N               --stats, --outstanding: the first N rows only\n"
 	      "      --time START,END      only events in this time window (seconds as the\n"
 	      "                            log prints them; either end may be left out)\n"
+	      "\n"
+	      "Call chains (logs recorded with stack traces):\n"
+	      "      --folded FILE         slab allocations as folded stacks, for\n"
+	      "                            flamegraph.pl, speedscope, inferno\n"
+	      "      --folded-pages FILE   page allocations as folded stacks (bytes)\n"
+	      "      --flame FILE          a flame graph: PNG, or SVG/PDF by the name\n"
+	      "      --weight WHAT         what --folded and --flame weigh: bytes\n"
+	      "                            (bytes_alloc, default), live (still held at\n"
+	      "                            the end), waste (of those), count\n"
+	      "      --wrappers FILE       more functions that allocate for their caller\n"
+	      "                            (one name a line), besides the built-in list\n"
+	      "      --user-frames         keep perf's user-space frames after the kernel's\n"
+	      "      --page-size BYTES     page size for --folded-pages (default 4096)\n"
 	      "\n"
 	      "Kernel tree (-k):\n"
 	      "  -b, --start-branch DIR    only call sites (or static sizes) under DIR of\n"
@@ -124,6 +143,13 @@ enum long_only {
 	OPT_TOP,
 	OPT_TIME,
 	OPT_PAGE,
+	OPT_WRAPPERS,
+	OPT_USER_FRAMES,
+	OPT_FOLDED,
+	OPT_FOLDED_PAGES,
+	OPT_FLAME,
+	OPT_WEIGHT,
+	OPT_PAGE_SIZE,
 };
 
 static const struct option long_options[] = {
@@ -152,6 +178,13 @@ static const struct option long_options[] = {
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "time", required_argument, NULL, OPT_TIME },
 	{ "page", required_argument, NULL, OPT_PAGE },
+	{ "wrappers", required_argument, NULL, OPT_WRAPPERS },
+	{ "user-frames", no_argument, NULL, OPT_USER_FRAMES },
+	{ "folded", required_argument, NULL, OPT_FOLDED },
+	{ "folded-pages", required_argument, NULL, OPT_FOLDED_PAGES },
+	{ "flame", required_argument, NULL, OPT_FLAME },
+	{ "weight", required_argument, NULL, OPT_WEIGHT },
+	{ "page-size", required_argument, NULL, OPT_PAGE_SIZE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -199,6 +232,32 @@ static bool parse_count(const char *s, size_t *out)
 	if (end == s || *end || n < 1)
 		return false;
 	*out = (size_t)n;
+	return true;
+}
+
+static int stack_weight_of_name(const char *s)
+{
+	static const char *const names[] = { "bytes", "live", "waste", "count" };
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (strcmp(s, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static bool parse_page_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long n;
+
+	if (!*s || *s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	if (errno || *end || n < 512 || n > (1ull << 30) || (n & (n - 1)))
+		return false;
+	*out = n;
 	return true;
 }
 
@@ -263,6 +322,16 @@ static int check_combinations(struct options *opts)
 				   "(-f LOG or --db-file DB)");
 	if (opts->rings_show && !opts->rings_path)
 		return usage_error("%s", "-i shows the ringchart: it needs one (-r FILE)");
+	if (opts->weight != WEIGHT_BYTES && !opts->folded_path && !opts->flame_path)
+		return usage_error("%s", "--weight says what --folded and --flame weigh: give one "
+				   "of them");
+	if (opts->page_size != 4096 && !opts->folded_pages_path)
+		return usage_error("%s", "--page-size sizes --folded-pages: give that too");
+	if (!opts->log_path && !opts->db_path &&
+	    (opts->folded_path || opts->folded_pages_path || opts->flame_path ||
+	     opts->group_by == GROUP_ORIGIN))
+		return usage_error("%s", "--folded, --folded-pages, --flame and --group-by origin "
+				   "need a log (-f LOG or --db-file DB)");
 	return -1;
 }
 
@@ -282,6 +351,7 @@ static int check_files(const struct options *o)
 	file_roles_add_input(&roles, "-f", o->log_path);
 	file_roles_add_input(&roles, "--db-file", o->db_path);
 	file_roles_add_input(&roles, "--system-map", o->system_map);
+	file_roles_add_input(&roles, "--wrappers", o->wrappers_path);
 	if (o->kernel && stat(o->kernel, &st) == 0 && S_ISDIR(st.st_mode)) {
 		snprintf(map, sizeof(map), "%s/System.map", o->kernel);
 		snprintf(vmlinux, sizeof(vmlinux), "%s/vmlinux", o->kernel);
@@ -299,6 +369,9 @@ static int check_files(const struct options *o)
 	file_roles_add_output(&roles, "--stats", o->stats_path);
 	file_roles_add_output(&roles, "--outstanding", o->outstanding_path);
 	file_roles_add_output(&roles, "--page", o->page_path);
+	file_roles_add_output(&roles, "--folded", o->folded_path);
+	file_roles_add_output(&roles, "--folded-pages", o->folded_pages_path);
+	file_roles_add_output(&roles, "--flame", o->flame_path);
 	if (file_roles_check(&roles, &err) < 0) {
 		fprintf(stderr, "trace_analyze: error: %s\n", err.msg);
 		return 2;	/* a usage error, but the usage text would not help */
@@ -316,6 +389,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
 	opts->order = ORDER_CURRENT_DYNAMIC;	/* trace_analyze.py's default */
 	opts->families = FAMILY_ALL;
 	opts->rings_attr = -1;
+	opts->page_size = 4096;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:k:c:o:b:l:r:a:iqhV", long_options, NULL)) != -1) {
 		switch (c) {
@@ -347,12 +421,41 @@ static int parse_options(int argc, char **argv, struct options *opts)
 			break;
 		case OPT_GROUP_BY:
 			if (strcmp(optarg, "function") == 0)
-				opts->group_by_function = true;
+				opts->group_by = GROUP_FUNCTION;
 			else if (strcmp(optarg, "callsite") == 0)
-				opts->group_by_function = false;
+				opts->group_by = GROUP_CALLSITE;
+			else if (strcmp(optarg, "origin") == 0)
+				opts->group_by = GROUP_ORIGIN;
 			else
-				return usage_error("unknown --group-by value '%s' (callsite, function)",
+				return usage_error("unknown --group-by value '%s' (callsite, function, "
+						   "origin)", optarg);
+			break;
+		case OPT_WRAPPERS:
+			opts->wrappers_path = optarg;
+			break;
+		case OPT_USER_FRAMES:
+			opts->user_frames = true;
+			break;
+		case OPT_FOLDED:
+			opts->folded_path = optarg;
+			break;
+		case OPT_FOLDED_PAGES:
+			opts->folded_pages_path = optarg;
+			break;
+		case OPT_FLAME:
+			opts->flame_path = optarg;
+			break;
+		case OPT_WEIGHT:
+			key = stack_weight_of_name(optarg);
+			if (key < 0)
+				return usage_error("unknown --weight '%s' (bytes, live, waste, count)",
 						   optarg);
+			opts->weight = (enum stack_weight)key;
+			break;
+		case OPT_PAGE_SIZE:
+			if (!parse_page_size(optarg, &opts->page_size))
+				return usage_error("--page-size wants a power of two from 512 to 1 GiB "
+						   "in bytes, not '%s'", optarg);
 			break;
 		case OPT_FORMAT:
 			key = out_format_of_name(optarg);

@@ -189,6 +189,11 @@ void out_row_bool(struct out_doc *d, struct out_block *t, bool v)
 	append_value(t, OUT_BOOL)->b = v;
 }
 
+void out_row_lines(struct out_doc *d, struct out_block *t, const char *lines)
+{
+	append_value(t, OUT_LINES)->s = strtab_intern(&d->strings, lines, strlen(lines));
+}
+
 void out_row_none(struct out_doc *d, struct out_block *t)
 {
 	(void)d;
@@ -212,6 +217,7 @@ static const char *format_value(const struct out_doc *d, const struct out_value 
 		kind = OUT_NONE;	/* NaN: no value (0 of 0 is no percentage) */
 	switch (kind) {
 	case OUT_STR:
+	case OUT_LINES:
 		return strtab_get(&d->strings, v->s);
 	case OUT_U64:
 		snprintf(buf, VALUE_MAX, "%" PRIu64, v->u);
@@ -280,12 +286,38 @@ static void write_cell(FILE *f, const char *text, size_t width, bool left, bool 
 		fprintf(f, left ? "%-*s" : "%*s", (int)width, text);
 }
 
+/* A row's OUT_LINES cells, one line each, indented under the row. */
+static void write_text_lines(FILE *f, const struct out_doc *d, const struct out_block *t,
+			     size_t r)
+{
+	size_t c;
+
+	for (c = 0; c < t->ncolumns; c++) {
+		const struct out_value *v = &t->values[r * t->ncolumns + c];
+		const char *s, *nl;
+
+		if (v->kind != OUT_LINES)
+			continue;
+		for (s = strtab_get(&d->strings, v->s); *s; s = nl + 1) {
+			nl = strchr(s, '\n');
+			if (!nl)
+				nl = s + strlen(s);
+			fprintf(f, "    %.*s\n", (int)(nl - s), s);
+			if (!*nl)
+				break;
+		}
+	}
+}
+
 static void write_text_table(FILE *f, const struct out_doc *d, const struct out_block *t)
 {
-	size_t nrows = out_rows(t), r, c, total = 0;
+	size_t nrows = out_rows(t), r, c, total = 0, last = 0;
 	size_t *width = xcalloc(t->ncolumns, sizeof(*width));
 	char buf[VALUE_MAX];
 
+	for (c = 0; c < t->ncolumns; c++)	/* the last column on the row's line */
+		if (t->columns[c].kind != OUT_LINES)
+			last = c;
 	for (c = 0; c < t->ncolumns; c++)
 		width[c] = strlen(heading_of(&t->columns[c]));
 	for (r = 0; r < nrows; r++)
@@ -296,9 +328,11 @@ static void write_text_table(FILE *f, const struct out_doc *d, const struct out_
 			width[c] = w > width[c] ? w : width[c];
 		}
 	for (c = 0; c < t->ncolumns; c++) {
+		if (t->columns[c].kind == OUT_LINES)
+			continue;
 		total += width[c] + (c ? 2 : 0);
 		write_cell(f, heading_of(&t->columns[c]), width[c], column_is_left(&t->columns[c]),
-			   c == 0, c + 1 == t->ncolumns);
+			   c == 0, c == last);
 	}
 	fputc('\n', f);
 	for (c = 0; c < total; c++)
@@ -306,10 +340,12 @@ static void write_text_table(FILE *f, const struct out_doc *d, const struct out_
 	fputc('\n', f);
 	for (r = 0; r < nrows; r++) {
 		for (c = 0; c < t->ncolumns; c++)
-			write_cell(f, format_value(d, &t->values[r * t->ncolumns + c], FORMAT_TEXT, buf),
-				   width[c], column_is_left(&t->columns[c]), c == 0,
-				   c + 1 == t->ncolumns);
+			if (t->columns[c].kind != OUT_LINES)
+				write_cell(f, format_value(d, &t->values[r * t->ncolumns + c],
+							   FORMAT_TEXT, buf),
+					   width[c], column_is_left(&t->columns[c]), c == 0, c == last);
 		fputc('\n', f);
+		write_text_lines(f, d, t, r);
 	}
 	free(width);
 }
@@ -333,6 +369,20 @@ static void write_text(FILE *f, const struct out_doc *d)
 }
 
 /* ---- CSV --------------------------------------------------------------------------- */
+
+static void write_csv_field(FILE *f, const char *s);
+
+/* OUT_LINES in CSV: the lines joined by ';', as folded stacks are */
+static void write_csv_lines(FILE *f, const char *s)
+{
+	char *copy = xstrdup(s), *p;
+
+	for (p = copy; *p; p++)
+		if (*p == '\n')
+			*p = ';';
+	write_csv_field(f, copy);
+	free(copy);
+}
 
 static void write_csv_field(FILE *f, const char *s)
 {
@@ -377,9 +427,13 @@ static void write_csv(FILE *f, const struct out_doc *d)
 		fputc('\n', f);
 		for (r = 0; r < out_rows(b); r++) {
 			for (c = 0; c < b->ncolumns; c++) {
+				const struct out_value *v = &b->values[r * b->ncolumns + c];
+
 				fputs(c ? "," : "", f);
-				write_csv_field(f, format_value(d, &b->values[r * b->ncolumns + c],
-								FORMAT_CSV, buf));
+				if (v->kind == OUT_LINES)
+					write_csv_lines(f, strtab_get(&d->strings, v->s));
+				else
+					write_csv_field(f, format_value(d, v, FORMAT_CSV, buf));
 			}
 			fputc('\n', f);
 		}
@@ -408,9 +462,21 @@ static void write_json_value(FILE *f, const struct out_doc *d, const struct out_
 {
 	char buf[VALUE_MAX];
 
-	if (v->kind == OUT_STR)
+	if (v->kind == OUT_STR) {
 		write_json_string(f, strtab_get(&d->strings, v->s));
-	else
+	} else if (v->kind == OUT_LINES) {
+		char *copy = xstrdup(strtab_get(&d->strings, v->s)), *line, *save = NULL;
+		bool first = true;
+
+		fputc('[', f);
+		for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			fputs(first ? "" : ", ", f);
+			write_json_string(f, line);
+			first = false;
+		}
+		fputc(']', f);
+		free(copy);
+	} else
 		fputs(format_value(d, v, FORMAT_JSON, buf), f);
 }
 

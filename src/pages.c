@@ -5,6 +5,8 @@
 
 #include "error.h"
 #include "pages.h"
+#include "callsite.h"
+#include "report.h"
 
 void pages_init(struct page_stats *p)
 {
@@ -15,6 +17,7 @@ void pages_init(struct page_stats *p)
 void pages_release(struct page_stats *p)
 {
 	ptrmap_release(&p->live);
+	free(p->by_key);
 	free(p->by_gfp);
 	free(p->cpus);
 	memset(p, 0, sizeof(*p));
@@ -64,8 +67,32 @@ static void count_gfp(struct page_stats *p, uint32_t gfp, int order)
 	count(&p->by_gfp[gfp], order);
 }
 
-static void on_alloc(struct page_stats *p, const struct kmem_event *ev)
+static struct page_origin *origin_of(struct page_stats *p, uint32_t key)
 {
+	if (key == STR_NONE)
+		return NULL;
+	if (key >= p->nkeys) {
+		uint32_t n = p->nkeys ? p->nkeys : 64;
+
+		while (n <= key)
+			n *= 2;
+		p->by_key = xrealloc(p->by_key, n * sizeof(*p->by_key));
+		memset(p->by_key + p->nkeys, 0, (n - p->nkeys) * sizeof(*p->by_key));
+		p->nkeys = n;
+	}
+	return &p->by_key[key];
+}
+
+/* A live page leaves: its origin holds it no longer. */
+static void release_page(struct page_stats *p, const struct live_alloc *slot)
+{
+	if (slot->call_site != STR_NONE && slot->call_site < p->nkeys)
+		p->by_key[slot->call_site].live_pages -= pages_of((int)slot->bytes_alloc);
+}
+
+static void on_alloc(struct page_stats *p, const struct kmem_event *ev, uint32_t key)
+{
+	struct page_origin *o;
 	int order = ev->order < 0 ? 0 : ev->order;
 	struct live_alloc *slot;
 	int existed;
@@ -82,8 +109,18 @@ static void on_alloc(struct page_stats *p, const struct kmem_event *ev)
 		p->unknown_type++;
 	count_gfp(p, ev->gfp, order);
 	slot = ptrmap_insert(&p->live, key_of(ev), &existed);
+	if (existed)
+		release_page(p, slot);
 	slot->bytes_alloc = (uint32_t)order;
 	slot->line = ev->line;
+	slot->call_site = key;
+	o = origin_of(p, key);
+	if (o) {
+		o->allocs++;
+		o->pages += pages_of(order);
+		o->live_pages += pages_of(order);
+		p->allocs_with_stack += ev->stack != STACK_NONE;
+	}
 }
 
 static void on_free(struct page_stats *p, const struct kmem_event *ev, bool batched)
@@ -95,19 +132,20 @@ static void on_free(struct page_stats *p, const struct kmem_event *ev, bool batc
 	if (slot) {
 		if (!batched)
 			count(&p->alloc_freed, (int)slot->bytes_alloc);
+		release_page(p, slot);
 		ptrmap_remove(&p->live, slot);
 	} else if (!batched) {
 		count(&p->free_only, order);
 	}
 }
 
-void pages_apply(struct page_stats *p, const struct kmem_event *ev)
+void pages_apply(struct page_stats *p, const struct kmem_event *ev, uint32_t key)
 {
 	struct page_cpu *c;
 
 	switch (ev->kind) {
 	case KMEM_PAGE_ALLOC:
-		on_alloc(p, ev);
+		on_alloc(p, ev, key);
 		break;
 	case KMEM_PAGE_FREE:
 		on_free(p, ev, false);
@@ -244,8 +282,69 @@ static void add_cpu_table(struct out_doc *d, const struct page_stats *p)
 	}
 }
 
+static const struct out_column origin_columns[] = {
+	{ "origin", NULL, OUT_STR, true },
+	{ "allocations", NULL, OUT_U64, false },
+	{ "pages", NULL, OUT_U64, false },
+	{ "kb", "KB", OUT_U64, false },
+	{ "live_pages", "still held", OUT_U64, false },
+};
+
+struct origin_row {
+	const char *name;
+	struct page_origin o;
+};
+
+static int compare_origin_rows(const void *pa, const void *pb)
+{
+	const struct origin_row *a = pa, *b = pb;
+
+	if (a->o.pages != b->o.pages)
+		return a->o.pages > b->o.pages ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* Page allocations by origin function: keys merged by the name they report under. */
+static void add_origin_table(struct out_doc *d, const struct page_stats *p,
+			     const struct row_namer *namer)
+{
+	struct out_block *t = out_table(d, "origins", "page allocations by origin", origin_columns,
+					sizeof(origin_columns) / sizeof(origin_columns[0]));
+	struct origin_row *rows = xcalloc(p->nkeys ? p->nkeys : 1, sizeof(*rows));
+	struct strtab names;
+	char name[CALLSITE_NAME_MAX];
+	uint32_t id, n = 0, i;
+
+	strtab_init(&names);
+	for (id = 0; id < p->nkeys; id++) {
+		const struct page_origin *o = &p->by_key[id];
+		uint32_t row;
+
+		if (!o->allocs)
+			continue;
+		row = strtab_intern(&names, name, namer->name(namer->ctx, id, name, sizeof(name)));
+		if (row == n)
+			n++;
+		rows[row].o.allocs += o->allocs;
+		rows[row].o.pages += o->pages;
+		rows[row].o.live_pages += o->live_pages;
+	}
+	for (i = 0; i < n; i++)
+		rows[i].name = strtab_get(&names, i);
+	qsort(rows, n, sizeof(*rows), compare_origin_rows);
+	for (i = 0; i < n; i++) {
+		out_row_str(d, t, rows[i].name);
+		out_row_u64(d, t, rows[i].o.allocs);
+		out_row_u64(d, t, rows[i].o.pages);
+		out_row_u64(d, t, rows[i].o.pages * 4);
+		out_row_u64(d, t, rows[i].o.live_pages);
+	}
+	free(rows);
+	strtab_release(&names);
+}
+
 void write_pages(FILE *f, const struct page_stats *p, const struct strtab *gfps,
-		 enum out_format format)
+		 const struct row_namer *origins, enum out_format format)
 {
 	struct out_doc d;
 	struct out_block *b, *x;
@@ -289,6 +388,8 @@ void write_pages(FILE *f, const struct page_stats *p, const struct strtab *gfps,
 	add_order_table(&d, p);
 	add_gfp_table(&d, p, gfps);
 	add_cpu_table(&d, p);
+	if (origins && p->allocs_with_stack)
+		add_origin_table(&d, p, origins);
 	out_write(f, &d, format);
 	out_doc_release(&d);
 }

@@ -39,6 +39,20 @@ void parse_stats_add(struct parse_stats *a, const struct parse_stats *b)
 	a->garbage += b->garbage;
 	a->overlong += b->overlong;
 	a->lost_events += b->lost_events;
+	stack_counts_add(&a->stacks, &b->stacks);
+}
+
+void stack_counts_add(struct stack_counts *a, const struct stack_counts *b)
+{
+	a->blocks += b->blocks;
+	a->kmem_paired += b->kmem_paired;
+	a->other_paired += b->other_paired;
+	a->orphans += b->orphans;
+	a->dropped += b->dropped;
+	a->stray_frames += b->stray_frames;
+	a->user_blocks += b->user_blocks;
+	a->events_with += b->events_with;
+	a->events_without += b->events_without;
 }
 
 uint64_t parse_stats_kmem_lines(const struct parse_stats *st)
@@ -53,9 +67,9 @@ uint64_t parse_stats_kmem_lines(const struct parse_stats *st)
 
 uint64_t parse_stats_trace_lines(const struct parse_stats *st)
 {
+	/* stack frames alone do not make a trace: random text can look like one */
 	return parse_stats_kmem_lines(st) + st->events[KMEM_LOST_EVENTS] +
-	       st->events[KMEM_BUFFER_STARTED] + st->other_events + st->stack_lines +
-	       st->trace_headers;
+	       st->events[KMEM_BUFFER_STARTED] + st->other_events + st->trace_headers;
 }
 
 void event_names_add(struct event_names *e, const char *name, size_t len, uint64_t lines)
@@ -381,6 +395,7 @@ static void reset_event(struct kmem_event *ev, enum kmem_kind kind, uint64_t lin
 	ev->kind = (uint16_t)kind;
 	ev->line = line_no;
 	ev->call_site = ev->cache = ev->gfp = ev->comm = STR_NONE;
+	ev->stack = STACK_NONE;
 	ev->pid = -1;
 	ev->cpu = CPU_UNKNOWN;
 	ev->node = NODE_ABSENT;
@@ -442,30 +457,156 @@ static bool read_lost_events(struct parser *p, const char *s, size_t len,
 	return true;
 }
 
-/* " => func" frame of a stack trace block */
-static bool is_stack_frame(const char *s, size_t len)
+/* ---- stack frames ------------------------------------------------------------ */
+
+/* " => func" (tracefs), "=> func (addr)" (trace-cmd), or a perf frame (tab first). */
+bool is_frame_line(const char *s, size_t len)
 {
 	size_t i = 0;
 
+	if (len > 1 && s[0] == '\t')
+		return true;
 	while (i < len && s[i] == ' ')
 		i++;
-	return i > 0 && i + 1 < len && s[i] == '=' && s[i + 1] == '>';
+	return i + 1 < len && s[i] == '=' && s[i + 1] == '>';
+}
+
+/* A frame's name must be printable text without spaces, and not absurdly long. */
+static enum line_kind frame_found(struct parser *p, const char *name, size_t n,
+				  enum line_kind kind)
+{
+	if (n == 0 || n > FRAME_NAME_MAX || !is_printable_text(name, n))
+		return LINE_BAD_FRAME;
+	p->frame = name;
+	p->frame_len = n;
+	return kind;
+}
+
+/* "func+0x1f/0x90" -> "func"; a name that starts with '+' is left whole. */
+static size_t without_offset(const char *name, size_t n)
+{
+	const char *plus = memchr(name, '+', n);
+
+	return plus && plus > name ? (size_t)(plus - name) : n;
+}
+
+/*
+ * " => func", " => func+0x1f/0x90 [module]", " => <ffffffff81234567>"
+ * (tracefs), "=> func (ffffffff81234567)", "=> ffffffff81234567" (trace-cmd).
+ */
+static enum line_kind read_arrow_frame(struct parser *p, const char *s, size_t len)
+{
+	const char *q = s, *end = s + len, *name, *tok_end;
+
+	while (q < end && *q == ' ')
+		q++;
+	q += 2;		/* "=>" */
+	while (q < end && *q == ' ')
+		q++;
+	name = q;
+	while (q < end && *q != ' ')
+		q++;
+	tok_end = q;
+	if (tok_end - name >= 3 && name[0] == '<' && tok_end[-1] == '>') {
+		name++;
+		tok_end--;
+	}
+	return frame_found(p, name, without_offset(name, (size_t)(tok_end - name)), LINE_FRAME);
+}
+
+static bool is_user_pseudo_dso(const char *dso, size_t n)
+{
+	static const char *const user[] = { "[vdso]", "[vsyscall]", "[heap]", "[stack]",
+					     "[anon]", "[unknown]", "[uprobes]", "[vvar]" };
+	size_t i;
+
+	for (i = 0; i < sizeof(user) / sizeof(user[0]); i++)
+		if (n == strlen(user[i]) && memcmp(dso, user[i], n) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * perf script: "\tffffffff8164e795 __kmalloc_cache_node_noprof+0x215 ([kernel.kallsyms])".
+ * A kernel frame has a kernel address (top bit set) or a kernel DSO
+ * ("[kernel.kallsyms]", "[ext4]"); an unknown symbol is named by its
+ * address (kernel) or its DSO's file name (user, with WANT_USER_FRAMES).
+ */
+static enum line_kind read_perf_frame(struct parser *p, const char *s, size_t len)
+{
+	const char *q = s, *end = s + len, *addr, *addr_end, *sym, *sym_end, *dso = NULL;
+	size_t dso_len = 0;
+	uint64_t a;
+	bool kernel;
+
+	while (q < end && (*q == ' ' || *q == '\t'))
+		q++;
+	addr = q;
+	while (q < end && hex_value[(unsigned char)*q])
+		q++;
+	addr_end = q;
+	if (addr_end == addr || q == end || *q != ' ' ||
+	    !parse_pointer(addr, (size_t)(addr_end - addr), &a))
+		return LINE_BAD_FRAME;
+	sym = q + 1;
+	sym_end = end;
+	if (end[-1] == ')') {
+		const char *open = end - 1;
+
+		while (open > sym && !(open[0] == '(' && open[-1] == ' '))
+			open--;
+		if (open > sym) {
+			dso = open + 1;
+			dso_len = (size_t)(end - 1 - dso);
+			sym_end = open - 1;
+		}
+	}
+	kernel = (a >> 63) || (dso && dso_len > 2 && dso[0] == '[' && dso[dso_len - 1] == ']' &&
+			       !is_user_pseudo_dso(dso, dso_len));
+	if (!kernel && !(p->want & WANT_USER_FRAMES))
+		return LINE_USER_FRAME;	/* counted, not kept: no need to look closer */
+	if (sym_end - sym == 9 && memcmp(sym, "[unknown]", 9) == 0) {
+		if (kernel || !dso)
+			return frame_found(p, addr, (size_t)(addr_end - addr),
+					   kernel ? LINE_FRAME : LINE_USER_FRAME);
+		/* an unknown user symbol: "[libc.so.6]", after its DSO's file name */
+		const char *base = dso + dso_len;
+
+		while (base > dso && base[-1] != '/')
+			base--;
+		if (base > dso && base[-1] == '/')
+			base--;
+		return frame_found(p, base[0] == '/' ? base + 1 : base,
+				   (size_t)(dso + dso_len - (base[0] == '/' ? base + 1 : base)),
+				   LINE_USER_FRAME);
+	}
+	return frame_found(p, sym, without_offset(sym, (size_t)(sym_end - sym)),
+			   kernel ? LINE_FRAME : LINE_USER_FRAME);
+}
+
+static enum line_kind read_frame_line(struct parser *p, const char *s, size_t len)
+{
+	p->stats.stack_lines++;
+	if (!(p->want & WANT_STACK))
+		return LINE_SKIPPED;
+	p->frame_in_chain = s[0] == '\t';
+	return p->frame_in_chain ? read_perf_frame(p, s, len) : read_arrow_frame(p, s, len);
 }
 
 /* Lines that do not start like an event: header, markers, frames, garbage. */
-static bool read_non_event_line(struct parser *p, const char *s, size_t len,
-				uint64_t line_no, struct kmem_event *ev)
+static enum line_kind read_non_event_line(struct parser *p, const char *s, size_t len,
+					  uint64_t line_no, struct kmem_event *ev)
 {
 	if (s[0] == '#') {
 		if (len > 5 && s[1] == '#' && read_buffer_started(p, s, len, line_no, ev))
-			return true;
+			return LINE_EVENT;
 		p->stats.header_lines++;
 		read_header_line(p, s, len);
-		return false;
+		return LINE_SKIPPED;
 	}
 	if (s[0] == 'C' && starts_with(s, len, "CPU:") &&
 	    read_lost_events(p, s, len, line_no, ev))
-		return true;
+		return LINE_EVENT;
 	if (s[0] == 'c' && starts_with(s, len, "cpus=")) {
 		uint32_t n;
 
@@ -475,14 +616,12 @@ static bool read_non_event_line(struct parser *p, const char *s, size_t len,
 			if ((int)n > p->header.cpus)
 				p->header.cpus = (int)n;
 		}
-		return false;
+		return LINE_SKIPPED;
 	}
-	if (s[0] == ' ' && is_stack_frame(s, len)) {
-		p->stats.stack_lines++;
-		return false;
-	}
+	if (is_frame_line(s, len))
+		return read_frame_line(p, s, len);
 	p->stats.garbage++;
-	return false;
+	return LINE_SKIPPED;
 }
 
 /* ---- the event prefix: comm, pid, cpu, timestamp --------------------------- */
@@ -799,8 +938,8 @@ static inline bool is_name_char(char c)
  * line is text that happened to hold " 12: " (binaries and logs of other
  * programs do). Names are kept while no kmem event was seen.
  */
-static bool count_other_event(struct parser *p, const char *name, const char *name_end,
-			      const char *end)
+static bool is_other_event(struct parser *p, const char *name, const char *name_end,
+			   const char *end)
 {
 	const char *q = name;
 	const char *stop = name_end ? name_end : end;
@@ -819,24 +958,56 @@ static bool count_other_event(struct parser *p, const char *name, const char *na
 		else
 			event_names_add(&p->others, "function", 8, 1);
 	}
-	return false;
+	return true;
 }
 
-bool parse_line(struct parser *p, const char *s, size_t len, uint64_t line_no,
-		struct kmem_event *ev)
+/*
+ * An event line that hands nothing on: with stacks wanted, its CPU still
+ * matters (a stack entry that follows it on that CPU is its own).
+ */
+static enum line_kind event_not_handed_on(struct parser *p, const char *s, const char *ts_start)
+{
+	if (!(p->want & WANT_STACK))
+		return LINE_SKIPPED;
+	p->line_cpu = CPU_UNKNOWN;
+	find_cpu(s, ts_start, &p->line_cpu);
+	return LINE_OTHER_EVENT;
+}
+
+/* "<stack trace>", "<user stack trace>", trace-cmd's kernel_stack / user_stack events. */
+static enum line_kind stack_entry(struct parser *p, const char *s, const char *ts_start,
+				  bool user)
+{
+	p->stats.stack_lines++;
+	if (!(p->want & WANT_STACK))
+		return LINE_SKIPPED;
+	p->line_cpu = CPU_UNKNOWN;
+	find_cpu(s, ts_start, &p->line_cpu);
+	return user ? LINE_USER_STACK_ENTRY : LINE_STACK_ENTRY;
+}
+
+#define NAME_IS(lit) (nlen == sizeof(lit) - 1 && memcmp(name, lit, sizeof(lit) - 1) == 0)
+
+enum line_kind parse_line(struct parser *p, const char *s, size_t len, uint64_t line_no,
+			  struct kmem_event *ev)
 {
 	const char *end, *ts_start, *colon, *name, *name_end;
 	enum kmem_kind kind;
+	size_t nlen;
 
 	if (len > 0 && s[len - 1] == '\r')
 		len--;
 	if (len == 0) {
 		p->stats.blank_lines++;
-		return false;
+		return LINE_SKIPPED;
 	}
 	if (len > INPUT_MAX_LINE) {
 		p->stats.overlong++;
-		return false;
+		/* a frame too long to be one spoils the stack it is in */
+		if (!(p->want & WANT_STACK) || !is_frame_line(s, 16))
+			return LINE_SKIPPED;
+		p->frame_in_chain = s[0] == '\t';
+		return LINE_BAD_FRAME;
 	}
 	end = s + len;
 	colon = find_timestamp(s, end, &ts_start);
@@ -846,22 +1017,28 @@ bool parse_line(struct parser *p, const char *s, size_t len, uint64_t line_no,
 	name = colon + 1;
 	while (name < end && *name == ' ')
 		name++;
-	if (name < end && *name == '<') {	/* "<stack trace>", "<user stack trace>" */
-		p->stats.stack_lines++;
-		return false;
-	}
+	if (name < end && *name == '<')	/* "<stack trace>", "<user stack trace>" */
+		return stack_entry(p, s, ts_start, starts_with(name, (size_t)(end - name), "<user"));
 	name_end = find_name_end(name, end);
 	if (!name_end)
-		return count_other_event(p, name, NULL, end);
+		return is_other_event(p, name, NULL, end) ? event_not_handed_on(p, s, ts_start)
+							 : LINE_SKIPPED;
 	if (name_end - name > 5 && memcmp(name, "kmem:", 5) == 0)
 		name += 5;	/* perf script */
-	kind = kmem_kind_of_name(name, (size_t)(name_end - name));
-	if (kind == KMEM_NONE)
-		return count_other_event(p, name, name_end, end);
+	nlen = (size_t)(name_end - name);
+	kind = kmem_kind_of_name(name, nlen);
+	if (kind == KMEM_NONE) {
+		if (NAME_IS("kernel_stack") || NAME_IS("ftrace:kernel_stack"))	/* trace-cmd */
+			return stack_entry(p, s, ts_start, false);
+		if (NAME_IS("user_stack") || NAME_IS("ftrace:user_stack"))
+			return stack_entry(p, s, ts_start, true);
+		return is_other_event(p, name, name_end, end) ? event_not_handed_on(p, s, ts_start)
+							       : LINE_SKIPPED;
+	}
 	p->seen_kmem = true;
 	p->stats.events[kind]++;
 	if (kmem_is_page(kind) && !(p->want & WANT_PAGE))
-		return false;
+		return event_not_handed_on(p, s, ts_start);
 
 	reset_event(ev, kind, line_no);
 	if (!parse_timestamp(ts_start, (size_t)(colon - ts_start), &ev->ts_ns))
@@ -875,10 +1052,12 @@ bool parse_line(struct parser *p, const char *s, size_t len, uint64_t line_no,
 
 	if (!read_fields(p, name_end + 1, end, ev, &seen) || !has_required_fields(kind, seen))
 		goto malformed;
-	return true;
+	return LINE_EVENT;
 
 malformed:
 	p->stats.events[kind]--;
 	count_malformed(p, line_no);
-	return false;
+	return event_not_handed_on(p, s, ts_start);
 }
+
+#undef NAME_IS

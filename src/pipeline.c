@@ -14,19 +14,24 @@
 #include <unistd.h>
 
 #include "account.h"
+#include "callchain.h"
 #include "callsite.h"
 #include "db.h"
 #include "dirtree.h"
 #include "findings.h"
+#include "flame.h"
+#include "folded.h"
 #include "input.h"
 #include "kindex.h"
 #include "outfile.h"
 #include "kreport.h"
+#include "origins.h"
 #include "pages.h"
 #include "ktree.h"
 #include "parse.h"
 #include "pipeline.h"
 #include "reader.h"
+#include "stackpair.h"
 #include "report.h"
 #include "ringchart.h"
 #include "stats.h"
@@ -53,6 +58,13 @@ struct run {
 	bool have_dirs;
 	uint32_t branch;	/* -b node, or 0: the whole tree */
 	uint32_t *site_place;	/* call-site id -> dirtree node */
+	uint32_t *key_place;	/* origin key -> dirtree node (--group-by origin) */
+	uint32_t *kernel_part;	/* DB stack -> the stack without user frames */
+	uint32_t kernel_part_cap;
+	struct callchains chains;	/* what stack frames mean */
+	struct origin_keys keys;	/* (call site, stack) of allocations */
+	struct account by_key;	/* the allocations counted by origin key */
+	bool have_keys;
 	struct db db;		/* --db-file */
 	bool have_db;
 	struct db_writer *saving;	/* --save-db */
@@ -183,29 +195,47 @@ static int build_directories(struct run *r, struct ta_error *err)
 	return 0;
 }
 
-/* Put every call site that allocated where its function is defined. */
+static bool by_origin(const struct run *r)
+{
+	return r->opts->group_by == GROUP_ORIGIN;
+}
+
+/*
+ * Put every call site that allocated where its function is defined (or,
+ * by origin, every origin key where its origin function is), and add its
+ * bytes to that directory.
+ */
 static void place_call_sites(struct run *r)
 {
 	const struct strtab *cs = &r->strings.call_sites;
+	const struct account *a = by_origin(r) ? &r->by_key : &r->account;
+	struct origin_namer on = { &r->keys, &r->chains };
 	char name[CALLSITE_NAME_MAX];
-	uint32_t id;
+	uint32_t id, *place;
 
-	r->site_place = xcalloc(r->account.nsites ? r->account.nsites : 1, sizeof(*r->site_place));
-	for (id = 0; id < r->account.nsites; id++) {
-		const struct site_stats *s = account_site(&r->account, id);
+	place = xcalloc(a->nsites ? a->nsites : 1, sizeof(*place));
+	for (id = 0; id < a->nsites; id++) {
+		const struct site_stats *s = account_site(a, id);
 		enum place_kind kind;
-		uint64_t size;
+		uint64_t size = 0;
 		size_t n;
 
-		r->site_place[id] = DIR_NONE;
+		place[id] = DIR_NONE;
 		if (!s)
 			continue;
-		n = callsite_function(strtab_get(cs, id), strtab_length(cs, id), &r->syms, name,
-				      sizeof(name), &size);
-		r->site_place[id] = dirtree_place_function(&r->dirs, name, n, size, &kind);
-		dirtree_add_dynamic(&r->dirs, r->site_place[id], s->total_dynamic,
-				    s->current_dynamic, s->current_req);
+		if (by_origin(r))
+			n = origin_row_name(&on, id, name, sizeof(name));
+		else
+			n = callsite_function(strtab_get(cs, id), strtab_length(cs, id), &r->syms, name,
+					      sizeof(name), &size);
+		place[id] = dirtree_place_function(&r->dirs, name, n, size, &kind);
+		dirtree_add_dynamic(&r->dirs, place[id], s->total_dynamic, s->current_dynamic,
+				    s->current_req);
 	}
+	if (by_origin(r))
+		r->key_place = place;
+	else
+		r->site_place = place;
 }
 
 static uint32_t join_places(const void *ctx, uint32_t a, uint32_t b)
@@ -224,14 +254,39 @@ static bool row_is_in_branch(const struct account_row *row, const void *ctx)
 	return row->place != DIR_NONE && dirtree_is_within(&r->dirs, row->place, r->branch);
 }
 
+/* The rows' names: call sites, functions, or origins (over the account by key). */
+struct namers {
+	struct callsite_namer cs;
+	struct origin_namer on;
+	struct row_namer namer;
+};
+
+static const struct account *rows_account(const struct run *r, struct namers *n)
+{
+	n->cs.call_sites = &r->strings.call_sites;
+	n->cs.syms = &r->syms;
+	n->cs.by_function = r->opts->group_by == GROUP_FUNCTION;
+	n->on.keys = &r->keys;
+	n->on.chains = &r->chains;
+	if (by_origin(r)) {
+		n->namer.name = origin_row_name;
+		n->namer.ctx = &n->on;
+		return &r->by_key;
+	}
+	n->namer.name = callsite_row_name;
+	n->namer.ctx = &n->cs;
+	return &r->account;
+}
+
 /* The account rows, placed in the tree and cut to -b when there is one. */
 static void build_rows(const struct run *r, struct account_rows *rows)
 {
-	struct row_places places = { r->site_place, join_places, &r->dirs };
+	const uint32_t *place = by_origin(r) ? r->key_place : r->site_place;
+	struct row_places places = { place, join_places, &r->dirs };
+	struct namers n;
+	const struct account *a = rows_account(r, &n);
 
-	account_rows_build(rows, &r->account, &r->strings.call_sites, &r->syms,
-			   r->opts->group_by_function, r->opts->order,
-			   r->site_place ? &places : NULL);
+	account_rows_build(rows, a, &n.namer, r->opts->order, place ? &places : NULL);
 	if (r->opts->branch && r->have_dirs)
 		account_rows_filter(rows, row_is_in_branch, r);
 }
@@ -278,6 +333,20 @@ static bool in_time_window(const struct options *o, const struct kmem_event *ev)
 	       (!o->has_time_end || ev->ts_ns <= o->time_end_ns);
 }
 
+/* The account by origin key: an allocation counts under (call site, stack). */
+static void count_by_key(struct run *r, const struct kmem_event *ev)
+{
+	struct kmem_event keyed;
+
+	if (!kmem_is_slab_alloc(ev->kind)) {
+		account_apply(&r->by_key, ev);	/* a free credits the key of its allocation */
+		return;
+	}
+	keyed = *ev;
+	keyed.call_site = origin_key(&r->keys, ev->call_site, ev->stack);
+	account_apply(&r->by_key, &keyed);
+}
+
 /* Every event, in log order, from the parser or from a DB's replay. */
 static void consume_event(void *ctx, const struct kmem_event *ev)
 {
@@ -298,26 +367,40 @@ static void consume_event(void *ctx, const struct kmem_event *ev)
 			r->last_ns = ev->ts_ns;
 	}
 	account_apply(&r->account, ev);
+	if (r->have_keys && kmem_is_slab(ev->kind))
+		count_by_key(r, ev);
 	if (r->have_findings)
 		findings_apply(&r->findings, ev);
 	if (r->have_pages && kmem_is_page(ev->kind))
-		pages_apply(&r->pages, ev);
+		pages_apply(&r->pages, ev, r->have_keys && ev->kind == KMEM_PAGE_ALLOC
+				   ? origin_key(&r->keys, STR_NONE, ev->stack) : STR_NONE);
+}
+
+/* Do the reports asked for need stacks: origins, folded stacks, leaks by stack? */
+static bool needs_stacks(const struct options *o)
+{
+	return o->group_by == GROUP_ORIGIN || o->folded_path || o->folded_pages_path ||
+	       o->flame_path || o->outstanding_path || o->page_path;
 }
 
 /* Does a report need every event, rather than the accounts a DB keeps? */
 static bool needs_event_stream(const struct options *o)
 {
 	return o->summary_path || o->outstanding_path || o->page_path || o->has_time_start ||
-	       o->has_time_end;
+	       o->has_time_end || needs_stacks(o);
 }
 
 /* The optional fields the reports asked for need parsed. */
 static unsigned fields_wanted(const struct options *o)
 {
-	unsigned want = 0;
+	unsigned want = o->user_frames ? WANT_USER_FRAMES : 0;
 
 	if (o->save_db)
-		return WANT_ALL;
+		return WANT_ALL | want;
+	if (needs_stacks(o))	/* page events too: their stacks are theirs, not another's */
+		want |= WANT_STACK | WANT_PAGE;
+	if (o->folded_pages_path)
+		want |= WANT_PAGE;
 	if (o->summary_path)	/* caches; page events for the timestamps' order */
 		want |= WANT_CACHE_NAME | WANT_PAGE;
 	if (o->has_time_start || o->has_time_end)
@@ -422,7 +505,8 @@ static int read_log(struct run *r, struct ta_error *err)
 	if (r->opts->save_db) {
 		/* a windowed account is not the log's: then the writer keeps all three */
 		r->saving = db_writer_create(r->opts->save_db,
-					     time_window_set(r->opts) ? 0 : r->opts->families, err);
+					     time_window_set(r->opts) ? 0 : r->opts->families,
+					     r->opts->user_frames, err);
 		if (!r->saving)
 			return -1;
 	}
@@ -441,6 +525,41 @@ static int read_log(struct run *r, struct ta_error *err)
 	if (rc == 0 && r->saving)
 		rc = finish_saving(r, err);
 	return rc;
+}
+
+/*
+ * A DB saved with --user-frames, read without: the stack as its kernel
+ * frames alone, as parsing the log would have made it (made once a stack).
+ */
+static uint32_t kernel_part_of_stack(struct run *r, uint32_t stack)
+{
+	struct stack_table *t = &r->strings.stacks;
+	uint32_t n, k, *frames;
+	const uint32_t *f;
+
+	if (stack >= r->kernel_part_cap) {
+		uint32_t cap = t->count, i;
+
+		r->kernel_part = xrealloc(r->kernel_part, cap * sizeof(*r->kernel_part));
+		for (i = r->kernel_part_cap; i < cap; i++)
+			r->kernel_part[i] = STACK_NONE - 1;	/* not made yet */
+		r->kernel_part_cap = cap;
+	}
+	if (r->kernel_part[stack] != STACK_NONE - 1)
+		return r->kernel_part[stack];
+	f = stack_frames(t, stack, &n);
+	for (k = 0; k < n; k++) {
+		const char *name = strtab_get(&r->strings.frames, f[k]);
+
+		if (strcmp(name, USER_FRAMES_MARK) == 0)
+			break;
+	}
+	frames = xmalloc((k ? k : 1) * sizeof(*frames));
+	memcpy(frames, f, k * sizeof(*frames));
+	/* interning may grow the table: copy first, then look up */
+	r->kernel_part[stack] = k == n ? stack : (k ? stack_intern(t, frames, k) : STACK_NONE);
+	free(frames);
+	return r->kernel_part[stack];
 }
 
 /*
@@ -463,6 +582,10 @@ static void consume_replayed_event(void *ctx, const struct kmem_event *saved)
 		ev.gfp = STR_NONE;
 	if (!(want & WANT_CACHE_NAME))
 		ev.cache = STR_NONE;
+	if (!(want & WANT_STACK))
+		ev.stack = STACK_NONE;
+	else if (ev.stack != STACK_NONE && r->db.user_frames && !(want & WANT_USER_FRAMES))
+		ev.stack = kernel_part_of_stack(r, ev.stack);
 	consume_event(r, &ev);
 }
 
@@ -472,6 +595,9 @@ static int read_db(struct run *r, struct ta_error *err)
 	if (db_open(&r->db, r->opts->db_path, &r->strings, err) < 0)
 		return -1;
 	r->have_db = true;
+	if (r->opts->user_frames && !r->db.user_frames)
+		warn("'%s' was saved without --user-frames: its stacks have kernel frames only",
+		     r->opts->db_path);
 	if (needs_event_stream(r->opts)) {
 		if (db_replay(&r->db, &r->strings, consume_replayed_event, r, err) < 0)
 			return -1;
@@ -578,22 +704,79 @@ static void write_summary_file(FILE *f, const struct run *r)
 
 static void write_outstanding_file(FILE *f, const struct run *r)
 {
+	struct namers n;
 	struct outstanding_query q = {
-		.account = &r->account,
-		.call_sites = &r->strings.call_sites,
-		.syms = &r->syms,
-		.by_function = r->opts->group_by_function,
+		.account = rows_account(r, &n),
+		.namer = &n.namer,
 		.end_ns = r->last_ns,
 		.min_age_ns = r->opts->min_age_ns,
 		.top = r->opts->top,
 	};
 
+	if (r->have_keys && r->read.stats.stacks.events_with) {
+		q.by_key = &r->by_key;
+		q.keys = &r->keys;
+		q.chains = &r->chains;
+	}
 	write_outstanding(f, &q, r->opts->format);
 }
 
 static void write_page_file(FILE *f, const struct run *r)
 {
-	write_pages(f, &r->pages, &r->strings.gfps, r->opts->format);
+	struct origin_namer on = { &r->keys, &r->chains };
+	struct row_namer origins = { origin_row_name, &on };
+
+	write_pages(f, &r->pages, &r->strings.gfps, r->have_keys ? &origins : NULL,
+		    r->opts->format);
+}
+
+static void write_folded_file(FILE *f, const struct run *r)
+{
+	struct folded fo;
+
+	folded_init(&fo);
+	folded_add_slab(&fo, &r->by_key, &r->keys, &r->chains, r->opts->weight);
+	folded_write(f, &fo);
+	folded_release(&fo);
+}
+
+static void write_folded_pages_file(FILE *f, const struct run *r)
+{
+	struct folded fo;
+
+	folded_init(&fo);
+	folded_add_pages(&fo, &r->pages, &r->keys, &r->chains, r->opts->page_size);
+	folded_write(f, &fo);
+	folded_release(&fo);
+}
+
+static const char *log_name(const struct run *r);
+
+static int write_flame_graph(const struct run *r, struct ta_error *err)
+{
+	const struct options *o = r->opts;
+	struct outfile out;
+	struct folded fo;
+	char title[1024];
+	int rc;
+
+	if (outfile_open(&out, o->flame_path, err) < 0)
+		return -1;
+	folded_init(&fo);
+	folded_add_slab(&fo, &r->by_key, &r->keys, &r->chains, o->weight);
+	snprintf(title, sizeof(title), "%s%s of '%s', by call chain",
+		 stack_weight_meaning(o->weight),
+		 o->families == FAMILY_MALLOC ? " (kmalloc only)" :
+		 o->families == FAMILY_CACHE ? " (kmem_cache only)" : "", log_name(r));
+	title[0] = (char)(title[0] - 'a' + 'A');
+	rc = flame_write(&fo, title, o->weight == WEIGHT_COUNT ? "allocations" : "bytes",
+			 o->flame_path, outfile_stream(&out), err);
+	folded_release(&fo);
+	if (rc == 0)
+		rc = outfile_commit(&out, false, err);
+	else
+		outfile_abort(&out);
+	return rc;
 }
 
 static void write_static_footprint(FILE *f, const struct run *r)
@@ -689,6 +872,8 @@ static void write_run_summary(const struct run *r)
 		.overlong_lines = r->facts.input.overlong_lines,
 		.truncated_last_line = r->facts.input.truncated_last_line != 0,
 		.seconds = now_seconds() - r->started,
+		.stacks = needs_stacks(r->opts),
+		.distinct_stacks = r->strings.stacks.count,
 	};
 
 	write_summary(stderr, &sum);
@@ -710,7 +895,7 @@ static void run_init(struct run *r, const struct options *opts)
 		findings_init(&r->findings);
 		r->have_findings = true;
 	}
-	if (opts->page_path) {
+	if (opts->page_path || opts->folded_pages_path) {
 		pages_init(&r->pages);
 		r->have_pages = true;
 	}
@@ -734,15 +919,39 @@ static void run_release(struct run *r)
 	if (r->have_pages)
 		pages_release(&r->pages);
 	free(r->site_place);
+	free(r->key_place);
+	free(r->kernel_part);
 	free(r->map_path);
+	if (r->have_keys) {
+		callchains_release(&r->chains);
+		origin_keys_release(&r->keys);
+		account_release(&r->by_key);
+	}
+}
+
+/* Origins and stacks: set up before the log is read, as System.map is loaded. */
+static int prepare_origins(struct run *r, struct ta_error *err)
+{
+	if (!needs_stacks(r->opts))
+		return 0;
+	if (callchains_init(&r->chains, &r->strings, &r->syms, r->opts->wrappers_path, err) < 0)
+		return -1;
+	origin_keys_init(&r->keys);
+	account_init(&r->by_key, r->opts->families);
+	r->have_keys = true;
+	return 0;
 }
 
 static int analyse_log(struct run *r, struct ta_error *err)
 {
 	const struct options *opts = r->opts;
 
+	if (prepare_origins(r, err) < 0)
+		return -1;
 	if ((opts->db_path ? read_db(r, err) : read_log(r, err)) < 0)
 		return -1;
+	if (r->have_keys)
+		callchains_update(&r->chains);
 	if (r->facts.input.interrupted)
 		warn("reading '%s' was interrupted: the reports cover the %llu bytes read",
 		     r->facts.log_name, (unsigned long long)r->facts.input.bytes_read);
@@ -766,6 +975,13 @@ static int analyse_log(struct run *r, struct ta_error *err)
 	    write_report(r, opts->outstanding_path, write_outstanding_file, err) < 0)
 		return -1;
 	if (opts->page_path && write_report(r, opts->page_path, write_page_file, err) < 0)
+		return -1;
+	if (opts->folded_path && write_report(r, opts->folded_path, write_folded_file, err) < 0)
+		return -1;
+	if (opts->folded_pages_path &&
+	    write_report(r, opts->folded_pages_path, write_folded_pages_file, err) < 0)
+		return -1;
+	if (opts->flame_path && write_flame_graph(r, err) < 0)
 		return -1;
 	if (!opts->quiet) {
 		write_run_summary(r);

@@ -13,10 +13,11 @@
 #include <unistd.h>
 
 #include "reader.h"
+#include "stackpair.h"
 
 #define SLOTS_PER_WORKER 2
 #define MAX_WORKERS 4
-#define STRING_TABLES 4
+#define STRING_TABLES 5		/* call sites, caches, comms, gfps, frames */
 
 enum slot_state { SLOT_FREE, SLOT_FILLING, SLOT_READY };
 
@@ -26,6 +27,10 @@ struct new_strings {
 	size_t len, cap;
 	uint32_t first_id[STRING_TABLES];	/* local id of the first new one */
 	uint32_t count[STRING_TABLES];
+	/* stacks first seen: for each, its length then its local frame ids */
+	uint32_t *stacks;
+	size_t stacks_len, stacks_cap;
+	uint32_t first_stack, nstacks;
 };
 
 struct slot {
@@ -37,6 +42,12 @@ struct slot {
 	uint64_t lines;
 	uint64_t first_malformed;	/* relative line, 0 if none */
 	struct new_strings fresh;
+	bool mapped;			/* its fresh strings have global ids */
+	/* what the next chunk settles (WANT_STACK) */
+	struct stack_tail *tails;
+	uint32_t ntails, tails_cap;
+	struct stack_lead *leads;
+	uint32_t nleads, leads_cap;
 };
 
 struct worker {
@@ -45,8 +56,11 @@ struct worker {
 	pthread_t thread;
 	struct trace_strings local;
 	struct parser parser;
+	struct stack_pairer pairer;	/* WANT_STACK */
 	uint32_t *to_global[STRING_TABLES];	/* local id -> global id */
 	uint32_t map_cap[STRING_TABLES];
+	uint32_t *stack_to_global;
+	uint32_t stack_map_cap;
 };
 
 struct shared {
@@ -63,6 +77,8 @@ struct shared {
 	struct ta_error err;
 	struct worker workers[MAX_WORKERS];
 	int nworkers;
+	bool stacks;			/* WANT_STACK: a chunk waits for the next one */
+	struct stack_counts joined;	/* pairs and orphans across chunks */
 };
 
 static struct strtab *table_of(struct trace_strings *s, int t)
@@ -74,8 +90,10 @@ static struct strtab *table_of(struct trace_strings *s, int t)
 		return &s->caches;
 	case 2:
 		return &s->comms;
-	default:
+	case 3:
 		return &s->gfps;
+	default:
+		return &s->frames;
 	}
 }
 
@@ -89,6 +107,30 @@ static void remember_fresh_start(struct worker *w, struct slot *s)
 	for (t = 0; t < STRING_TABLES; t++) {
 		s->fresh.first_id[t] = table_of(&w->local, t)->count;
 		s->fresh.count[t] = 0;
+	}
+	s->fresh.first_stack = w->local.stacks.count;
+	s->fresh.nstacks = 0;
+	s->fresh.stacks_len = 0;
+}
+
+static void copy_fresh_stacks(struct worker *w, struct slot *s)
+{
+	const struct stack_table *st = &w->local.stacks;
+	uint32_t id;
+
+	for (id = s->fresh.first_stack; id < st->count; id++) {
+		uint32_t n;
+		const uint32_t *f = stack_frames(st, id, &n);
+
+		while (s->fresh.stacks_len + 1 + n > s->fresh.stacks_cap) {
+			s->fresh.stacks_cap = s->fresh.stacks_cap ? s->fresh.stacks_cap * 2 : 1024;
+			s->fresh.stacks = xrealloc(s->fresh.stacks,
+						   s->fresh.stacks_cap * sizeof(*s->fresh.stacks));
+		}
+		s->fresh.stacks[s->fresh.stacks_len++] = n;
+		memcpy(s->fresh.stacks + s->fresh.stacks_len, f, n * sizeof(*f));
+		s->fresh.stacks_len += n;
+		s->fresh.nstacks++;
 	}
 }
 
@@ -123,27 +165,62 @@ static struct kmem_event *next_event_slot(struct slot *s)
 	return &s->events[s->nevents];
 }
 
+/* Keep what the next chunk must settle: the pairer's tails and leads. */
+static void keep_loose_ends(struct worker *w, struct slot *s)
+{
+	const struct stack_pairer *sp = &w->pairer;
+
+	if (sp->ntails > s->tails_cap) {
+		s->tails_cap = sp->ntails;
+		s->tails = xrealloc(s->tails, s->tails_cap * sizeof(*s->tails));
+	}
+	if (sp->nleads > s->leads_cap) {
+		s->leads_cap = sp->nleads;
+		s->leads = xrealloc(s->leads, s->leads_cap * sizeof(*s->leads));
+	}
+	if (sp->ntails)
+		memcpy(s->tails, sp->tails, sp->ntails * sizeof(*s->tails));
+	if (sp->nleads)
+		memcpy(s->leads, sp->leads, sp->nleads * sizeof(*s->leads));
+	s->ntails = sp->ntails;
+	s->nleads = sp->nleads;
+}
+
 static void parse_slot(struct worker *w, struct slot *s)
 {
 	const char *p = s->chunk.data, *end = p + s->chunk.len;
+	bool stacks = w->sh->stacks;
 	uint64_t line = 0;
 
 	remember_fresh_start(w, s);
 	s->nevents = 0;
+	s->mapped = false;
 	w->parser.first_malformed_line = 0;
+	if (stacks)
+		stack_pairer_begin(&w->pairer);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		enum line_kind kind;
 
 		line++;
-		if (parse_line(&w->parser, p, (size_t)(nl - p), line, next_event_slot(s)))
+		kind = parse_line(&w->parser, p, (size_t)(nl - p), line, next_event_slot(s));
+		if (kind == LINE_EVENT)
 			s->nevents++;
+		if (stacks)
+			stack_pairer_line(&w->pairer, &w->parser, kind, s->events, (uint32_t)s->nevents);
 		p = nl + 1;
+	}
+	if (stacks) {
+		stack_pairer_end(&w->pairer, s->events);
+		keep_loose_ends(w, s);
 	}
 	s->lines = line;
 	s->first_malformed = w->parser.first_malformed_line;
 	w->parser.stats.lines += line;
 	w->parser.stats.bytes += s->chunk.len;
 	copy_fresh_strings(w, s);
+	if (stacks)
+		copy_fresh_stacks(w, s);
 }
 
 /* Claim the next chunk number and read it into its slot; NULL at the end. */
@@ -211,16 +288,22 @@ static void *worker_main(void *arg)
 
 /* ---- consumer side ----------------------------------------------------------------- */
 
-/* Give the strings first seen in this chunk their global ids. */
-static void map_fresh_strings(struct shared *sh, const struct slot *s)
+/* Give the strings and stacks first seen in this chunk their global ids. */
+static void map_fresh_strings(struct shared *sh, struct slot *s)
 {
 	struct worker *w = &sh->workers[s->worker];
+	struct trace_strings *global = sh->cfg->strings;
 	const char *q = s->fresh.bytes;
+	const uint32_t *st = s->fresh.stacks;
+	uint32_t frames[STACK_MAX_FRAMES + 1];
+	uint32_t need, i, j;
 	int t;
 
+	if (s->mapped)
+		return;
+	s->mapped = true;
 	for (t = 0; t < STRING_TABLES; t++) {
-		uint32_t need = s->fresh.first_id[t] + s->fresh.count[t], i;
-
+		need = s->fresh.first_id[t] + s->fresh.count[t];
 		if (need > w->map_cap[t]) {
 			w->map_cap[t] = need * 2;
 			w->to_global[t] = xrealloc(w->to_global[t], w->map_cap[t] * sizeof(uint32_t));
@@ -229,9 +312,23 @@ static void map_fresh_strings(struct shared *sh, const struct slot *s)
 			size_t n = strlen(q);
 
 			w->to_global[t][s->fresh.first_id[t] + i] =
-				strtab_intern(table_of(sh->cfg->strings, t), q, n);
+				strtab_intern(table_of(global, t), q, n);
 			q += n + 1;
 		}
+	}
+	need = s->fresh.first_stack + s->fresh.nstacks;
+	if (need > w->stack_map_cap) {
+		w->stack_map_cap = need * 2;
+		w->stack_to_global = xrealloc(w->stack_to_global,
+					      w->stack_map_cap * sizeof(uint32_t));
+	}
+	for (i = 0; i < s->fresh.nstacks; i++) {
+		uint32_t n = *st++;
+
+		for (j = 0; j < n; j++)
+			frames[j] = w->to_global[4][st[j]];
+		st += n;
+		w->stack_to_global[s->fresh.first_stack + i] = stack_intern(&global->stacks, frames, n);
 	}
 }
 
@@ -240,14 +337,16 @@ static inline uint32_t global_id(const struct worker *w, int t, uint32_t id)
 	return id == STR_NONE ? STR_NONE : w->to_global[t][id];
 }
 
-static void deliver_slot(struct shared *sh, struct slot *s, uint64_t line_base,
-			 struct read_result *out)
+static inline uint32_t global_stack(const struct worker *w, uint32_t id)
+{
+	return id == STACK_NONE ? STACK_NONE : w->stack_to_global[id];
+}
+
+static void make_ids_global(struct shared *sh, struct slot *s, uint64_t line_base)
 {
 	const struct worker *w = &sh->workers[s->worker];
-	const struct read_config *cfg = sh->cfg;
 	size_t i;
 
-	map_fresh_strings(sh, s);
 	for (i = 0; i < s->nevents; i++) {
 		struct kmem_event *ev = &s->events[i];
 
@@ -256,8 +355,77 @@ static void deliver_slot(struct shared *sh, struct slot *s, uint64_t line_base,
 		ev->cache = global_id(w, 1, ev->cache);
 		ev->comm = global_id(w, 2, ev->comm);
 		ev->gfp = global_id(w, 3, ev->gfp);
+		ev->stack = global_stack(w, ev->stack);
+	}
+}
+
+/*
+ * The events of s still waiting for a stack at its end get the stack
+ * entries that came in the next chunk while their CPU had none waiting,
+ * latest event first; leads with no such event belong to nobody.
+ */
+static void join_chunks(struct shared *sh, struct slot *s, struct slot *next)
+{
+	const struct worker *nw = next ? &sh->workers[next->worker] : NULL;
+	uint32_t i, j;
+
+	for (j = 0; next && j < next->nleads; j++) {
+		const struct stack_lead *lead = &next->leads[j];
+		struct stack_tail *tail = NULL;
+
+		for (i = s->ntails; i > 0; i--)
+			if (s->tails[i - 1].cpu == lead->cpu && !s->tails[i - 1].taken) {
+				tail = &s->tails[i - 1];
+				break;
+			}
+		if (!tail) {
+			sh->joined.orphans += lead->stack != STACK_NONE;
+			continue;
+		}
+		tail->taken = true;
+		if (lead->stack == STACK_NONE)
+			continue;	/* dropped, and counted so */
+		if (tail->event == UINT32_MAX) {
+			sh->joined.other_paired++;
+		} else {
+			s->events[tail->event].stack = global_stack(nw, lead->stack);
+			sh->joined.kmem_paired++;
+		}
+	}
+}
+
+static void hand_on_events(struct shared *sh, const struct slot *s)
+{
+	const struct read_config *cfg = sh->cfg;
+	size_t i;
+
+	for (i = 0; i < s->nevents; i++) {
+		const struct kmem_event *ev = &s->events[i];
+
+		if (sh->stacks && ev->kind != KMEM_LOST_EVENTS && ev->kind != KMEM_BUFFER_STARTED) {
+			if (ev->stack == STACK_NONE)
+				sh->joined.events_without++;
+			else
+				sh->joined.events_with++;
+		}
 		cfg->on_event(cfg->ctx, ev);
 	}
+}
+
+/* Hand on the events of s; with stacks, next (the following chunk, or NULL) is parsed. */
+static void deliver_slot(struct shared *sh, struct slot *s, struct slot *next, uint64_t line_base,
+			 struct read_result *out)
+{
+	const struct read_config *cfg = sh->cfg;
+
+	map_fresh_strings(sh, s);
+	make_ids_global(sh, s, line_base);
+	if (sh->stacks) {
+		if (next)
+			map_fresh_strings(sh, next);
+		join_chunks(sh, s, next);
+	}
+	hand_on_events(sh, s);
 	if (s->first_malformed && !out->first_malformed_line)
 		out->first_malformed_line = line_base + s->first_malformed;
 	input_release_chunk(cfg->input, &s->chunk);
@@ -306,6 +474,7 @@ static void shared_init(struct shared *sh, const struct read_config *cfg, int nw
 	sh->cfg = cfg;
 	sh->nworkers = nworkers;
 	sh->nslots = nworkers * SLOTS_PER_WORKER;
+	sh->stacks = (cfg->want & WANT_STACK) != 0;
 	sh->slots = xcalloc((size_t)sh->nslots, sizeof(*sh->slots));
 	for (i = 0; i < sh->nslots; i++)
 		chunk_init(&sh->slots[i].chunk, INPUT_CHUNK_SIZE);
@@ -316,6 +485,7 @@ static void shared_init(struct shared *sh, const struct read_config *cfg, int nw
 		w->index = i;
 		trace_strings_init(&w->local);
 		parser_init(&w->parser, &w->local, cfg->want);
+		stack_pairer_init(&w->pairer, &w->local, &w->parser.stats.stacks);
 	}
 	pthread_mutex_init(&sh->input_lock, NULL);
 	pthread_mutex_init(&sh->state_lock, NULL);
@@ -333,14 +503,20 @@ static void shared_release(struct shared *sh, struct read_result *out)
 		parse_stats_add(&out->stats, &w->parser.stats);
 		trace_header_add(&out->header, &w->parser.header);
 		event_names_merge(&out->other_events, &w->parser.others);
+		stack_pairer_release(&w->pairer);
 		trace_strings_release(&w->local);
 		for (t = 0; t < STRING_TABLES; t++)
 			free(w->to_global[t]);
+		free(w->stack_to_global);
 	}
+	stack_counts_add(&out->stats.stacks, &sh->joined);
 	for (i = 0; i < sh->nslots; i++) {
 		chunk_release(&sh->slots[i].chunk);
 		free(sh->slots[i].events);
 		free(sh->slots[i].fresh.bytes);
+		free(sh->slots[i].fresh.stacks);
+		free(sh->slots[i].tails);
+		free(sh->slots[i].leads);
 	}
 	free(sh->slots);
 	pthread_mutex_destroy(&sh->input_lock);
@@ -349,25 +525,36 @@ static void shared_release(struct shared *sh, struct read_result *out)
 	pthread_cond_destroy(&sh->slot_ready);
 }
 
-/* One thread: read, parse and deliver inline, chunk by chunk. */
-static void read_inline(struct shared *sh, struct read_result *out)
+static struct slot *parse_next_inline(struct shared *sh)
 {
-	struct slot *s;
-	uint64_t line_base = 0;
+	struct slot *s = read_next_chunk(&sh->workers[0]);
 
-	while ((s = read_next_chunk(&sh->workers[0])) != NULL) {
+	if (s) {
 		parse_slot(&sh->workers[0], s);
 		s->worker = 0;
-		deliver_slot(sh, s, line_base, out);
+	}
+	return s;
+}
+
+/* One thread: read, parse and deliver inline, chunk by chunk (one ahead with stacks). */
+static void read_inline(struct shared *sh, struct read_result *out)
+{
+	uint64_t line_base = 0;
+	struct slot *s = parse_next_inline(sh), *next;
+
+	while (s) {
+		next = sh->stacks ? parse_next_inline(sh) : NULL;
+		deliver_slot(sh, s, next, line_base, out);
 		line_base += s->lines;
 		s->state = SLOT_FREE;
+		s = sh->stacks ? next : parse_next_inline(sh);
 	}
 }
 
 static void read_threaded(struct shared *sh, struct read_result *out)
 {
 	uint64_t seq, line_base = 0;
-	struct slot *s;
+	struct slot *s, *next;
 	int i, started = 0;
 
 	for (i = 0; i < sh->nworkers; i++)
@@ -379,10 +566,13 @@ static void read_threaded(struct shared *sh, struct read_result *out)
 		read_inline(sh, out);
 		return;
 	}
-	for (seq = 0; (s = wait_for_chunk(sh, seq)) != NULL; seq++) {
-		deliver_slot(sh, s, line_base, out);
+	s = wait_for_chunk(sh, 0);
+	for (seq = 0; s != NULL; seq++) {
+		next = sh->stacks ? wait_for_chunk(sh, seq + 1) : NULL;
+		deliver_slot(sh, s, next, line_base, out);
 		line_base += s->lines;
 		free_slot(sh, s);
+		s = sh->stacks ? next : wait_for_chunk(sh, seq + 1);
 	}
 	for (i = 0; i < started; i++)
 		pthread_join(sh->workers[i].thread, NULL);
@@ -395,6 +585,7 @@ int read_events(const struct read_config *cfg, struct read_result *out, struct t
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
+	cfg->input->is_continuation = is_frame_line;	/* a stack block stays in one chunk */
 	shared_init(sh, cfg, nworkers);
 	if (nworkers == 1)
 		read_inline(sh, out);

@@ -97,9 +97,17 @@ static int compare_rows(const void *pa, const void *pb, void *ctx)
 	return strcmp(a->caller, b->caller);
 }
 
+size_t callsite_row_name(const void *ctx, uint32_t id, char *out, size_t cap)
+{
+	const struct callsite_namer *n = ctx;
+
+	return callsite_name(strtab_get(n->call_sites, id), strtab_length(n->call_sites, id),
+			     n->syms, n->by_function, out, cap);
+}
+
 void account_rows_build(struct account_rows *out, const struct account *acc,
-			const struct strtab *call_sites, const struct symbol_table *syms,
-			bool by_function, enum order_key key, const struct row_places *places)
+			const struct row_namer *namer, enum order_key key,
+			const struct row_places *places)
 {
 	char name[CALLSITE_NAME_MAX];
 	uint32_t id;
@@ -113,8 +121,7 @@ void account_rows_build(struct account_rows *out, const struct account *acc,
 
 		if (!s)
 			continue;
-		size_t n = callsite_name(strtab_get(call_sites, id), strtab_length(call_sites, id),
-					 syms, by_function, name, sizeof(name));
+		size_t n = namer->name(namer->ctx, id, name, sizeof(name));
 		uint32_t row = strtab_intern(&out->names, name, n);
 
 		out->rows[row].nsites++;
@@ -300,6 +307,30 @@ static void write_ring_buffer(FILE *f, const struct run_summary *sum)
 			st->events[KMEM_BUFFER_STARTED]);
 }
 
+/* What pairing stacks with events made of the log's stack traces. */
+static void write_stacks_read(FILE *f, const struct run_summary *sum)
+{
+	const struct stack_counts *c = &sum->stats->stacks;
+
+	if (!c->blocks && !c->stray_frames && !c->user_blocks) {
+		fprintf(f, "  %-24snone in the log: origins are call sites' functions\n",
+			"stack traces:");
+		return;
+	}
+	summary_line(f, "stack traces:", c->blocks);
+	summary_detail(f, "of kmem events", c->kmem_paired);
+	summary_detail(f, "of other events", c->other_paired);
+	summary_detail(f, "with no event", c->orphans);
+	summary_detail(f, "damaged, not used", c->dropped);
+	if (c->user_blocks)
+		summary_detail(f, "user stacks, not used", c->user_blocks);
+	if (c->stray_frames)
+		summary_detail(f, "frames outside a stack", c->stray_frames);
+	summary_line(f, "kmem events with a stack:", c->events_with);
+	summary_line(f, "kmem events without one:", c->events_without);
+	summary_line(f, "distinct stacks:", sum->distinct_stacks);
+}
+
 void write_summary(FILE *f, const struct run_summary *sum)
 {
 	const struct parse_stats *st = sum->stats;
@@ -322,6 +353,8 @@ void write_summary(FILE *f, const struct run_summary *sum)
 	summary_line(f, "implicit frees:", t->implicit_frees);
 	summary_line(f, "failed allocations:", t->failed_allocs);
 	summary_line(f, "null frees:", t->null_frees);
+	if (sum->stacks)
+		write_stacks_read(f, sum);
 	write_ring_buffer(f, sum);
 	if (sum->first_malformed_line)
 		fprintf(f, "  first malformed kmem event at line %" PRIu64 "\n",

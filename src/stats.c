@@ -191,9 +191,7 @@ static struct live_item *collect_live(const struct outstanding_query *q, struct 
 		age = q->end_ns > a->ts_ns ? q->end_ns - a->ts_ns : 0;
 		if (age < q->min_age_ns)
 			continue;
-		len = callsite_name(strtab_get(q->call_sites, a->call_site),
-				    strtab_length(q->call_sites, a->call_site), q->syms, q->by_function,
-				    name, sizeof(name));
+		len = q->namer->name(q->namer->ctx, a->call_site, name, sizeof(name));
 		items[*n].row = strtab_intern(names, name, len);
 		items[*n].age_ns = age;
 		items[*n].bytes = a->bytes_alloc;
@@ -201,6 +199,118 @@ static struct live_item *collect_live(const struct outstanding_query *q, struct 
 	}
 	qsort(items, *n, sizeof(*items), compare_items);
 	return items;
+}
+
+struct stack_leak {
+	uint32_t stack;
+	uint64_t count, bytes, oldest_ns;
+	uint32_t origin_key;	/* a key of the stack, to name its origin */
+};
+
+static const struct out_column stack_columns[] = {
+	{ "count", NULL, OUT_U64, false },
+	{ "bytes", NULL, OUT_U64, false },
+	{ "oldest_age_s", "oldest (s)", OUT_F64, false },
+	{ "origin", NULL, OUT_STR, true },
+	{ "frames", NULL, OUT_LINES, true },
+};
+
+/* By bytes, then by frames (names, not ids, so that the order is the log's own). */
+static int compare_leaks(const void *pa, const void *pb, void *ctx)
+{
+	const struct stack_leak *a = pa, *b = pb;
+	const struct callchains *c = ctx;
+	uint32_t na, nb, i;
+	const uint32_t *fa, *fb;
+
+	if (a->bytes != b->bytes)
+		return a->bytes > b->bytes ? -1 : 1;
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	fa = stack_frames(&c->strings->stacks, a->stack, &na);
+	fb = stack_frames(&c->strings->stacks, b->stack, &nb);
+	for (i = 0; i < na && i < nb; i++) {
+		int d = strcmp(callchains_frame_name(c, fa[i]), callchains_frame_name(c, fb[i]));
+
+		if (d)
+			return d;
+	}
+	return na < nb ? -1 : na > nb;
+}
+
+/* The frames of a stack, leaf first, one a line. */
+static char *frame_lines(const struct callchains *c, uint32_t stack)
+{
+	uint32_t n, i;
+	const uint32_t *f = stack_frames(&c->strings->stacks, stack, &n);
+	size_t len = 1, at = 0;
+	char *out;
+
+	for (i = 0; i < n; i++)
+		len += strlen(callchains_frame_name(c, f[i])) + 1;
+	out = xmalloc(len);
+	for (i = 0; i < n; i++) {
+		const char *name = callchains_frame_name(c, f[i]);
+		size_t l = strlen(name);
+
+		memcpy(out + at, name, l);
+		at += l;
+		out[at++] = i + 1 < n ? '\n' : '\0';
+	}
+	out[at] = '\0';
+	return out;
+}
+
+static void add_stack_table(struct out_doc *d, const struct outstanding_query *q)
+{
+	const struct ptrmap *m = &q->by_key->live;
+	uint32_t nstacks = q->chains->strings->stacks.count, i, n = 0;
+	struct stack_leak *leaks = xcalloc(nstacks ? nstacks : 1, sizeof(*leaks));
+	struct out_block *t;
+	char origin[CALLSITE_NAME_MAX];
+	size_t j, shown;
+
+	for (i = 0; i < nstacks; i++)
+		leaks[i].stack = i;
+	for (j = 0; j <= m->mask; j++) {
+		const struct live_alloc *a = &m->slots[j];
+		uint32_t call_site, stack;
+		uint64_t age;
+
+		if (!a->ptr)
+			continue;
+		age = q->end_ns > a->ts_ns ? q->end_ns - a->ts_ns : 0;
+		if (age < q->min_age_ns)
+			continue;
+		origin_key_parts(q->keys, a->call_site, &call_site, &stack);
+		if (stack == STACK_NONE || stack >= nstacks)
+			continue;
+		leaks[stack].count++;
+		leaks[stack].bytes += a->bytes_alloc;
+		leaks[stack].origin_key = a->call_site;
+		if (age > leaks[stack].oldest_ns)
+			leaks[stack].oldest_ns = age;
+	}
+	for (i = 0; i < nstacks; i++)
+		if (leaks[i].count)
+			leaks[n++] = leaks[i];
+	qsort_r(leaks, n, sizeof(*leaks), compare_leaks, (void *)q->chains);
+	t = out_table(d, "stacks", "still allocated at the end, by stack (frames leaf first)",
+		      stack_columns, sizeof(stack_columns) / sizeof(stack_columns[0]));
+	shown = q->top ? q->top : OUTSTANDING_STACKS;
+	for (j = 0; j < n && j < shown; j++) {
+		struct origin_namer on = { q->keys, q->chains };
+		char *frames = frame_lines(q->chains, leaks[j].stack);
+
+		origin_row_name(&on, leaks[j].origin_key, origin, sizeof(origin));
+		out_row_u64(d, t, leaks[j].count);
+		out_row_u64(d, t, leaks[j].bytes);
+		out_row_f64(d, t, (double)leaks[j].oldest_ns / 1e9);
+		out_row_str(d, t, origin);
+		out_row_lines(d, t, frames);
+		free(frames);
+	}
+	free(leaks);
 }
 
 void write_outstanding(FILE *f, const struct outstanding_query *q, enum out_format format)
@@ -246,6 +356,8 @@ void write_outstanding(FILE *f, const struct outstanding_query *q, enum out_form
 		out_row_f64(&d, t, (double)rows[i].oldest_ns / 1e9);
 		out_row_f64(&d, t, (double)rows[i].median_ns / 1e9);
 	}
+	if (q->by_key)
+		add_stack_table(&d, q);
 	out_write(f, &d, format);
 	out_doc_release(&d);
 	free(rows);

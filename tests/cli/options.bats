@@ -16,7 +16,8 @@ usage_error() {	# EXPECTED-FIRST-LINE: after `run`, check exit 2 and the usage l
 	[ "$status" -eq 0 ]
 	for opt in --file --kernel --system-map --account-file --order-by --malloc --cache \
 		--group-by --threads --quiet --help --version --start-branch --callers-file \
-		--rings-file --rings-attr --rings-show --save-index --format; do
+		--rings-file --rings-attr --rings-show --save-index --format --folded --folded-pages \
+		--flame --weight --wrappers --user-frames --page-size; do
 		[[ "$output" == *"$opt"* ]] || { echo "missing $opt"; return 1; }
 	done
 }
@@ -41,7 +42,17 @@ usage_error() {	# EXPECTED-FIRST-LINE: after `run`, check exit 2 and the usage l
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" extra
 	usage_error "trace_analyze: error: unexpected argument 'extra'"
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" --group-by file
-	usage_error "trace_analyze: error: unknown --group-by value 'file' (callsite, function)"
+	usage_error "trace_analyze: error: unknown --group-by value 'file' (callsite, function, origin)"
+	run "$TA" -f "$FIX/trace-pipe-6.18.log" --weight heavy --folded -
+	usage_error "trace_analyze: error: unknown --weight 'heavy' (bytes, live, waste, count)"
+	run "$TA" -f "$FIX/trace-pipe-6.18.log" --weight live -c -
+	usage_error "trace_analyze: error: --weight says what --folded and --flame weigh: give one of them"
+	run "$TA" -f "$FIX/trace-pipe-6.18.log" --folded-pages - --page-size 3000
+	usage_error "trace_analyze: error: --page-size wants a power of two from 512 to 1 GiB in bytes, not '3000'"
+	run "$TA" -f "$FIX/trace-pipe-6.18.log" --page-size 8192 -c -
+	usage_error "trace_analyze: error: --page-size sizes --folded-pages: give that too"
+	run "$TA" -k "$FIX" --folded -
+	usage_error "trace_analyze: error: --folded, --folded-pages, --flame and --group-by origin need a log (-f LOG or --db-file DB)"
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" --threads lots
 	usage_error "trace_analyze: error: --threads wants a number from 0 to 64, not 'lots'"
 }

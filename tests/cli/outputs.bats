@@ -156,6 +156,10 @@ intact() {
 		kill -CONT "$pid"
 		status=0
 		wait "$pid" || status=$?
+		while [ "$status" -ge 147 ] && [ "$status" -le 150 ]; do	# seen stopped: wait on
+			status=0
+			wait "$pid" || status=$?
+		done
 		[ "$status" -eq 130 ]	# ended by SIGINT, as the shell reports it
 		caught=1
 		break

@@ -79,7 +79,7 @@ static void choose_run(struct options *o, uint8_t a, uint8_t b)
 
 	memset(o, 0, sizeof(*o));
 	o->threads = (a & 1) ? 2 : 1;
-	o->group_by_function = (a & 2) != 0;
+	o->group_by = (a & 2) ? GROUP_FUNCTION : GROUP_CALLSITE;
 	o->families = families[(a >> 2) & 3];
 	o->format = (enum out_format)(((a >> 4) & 3) % 3);
 	o->order = orders[(b >> 3) & 7];

@@ -54,7 +54,7 @@ static void parse_fixture(const char *name, struct parsed *p)
 		struct kmem_event ev;
 		size_t n = strcspn(line, "\n");
 
-		if (!parse_line(&p->parser, line, n, ++no, &ev))
+		if (parse_line(&p->parser, line, n, ++no, &ev) != LINE_EVENT)
 			continue;
 		if (p->count == cap) {
 			cap = cap ? cap * 2 : 256;
@@ -81,7 +81,7 @@ static void save(struct parsed *p)
 {
 	struct ta_error err;
 	struct db_input_facts facts = { 0, 0, 0, 0, 1234 };
-	struct db_writer *w = db_writer_create(path, FAMILY_ALL, &err);
+	struct db_writer *w = db_writer_create(path, FAMILY_ALL, false, &err);
 	size_t i;
 
 	assert_non_null(w);

@@ -1,0 +1,375 @@
+/*
+ * callchain.c - frame classes, origins and folded stacks, computed once per
+ * distinct frame and stack, never per event.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "callchain.h"
+#include "callsite.h"
+#include "stackpair.h"
+
+/* data/wrappers.txt, made into C strings at build time */
+static const char *const builtin_wrappers[] = {
+#include "wrappers.inc"
+};
+
+/* ---- names --------------------------------------------------------------------- */
+
+static bool is_digits(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n == 0)
+		return false;
+	for (i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
+/* Length of name without gcc's clone suffixes (".constprop.0.isra.0", ".cold"). */
+static size_t without_clone_suffixes(const char *name, size_t len)
+{
+	for (;;) {
+		const char *dot = memchr(name, '.', len);
+		size_t at, rest;
+
+		if (!dot || dot == name)
+			return len;
+		at = (size_t)(dot - name);
+		rest = len - at;
+		/* ".cold" and ".constprop.N" etc. end the name wherever they start */
+		if ((rest >= 5 && memcmp(dot, ".cold", 5) == 0) ||
+		    (rest > 11 && memcmp(dot, ".constprop.", 11) == 0) ||
+		    (rest > 6 && memcmp(dot, ".isra.", 6) == 0) ||
+		    (rest > 6 && memcmp(dot, ".part.", 6) == 0) ||
+		    (rest > 1 && is_digits(dot + 1, rest - 1)))	/* "foo.123": a local clone */
+			return at;
+		return len;	/* a dot of another kind: keep the name whole */
+	}
+}
+
+size_t function_key(const char *name, size_t len, char *out, size_t cap)
+{
+	static const char noprof[] = "_noprof";
+	size_t n = without_clone_suffixes(name, len);
+
+	if (n > sizeof(noprof) - 1 && memcmp(name + n - (sizeof(noprof) - 1), noprof,
+					     sizeof(noprof) - 1) == 0)
+		n -= sizeof(noprof) - 1;
+	if (cap == 0)
+		return 0;
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(out, name, n);
+	out[n] = '\0';
+	return n;
+}
+
+/* ---- allocator frames ------------------------------------------------------------- */
+
+#define PREFIX(s) { s, sizeof(s) - 1, true }
+#define EXACT(s) { s, sizeof(s) - 1, false }
+
+struct name_rule {
+	const char *text;
+	size_t len;
+	bool prefix;
+};
+
+static const struct name_rule allocator_rules[] = {
+	/* tracing */
+	PREFIX("trace_event_raw_event_"), PREFIX("perf_trace_"), PREFIX("__traceiter_"),
+	EXACT("trace_kmalloc"), EXACT("trace_kmalloc_node"), EXACT("trace_kfree"),
+	EXACT("trace_kmem_cache_alloc"), EXACT("trace_kmem_cache_alloc_node"),
+	EXACT("trace_kmem_cache_free"), EXACT("trace_mm_page_alloc"),
+	EXACT("trace_mm_page_free"), EXACT("trace_mm_page_free_batched"),
+	/* slab */
+	PREFIX("kmalloc"), PREFIX("__kmalloc"), PREFIX("kmem_cache_alloc"),
+	PREFIX("kmem_cache_free"), PREFIX("kfree"), EXACT("__do_kmalloc_node"),
+	PREFIX("slab_"), PREFIX("__slab_"), PREFIX("___slab_"), PREFIX("kvmalloc"),
+	PREFIX("__kvmalloc"), PREFIX("kvfree"),
+	/* page */
+	PREFIX("alloc_pages"), PREFIX("__alloc_pages"), PREFIX("alloc_frozen_pages"),
+	PREFIX("__alloc_frozen_pages"), PREFIX("folio_alloc"), PREFIX("__folio_alloc"),
+	EXACT("get_page_from_freelist"), PREFIX("rmqueue"), PREFIX("free_pages"),
+	PREFIX("__free_pages"), PREFIX("free_unref_"), PREFIX("free_frozen_pages"),
+	PREFIX("__free_frozen_pages"), PREFIX("__get_free_pages"), PREFIX("get_free_pages"),
+	PREFIX("get_zeroed_page"), PREFIX("vma_alloc_folio"), PREFIX("alloc_pages_mpol"),
+	PREFIX("folio_alloc_mpol"), PREFIX("alloc_pages_bulk"), PREFIX("__alloc_pages_bulk"),
+	PREFIX("filemap_alloc_folio"), EXACT("alloc_slab_page"), EXACT("allocate_slab"),
+	EXACT("new_slab"),
+};
+
+static bool is_allocator(const char *key, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(allocator_rules) / sizeof(allocator_rules[0]); i++) {
+		const struct name_rule *r = &allocator_rules[i];
+
+		if (r->prefix ? n >= r->len && memcmp(key, r->text, r->len) == 0
+			      : n == r->len && memcmp(key, r->text, n) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* ---- wrappers ---------------------------------------------------------------------- */
+
+static void add_wrapper(struct callchains *c, const char *name, size_t len)
+{
+	char key[FRAME_NAME_MAX + 1];
+	size_t n = function_key(name, len, key, sizeof(key));
+
+	if (n)
+		strtab_intern(&c->wrappers, key, n);
+}
+
+/* One name a line, '#' comments, blank lines; spaces around a name ignored. */
+static int read_wrappers_file(struct callchains *c, const char *path, struct ta_error *err)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096];
+	unsigned long no = 0;
+
+	if (!f)
+		return error_set_errno(err, errno, "cannot open wrappers file '%s'", path);
+	while (fgets(line, sizeof(line), f)) {
+		char *s = line, *e, *hash = strchr(line, '#');
+
+		no++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			fclose(f);
+			return error_set(err, "'%s' line %lu: a line longer than %zu bytes", path, no,
+					 sizeof(line) - 1);
+		}
+		if (hash)
+			*hash = '\0';
+		while (*s == ' ' || *s == '\t')
+			s++;
+		e = s + strcspn(s, " \t\r\n");
+		if (*e && e[strspn(e, " \t\r\n")]) {
+			fclose(f);
+			return error_set(err, "'%s' line %lu: one function name a line, not '%.*s'",
+					 path, no, (int)strcspn(s, "\r\n"), s);
+		}
+		if (e > s)
+			add_wrapper(c, s, (size_t)(e - s));
+	}
+	if (ferror(f)) {
+		int e = errno;
+
+		fclose(f);
+		return error_set_errno(err, e, "cannot read wrappers file '%s'", path);
+	}
+	fclose(f);
+	return 0;
+}
+
+int callchains_init(struct callchains *c, const struct trace_strings *strings,
+		    const struct symbol_table *syms, const char *wrappers_file,
+		    struct ta_error *err)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	c->strings = strings;
+	c->syms = syms;
+	strtab_init(&c->wrappers);
+	strtab_init(&c->names);
+	for (i = 0; i < sizeof(builtin_wrappers) / sizeof(builtin_wrappers[0]); i++)
+		add_wrapper(c, builtin_wrappers[i], strlen(builtin_wrappers[i]));
+	if (wrappers_file && read_wrappers_file(c, wrappers_file, err) < 0) {
+		callchains_release(c);
+		return -1;
+	}
+	callchains_update(c);
+	return 0;
+}
+
+void callchains_release(struct callchains *c)
+{
+	strtab_release(&c->wrappers);
+	strtab_release(&c->names);
+	free(c->frame_name);
+	free(c->frame_key);
+	free(c->frame_class);
+	free(c->origin);
+	memset(c, 0, sizeof(*c));
+}
+
+/* ---- classifying ------------------------------------------------------------------ */
+
+static void classify_frame(struct callchains *c, uint32_t id)
+{
+	const struct strtab *frames = &c->strings->frames;
+	const char *text = strtab_get(frames, id);
+	size_t len = strtab_length(frames, id);
+	char name[FRAME_NAME_MAX + 1], key[FRAME_NAME_MAX + 1];
+	uint64_t addr;
+	size_t n, k;
+
+	if (len == sizeof(USER_FRAMES_MARK) - 1 && memcmp(text, USER_FRAMES_MARK, len) == 0) {
+		c->frame_name[id] = strtab_intern(&c->names, text, len);
+		c->frame_key[id] = c->frame_name[id];
+		c->frame_class[id] = FRAME_USER_MARK;
+		return;
+	}
+	n = len < sizeof(name) - 1 ? len : sizeof(name) - 1;
+	memcpy(name, text, n);
+	name[n] = '\0';
+	if (callsite_is_address(text, len, &addr) && c->syms && c->syms->count) {
+		const struct ksym *sym = symbols_lookup(c->syms, addr);
+
+		if (sym)
+			n = (size_t)snprintf(name, sizeof(name), "%s", ksym_name(c->syms, sym));
+		if (n >= sizeof(name))
+			n = sizeof(name) - 1;
+	}
+	/* ';' separates frames in the folded form: never inside a name */
+	for (k = 0; k < n; k++)
+		if (name[k] == ';')
+			name[k] = ':';
+	c->frame_name[id] = strtab_intern(&c->names, name, n);
+	k = function_key(name, n, key, sizeof(key));
+	c->frame_key[id] = strtab_intern(&c->names, key, k);
+	if (is_allocator(key, k))
+		c->frame_class[id] = FRAME_ALLOCATOR;
+	else if (strtab_find(&c->wrappers, key, k) != STR_NONE)
+		c->frame_class[id] = FRAME_WRAPPER;
+	else
+		c->frame_class[id] = FRAME_OTHER;
+}
+
+static uint32_t origin_of_stack(const struct callchains *c, uint32_t stack)
+{
+	uint32_t n, i;
+	const uint32_t *f = stack_frames(&c->strings->stacks, stack, &n);
+
+	for (i = 0; i < n; i++) {
+		if (c->frame_class[f[i]] == FRAME_USER_MARK)
+			break;	/* the kernel frames are all allocators or wrappers */
+		if (c->frame_class[f[i]] == FRAME_OTHER)
+			return f[i];
+	}
+	return STR_NONE;
+}
+
+void callchains_update(struct callchains *c)
+{
+	uint32_t nframes = c->strings->frames.count, nstacks = c->strings->stacks.count, i;
+
+	if (nframes > c->nframes) {
+		c->frame_name = xrealloc(c->frame_name, nframes * sizeof(*c->frame_name));
+		c->frame_key = xrealloc(c->frame_key, nframes * sizeof(*c->frame_key));
+		c->frame_class = xrealloc(c->frame_class, nframes);
+		for (i = c->nframes; i < nframes; i++)
+			classify_frame(c, i);
+		c->nframes = nframes;
+	}
+	if (nstacks > c->nstacks) {
+		c->origin = xrealloc(c->origin, nstacks * sizeof(*c->origin));
+		for (i = c->nstacks; i < nstacks; i++)
+			c->origin[i] = origin_of_stack(c, i);
+		c->nstacks = nstacks;
+	}
+}
+
+/* ---- origins and folded stacks ------------------------------------------------------ */
+
+static size_t call_site_function(const struct callchains *c, uint32_t call_site, char *out,
+				 size_t cap)
+{
+	const struct strtab *cs = &c->strings->call_sites;
+	char name[CALLSITE_NAME_MAX];
+	uint64_t size;
+	size_t n = callsite_function(strtab_get(cs, call_site), strtab_length(cs, call_site),
+				     c->syms, name, sizeof(name), &size);
+
+	return function_key(name, n, out, cap);
+}
+
+size_t callchains_origin(const struct callchains *c, uint32_t call_site, uint32_t stack,
+			 char *out, size_t cap)
+{
+	uint32_t frame = stack != STACK_NONE && stack < c->nstacks ? c->origin[stack] : STR_NONE;
+	const char *key;
+	size_t n;
+
+	if (frame != STR_NONE) {
+		key = strtab_get(&c->names, c->frame_key[frame]);
+		n = strtab_length(&c->names, c->frame_key[frame]);
+		if (cap == 0)
+			return 0;
+		if (n >= cap)
+			n = cap - 1;
+		memcpy(out, key, n);
+		out[n] = '\0';
+		return n;
+	}
+	if (call_site != STR_NONE)
+		return call_site_function(c, call_site, out, cap);
+	return (size_t)snprintf(out, cap, "%s", ORIGIN_NO_STACK);
+}
+
+static size_t put(char *out, size_t cap, size_t at, const char *s, size_t n)
+{
+	if (at + 1 >= cap)
+		return at;
+	if (n > cap - 1 - at)
+		n = cap - 1 - at;
+	memcpy(out + at, s, n);
+	out[at + n] = '\0';
+	return at + n;
+}
+
+static size_t put_frame(const struct callchains *c, char *out, size_t cap, size_t at,
+			uint32_t frame)
+{
+	if (at)
+		at = put(out, cap, at, ";", 1);
+	return put(out, cap, at, callchains_frame_name(c, frame),
+		   strtab_length(&c->names, c->frame_name[frame]));
+}
+
+size_t callchains_folded(const struct callchains *c, uint32_t call_site, uint32_t stack,
+			 char *out, size_t cap)
+{
+	const uint32_t *f;
+	uint32_t n = 0, i, mark;
+	size_t at = 0;
+
+	if (cap)
+		out[0] = '\0';
+	if (stack != STACK_NONE && stack < c->nstacks) {
+		f = stack_frames(&c->strings->stacks, stack, &n);
+		for (mark = 0; mark < n && c->frame_class[f[mark]] != FRAME_USER_MARK; mark++)
+			;
+		for (i = n; i > mark + 1; i--)	/* user frames, outermost first */
+			at = put_frame(c, out, cap, at, f[i - 1]);
+		for (i = mark; i > 0; i--)
+			if (c->frame_class[f[i - 1]] != FRAME_ALLOCATOR)
+				at = put_frame(c, out, cap, at, f[i - 1]);
+		if (at)
+			return at;
+	}
+	at = put(out, cap, 0, "[no stack]", 10);
+	if (call_site != STR_NONE) {
+		char name[CALLSITE_NAME_MAX];
+		uint64_t size;
+		const struct strtab *cs = &c->strings->call_sites;
+		size_t len = callsite_function(strtab_get(cs, call_site),
+					       strtab_length(cs, call_site), c->syms, name,
+					       sizeof(name), &size);
+
+		for (i = 0; i < len; i++)
+			if (name[i] == ';')
+				name[i] = ':';
+		at = put(out, cap, at, ";", 1);
+		at = put(out, cap, at, name, len);
+	}
+	return at;
+}
