@@ -33,6 +33,7 @@
 
 #define STACK_MAX_FRAMES 4096	/* a deeper "stack" is damage: dropped and counted */
 #define STACK_WAIT_MAX 16	/* events of a CPU that may still get a stack */
+#define STACK_RECENT_DEPTH 64	/* frames remembered by depth, to skip hashing */
 #define USER_FRAMES_MARK "--"	/* the frame between kernel and user frames (--user-frames) */
 
 /* An event still waiting for its stack at the end of a chunk, in log order. */
@@ -71,6 +72,7 @@ struct stack_pairer {
 	bool after_event;
 	uint32_t chain_event;
 	uint32_t user_mark;	/* frame id of USER_FRAMES_MARK, or STR_NONE */
+	uint32_t recent[STACK_RECENT_DEPTH];	/* the last block's frame ids by depth */
 	uint32_t *touched;	/* CPU slots set in this chunk */
 	uint32_t ntouched, touched_cap;
 	/* what the chunk leaves to the next one */

@@ -514,6 +514,24 @@ static enum line_kind read_arrow_frame(struct parser *p, const char *s, size_t l
 	return frame_found(p, name, without_offset(name, (size_t)(tok_end - name)), LINE_FRAME);
 }
 
+/* An unknown user symbol is named by its DSO: "[libc.so.6]", or "[unknown]" as is. */
+static enum line_kind unknown_user_frame(struct parser *p, const char *dso, size_t n)
+{
+	const char *base = dso + n;
+
+	if (n >= 2 && dso[0] == '[' && dso[n - 1] == ']')
+		return frame_found(p, dso, n, LINE_USER_FRAME);
+	while (base > dso && base[-1] != '/')
+		base--;
+	n = (size_t)(dso + n - base);
+	if (n == 0 || n > FRAME_NAME_MAX)
+		return LINE_BAD_FRAME;
+	p->frame_buf[0] = '[';
+	memcpy(p->frame_buf + 1, base, n);
+	p->frame_buf[n + 1] = ']';
+	return frame_found(p, p->frame_buf, n + 2, LINE_USER_FRAME);
+}
+
 static bool is_user_pseudo_dso(const char *dso, size_t n)
 {
 	static const char *const user[] = { "[vdso]", "[vsyscall]", "[heap]", "[stack]",
@@ -569,16 +587,7 @@ static enum line_kind read_perf_frame(struct parser *p, const char *s, size_t le
 		if (kernel || !dso)
 			return frame_found(p, addr, (size_t)(addr_end - addr),
 					   kernel ? LINE_FRAME : LINE_USER_FRAME);
-		/* an unknown user symbol: "[libc.so.6]", after its DSO's file name */
-		const char *base = dso + dso_len;
-
-		while (base > dso && base[-1] != '/')
-			base--;
-		if (base > dso && base[-1] == '/')
-			base--;
-		return frame_found(p, base[0] == '/' ? base + 1 : base,
-				   (size_t)(dso + dso_len - (base[0] == '/' ? base + 1 : base)),
-				   LINE_USER_FRAME);
+		return unknown_user_frame(p, dso, dso_len);
 	}
 	return frame_found(p, sym, without_offset(sym, (size_t)(sym_end - sym)),
 			   kernel ? LINE_FRAME : LINE_USER_FRAME);
@@ -1010,6 +1019,9 @@ enum line_kind parse_line(struct parser *p, const char *s, size_t len, uint64_t 
 		return LINE_BAD_FRAME;
 	}
 	end = s + len;
+	/* frames first: a stack log is mostly frames, and they hold no timestamp */
+	if ((s[0] == ' ' || s[0] == '\t' || s[0] == '=') && is_frame_line(s, len))
+		return read_frame_line(p, s, len);
 	colon = find_timestamp(s, end, &ts_start);
 	if (!colon)
 		return read_non_event_line(p, s, len, line_no, ev);

@@ -20,6 +20,7 @@ void stack_pairer_init(struct stack_pairer *sp, struct trace_strings *strings,
 	sp->counts = counts;
 	sp->user_mark = STR_NONE;
 	sp->chain_event = NO_EVENT;
+	memset(sp->recent, 0xff, sizeof(sp->recent));
 }
 
 void stack_pairer_release(struct stack_pairer *sp)
@@ -173,6 +174,26 @@ static void open_block(struct stack_pairer *sp, uint8_t kind, int32_t cpu, uint3
 	sp->nframes = 0;
 }
 
+/*
+ * The id of a frame: stacks repeat, so the frame the last block had at
+ * this depth is compared first, which spares the hash on most frames.
+ */
+static uint32_t frame_id(struct stack_pairer *sp, const char *text, size_t len)
+{
+	const struct strtab *t = &sp->strings->frames;
+	uint32_t depth = sp->nframes, id;
+
+	if (depth < STACK_RECENT_DEPTH && sp->recent[depth] != STR_NONE) {
+		id = sp->recent[depth];
+		if (strtab_length(t, id) == len && memcmp(strtab_get(t, id), text, len) == 0)
+			return id;
+	}
+	id = strtab_intern(&sp->strings->frames, text, len);
+	if (depth < STACK_RECENT_DEPTH)
+		sp->recent[depth] = id;
+	return id;
+}
+
 static void add_frame(struct stack_pairer *sp, const struct parser *p, enum line_kind kind)
 {
 	if (sp->block == BLOCK_NONE) {
@@ -207,7 +228,7 @@ static void add_frame(struct stack_pairer *sp, const struct parser *p, enum line
 		sp->block_bad = true;	/* a kernel frame below user frames */
 		return;
 	}
-	push_frame(sp, strtab_intern(&sp->strings->frames, p->frame, p->frame_len));
+	push_frame(sp, frame_id(sp, p->frame, p->frame_len));
 }
 
 /* An event line: its CPU now has an event waiting; a callchain may follow. */
