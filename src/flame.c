@@ -181,6 +181,24 @@ static const char *label_of(const struct box *b, char *out, size_t cap)
 	return out;
 }
 
+/* "1855184 bytes (1.8 MiB)", "3027 allocations": the whole graph's weight. */
+static void total_text(const struct graph *g, const char *unit, char *out, size_t cap)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)g->nodes[0].weight;
+	int u = -1;
+
+	if (strcmp(unit, "bytes") != 0 || v < 1024) {
+		snprintf(out, cap, "total: %" PRIu64 " %s", g->nodes[0].weight, unit);
+		return;
+	}
+	while (v >= 1024 && u < 3) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(out, cap, "total: %" PRIu64 " bytes (%.1f %s)", g->nodes[0].weight, v, units[u]);
+}
+
 static void share_text(const struct graph *g, uint32_t i, const char *unit, char *out,
 		       size_t cap)
 {
@@ -229,11 +247,12 @@ static void write_svg(FILE *f, const struct graph *g, const char *title, const c
 	fprintf(f, "<text x=\"%d\" y=\"24\" text-anchor=\"middle\" font-size=\"17\">",
 		FLAME_WIDTH / 2);
 	xml_text(f, title);
-	share_text(g, 0, unit, share, sizeof(share));
-	fprintf(f, "</text>\n<text x=\"%d\" y=\"44\" text-anchor=\"middle\" fill=\"#555\">"
-		"total: ", FLAME_WIDTH / 2);
+	total_text(g, unit, share, sizeof(share));
+	fprintf(f, "</text>\n<text x=\"%d\" y=\"44\" text-anchor=\"middle\" fill=\"#555\">",
+		FLAME_WIDTH / 2);
 	xml_text(f, share);
-	fputs("; hover over a box for its name and share</text>\n", f);
+	fputs("; outermost frames at the bottom; hover over a box for its name and share"
+	      "</text>\n", f);
 	for (i = 0; i < g->count; i++) {
 		box_of(g, i, &b);
 		if (b.w < MIN_BOX || g->nodes[i].depth > g->max_depth)
@@ -296,8 +315,8 @@ static void draw(cairo_t *cr, const struct graph *g, const char *title, const ch
 	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_source_rgb(cr, 0, 0, 0);
 	centred_text(cr, 24, 17, title);
-	share_text(g, 0, unit, share, sizeof(share));
-	snprintf(line, sizeof(line), "total: %s", share);
+	total_text(g, unit, share, sizeof(share));
+	snprintf(line, sizeof(line), "%s; outermost frames at the bottom", share);
 	cairo_set_source_rgb(cr, 0.33, 0.33, 0.33);
 	centred_text(cr, 44, FONT_SIZE, line);
 	cairo_set_font_size(cr, FONT_SIZE);

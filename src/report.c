@@ -326,7 +326,7 @@ static void write_stacks_read(FILE *f, const struct run_summary *sum)
 		summary_detail(f, "user stacks, not used", c->user_blocks);
 	if (c->stray_frames)
 		summary_detail(f, "frames outside a stack", c->stray_frames);
-	summary_line(f, "kmem events with a stack:", c->events_with);
+	summary_line(f, "kmem events with stack:", c->events_with);
 	summary_line(f, "kmem events without one:", c->events_without);
 	summary_line(f, "distinct stacks:", sum->distinct_stacks);
 }
