@@ -17,38 +17,29 @@ static const char *const builtin_wrappers[] = {
 
 /* ---- names --------------------------------------------------------------------- */
 
-static bool is_digits(const char *s, size_t n)
+/*
+ * Length of name without gcc's clone suffixes: from the first ".cold",
+ * ".constprop.", ".isra.", ".part." or "." and a digit on
+ * ("foo.constprop.0.isra.0" -> "foo"; "foo.123" -> "foo").
+ */
+static size_t without_clone_suffixes(const char *name, size_t len)
 {
 	size_t i;
 
-	if (n == 0)
-		return false;
-	for (i = 0; i < n; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-	return true;
-}
+	for (i = 1; i < len; i++) {
+		const char *dot = name + i;
+		size_t rest = len - i;
 
-/* Length of name without gcc's clone suffixes (".constprop.0.isra.0", ".cold"). */
-static size_t without_clone_suffixes(const char *name, size_t len)
-{
-	for (;;) {
-		const char *dot = memchr(name, '.', len);
-		size_t at, rest;
-
-		if (!dot || dot == name)
-			return len;
-		at = (size_t)(dot - name);
-		rest = len - at;
-		/* ".cold" and ".constprop.N" etc. end the name wherever they start */
+		if (*dot != '.')
+			continue;
 		if ((rest >= 5 && memcmp(dot, ".cold", 5) == 0) ||
 		    (rest > 11 && memcmp(dot, ".constprop.", 11) == 0) ||
 		    (rest > 6 && memcmp(dot, ".isra.", 6) == 0) ||
 		    (rest > 6 && memcmp(dot, ".part.", 6) == 0) ||
-		    (rest > 1 && is_digits(dot + 1, rest - 1)))	/* "foo.123": a local clone */
-			return at;
-		return len;	/* a dot of another kind: keep the name whole */
+		    (rest > 1 && dot[1] >= '0' && dot[1] <= '9'))
+			return i;
 	}
+	return len;
 }
 
 size_t function_key(const char *name, size_t len, char *out, size_t cap)
