@@ -5,7 +5,7 @@
  * with a message or writes its reports, without a crash, a leak or
  * undefined behaviour.
  *
- * The first two bytes of an input choose the run, the rest is the log:
+ * The first three bytes of an input choose the run, the rest is the log:
  *   byte 0: bit 0 two parser threads (else one), bit 1 --group-by function,
  *           bits 2-3 families (all, --malloc, --cache), bits 4-5 --format
  *           (text, csv, json), bit 6 the log through a pipe as standard
@@ -14,6 +14,9 @@
  *   byte 1: bit 0 --time from 0.5 s on, bit 1 --min-age 0.001, bit 2 --top 3,
  *           bits 3-5 the -o key, bit 6 -b fs (with bit 7 of byte 0),
  *           bit 7 --save-db as well
+ *   byte 2: bit 0 --group-by origin, bit 1 --folded, bit 2 --folded-pages,
+ *           bit 3 --flame (SVG), bit 4 --user-frames, bits 5-6 --weight,
+ *           bit 7 --wrappers with a file of two names
  * Reports go to /dev/null; the DB to a file of the fuzzer's own.
  * `make fuzz-text` runs it with libFuzzer; `make check` runs its seed corpus
  * (tests/fuzz/corpus/text) through the same function with run_seeds.c.
@@ -60,15 +63,26 @@ static void *feed_pipe(void *arg)
 
 static const char *scratch_path(const char *what)
 {
-	static char paths[2][64];
-	int i = what[0] == 'l' ? 0 : 1;
+	static char paths[4][64];
+	int i = what[0] == 'l' ? 0 : what[0] == 'd' ? 1 : what[0] == 'w' ? 2 : 3;
 
 	if (!paths[i][0])
 		snprintf(paths[i], sizeof(paths[i]), "/tmp/ta-fuzz-text-%ld.%s", (long)getpid(), what);
 	return paths[i];
 }
 
-static void choose_run(struct options *o, uint8_t a, uint8_t b)
+static const char *wrappers_file(void)
+{
+	const char *path = scratch_path("wrappers");
+	FILE *f = fopen(path, "w");
+
+	if (!f || fputs("# two more\nalloc_pipe_info\n  kvasprintf_const.part.0  \n", f) < 0 ||
+	    fclose(f) != 0)
+		abort();
+	return path;
+}
+
+static void choose_run(struct options *o, uint8_t a, uint8_t b, uint8_t c)
 {
 	static const enum order_key orders[8] = {
 		ORDER_CURRENT_DYNAMIC, ORDER_TOTAL_DYNAMIC, ORDER_ALLOC_COUNT, ORDER_FREE_COUNT,
@@ -103,6 +117,20 @@ static void choose_run(struct options *o, uint8_t a, uint8_t b)
 		o->top = 3;
 	if (b & 0x80)
 		o->save_db = scratch_path("db");
+	if (c & 1)
+		o->group_by = GROUP_ORIGIN;
+	if (c & 2)
+		o->folded_path = "/dev/null";
+	if (c & 4)
+		o->folded_pages_path = "/dev/null";
+	if (c & 8)
+		o->flame_path = scratch_path("flame.svg");
+	o->user_frames = (c & 0x10) != 0;
+	if (o->folded_path || o->flame_path)
+		o->weight = (enum stack_weight)((c >> 5) & 3);
+	if (c & 0x80)
+		o->wrappers_path = wrappers_file();
+	o->page_size = 4096;
 }
 
 static void run_from_file(struct options *o, const uint8_t *log, size_t n)
@@ -149,13 +177,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		once = 1;
 		signal(SIGPIPE, SIG_IGN);	/* the feeder of a run that stopped early */
 	}
-	if (size < 2)
+	if (size < 3)
 		return 0;
-	choose_run(&o, data[0], data[1]);
+	choose_run(&o, data[0], data[1], data[2]);
 	if (data[0] & 0x40)
-		run_from_pipe(&o, data + 2, size - 2);
+		run_from_pipe(&o, data + 3, size - 3);
 	else
-		run_from_file(&o, data + 2, size - 2);
+		run_from_file(&o, data + 3, size - 3);
 	unlink(scratch_path("db"));
+	unlink(scratch_path("flame.svg"));
 	return 0;
 }
