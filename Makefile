@@ -24,8 +24,10 @@ CPPFLAGS += -D_GNU_SOURCE -DTA_VERSION='"$(VERSION)"' -Iinclude -I$(BUILD)/gen $
 LDLIBS  += -lxxhash $(PKG_LIBS) -lm -lpthread
 
 BUILD   := build
-SRCS    := $(wildcard src/*.c)
-LIB_SRCS := $(filter-out src/main.c,$(SRCS))
+# src/ is grouped by stage (DESIGN.md section 3): base input analysis kernel
+# report store cmd; include/ holds every module's interface.
+SRCS    := $(wildcard src/*/*.c)
+LIB_SRCS := $(filter-out src/cmd/main.c,$(SRCS))
 OBJS    := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/obj/%.o)
 
@@ -46,7 +48,8 @@ check-deps:
 trace_analyze: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
-$(BUILD)/obj/%.o: src/%.c $(wildcard include/*.h) | $(BUILD)/obj
+$(BUILD)/obj/%.o: src/%.c $(wildcard include/*.h)
+	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
 
 $(BUILD)/obj $(BUILD)/san $(BUILD)/tests $(BUILD)/gen:
@@ -57,7 +60,7 @@ GEN := $(BUILD)/gen/wrappers.inc
 $(BUILD)/gen/wrappers.inc: data/wrappers.txt | $(BUILD)/gen
 	sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$$/d' -e 's/.*/"&",/' $< > $@
 
-$(BUILD)/obj/callchain.o $(BUILD)/san/callchain.o: $(GEN)
+$(BUILD)/obj/analysis/callchain.o $(BUILD)/san/analysis/callchain.o: $(GEN)
 
 # ---- tests ------------------------------------------------------------------
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -71,7 +74,8 @@ SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sa
 SAN_OBJS := $(SRCS:src/%.c=$(BUILD)/san/%.o)
 SAN_LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/san/%.o)
 
-$(BUILD)/san/%.o: src/%.c $(wildcard include/*.h) | $(BUILD)/san
+$(BUILD)/san/%.o: src/%.c $(wildcard include/*.h)
+	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(SAN_FLAGS) $(WARN) -c -o $@ $<
 
 $(BUILD)/san/trace_analyze: $(SAN_OBJS)
