@@ -459,16 +459,20 @@ static bool read_lost_events(struct parser *p, const char *s, size_t len,
 
 /* ---- stack frames ------------------------------------------------------------ */
 
-/* " => func" (tracefs), "=> func (addr)" (trace-cmd), or a perf frame (tab first). */
+/*
+ * " => func" (tracefs prints exactly one space first), "=> func (addr)"
+ * (trace-cmd), or a perf frame (a tab first). Cheap: it is asked of every
+ * line, and an event line of tracefs also starts with spaces.
+ */
 bool is_frame_line(const char *s, size_t len)
 {
-	size_t i = 0;
-
-	if (len > 1 && s[0] == '\t')
+	if (len < 2)
+		return false;
+	if (s[0] == '\t')
 		return true;
-	while (i < len && s[i] == ' ')
-		i++;
-	return i + 1 < len && s[i] == '=' && s[i + 1] == '>';
+	if (s[0] == '=')
+		return s[1] == '>';
+	return len > 2 && s[0] == ' ' && s[1] == '=' && s[2] == '>';
 }
 
 /* A frame's name must be printable text without spaces, and not absurdly long. */
@@ -498,7 +502,7 @@ static enum line_kind read_arrow_frame(struct parser *p, const char *s, size_t l
 {
 	const char *q = s, *end = s + len, *name, *tok_end;
 
-	while (q < end && *q == ' ')
+	if (*q == ' ')
 		q++;
 	q += 2;		/* "=>" */
 	while (q < end && *q == ' ')
@@ -1020,7 +1024,7 @@ enum line_kind parse_line(struct parser *p, const char *s, size_t len, uint64_t 
 	}
 	end = s + len;
 	/* frames first: a stack log is mostly frames, and they hold no timestamp */
-	if ((s[0] == ' ' || s[0] == '\t' || s[0] == '=') && is_frame_line(s, len))
+	if (is_frame_line(s, len))
 		return read_frame_line(p, s, len);
 	colon = find_timestamp(s, end, &ts_start);
 	if (!colon)
