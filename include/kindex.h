@@ -1,7 +1,7 @@
 /*
  * kindex.h - the kernel index: what the analysis needs from a built tree
  * (its name, objects, their static sizes, the functions each defines, and
- * its System.map) in one binary file, so a log can be analysed on a
+ * its data symbols, and its System.map) in one binary file, so a log can be analysed on a
  * machine without the tree (a kmemtrace design goal).
  *
  * A binfile (binfile.h: magic "TAKINDEX", version, endianness, integer
@@ -12,6 +12,7 @@
  *   4 OBJECTS  struct kobject[nobjects] (ktree.h), sorted by path
  *   5 FUNCS    struct kfunc[nfuncs], sorted by name id, then object
  *   6 SYSMAP   the tree's System.map, verbatim (absent if it had none)
+ *   7 VARS     struct kvar[nvars]: sized data symbols, in object order
  * Loading gives the same struct kernel_tree a walk gives, so a tree and its
  * index give identical reports. Not here: walking trees (ktree.h).
  */
@@ -24,7 +25,7 @@
 #include "ktree.h"
 
 #define KINDEX_MAGIC "TAKINDEX"
-#define KINDEX_MAJOR 1
+#define KINDEX_MAJOR 2
 #define KINDEX_MINOR 0
 
 int kindex_save(const struct kernel_tree *t, const char *path, struct ta_error *err);

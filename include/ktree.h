@@ -43,6 +43,15 @@ struct kfunc {
 	uint64_t size;			/* st_size */
 };
 
+/* A sized data symbol (OBJECT, TLS or COMMON): the static diff's rows. */
+struct kvar {
+	uint32_t name;			/* id in kernel_tree.strings */
+	uint32_t object;		/* index in kernel_tree.objects */
+	uint64_t size;			/* st_size */
+	uint32_t section;		/* enum ksection: data, rodata or bss */
+	uint32_t reserved;
+};
+
 struct ktree_counts {
 	uint64_t objects;		/* objects taken */
 	uint64_t symbols;		/* sized FUNC and OBJECT symbols read */
@@ -58,6 +67,8 @@ struct kernel_tree {
 	size_t nobjects;
 	struct kfunc *funcs;		/* sorted by name id, then object */
 	size_t nfuncs;
+	struct kvar *vars;		/* in the order read: by object */
+	size_t nvars;
 	char *system_map;		/* its System.map, verbatim; NULL if none */
 	size_t system_map_len;
 	struct ktree_counts counts;

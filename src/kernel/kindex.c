@@ -21,6 +21,7 @@ enum kindex_section {
 	SEC_OBJECTS = 4,
 	SEC_FUNCS = 5,
 	SEC_SYSMAP = 6,
+	SEC_VARS = 7,
 };
 
 struct kindex_meta {
@@ -28,6 +29,7 @@ struct kindex_meta {
 	uint64_t nobjects;
 	uint64_t nfuncs;
 	uint64_t has_system_map;
+	uint64_t nvars;
 	struct ktree_counts counts;
 };
 
@@ -58,13 +60,15 @@ static int write_index(struct binfile_writer *w, const struct kernel_tree *t,
 	meta.nobjects = t->nobjects;
 	meta.nfuncs = t->nfuncs;
 	meta.has_system_map = t->system_map != NULL;
+	meta.nvars = t->nvars;
 	meta.counts = t->counts;
 	if (binfile_add_section(w, SEC_META, &meta, sizeof(meta), err) < 0 ||
 	    binfile_add_section(w, SEC_NAME, name, strlen(name), err) < 0 ||
 	    write_strings(w, t, err) < 0 ||
 	    binfile_add_section(w, SEC_OBJECTS, t->objects, t->nobjects * sizeof(*t->objects),
 				err) < 0 ||
-	    binfile_add_section(w, SEC_FUNCS, t->funcs, t->nfuncs * sizeof(*t->funcs), err) < 0)
+	    binfile_add_section(w, SEC_FUNCS, t->funcs, t->nfuncs * sizeof(*t->funcs), err) < 0 ||
+	    binfile_add_section(w, SEC_VARS, t->vars, t->nvars * sizeof(*t->vars), err) < 0)
 		return -1;
 	if (t->system_map &&
 	    binfile_add_section(w, SEC_SYSMAP, t->system_map, t->system_map_len, err) < 0)
@@ -143,6 +147,28 @@ static int load_functions(struct kernel_tree *t, const struct binfile *f, uint64
 	return 0;
 }
 
+static int load_vars(struct kernel_tree *t, const struct binfile *f, uint64_t n,
+		     struct ta_error *err)
+{
+	size_t len, i;
+	const void *p = binfile_section(f, SEC_VARS, &len);
+
+	if (len != n * sizeof(*t->vars))
+		return corrupt(err, f->path, "its data symbol table has the wrong size");
+	t->vars = xmalloc(len ? len : 1);
+	if (len)
+		memcpy(t->vars, p, len);
+	t->nvars = n;
+	for (i = 0; i < n; i++) {
+		const struct kvar *v = &t->vars[i];
+
+		if (v->name >= t->strings.count || v->object >= t->nobjects ||
+		    v->section >= KSEC_COUNT)
+			return corrupt(err, f->path, "a data symbol is out of range");
+	}
+	return 0;
+}
+
 static int load_sections(struct kernel_tree *t, const struct binfile *f, struct ta_error *err)
 {
 	struct kindex_meta meta;
@@ -152,7 +178,8 @@ static int load_sections(struct kernel_tree *t, const struct binfile *f, struct 
 	if (!p || len != sizeof(meta))
 		return corrupt(err, f->path, "it has no valid META section");
 	memcpy(&meta, p, sizeof(meta));
-	if (meta.nstrings > UINT32_MAX || meta.nobjects > UINT32_MAX || meta.nfuncs > UINT32_MAX)
+	if (meta.nstrings > UINT32_MAX || meta.nobjects > UINT32_MAX || meta.nfuncs > UINT32_MAX ||
+	    meta.nvars > UINT32_MAX)
 		return corrupt(err, f->path, "its counts are out of range");
 	p = binfile_section(f, SEC_NAME, &len);
 	t->name = xmalloc(len + 1);
@@ -163,7 +190,7 @@ static int load_sections(struct kernel_tree *t, const struct binfile *f, struct 
 		return corrupt(err, f->path, "its name holds a NUL byte");
 	if (load_strings(t, f, meta.nstrings, err) < 0 ||
 	    load_objects(t, f, meta.nobjects, err) < 0 ||
-	    load_functions(t, f, meta.nfuncs, err) < 0)
+	    load_functions(t, f, meta.nfuncs, err) < 0 || load_vars(t, f, meta.nvars, err) < 0)
 		return -1;
 	t->counts = meta.counts;
 	p = binfile_section(f, SEC_SYSMAP, &len);

@@ -47,6 +47,7 @@ void ktree_release(struct kernel_tree *t)
 	strtab_release(&t->strings);
 	free(t->objects);
 	free(t->funcs);
+	free(t->vars);
 	free(t->system_map);
 	memset(t, 0, sizeof(*t));
 }
@@ -102,7 +103,7 @@ struct sized_symbol {
 
 struct walk {
 	struct kernel_tree *t;
-	size_t objects_cap, funcs_cap;
+	size_t objects_cap, funcs_cap, vars_cap;
 	struct sized_symbol *syms;	/* scratch, reused per object */
 	size_t syms_cap;
 	enum ksection *section_kind;	/* scratch: kind of each section */
@@ -137,6 +138,25 @@ static void add_function(struct walk *w, const char *name, uint32_t object, uint
 	t->funcs[t->nfuncs].object = object;
 	t->funcs[t->nfuncs].size = size;
 	t->nfuncs++;
+}
+
+static void add_var(struct walk *w, const char *name, uint32_t object, uint64_t size,
+		    enum ksection kind)
+{
+	struct kernel_tree *t = w->t;
+
+	if (!name || !*name)
+		return;
+	if (t->nvars == w->vars_cap) {
+		w->vars_cap = w->vars_cap ? w->vars_cap * 2 : 16384;
+		t->vars = xrealloc(t->vars, w->vars_cap * sizeof(*t->vars));
+	}
+	t->vars[t->nvars].name = strtab_intern(&t->strings, name, strlen(name));
+	t->vars[t->nvars].object = object;
+	t->vars[t->nvars].size = size;
+	t->vars[t->nvars].section = kind;
+	t->vars[t->nvars].reserved = 0;
+	t->nvars++;
 }
 
 static void add_sized_symbol(struct walk *w, size_t *n, size_t shndx, uint64_t value,
@@ -253,8 +273,11 @@ static enum skip_reason read_symbols(struct walk *w, Elf *e, uint64_t file_size,
 		if (sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS)
 			continue;
 		if (sym.st_shndx == SHN_COMMON) {
-			if (type != STT_FUNC && sym.st_size)
+			if (type != STT_FUNC && sym.st_size) {
 				add_sized_symbol(w, &nsized, SIZE_MAX - i, 0, sym.st_size, KSEC_BSS);
+				add_var(w, elf_strptr(e, sh.sh_link, sym.st_name), object,
+					sym.st_size, KSEC_BSS);
+			}
 			continue;
 		}
 		if (sym.st_shndx >= shnum)
@@ -268,6 +291,9 @@ static enum skip_reason read_symbols(struct walk *w, Elf *e, uint64_t file_size,
 			continue;
 		add_sized_symbol(w, &nsized, sym.st_shndx, sym.st_value, sym.st_size,
 				 type == STT_FUNC ? KSEC_TEXT : w->section_kind[sym.st_shndx]);
+		if (type != STT_FUNC)
+			add_var(w, elf_strptr(e, sh.sh_link, sym.st_name), object, sym.st_size,
+				w->section_kind[sym.st_shndx]);
 	}
 	o->nsymbols = (uint32_t)nsized;
 	w->t->counts.symbols += nsized;
@@ -297,7 +323,7 @@ static void read_object(struct walk *w)
 {
 	struct kernel_tree *t = w->t;
 	const char *rel = w->path + w->root_len;
-	size_t nfuncs_before = t->nfuncs;
+	size_t nfuncs_before = t->nfuncs, nvars_before = t->nvars;
 	uint32_t object = (uint32_t)t->nobjects;
 	struct kobject o = { 0 };
 	enum skip_reason why = SKIP_BAD_ELF;
@@ -318,6 +344,7 @@ static void read_object(struct walk *w)
 		close(fd);
 	if (why != SKIP_NONE) {
 		t->nfuncs = nfuncs_before;	/* nothing of it is kept */
+		t->nvars = nvars_before;
 		count_skipped(w, why, rel);
 		return;
 	}

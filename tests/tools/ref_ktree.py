@@ -5,6 +5,10 @@ readelf output (not libelf), for the tests of trace_analyze's tree walk.
   ref_ktree.py static TREE   CSV "dir,objects,text,data,rodata,bss" per
                              top-level directory ('.' for objects at the top)
   ref_ktree.py defs TREE     "function object" per FUNC definition
+  ref_ktree.py symbols TREE  "name size" per symbol name: the sizes of its sized
+                             FUNC, OBJECT, TLS and COMMON symbols, summed
+                             (bloat-o-meter's rows)
+  ref_ktree.py objects TREE  "object text data rodata bss" per object
 
 Objects taken: '*.o' with a '.c' or '.S' beside it, not under the top-level
 scripts/ or tools/, not built-in.*, vmlinux.o or *.mod.o (trace_analyze's
@@ -79,10 +83,11 @@ def scan(tree, rel):
     sections = readelf(path, '-S')
     syms = readelf(path, '-s')
     if sections is None or syms is None or 'Symbol table' not in syms:
-        return rel, None, []
+        return rel, None, [], {}
     kinds = section_kinds(sections)
     sized = {}
     funcs = []
+    named = {}
     for i, (value, size, stype, ndx, name) in enumerate(symbols(syms)):
         if stype not in ('FUNC', 'OBJECT', 'TLS') or ndx in ('UND', 'ABS'):
             continue
@@ -90,6 +95,8 @@ def scan(tree, rel):
             funcs.append(name)
         if size == 0:
             continue
+        if stype != 'FUNC' or ndx != 'COM':
+            named[name] = named.get(name, 0) + size
         if ndx == 'COM':
             if stype != 'FUNC':
                 sized[('COM', i)] = (size, 'bss')
@@ -101,7 +108,7 @@ def scan(tree, rel):
     totals = {'text': 0, 'data': 0, 'rodata': 0, 'bss': 0}
     for size, kind in sized.values():
         totals[kind] += size
-    return rel, totals, funcs
+    return rel, totals, funcs, named
 
 
 def scan_all(tree):
@@ -111,13 +118,13 @@ def scan_all(tree):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ('static', 'defs'):
+    if len(sys.argv) != 3 or sys.argv[1] not in ('static', 'defs', 'symbols', 'objects'):
         sys.exit(__doc__)
     what, tree = sys.argv[1], sys.argv[2]
     results = scan_all(tree)
     if what == 'static':
         per_dir = {}
-        for rel, totals, _ in results:
+        for rel, totals, _, _ in results:
             if totals is None:
                 continue
             top = rel.split('/', 1)[0] if '/' in rel else '.'
@@ -127,12 +134,25 @@ def main():
                 d[i + 1] += totals[k]
         for top in sorted(per_dir):
             print(','.join([top] + [str(v) for v in per_dir[top]]))
-    else:
-        for rel, totals, funcs in results:
+    elif what == 'defs':
+        for rel, totals, funcs, _ in results:
             if totals is None:
                 continue
             for name in funcs:
                 print(name, rel)
+    elif what == 'symbols':
+        sizes = {}
+        for rel, totals, _, named in results:
+            if totals is None:
+                continue
+            for name, size in named.items():
+                sizes[name] = sizes.get(name, 0) + size
+        for name in sorted(sizes):
+            print(name, sizes[name])
+    else:
+        for rel, totals, _, _ in results:
+            if totals is not None:
+                print(rel, totals['text'], totals['data'], totals['rodata'], totals['bss'])
 
 
 if __name__ == '__main__':
