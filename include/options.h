@@ -13,7 +13,13 @@
 #include "output.h"
 #include "report.h"
 
-enum group_by { GROUP_CALLSITE, GROUP_FUNCTION, GROUP_ORIGIN };
+enum group_by {
+	GROUP_CALLSITE,		/* function+0xoffset, as trace_analyze.py */
+	GROUP_FUNCTION,		/* the offsets of a function merged */
+	GROUP_ORIGIN,		/* who is behind the allocator and its wrappers */
+	GROUP_CACHE,		/* the slab cache (name=, or kmalloc's size class) */
+	GROUP_DIR,		/* the kernel tree's directory (diff, with -k) */
+};
 
 /* What a folded stack or a flame graph box weighs (--weight). */
 enum stack_weight {
@@ -56,6 +62,9 @@ struct options {
 	bool has_time_start, has_time_end;	/* --time START,END */
 	uint64_t time_start_ns, time_end_ns;
 	bool quiet;			/* -q: no summary */
+	/* set by subcommands, not by options of their own: */
+	bool place_in_tree;		/* walk the tree's objects even with no report asking */
+	bool replay_events;		/* from a DB, replay the events (first/last timestamps) */
 	int threads;			/* --threads: 0 = as many as pay */
 };
 

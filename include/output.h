@@ -45,10 +45,12 @@ enum out_kind {
 	OUT_BOOL,
 	OUT_LINES,	/* several strings (frames): text lines under the row, ';'-joined
 			   in CSV, an array in JSON */
+	OUT_REAL,	/* a real number, two decimals (scaled figures) */
 };
 
 struct out_value {
 	enum out_kind kind;
+	bool plus;	/* a change: "+12" in text and CSV when positive */
 	union {
 		uint64_t u;
 		int64_t i;
@@ -86,10 +88,15 @@ struct out_doc {
 	struct out_block *blocks;
 	size_t nblocks, cap;
 	struct strtab strings;	/* the text of OUT_STR values */
+	void **kept;		/* memory the document owns: freed with it */
+	size_t nkept;
 };
 
 void out_doc_init(struct out_doc *d, const char *report);
 void out_doc_release(struct out_doc *d);
+
+/* The document owns p (from malloc) from now on: columns or titles made on the fly. */
+void out_doc_keep(struct out_doc *d, void *p);
 
 /* A list of named values: add items with out_item_*. */
 struct out_block *out_list(struct out_doc *d, const char *key, const char *title);
@@ -117,6 +124,11 @@ void out_row_f64(struct out_doc *d, struct out_block *t, double v);
 void out_row_str(struct out_doc *d, struct out_block *t, const char *v);
 void out_row_bool(struct out_doc *d, struct out_block *t, bool v);
 void out_row_none(struct out_doc *d, struct out_block *t);
+/* Changes: positive values get a '+' in text and CSV (OUT_I64, OUT_PCT, OUT_REAL). */
+void out_row_i64_change(struct out_doc *d, struct out_block *t, int64_t v);
+void out_row_pct_change(struct out_doc *d, struct out_block *t, double v);
+void out_row_real(struct out_doc *d, struct out_block *t, double v);
+void out_row_real_change(struct out_doc *d, struct out_block *t, double v);
 /* OUT_LINES: the strings joined by '\n' */
 void out_row_lines(struct out_doc *d, struct out_block *t, const char *lines);
 

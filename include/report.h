@@ -72,6 +72,13 @@ struct callsite_namer {
 
 size_t callsite_row_name(const void *ctx, uint32_t id, char *out, size_t cap);
 
+/* Ids named by a string table (slab caches). */
+struct strtab_namer {
+	const struct strtab *names;
+};
+
+size_t strtab_row_name(const void *ctx, uint32_t id, char *out, size_t cap);
+
 /*
  * The rows of the account: one per report name (ids that print the same
  * name are merged), sorted by key descending, ties by caller name.

@@ -27,6 +27,7 @@
 struct ring_node {
 	char *label;
 	uint64_t value;			/* at least the sum of the children's */
+	int64_t delta;			/* signed_values: the net change its wedge stands for */
 	uint32_t parent, first_child, next_sibling;
 	bool leaf;			/* an object file or a pseudo node */
 };
@@ -34,6 +35,12 @@ struct ring_node {
 struct ring_tree {
 	struct ring_node *nodes;	/* node 0 is the root */
 	uint32_t count, cap;
+	/*
+	 * A chart of changes: a wedge's size is the gross change below it
+	 * (value), its colour says whether it grew (warm) or shrank (cool) on
+	 * balance (delta), its label is "+12.3 KiB" or "-4.0 KiB"; a legend.
+	 */
+	bool signed_values;
 };
 
 void ring_tree_init(struct ring_tree *t);

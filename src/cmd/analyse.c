@@ -1,6 +1,8 @@
 /*
- * main.c - the command line: getopt_long into one struct options, then the
- * pipeline, then the one place where errors are printed. Nothing else.
+ * analyse.c - the bare command, trace_analyze.py's: getopt_long into one
+ * struct options, the checks of what needs what and of which files may be
+ * written, then the pipeline, then the one place where its errors are
+ * printed. Nothing else.
  *
  * Exit status: 0 success, 1 runtime failure, 2 usage error.
  */
@@ -11,6 +13,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cmdline.h"
+#include "commands.h"
 #include "error.h"
 #include "options.h"
 #include "pathcheck.h"
@@ -23,7 +27,8 @@
 static const char usage_line[] =
 	"usage: trace_analyze [-k DIR|INDEX] [--system-map FILE] -f LOG|--db-file DB\n"
 	"                     [--save-db DB] [-c FILE] [-o KEY]\n"
-	"                     [--malloc | --cache] [--group-by function|origin] [-b DIR]\n"
+	"                     [--malloc | --cache] [--group-by function|origin|cache]\n"
+	"                     [-b DIR]\n"
 	"                     [-l FILE] [-r FILE [-a ATTR] [-i]] [--save-index FILE]\n"
 	"                     [--summary FILE] [--stats FILE [--top N]] [--page FILE]\n"
 	"                     [--outstanding FILE [--min-age S]] [--time START,END]\n"
@@ -64,8 +69,9 @@ static void print_help(void)
 	      "      --group-by WHAT       'callsite' (default: function+0xoffset),\n"
 	      "                            'function' (offsets of a function merged), or\n"
 	      "                            'origin' (who is behind the allocator and its\n"
-	      "                            wrappers, from the log's stack traces); also\n"
-	      "                            for --stats and --outstanding\n"
+	      "                            wrappers, from the log's stack traces), or\n"
+	      "                            'cache' (the slab cache); also for --stats\n"
+	      "                            and --outstanding\n"
 	      "      --format FORMAT       text (default: trace_analyze.py's layout), csv\n"
 	      "                            or json, for the account and every report\n"
 	      "\n"
@@ -191,45 +197,13 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int usage_error(const char *fmt, const char *arg)
-{
-	fputs("trace_analyze: error: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
-	fputs(usage_line, stderr);
-	fputs("Try 'trace_analyze --help' for more information.\n", stderr);
-	return 2;
-}
-
-static bool parse_thread_count(const char *s, int *out)
-{
-	char *end;
-	long n = strtol(s, &end, 10);
-
-	if (end == s || *end || n < 0 || n > 64)
-		return false;
-	*out = (int)n;
-	return true;
-}
-
-/* "2.5" seconds -> ns; false if not a non-negative number. */
-static bool parse_seconds(const char *s, uint64_t *ns)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || *end || !(v >= 0) || v > 1e10)
-		return false;
-	*ns = (uint64_t)(v * 1e9 + 0.5);
-	return true;
-}
+#define analyse_usage(...) usage_error(usage_line, "", __VA_ARGS__)
 
 static bool parse_count(const char *s, size_t *out)
 {
-	char *end;
-	long long n = strtoll(s, &end, 10);
+	uint64_t n;
 
-	if (end == s || *end || n < 1)
+	if (!read_count(s, SIZE_MAX, &n) || n < 1)
 		return false;
 	*out = (size_t)n;
 	return true;
@@ -248,14 +222,9 @@ static int stack_weight_of_name(const char *s)
 
 static bool parse_page_size(const char *s, uint64_t *out)
 {
-	char *end;
-	unsigned long long n;
+	uint64_t n;
 
-	if (!*s || *s < '0' || *s > '9')
-		return false;
-	errno = 0;
-	n = strtoull(s, &end, 10);
-	if (errno || *end || n < 512 || n > (1ull << 30) || (n & (n - 1)))
+	if (!read_count(s, 1ull << 30, &n) || n < 512 || (n & (n - 1)))
 		return false;
 	*out = n;
 	return true;
@@ -276,9 +245,9 @@ static bool parse_time_window(const char *arg, struct options *o)
 	o->has_time_end = comma && comma[1];
 	if (!o->has_time_start && !o->has_time_end)
 		return false;
-	if (o->has_time_start && !parse_seconds(start, &o->time_start_ns))
+	if (o->has_time_start && !read_seconds(start, &o->time_start_ns))
 		return false;
-	if (o->has_time_end && !parse_seconds(comma + 1, &o->time_end_ns))
+	if (o->has_time_end && !read_seconds(comma + 1, &o->time_end_ns))
 		return false;
 	return !(o->has_time_start && o->has_time_end && o->time_end_ns < o->time_start_ns);
 }
@@ -290,19 +259,19 @@ static int check_combinations(struct options *opts)
 			 opts->save_index;
 
 	if (need_tree && !opts->kernel)
-		return usage_error("%s", "-b, -l, -r and --save-index need a kernel tree (-k DIR)");
+		return analyse_usage("%s", "-b, -l, -r and --save-index need a kernel tree (-k DIR)");
 	if (opts->log_path && opts->db_path)
-		return usage_error("%s", "-f and --db-file exclude each other: the DB replaces the log");
+		return analyse_usage("%s", "-f and --db-file exclude each other: the DB replaces the log");
 	if (opts->save_db && !opts->log_path)
-		return usage_error("%s", "--save-db saves the events of a log: it needs -f LOG");
+		return analyse_usage("%s", "--save-db saves the events of a log: it needs -f LOG");
 	if (!opts->log_path && !opts->db_path && !opts->kernel)
-		return usage_error("%s", "no log to read: give one with -f LOG ('-' for standard "
+		return analyse_usage("%s", "no log to read: give one with -f LOG ('-' for standard "
 				   "input), or a kernel tree with -k DIR for its static footprint");
 	if (!opts->log_path && !opts->db_path) {
 		if (opts->callers_path)
-			return usage_error("%s", "-l lists call sites: it needs a log (-f LOG or --db-file DB)");
+			return analyse_usage("%s", "-l lists call sites: it needs a log (-f LOG or --db-file DB)");
 		if (opts->rings_attr >= 0 && opts->rings_attr != ATTR_STATIC)
-			return usage_error("--rings-attr %s needs a log (-f LOG or --db-file DB); without one "
+			return analyse_usage("--rings-attr %s needs a log (-f LOG or --db-file DB); without one "
 					   "only 'static' can be drawn",
 					   size_attr_name((enum size_attr)opts->rings_attr));
 		opts->rings_attr = ATTR_STATIC;
@@ -312,25 +281,28 @@ static int check_combinations(struct options *opts)
 		opts->rings_attr = ATTR_CURRENT_DYNAMIC;
 	}
 	if (opts->min_age_ns && !opts->outstanding_path)
-		return usage_error("%s", "--min-age filters --outstanding: give that too");
+		return analyse_usage("%s", "--min-age filters --outstanding: give that too");
 	if (opts->top && !opts->stats_path && !opts->outstanding_path)
-		return usage_error("%s", "--top limits --stats and --outstanding: give one of them");
+		return analyse_usage("%s", "--top limits --stats and --outstanding: give one of them");
 	if (!opts->log_path && !opts->db_path &&
 	    (opts->summary_path || opts->stats_path || opts->outstanding_path || opts->page_path ||
 	     opts->has_time_start || opts->has_time_end))
-		return usage_error("%s", "--summary, --stats, --outstanding, --page and --time need a log "
+		return analyse_usage("%s", "--summary, --stats, --outstanding, --page and --time need a log "
 				   "(-f LOG or --db-file DB)");
 	if (opts->rings_show && !opts->rings_path)
-		return usage_error("%s", "-i shows the ringchart: it needs one (-r FILE)");
+		return analyse_usage("%s", "-i shows the ringchart: it needs one (-r FILE)");
+	if (opts->group_by == GROUP_CACHE && (opts->branch || opts->callers_path))
+		return analyse_usage("%s", "--group-by cache: slab caches are in no directory of the "
+				     "tree (-b, -l)");
 	if (opts->weight != WEIGHT_BYTES && !opts->folded_path && !opts->flame_path)
-		return usage_error("%s", "--weight says what --folded and --flame weigh: give one "
+		return analyse_usage("%s", "--weight says what --folded and --flame weigh: give one "
 				   "of them");
 	if (opts->page_size != 4096 && !opts->folded_pages_path)
-		return usage_error("%s", "--page-size sizes --folded-pages: give that too");
+		return analyse_usage("%s", "--page-size sizes --folded-pages: give that too");
 	if (!opts->log_path && !opts->db_path &&
 	    (opts->folded_path || opts->folded_pages_path || opts->flame_path ||
 	     opts->group_by == GROUP_ORIGIN))
-		return usage_error("%s", "--folded, --folded-pages, --flame and --group-by origin "
+		return analyse_usage("%s", "--folded, --folded-pages, --flame and --group-by origin "
 				   "need a log (-f LOG or --db-file DB)");
 	return -1;
 }
@@ -408,7 +380,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
 		case 'o':
 			key = order_key_of_name(optarg);
 			if (key < 0)
-				return usage_error("unknown --order-by key '%s' (total_dynamic, "
+				return analyse_usage("unknown --order-by key '%s' (total_dynamic, "
 						   "current_dynamic, alloc_count, free_count, waste, "
 						   "frag, hit, bytes, pingpong, peak)", optarg);
 			opts->order = (enum order_key)key;
@@ -426,9 +398,11 @@ static int parse_options(int argc, char **argv, struct options *opts)
 				opts->group_by = GROUP_CALLSITE;
 			else if (strcmp(optarg, "origin") == 0)
 				opts->group_by = GROUP_ORIGIN;
+			else if (strcmp(optarg, "cache") == 0)
+				opts->group_by = GROUP_CACHE;
 			else
-				return usage_error("unknown --group-by value '%s' (callsite, function, "
-						   "origin)", optarg);
+				return analyse_usage("unknown --group-by value '%s' (callsite, function, "
+						   "origin, cache)", optarg);
 			break;
 		case OPT_WRAPPERS:
 			opts->wrappers_path = optarg;
@@ -448,24 +422,24 @@ static int parse_options(int argc, char **argv, struct options *opts)
 		case OPT_WEIGHT:
 			key = stack_weight_of_name(optarg);
 			if (key < 0)
-				return usage_error("unknown --weight '%s' (bytes, live, waste, count)",
+				return analyse_usage("unknown --weight '%s' (bytes, live, waste, count)",
 						   optarg);
 			opts->weight = (enum stack_weight)key;
 			break;
 		case OPT_PAGE_SIZE:
 			if (!parse_page_size(optarg, &opts->page_size))
-				return usage_error("--page-size wants a power of two from 512 to 1 GiB "
+				return analyse_usage("--page-size wants a power of two from 512 to 1 GiB "
 						   "in bytes, not '%s'", optarg);
 			break;
 		case OPT_FORMAT:
 			key = out_format_of_name(optarg);
 			if (key < 0)
-				return usage_error("unknown --format '%s' (text, csv, json)", optarg);
+				return analyse_usage("unknown --format '%s' (text, csv, json)", optarg);
 			opts->format = (enum out_format)key;
 			break;
 		case OPT_THREADS:
-			if (!parse_thread_count(optarg, &opts->threads))
-				return usage_error("--threads wants a number from 0 to 64, not '%s'",
+			if (!read_thread_count(optarg, &opts->threads))
+				return analyse_usage("--threads wants a number from 0 to 64, not '%s'",
 						   optarg);
 			break;
 		case 'b':
@@ -480,7 +454,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
 		case 'a':
 			key = size_attr_of_name(optarg);
 			if (key < 0)
-				return usage_error("unknown --rings-attr '%s' (static, current, "
+				return analyse_usage("unknown --rings-attr '%s' (static, current, "
 						   "current_dynamic, total_dynamic, waste)", optarg);
 			opts->rings_attr = key;
 			break;
@@ -509,16 +483,16 @@ static int parse_options(int argc, char **argv, struct options *opts)
 			opts->page_path = optarg;
 			break;
 		case OPT_MIN_AGE:
-			if (!parse_seconds(optarg, &opts->min_age_ns))
-				return usage_error("--min-age wants seconds (e.g. 2.5), not '%s'", optarg);
+			if (!read_seconds(optarg, &opts->min_age_ns))
+				return analyse_usage("--min-age wants seconds (e.g. 2.5), not '%s'", optarg);
 			break;
 		case OPT_TOP:
 			if (!parse_count(optarg, &opts->top))
-				return usage_error("--top wants a number of rows, not '%s'", optarg);
+				return analyse_usage("--top wants a number of rows, not '%s'", optarg);
 			break;
 		case OPT_TIME:
 			if (!parse_time_window(optarg, opts))
-				return usage_error("--time wants START,END in seconds as the log prints "
+				return analyse_usage("--time wants START,END in seconds as the log prints "
 						   "them (either may be left out), not '%s'", optarg);
 			break;
 		case 'q':
@@ -531,15 +505,15 @@ static int parse_options(int argc, char **argv, struct options *opts)
 			printf("trace_analyze %s\n", TA_VERSION);
 			return 0;
 		case ':':
-			return usage_error("option '%s' needs a value", argv[optind - 1]);
+			return analyse_usage("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+			return analyse_usage("unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+		return analyse_usage("unexpected argument '%s'", argv[optind]);
 	if (malloc_only && cache_only)
-		return usage_error("%s", "--malloc and --cache exclude each other");
+		return analyse_usage("%s", "--malloc and --cache exclude each other");
 	if (malloc_only)
 		opts->families = FAMILY_MALLOC;
 	if (cache_only)
@@ -548,7 +522,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
 	return status >= 0 ? status : check_files(opts);
 }
 
-int main(int argc, char **argv)
+int cmd_analyse(int argc, char **argv)
 {
 	struct options opts;
 	struct ta_error err;
@@ -559,7 +533,7 @@ int main(int argc, char **argv)
 	if (pipeline_run(&opts, &err) < 0) {
 		fflush(stdout);
 		fprintf(stderr, "trace_analyze: error: %s\n", err.msg);
-		return 1;
+		return EXIT_RUNTIME;
 	}
-	return 0;
+	return EXIT_OK;
 }

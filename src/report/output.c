@@ -37,8 +37,17 @@ void out_doc_release(struct out_doc *d)
 		free(d->blocks[i].keys);
 	}
 	free(d->blocks);
+	for (i = 0; i < d->nkept; i++)
+		free(d->kept[i]);
+	free(d->kept);
 	strtab_release(&d->strings);
 	memset(d, 0, sizeof(*d));
+}
+
+void out_doc_keep(struct out_doc *d, void *p)
+{
+	d->kept = xrealloc(d->kept, (d->nkept + 1) * sizeof(*d->kept));
+	d->kept[d->nkept++] = p;
 }
 
 /* ---- building -------------------------------------------------------------- */
@@ -189,6 +198,39 @@ void out_row_bool(struct out_doc *d, struct out_block *t, bool v)
 	append_value(t, OUT_BOOL)->b = v;
 }
 
+void out_row_i64_change(struct out_doc *d, struct out_block *t, int64_t v)
+{
+	struct out_value *x = append_value(t, OUT_I64);
+
+	(void)d;
+	x->i = v;
+	x->plus = true;
+}
+
+void out_row_pct_change(struct out_doc *d, struct out_block *t, double v)
+{
+	struct out_value *x = append_value(t, OUT_PCT);
+
+	(void)d;
+	x->d = v;
+	x->plus = true;
+}
+
+void out_row_real(struct out_doc *d, struct out_block *t, double v)
+{
+	(void)d;
+	append_value(t, OUT_REAL)->d = v;
+}
+
+void out_row_real_change(struct out_doc *d, struct out_block *t, double v)
+{
+	struct out_value *x = append_value(t, OUT_REAL);
+
+	(void)d;
+	x->d = v;
+	x->plus = true;
+}
+
 void out_row_lines(struct out_doc *d, struct out_block *t, const char *lines)
 {
 	append_value(t, OUT_LINES)->s = strtab_intern(&d->strings, lines, strlen(lines));
@@ -213,7 +255,9 @@ static const char *format_value(const struct out_doc *d, const struct out_value 
 {
 	enum out_kind kind = v->kind;
 
-	if ((kind == OUT_PCT || kind == OUT_F64) && v->d != v->d)
+	const char *plus = v->plus && format != FORMAT_JSON ? "+" : "";
+
+	if ((kind == OUT_PCT || kind == OUT_F64 || kind == OUT_REAL) && v->d != v->d)
 		kind = OUT_NONE;	/* NaN: no value (0 of 0 is no percentage) */
 	switch (kind) {
 	case OUT_STR:
@@ -223,10 +267,14 @@ static const char *format_value(const struct out_doc *d, const struct out_value 
 		snprintf(buf, VALUE_MAX, "%" PRIu64, v->u);
 		return buf;
 	case OUT_I64:
-		snprintf(buf, VALUE_MAX, "%" PRId64, v->i);
+		snprintf(buf, VALUE_MAX, "%s%" PRId64, v->i > 0 ? plus : "", v->i);
 		return buf;
 	case OUT_PCT:
-		snprintf(buf, VALUE_MAX, format == FORMAT_TEXT ? "%.2f%%" : "%.2f", v->d);
+		snprintf(buf, VALUE_MAX, format == FORMAT_TEXT ? "%s%.2f%%" : "%s%.2f",
+			 v->d > 0 ? plus : "", v->d);
+		return buf;
+	case OUT_REAL:
+		snprintf(buf, VALUE_MAX, "%s%.2f", v->d > 0 ? plus : "", v->d);
 		return buf;
 	case OUT_F64:
 		snprintf(buf, VALUE_MAX, "%.6f", v->d);

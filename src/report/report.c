@@ -105,6 +105,20 @@ size_t callsite_row_name(const void *ctx, uint32_t id, char *out, size_t cap)
 			     n->syms, n->by_function, out, cap);
 }
 
+size_t strtab_row_name(const void *ctx, uint32_t id, char *out, size_t cap)
+{
+	const struct strtab_namer *n = ctx;
+	size_t len = strtab_length(n->names, id);
+
+	if (cap == 0)
+		return 0;
+	if (len >= cap)
+		len = cap - 1;
+	memcpy(out, strtab_get(n->names, id), len);
+	out[len] = '\0';
+	return len;
+}
+
 void account_rows_build(struct account_rows *out, const struct account *acc,
 			const struct row_namer *namer, enum order_key key,
 			const struct row_places *places)

@@ -55,6 +55,7 @@ uint32_t ring_tree_add(struct ring_tree *t, uint32_t parent, const char *label, 
 	n = &t->nodes[t->count++];
 	n->label = xstrdup(label);
 	n->value = value;
+	n->delta = 0;
 	n->parent = parent;
 	n->first_child = n->next_sibling = RING_NONE;
 	n->leaf = leaf;
@@ -66,6 +67,15 @@ uint32_t ring_tree_add(struct ring_tree *t, uint32_t parent, const char *label, 
 		*link = id;
 	}
 	return id;
+}
+
+/* "+12.3 kB", "-4.0 kB", "0 bytes": a change. */
+static void human_change(int64_t delta, char *out, size_t cap)
+{
+	char size[24];
+
+	human_size((uint64_t)(delta < 0 ? -delta : delta), size, sizeof(size));
+	snprintf(out, cap, "%s%s", delta > 0 ? "+" : delta < 0 ? "\xe2\x88\x92" : "", size);
 }
 
 void human_size(uint64_t bytes, char *out, size_t cap)
@@ -107,6 +117,7 @@ struct label_job {
 	const char *name;	/* NULL: "N more" */
 	uint32_t more;
 	uint64_t value;
+	int64_t delta;		/* signed_values: what the label says */
 	double a0, a1, r_in, r_out;
 	double rgb[3];
 };
@@ -161,6 +172,21 @@ static void wedge_colour(double mid, unsigned depth, bool grey, double rgb[3])
 		return;
 	}
 	hsl_to_rgb(fmod(mid / (2 * M_PI) + 0.58, 1.0), 0.62, l, rgb);
+}
+
+/* A change: warm when it grew, cool when it shrank, grey when it did neither. */
+static void change_colour(int64_t delta, unsigned depth, double rgb[3])
+{
+	double l = 0.80 - 0.08 * (depth - 1);
+
+	if (l < 0.40)
+		l = 0.40;
+	if (delta > 0)
+		hsl_to_rgb(0.02, 0.70, l, rgb);
+	else if (delta < 0)
+		hsl_to_rgb(0.58, 0.60, l, rgb);
+	else
+		rgb[0] = rgb[1] = rgb[2] = l + 0.05;
 }
 
 static bool is_dark(const double rgb[3])
@@ -233,6 +259,7 @@ static void draw_children(struct chart *c, uint32_t node, unsigned depth, double
 	const double min_angle = RING_MIN_DEGREES * M_PI / 180;
 	double r_in = c->r0 + (depth - 1) * c->ring, r_out = r_in + c->ring;
 	uint64_t more_value = 0;
+	int64_t more_delta = 0;
 	uint32_t more = 0, *kids;
 	size_t n, i;
 	double a = a0;
@@ -241,14 +268,19 @@ static void draw_children(struct chart *c, uint32_t node, unsigned depth, double
 	for (i = 0; i < n; i++) {
 		const struct ring_node *k = &c->t->nodes[kids[i]];
 		double span = 2 * M_PI * (double)k->value / (double)c->total;
-		struct label_job job = { k->label, 0, k->value, a, a + span, r_in, r_out, { 0 } };
+		struct label_job job = { k->label, 0, k->value, k->delta, a, a + span, r_in, r_out,
+					 { 0 } };
 
 		if (span < min_angle) {
 			more++;
 			more_value += k->value;
+			more_delta += k->delta;
 			continue;
 		}
-		wedge_colour(a + span / 2, depth, false, job.rgb);
+		if (c->t->signed_values)
+			change_colour(k->delta, depth, job.rgb);
+		else
+			wedge_colour(a + span / 2, depth, false, job.rgb);
 		draw_wedge(c, a, a + span, r_in, r_out, job.rgb);
 		queue_label(c, &job);
 		draw_children(c, kids[i], depth + 1, a);
@@ -256,7 +288,8 @@ static void draw_children(struct chart *c, uint32_t node, unsigned depth, double
 	}
 	if (more) {
 		double span = 2 * M_PI * (double)more_value / (double)c->total;
-		struct label_job job = { NULL, more, more_value, a, a + span, r_in, r_out, { 0 } };
+		struct label_job job = { NULL, more, more_value, more_delta, a, a + span, r_in, r_out,
+					 { 0 } };
 
 		if (span >= min_angle / 4) {
 			wedge_colour(a + span / 2, depth, true, job.rgb);
@@ -398,7 +431,10 @@ static void draw_label(struct chart *c, const struct label_job *j)
 		snprintf(name, sizeof(name), "%s", j->name);
 	else
 		snprintf(name, sizeof(name), "%u more", j->more);
-	human_size(j->value, size, sizeof(size));
+	if (c->t->signed_values)
+		human_change(j->delta, size, sizeof(size));
+	else
+		human_size(j->value, size, sizeof(size));
 	for (font = FONT_MAX; font >= FONT_MIN; font--) {
 		cairo_set_font_size(c->cr, font);
 		for (k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
@@ -441,7 +477,10 @@ static void draw_centre(struct chart *c)
 	cairo_set_source_rgb(c->cr, 0.6, 0.6, 0.6);
 	cairo_set_line_width(c->cr, 1);
 	cairo_stroke(c->cr);
-	human_size(root->value, size, sizeof(size));
+	if (c->t->signed_values)
+		human_change(root->delta, size, sizeof(size));
+	else
+		human_size(root->value, size, sizeof(size));
 	cairo_set_source_rgb(c->cr, 0.1, 0.1, 0.1);
 	cairo_select_font_face(c->cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
 	for (font = 22; font > 8; font--) {
@@ -456,6 +495,29 @@ static void draw_centre(struct chart *c)
 	cairo_set_font_size(c->cr, font * 0.9);
 	show_line(c->cr, size, font * 0.7, font * 0.9);
 	cairo_restore(c->cr);
+}
+
+/* Which colour is which, under the title: a wedge's size is the change. */
+static void draw_legend(struct chart *c)
+{
+	static const char *const text[] = { "grew", "shrank", "no net change" };
+	static const int64_t sign[] = { 1, -1, 0 };
+	double x = WIDTH / 2 - 230, y = 64, rgb[3];
+	int i;
+
+	cairo_set_font_size(c->cr, 13);
+	for (i = 0; i < 3; i++) {
+		change_colour(sign[i], 2, rgb);
+		cairo_rectangle(c->cr, x, y - 10, 14, 14);
+		cairo_set_source_rgb(c->cr, rgb[0], rgb[1], rgb[2]);
+		cairo_fill(c->cr);
+		cairo_set_source_rgb(c->cr, 0.1, 0.1, 0.1);
+		cairo_move_to(c->cr, x + 20, y + 1);
+		cairo_show_text(c->cr, text[i]);
+		x += 40 + text_width(c->cr, text[i]);
+	}
+	cairo_move_to(c->cr, x + 10, y + 1);
+	cairo_show_text(c->cr, "(wedge size: the change, grown plus shrunk)");
 }
 
 static void draw_title(struct chart *c, const char *title)
@@ -482,6 +544,8 @@ static void draw_title(struct chart *c, const char *title)
 	cairo_translate(c->cr, WIDTH / 2, HEIGHT - FOOT_SPACE / 2);
 	show_line(c->cr, foot, 0, 12);
 	cairo_restore(c->cr);
+	if (c->t->signed_values)
+		draw_legend(c);
 }
 
 static void draw_chart(struct chart *c, const char *title)

@@ -1,0 +1,114 @@
+/*
+ * analysis.h - one log (or DB) analysed, as the bare command and diff need
+ * it: the kernel tree and System.map loaded, every event of the log passed
+ * through the accounts, call sites placed in the tree. Reports read the
+ * struct; nothing here writes one.
+ *
+ * Order: analysis_init, analysis_load_kernel, then (with a log or a DB)
+ * analysis_read; analysis_release at the end whatever happened.
+ */
+#ifndef TA_ANALYSIS_H
+#define TA_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "account.h"
+#include "callchain.h"
+#include "db.h"
+#include "dirtree.h"
+#include "error.h"
+#include "findings.h"
+#include "input.h"
+#include "ktree.h"
+#include "options.h"
+#include "origins.h"
+#include "pages.h"
+#include "reader.h"
+#include "report.h"
+#include "symbols.h"
+
+/* What the summary and warnings say of the log, from the input or a DB. */
+struct log_facts {
+	const char *source;	/* the log's path, "standard input", or the DB's */
+	const char *made_from;	/* for a DB: the log it was made from */
+	const char *log_name;	/* the log's path as the chart title names it */
+	struct db_input_facts input;
+};
+
+struct analysis {
+	const struct options *opts;
+	struct trace_strings strings;
+	struct read_result read;
+	struct account account;
+	struct symbol_table syms;
+	char *map_path;		/* System.map actually used, or NULL */
+	struct kernel_tree ktree;
+	bool have_ktree;	/* walked or loaded from an index */
+	struct dirtree dirs;
+	bool have_dirs;
+	uint32_t branch;	/* -b node, or 0: the whole tree */
+	uint32_t *site_place;	/* call-site id -> dirtree node */
+	uint32_t *key_place;	/* origin key -> dirtree node (--group-by origin) */
+	uint32_t *kernel_part;	/* DB stack -> the stack without user frames */
+	uint32_t kernel_part_cap;
+	struct callchains chains;	/* what stack frames mean */
+	struct origin_keys keys;	/* (call site, stack) of allocations */
+	struct account by_key;	/* the allocations counted by origin key */
+	bool have_keys;
+	struct strtab cache_keys;	/* --group-by cache: the caches' names */
+	struct account by_cache;	/* the allocations counted by cache */
+	bool have_caches;
+	struct db db;		/* --db-file */
+	bool have_db;
+	struct db_writer *saving;	/* --save-db */
+	struct ta_error save_error;
+	bool save_failed;
+	struct log_facts facts;	/* of the log read, or of the one the DB was made from */
+	struct findings findings;	/* --summary */
+	bool have_findings;
+	struct page_stats pages;	/* --page */
+	bool have_pages;
+	uint64_t first_ns, last_ns;	/* timestamps of the events counted */
+	uint64_t in_window[KMEM_KIND_COUNT];	/* events counted, by kind (--time) */
+	uint64_t outside_window;
+	struct input input;
+	double started;
+	double last_progress;
+	bool progress_shown;
+};
+
+/* The names rows are reported under: call sites, functions, origins or caches. */
+struct namers {
+	struct callsite_namer cs;
+	struct origin_namer on;
+	struct strtab_namer caches;
+	struct row_namer namer;
+};
+
+void analysis_init(struct analysis *a, const struct options *opts);
+void analysis_release(struct analysis *a);
+
+/* -k and --system-map: the tree (walked or from its index), its directories. */
+int analysis_load_kernel(struct analysis *a, struct ta_error *err);
+
+/* -f or --db-file: every event through the accounts; warnings on stderr. */
+int analysis_read(struct analysis *a, struct ta_error *err);
+
+/* The account the rows come from, for opts->group_by, and how they are named. */
+const struct account *analysis_rows_account(const struct analysis *a, struct namers *n);
+
+/* The rows of the account as -c lists them: grouped, sorted, placed, cut to -b. */
+void analysis_rows(const struct analysis *a, struct account_rows *rows);
+
+/* Do the reports asked for need the log's stack traces? */
+bool analysis_needs_stacks(const struct options *o);
+
+bool analysis_time_window_set(const struct options *o);
+
+/* The log's file name as titles give it ("standard input" for a pipe). */
+const char *analysis_log_name(const struct analysis *a);
+
+double analysis_clock(void);
+
+#endif

@@ -1,0 +1,41 @@
+/*
+ * cmdline.h - what every subcommand's option parsing shares: the usage
+ * error (exit 2) and strict readers of option values.
+ *
+ * Numbers are decimal and in range, or the option is refused: "0x10",
+ * "1e3", "  5", "5s" and a count past its type's range are usage errors,
+ * never a silently different value. Not here: any option table.
+ */
+#ifndef TA_CMDLINE_H
+#define TA_CMDLINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exit statuses. */
+enum {
+	EXIT_OK = 0,
+	EXIT_RUNTIME = 1,	/* a file, a DB, a write failed */
+	EXIT_USAGE = 2,		/* the command line is wrong */
+	EXIT_GATE = 3,		/* diff --fail-above: the growth is over the limit */
+};
+
+/*
+ * Print "trace_analyze: error: <fmt...>", then usage, then the hint to
+ * --help (of the subcommand named by help, "" for the bare command), on
+ * stderr. Returns EXIT_USAGE.
+ */
+int usage_error(const char *usage, const char *help, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* "12" -> 12; false unless decimal digits only and <= max. */
+bool read_count(const char *s, uint64_t max, uint64_t *out);
+
+/* "2.5" seconds -> nanoseconds; false unless digits[.digits] and <= 1e10 s. */
+bool read_seconds(const char *s, uint64_t *ns);
+
+/* --threads: 0 (as many as pay) to 64. */
+bool read_thread_count(const char *s, int *out);
+
+#endif

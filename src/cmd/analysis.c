@@ -1,0 +1,735 @@
+/*
+ * analysis.c - one log (or DB) analysed: the kernel tree and System.map
+ * loaded, the log streamed through the parser into the accounts (by call
+ * site, by origin key, by slab cache), call sites placed in the tree. What
+ * the bare command and diff both need; no report is written here.
+ *
+ * Owns the order of things and the wiring between modules; holds no
+ * parsing or counting logic of its own.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "callsite.h"
+#include "kindex.h"
+#include "reader.h"
+#include "stackpair.h"
+
+double analysis_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- kernel symbols --------------------------------------------------------- */
+
+static bool is_directory(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* --system-map FILE, or the System.map of -k DIR (or of its index). */
+static int load_symbols(struct analysis *r, struct ta_error *err)
+{
+	const struct options *o = r->opts;
+
+	if (o->system_map) {
+		r->map_path = xstrdup(o->system_map);
+	} else if (r->have_ktree) {
+		size_t n;
+
+		if (!r->ktree.system_map)
+			return 0;
+		n = strlen(o->kernel) + sizeof("/System.map");
+		r->map_path = xmalloc(n);
+		snprintf(r->map_path, n, "%s/System.map", o->kernel);
+		return symbols_parse_system_map(&r->syms, r->ktree.system_map,
+						r->ktree.system_map_len, r->map_path, err);
+	} else if (o->kernel) {
+		struct stat st;
+
+		if (stat(o->kernel, &st) < 0)
+			return error_set_errno(err, errno, "cannot open kernel tree '%s'", o->kernel);
+		if (!S_ISDIR(st.st_mode))
+			return error_set(err, "kernel tree '%s' is not a directory", o->kernel);
+		size_t n = strlen(o->kernel) + sizeof("/System.map");
+
+		r->map_path = xmalloc(n);
+		snprintf(r->map_path, n, "%s/System.map", o->kernel);
+		if (access(r->map_path, F_OK) < 0) {
+			free(r->map_path);
+			r->map_path = NULL;
+			return 0;
+		}
+	} else {
+		return 0;
+	}
+	if (is_directory(r->map_path))
+		return error_set_errno(err, EISDIR, "cannot read '%s'", r->map_path);
+	return symbols_load_system_map(&r->syms, r->map_path, err);
+}
+
+
+/* ---- the kernel tree ------------------------------------------------------------- */
+
+/* The reports that need the tree's objects, not only its System.map. */
+static bool needs_objects(const struct options *o)
+{
+	return o->branch || o->callers_path || o->rings_path || o->save_index ||
+	       o->place_in_tree || (!o->log_path && !o->db_path);
+}
+
+/* -k DIR walks the tree (when a report needs it); -k FILE loads an index. */
+static int load_kernel(struct analysis *r, struct ta_error *err)
+{
+	const struct options *o = r->opts;
+	struct stat st;
+
+	if (!o->kernel)
+		return 0;
+	if (stat(o->kernel, &st) < 0)
+		return error_set_errno(err, errno, "cannot open kernel tree '%s'", o->kernel);
+	if (S_ISDIR(st.st_mode)) {
+		if (!needs_objects(o))
+			return 0;
+		if (ktree_walk(&r->ktree, o->kernel, err) < 0)
+			return -1;
+		if (r->ktree.counts.objects == 0)
+			return error_set(err, "kernel tree '%s' has no objects: is it built? "
+					 "(looked for .o files with a .c or .S source beside them)",
+					 o->kernel);
+	} else if (kindex_load(&r->ktree, o->kernel, err) < 0) {
+		return -1;
+	}
+	r->have_ktree = true;
+	return 0;
+}
+
+static int build_directories(struct analysis *r, struct ta_error *err)
+{
+	const struct options *o = r->opts;
+
+	if (!r->have_ktree)
+		return 0;
+	dirtree_build(&r->dirs, &r->ktree);
+	r->have_dirs = true;
+	if (o->branch) {
+		r->branch = dirtree_find(&r->dirs, o->branch);
+		if (r->branch == DIR_NONE)
+			return error_set(err, "branch '%s' is not in kernel tree '%s'", o->branch,
+					 o->kernel);
+	}
+	return 0;
+}
+
+static bool by_origin(const struct analysis *r)
+{
+	return r->opts->group_by == GROUP_ORIGIN;
+}
+
+/*
+ * Put every call site that allocated where its function is defined (or,
+ * by origin, every origin key where its origin function is), and add its
+ * bytes to that directory.
+ */
+static void place_call_sites(struct analysis *r)
+{
+	const struct strtab *cs = &r->strings.call_sites;
+	const struct account *a = by_origin(r) ? &r->by_key : &r->account;
+	struct origin_namer on = { &r->keys, &r->chains };
+	char name[CALLSITE_NAME_MAX];
+	uint32_t id, *place;
+
+	place = xcalloc(a->nsites ? a->nsites : 1, sizeof(*place));
+	for (id = 0; id < a->nsites; id++) {
+		const struct site_stats *s = account_site(a, id);
+		enum place_kind kind;
+		uint64_t size = 0;
+		size_t n;
+
+		place[id] = DIR_NONE;
+		if (!s)
+			continue;
+		if (by_origin(r))
+			n = origin_row_name(&on, id, name, sizeof(name));
+		else
+			n = callsite_function(strtab_get(cs, id), strtab_length(cs, id), &r->syms, name,
+					      sizeof(name), &size);
+		place[id] = dirtree_place_function(&r->dirs, name, n, size, &kind);
+		dirtree_add_dynamic(&r->dirs, place[id], s->total_dynamic, s->current_dynamic,
+				    s->current_req);
+	}
+	if (by_origin(r))
+		r->key_place = place;
+	else
+		r->site_place = place;
+}
+
+static uint32_t join_places(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct dirtree *d = ctx;
+
+	if (a == b || a == DIR_NONE || b == DIR_NONE)
+		return a == DIR_NONE ? b : a;
+	return dirtree_common_ancestor(d, a, b);
+}
+
+static bool row_is_in_branch(const struct account_row *row, const void *ctx)
+{
+	const struct analysis *r = ctx;
+
+	return row->place != DIR_NONE && dirtree_is_within(&r->dirs, row->place, r->branch);
+}
+
+/* The rows' names: call sites, functions, origins (over the account by key), caches. */
+const struct account *analysis_rows_account(const struct analysis *r, struct namers *n)
+{
+	n->cs.call_sites = &r->strings.call_sites;
+	n->cs.syms = &r->syms;
+	n->cs.by_function = r->opts->group_by == GROUP_FUNCTION;
+	n->on.keys = &r->keys;
+	n->on.chains = &r->chains;
+	n->caches.names = &r->cache_keys;
+	if (by_origin(r)) {
+		n->namer.name = origin_row_name;
+		n->namer.ctx = &n->on;
+		return &r->by_key;
+	}
+	if (r->opts->group_by == GROUP_CACHE) {
+		n->namer.name = strtab_row_name;
+		n->namer.ctx = &n->caches;
+		return &r->by_cache;
+	}
+	n->namer.name = callsite_row_name;
+	n->namer.ctx = &n->cs;
+	return &r->account;
+}
+
+/* The account rows, placed in the tree and cut to -b when there is one. */
+void analysis_rows(const struct analysis *r, struct account_rows *rows)
+{
+	const uint32_t *place = by_origin(r) ? r->key_place
+			      : r->opts->group_by == GROUP_CACHE ? NULL : r->site_place;
+	struct row_places places = { place, join_places, &r->dirs };
+	struct namers n;
+	const struct account *a = analysis_rows_account(r, &n);
+
+	account_rows_build(rows, a, &n.namer, r->opts->order, place ? &places : NULL);
+	if (r->opts->branch && r->have_dirs)
+		account_rows_filter(rows, row_is_in_branch, r);
+}
+
+/* ---- reading the log ---------------------------------------------------------- */
+
+static void show_progress(void *ctx, const struct input *in)
+{
+	struct analysis *r = ctx;
+	double t = analysis_clock();
+
+	if (r->opts->quiet || t - r->started < 1.0 || t - r->last_progress < 0.5 ||
+	    !isatty(STDERR_FILENO))
+		return;
+	r->last_progress = t;
+	r->progress_shown = true;
+	if (in->size_hint)
+		fprintf(stderr, "\rtrace_analyze: reading '%s': %3.0f%%", in->name,
+			100.0 * (double)in->bytes_read / (double)in->size_hint);
+	else
+		fprintf(stderr, "\rtrace_analyze: reading standard input: %.0f MB",
+			(double)in->bytes_read / 1e6);
+}
+
+static void end_progress(struct analysis *r)
+{
+	if (r->progress_shown)
+		fputs("\r\033[K", stderr);
+}
+
+bool analysis_time_window_set(const struct options *o)
+{
+	return o->has_time_start || o->has_time_end;
+}
+
+/* --time: markers carry no timestamp and are always kept. */
+static bool in_time_window(const struct options *o, const struct kmem_event *ev)
+{
+	if (!o->has_time_start && !o->has_time_end)
+		return true;
+	if (ev->kind == KMEM_LOST_EVENTS || ev->kind == KMEM_BUFFER_STARTED)
+		return true;
+	return (!o->has_time_start || ev->ts_ns >= o->time_start_ns) &&
+	       (!o->has_time_end || ev->ts_ns <= o->time_end_ns);
+}
+
+/* The account by origin key: an allocation counts under (call site, stack). */
+static void count_by_key(struct analysis *r, const struct kmem_event *ev)
+{
+	struct kmem_event keyed;
+
+	if (!kmem_is_slab_alloc(ev->kind)) {
+		account_apply(&r->by_key, ev);	/* a free credits the key of its allocation */
+		return;
+	}
+	keyed = *ev;
+	keyed.call_site = origin_key(&r->keys, ev->call_site, ev->stack);
+	account_apply(&r->by_key, &keyed);
+}
+
+/*
+ * The account by slab cache: the name= of the event, or, for kmalloc
+ * (whose events name no cache), the kmalloc cache of its size class; a
+ * kmem_cache_alloc without name= (kernels before 6.x) by its object size.
+ */
+static void count_by_cache(struct analysis *r, const struct kmem_event *ev)
+{
+	struct kmem_event keyed;
+	char name[64];
+	int n;
+
+	if (!kmem_is_slab_alloc(ev->kind)) {
+		account_apply(&r->by_cache, ev);
+		return;
+	}
+	keyed = *ev;
+	if (ev->cache != STR_NONE) {
+		const struct strtab *c = &r->strings.caches;
+
+		keyed.call_site = strtab_intern(&r->cache_keys, strtab_get(c, ev->cache),
+						strtab_length(c, ev->cache));
+		account_apply(&r->by_cache, &keyed);
+		return;
+	}
+	if (!kmem_is_malloc_family(ev->kind))
+		n = snprintf(name, sizeof(name), "(unnamed, %u bytes)", ev->bytes_alloc);
+	else if (ev->bytes_alloc > 8192)
+		n = snprintf(name, sizeof(name), "kmalloc-large");
+	else
+		n = snprintf(name, sizeof(name), "kmalloc-%s%u",
+			     ev->accounted == ACCOUNTED_TRUE ? "cg-" : "", ev->bytes_alloc);
+	keyed.call_site = strtab_intern(&r->cache_keys, name, (size_t)n);
+	account_apply(&r->by_cache, &keyed);
+}
+
+/* Every event, in log order, from the parser or from a DB's replay. */
+static void consume_event(void *ctx, const struct kmem_event *ev)
+{
+	struct analysis *r = ctx;
+
+	if (r->saving && !r->save_failed &&
+	    db_writer_add(r->saving, ev, &r->save_error) < 0)
+		r->save_failed = true;
+	if (!in_time_window(r->opts, ev)) {
+		r->outside_window++;
+		return;
+	}
+	r->in_window[ev->kind]++;
+	if (ev->ts_ns) {
+		if (!r->first_ns || ev->ts_ns < r->first_ns)
+			r->first_ns = ev->ts_ns;
+		if (ev->ts_ns > r->last_ns)
+			r->last_ns = ev->ts_ns;
+	}
+	account_apply(&r->account, ev);
+	if (r->have_keys && kmem_is_slab(ev->kind))
+		count_by_key(r, ev);
+	if (r->have_caches && kmem_is_slab(ev->kind))
+		count_by_cache(r, ev);
+	if (r->have_findings)
+		findings_apply(&r->findings, ev);
+	if (r->have_pages && kmem_is_page(ev->kind))
+		pages_apply(&r->pages, ev, r->have_keys && ev->kind == KMEM_PAGE_ALLOC
+				   ? origin_key(&r->keys, STR_NONE, ev->stack) : STR_NONE);
+}
+
+/* Do the reports asked for need stacks: origins, folded stacks, leaks by stack? */
+bool analysis_needs_stacks(const struct options *o)
+{
+	return o->group_by == GROUP_ORIGIN || o->folded_path || o->folded_pages_path ||
+	       o->flame_path || o->outstanding_path || o->page_path;
+}
+
+/* Does a report need every event, rather than the accounts a DB keeps? */
+static bool needs_event_stream(const struct options *o)
+{
+	return o->summary_path || o->outstanding_path || o->page_path || o->has_time_start ||
+	       o->has_time_end || analysis_needs_stacks(o) || o->group_by == GROUP_CACHE ||
+	       o->replay_events;
+}
+
+/* The optional fields the reports asked for need parsed. */
+static unsigned fields_wanted(const struct options *o)
+{
+	unsigned want = o->user_frames ? WANT_USER_FRAMES : 0;
+
+	if (o->save_db)
+		return WANT_ALL | want;
+	if (analysis_needs_stacks(o))	/* page events too: their stacks are theirs, not another's */
+		want |= WANT_STACK | WANT_PAGE;
+	if (o->folded_pages_path)
+		want |= WANT_PAGE;
+	if (o->group_by == GROUP_CACHE)
+		want |= WANT_CACHE_NAME;
+	if (o->summary_path)	/* caches; page events for the timestamps' order */
+		want |= WANT_CACHE_NAME | WANT_PAGE;
+	if (o->has_time_start || o->has_time_end)
+		want |= WANT_PAGE;	/* to count them in the window */
+	if (o->page_path)
+		want |= WANT_PAGE | WANT_GFP;
+	return want;
+}
+
+static const char *input_name(const struct analysis *r)
+{
+	return r->input.is_stdin ? "standard input" : r->opts->log_path;
+}
+
+/* --save-db: the events went to the writer as they came; now the rest. */
+static int finish_saving(struct analysis *r, struct ta_error *err)
+{
+	struct db_writer *w = r->saving;
+
+	r->saving = NULL;
+	if (r->save_failed) {
+		db_writer_abort(w);
+		*err = r->save_error;
+		return -1;
+	}
+	return db_writer_finish(w, input_name(r), &r->strings, &r->read.stats, &r->read.header,
+				&r->facts.input, &r->account,
+				analysis_time_window_set(r->opts) ? 0 : r->opts->families, err);
+}
+
+/* "sched_switch (900), rss_stat (334) and 2 more" */
+static void list_event_names(const struct event_names *e, char *out, size_t cap)
+{
+	size_t n = 0;
+	uint32_t i;
+
+	out[0] = '\0';
+	for (i = 0; i < e->count && n < cap; i++)
+		n += (size_t)snprintf(out + n, cap - n, "%s%s (%llu)", i ? ", " : "", e->name[i],
+				      (unsigned long long)e->lines[i]);
+	if (e->other_lines && n < cap)
+		snprintf(out + n, cap - n, " and %llu lines of other events",
+			 (unsigned long long)e->other_lines);
+}
+
+/*
+ * A file with no trace line at all is the wrong file (binary data, a
+ * source file): an error before any report is written. A trace with no
+ * kmem event is a log of the wrong events: a warning saying which.
+ */
+static int check_it_is_a_kmem_log(const struct analysis *r, struct ta_error *err)
+{
+	const struct parse_stats *st = &r->read.stats;
+	uint64_t lines = st->lines + r->input.overlong_lines + (r->input.truncated_last_line ? 1 : 0);
+	char name[1024], names[512];
+
+	if (r->input.is_stdin)
+		snprintf(name, sizeof(name), "standard input");
+	else
+		snprintf(name, sizeof(name), "'%s'", r->opts->log_path);
+
+	if (lines == 0 && r->input.interrupted)
+		return error_set(err, "nothing was read from %s before it was interrupted", name);
+	if (lines == 0)
+		return error_set(err, "%s is empty: there is no trace line to read", name);
+	if (parse_stats_trace_lines(st) == 0) {
+		if (lines == 1)
+			return error_set(err, "%s is not an ftrace text log: its only line is not "
+					 "a trace line", name);
+		return error_set(err, "%s is not an ftrace text log: none of its %llu lines is a "
+				 "trace line", name, (unsigned long long)lines);
+	}
+	if (parse_stats_kmem_lines(st) > 0)
+		return 0;
+	if (st->other_events) {
+		list_event_names(&r->read.other_events, names, sizeof(names));
+		warn("%s has no allocation event (kmalloc, kfree, kmem_cache_*, mm_page_*), only "
+		     "other events: %s; were those enabled? "
+		     "(echo 1 > /sys/kernel/tracing/events/kmem/enable)", name, names);
+	} else {
+		warn("%s has no event at all, only ftrace headers, markers or stack lines: was "
+		     "anything traced? (echo 1 > /sys/kernel/tracing/events/kmem/enable)", name);
+	}
+	return 0;
+}
+
+static int read_log(struct analysis *r, struct ta_error *err)
+{
+	struct read_config cfg = {
+		.input = &r->input,
+		.strings = &r->strings,
+		.want = fields_wanted(r->opts),
+		.threads = r->opts->threads,
+		.on_event = consume_event,
+		.on_progress = show_progress,
+		.ctx = r,
+	};
+	int rc;
+
+	if (input_open(&r->input, r->opts->log_path, err) < 0)
+		return -1;
+	if (r->opts->save_db) {
+		/* a windowed account is not the log's: then the writer keeps all three */
+		r->saving = db_writer_create(r->opts->save_db,
+					     analysis_time_window_set(r->opts) ? 0 : r->opts->families,
+					     r->opts->user_frames, err);
+		if (!r->saving)
+			return -1;
+	}
+	if (r->input.is_stream)
+		input_end_streams_on_interrupt();
+	rc = read_events(&cfg, &r->read, err);
+	end_progress(r);
+	r->facts.source = r->facts.log_name = input_name(r);
+	r->facts.input.overlong_lines = r->input.overlong_lines;
+	r->facts.input.truncated_last_line = r->input.truncated_last_line;
+	r->facts.input.first_malformed_line = r->read.first_malformed_line;
+	r->facts.input.interrupted = r->input.interrupted;
+	r->facts.input.bytes_read = r->input.bytes_read;
+	if (rc == 0)
+		rc = check_it_is_a_kmem_log(r, err);
+	if (rc == 0 && r->saving)
+		rc = finish_saving(r, err);
+	return rc;
+}
+
+/*
+ * A DB saved with --user-frames, read without: the stack as its kernel
+ * frames alone, as parsing the log would have made it (made once a stack).
+ */
+static uint32_t kernel_part_of_stack(struct analysis *r, uint32_t stack)
+{
+	struct stack_table *t = &r->strings.stacks;
+	uint32_t n, k, *frames;
+	const uint32_t *f;
+
+	if (stack >= r->kernel_part_cap) {
+		uint32_t cap = t->count, i;
+
+		r->kernel_part = xrealloc(r->kernel_part, cap * sizeof(*r->kernel_part));
+		for (i = r->kernel_part_cap; i < cap; i++)
+			r->kernel_part[i] = STACK_NONE - 1;	/* not made yet */
+		r->kernel_part_cap = cap;
+	}
+	if (r->kernel_part[stack] != STACK_NONE - 1)
+		return r->kernel_part[stack];
+	f = stack_frames(t, stack, &n);
+	for (k = 0; k < n; k++) {
+		const char *name = strtab_get(&r->strings.frames, f[k]);
+
+		if (strcmp(name, USER_FRAMES_MARK) == 0)
+			break;
+	}
+	frames = xmalloc((k ? k : 1) * sizeof(*frames));
+	memcpy(frames, f, k * sizeof(*frames));
+	/* interning may grow the table: copy first, then look up */
+	r->kernel_part[stack] = k == n ? stack : (k ? stack_intern(t, frames, k) : STACK_NONE);
+	free(frames);
+	return r->kernel_part[stack];
+}
+
+/*
+ * A DB holds every field of every event; hand on only what parsing the
+ * log with this run's wants would have given, so reports are identical.
+ */
+static void consume_replayed_event(void *ctx, const struct kmem_event *saved)
+{
+	struct analysis *r = ctx;
+	unsigned want = fields_wanted(r->opts);
+	struct kmem_event ev = *saved;
+
+	if (kmem_is_page(ev.kind) && !(want & WANT_PAGE))
+		return;
+	if (!(want & WANT_COMM)) {
+		ev.comm = STR_NONE;
+		ev.pid = -1;
+	}
+	if (!(want & WANT_GFP))
+		ev.gfp = STR_NONE;
+	if (!(want & WANT_CACHE_NAME))
+		ev.cache = STR_NONE;
+	if (!(want & WANT_STACK))
+		ev.stack = STACK_NONE;
+	else if (ev.stack != STACK_NONE && r->db.user_frames && !(want & WANT_USER_FRAMES))
+		ev.stack = kernel_part_of_stack(r, ev.stack);
+	consume_event(r, &ev);
+}
+
+/* --db-file: the saved account of the run's families, statistics and facts. */
+static int read_db(struct analysis *r, struct ta_error *err)
+{
+	if (db_open(&r->db, r->opts->db_path, &r->strings, err) < 0)
+		return -1;
+	r->have_db = true;
+	if (r->opts->user_frames && !r->db.user_frames)
+		warn("'%s' was saved without --user-frames: its stacks have kernel frames only",
+		     r->opts->db_path);
+	if (needs_event_stream(r->opts)) {
+		if (db_replay(&r->db, &r->strings, consume_replayed_event, r, err) < 0)
+			return -1;
+	} else if (db_load_account(&r->db, r->opts->families, r->strings.call_sites.count,
+				   &r->account, err) < 0) {
+		return -1;
+	}
+	r->read.stats = r->db.stats;
+	r->read.header = r->db.header;
+	r->read.first_malformed_line = r->db.facts.first_malformed_line;
+	r->facts.source = r->opts->db_path;
+	r->facts.made_from = r->facts.log_name = r->db.source;
+	r->facts.input = r->db.facts;
+	return 0;
+}
+
+/* ---- after reading ------------------------------------------------------------------- */
+
+/* Say once when addresses stay hex: no System.map, or not in it. */
+static void warn_about_unresolved_addresses(const struct analysis *r)
+{
+	const struct strtab *cs = &r->strings.call_sites;
+	uint64_t addr, hex = 0, unresolved = 0;
+	uint32_t id;
+
+	for (id = 0; id < r->account.nsites; id++) {
+		if (!account_site(&r->account, id) ||
+		    !callsite_is_address(strtab_get(cs, id), strtab_length(cs, id), &addr))
+			continue;
+		hex++;
+		if (!r->syms.count || !symbols_lookup(&r->syms, addr))
+			unresolved++;
+	}
+	if (hex && !r->syms.count)
+		warn("%llu call sites are bare addresses and no System.map was given "
+		     "(-k DIR or --system-map FILE): they stay hex", (unsigned long long)hex);
+	else if (unresolved)
+		warn("%llu of %llu call site addresses are in no function of '%s': "
+		     "they stay hex", (unsigned long long)unresolved, (unsigned long long)hex,
+		     r->map_path);
+}
+
+/* ---- the run ---------------------------------------------------------------------- */
+
+void analysis_init(struct analysis *r, const struct options *opts)
+{
+	memset(r, 0, sizeof(*r));
+	r->opts = opts;
+	r->started = analysis_clock();
+	trace_strings_init(&r->strings);
+	account_init(&r->account, opts->families);
+	symbols_init(&r->syms);
+	ktree_init(&r->ktree);
+	r->input.fd = -1;
+	if (opts->summary_path) {
+		findings_init(&r->findings);
+		r->have_findings = true;
+	}
+	if (opts->page_path || opts->folded_pages_path) {
+		pages_init(&r->pages);
+		r->have_pages = true;
+	}
+}
+
+void analysis_release(struct analysis *r)
+{
+	input_close(&r->input);
+	if (r->saving)
+		db_writer_abort(r->saving);
+	if (r->have_db)
+		db_close(&r->db);
+	account_release(&r->account);
+	symbols_release(&r->syms);
+	trace_strings_release(&r->strings);
+	if (r->have_dirs)
+		dirtree_release(&r->dirs);
+	ktree_release(&r->ktree);
+	if (r->have_findings)
+		findings_release(&r->findings);
+	if (r->have_pages)
+		pages_release(&r->pages);
+	free(r->site_place);
+	free(r->key_place);
+	free(r->kernel_part);
+	free(r->map_path);
+	if (r->have_caches) {
+		strtab_release(&r->cache_keys);
+		account_release(&r->by_cache);
+	}
+	if (r->have_keys) {
+		callchains_release(&r->chains);
+		origin_keys_release(&r->keys);
+		account_release(&r->by_key);
+	}
+}
+
+/* Origins and stacks: set up before the log is read, as System.map is loaded. */
+static int prepare_origins(struct analysis *r, struct ta_error *err)
+{
+	if (r->opts->group_by == GROUP_CACHE) {
+		strtab_init(&r->cache_keys);
+		account_init(&r->by_cache, r->opts->families);
+		r->have_caches = true;
+	}
+	if (!analysis_needs_stacks(r->opts))
+		return 0;
+	if (callchains_init(&r->chains, &r->strings, &r->syms, r->opts->wrappers_path, err) < 0)
+		return -1;
+	origin_keys_init(&r->keys);
+	account_init(&r->by_key, r->opts->families);
+	r->have_keys = true;
+	return 0;
+}
+
+
+/* -k and --system-map: the tree (walked or from its index), its directories. */
+int analysis_load_kernel(struct analysis *a, struct ta_error *err)
+{
+	if (load_kernel(a, err) < 0 || load_symbols(a, err) < 0)
+		return -1;
+	return build_directories(a, err);
+}
+
+/* -f or --db-file: every event through the accounts; warnings on stderr. */
+int analysis_read(struct analysis *a, struct ta_error *err)
+{
+	const struct options *opts = a->opts;
+
+	if (prepare_origins(a, err) < 0)
+		return -1;
+	if ((opts->db_path ? read_db(a, err) : read_log(a, err)) < 0)
+		return -1;
+	if (a->have_keys)
+		callchains_update(&a->chains);
+	if (a->facts.input.interrupted)
+		warn("reading '%s' was interrupted: the reports cover the %llu bytes read",
+		     a->facts.log_name, (unsigned long long)a->facts.input.bytes_read);
+	if (a->facts.input.truncated_last_line)
+		warn("the last line of '%s' has no newline (truncated log?): skipped",
+		     a->facts.log_name);
+	warn_about_unresolved_addresses(a);
+	if (a->have_dirs)
+		place_call_sites(a);
+	return 0;
+}
+
+const char *analysis_log_name(const struct analysis *a)
+{
+	const char *slash;
+
+	if (!a->facts.log_name)
+		return NULL;
+	if (strcmp(a->facts.log_name, "standard input") == 0)
+		return "standard input";
+	slash = strrchr(a->facts.log_name, '/');
+	return slash ? slash + 1 : a->facts.log_name;
+}

@@ -1,0 +1,1069 @@
+/*
+ * diff.c - `trace_analyze diff OLD NEW`: what changed between two runs (two
+ * logs, two DBs, or one of each) or, with --static, between two kernel
+ * trees, laid out as bloat-o-meter lays out two kernels (diff.h).
+ *
+ * Each side is an analysis (analysis.h) of its own, with its own kernel
+ * tree when --old-kernel/--new-kernel say so; rows are keyed by function
+ * (call-site offsets move when code changes), call site, origin, slab
+ * cache or directory. --per and --per-second scale both sides; --fail-above
+ * turns a growth into exit status 3 for CI; -r draws the change per
+ * directory. Not here: the row arithmetic (report/diff.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "callsite.h"
+#include "cmdline.h"
+#include "commands.h"
+#include "db.h"
+#include "diff.h"
+#include "dirtree.h"
+#include "kindex.h"
+#include "outfile.h"
+#include "pathcheck.h"
+#include "ringchart.h"
+
+static const char usage_line[] =
+	"usage: trace_analyze diff [-k DIR|INDEX | --old-kernel D --new-kernel D]\n"
+	"                          [--group-by function|callsite|origin|cache|dir] [-b DIR]\n"
+	"                          [-o FIGURE] [--malloc | --cache] [--per N | --per-second]\n"
+	"                          [--fail-above BYTES|PCT%] [-r FILE] [-c FILE]\n"
+	"                          [--format text|csv|json] OLD NEW\n"
+	"       trace_analyze diff --static [-b DIR] [--fail-above BYTES|PCT%]\n"
+	"                          [-c FILE] [--format ...] OLDTREE NEWTREE\n";
+
+#define diff_usage(...) usage_error(usage_line, "diff", __VA_ARGS__)
+
+static void print_help(void)
+{
+	fputs(usage_line, stdout);
+	fputs("\n"
+	      "What changed between two runs, or two kernels, as bloat-o-meter shows it:\n"
+	      "one row per name with old, new, delta and delta%, sorted by |delta|,\n"
+	      "names found on one side only marked added or removed, unchanged ones left\n"
+	      "out, then the totals.\n"
+	      "\n"
+	      "  OLD, NEW                  kmem logs (any text form; '-' reads standard\n"
+	      "                            input, for one side) or DB files (--save-db)\n"
+	      "  -k, --kernel DIR|INDEX    the kernel tree of both sides\n"
+	      "      --old-kernel DIR|INDEX, --new-kernel DIR|INDEX\n"
+	      "                            the tree of each side, when they are two builds\n"
+	      "      --group-by KEY        function (default: call-site offsets move when\n"
+	      "                            code changes), callsite, origin (stack traces),\n"
+	      "                            cache (slab cache), dir (a tree's directories)\n"
+	      "  -b, --start-branch DIR    only rows under DIR of the tree; with dir, one\n"
+	      "                            row per directory or object just below DIR\n"
+	      "  -o, --order-by FIGURE     what is compared: current_dynamic (default),\n"
+	      "                            total_dynamic, waste, alloc_count, free_count,\n"
+	      "                            frag, hit, bytes, pingpong, peak\n"
+	      "      --malloc, --cache     only kmalloc or only kmem_cache events\n"
+	      "      --per N               both sides scaled to N allocations\n"
+	      "      --per-second          both sides divided by their log's duration\n"
+	      "      --fail-above LIMIT    exit 3 when the total grows by more than LIMIT\n"
+	      "                            bytes (or count), or LIMIT% of the old total\n"
+	      "  -r, --rings-file FILE     with a tree: a ringchart of the change per\n"
+	      "                            directory (PNG, or SVG/PDF by the name)\n"
+	      "  -c, --output FILE         where the table goes (default: standard output)\n"
+	      "      --format FORMAT       text (default), csv or json\n"
+	      "      --static              compare two trees or kernel indexes: symbols,\n"
+	      "                            objects and directories (text, data, rodata, bss)\n"
+	      "      --wrappers FILE, --user-frames, --threads N: as for the analysis\n"
+	      "  -h, --help                this help\n"
+	      "\n"
+	      "Exit status: 0 success, 1 runtime failure, 2 usage error, 3 the total grew\n"
+	      "more than --fail-above allows.\n"
+	      "See trace_analyze(1), DIFF.\n",
+	      stdout);
+}
+
+struct diff_options {
+	const char *paths[2];
+	const char *kernel;
+	const char *kernels[2];		/* --old-kernel, --new-kernel */
+	enum group_by group_by;
+	const char *branch;
+	enum order_key figure;
+	unsigned families;
+	uint64_t per;			/* --per N; 0: none */
+	bool per_second;
+	bool has_gate, gate_pct;
+	double gate;			/* --fail-above */
+	const char *rings_path;
+	const char *output_path;
+	enum out_format format;
+	int threads;
+	bool statics;
+	const char *wrappers;
+	bool user_frames;
+};
+
+enum long_only {
+	OPT_OLD_KERNEL = 256,
+	OPT_NEW_KERNEL,
+	OPT_GROUP_BY,
+	OPT_MALLOC,
+	OPT_CACHE,
+	OPT_PER,
+	OPT_PER_SECOND,
+	OPT_FAIL_ABOVE,
+	OPT_FORMAT,
+	OPT_THREADS,
+	OPT_STATIC,
+	OPT_WRAPPERS,
+	OPT_USER_FRAMES,
+};
+
+static const struct option long_options[] = {
+	{ "kernel", required_argument, NULL, 'k' },
+	{ "old-kernel", required_argument, NULL, OPT_OLD_KERNEL },
+	{ "new-kernel", required_argument, NULL, OPT_NEW_KERNEL },
+	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
+	{ "start-branch", required_argument, NULL, 'b' },
+	{ "order-by", required_argument, NULL, 'o' },
+	{ "malloc", no_argument, NULL, OPT_MALLOC },
+	{ "cache", no_argument, NULL, OPT_CACHE },
+	{ "per", required_argument, NULL, OPT_PER },
+	{ "per-second", no_argument, NULL, OPT_PER_SECOND },
+	{ "fail-above", required_argument, NULL, OPT_FAIL_ABOVE },
+	{ "rings-file", required_argument, NULL, 'r' },
+	{ "output", required_argument, NULL, 'c' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "static", no_argument, NULL, OPT_STATIC },
+	{ "wrappers", required_argument, NULL, OPT_WRAPPERS },
+	{ "user-frames", no_argument, NULL, OPT_USER_FRAMES },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* "10000" bytes, or "5%" (decimal, two places at most) of the old total. */
+static bool parse_limit(const char *s, struct diff_options *d)
+{
+	size_t n = strlen(s);
+	uint64_t v;
+
+	if (n > 1 && s[n - 1] == '%') {
+		char copy[64];
+		uint64_t ns;
+
+		if (n - 1 >= sizeof(copy))
+			return false;
+		memcpy(copy, s, n - 1);
+		copy[n - 1] = '\0';
+		if (!read_seconds(copy, &ns))	/* the same decimal grammar */
+			return false;
+		d->gate = (double)ns / 1e9;
+		d->gate_pct = true;
+	} else {
+		if (!read_count(s, UINT64_MAX, &v))
+			return false;
+		d->gate = (double)v;
+		d->gate_pct = false;
+	}
+	d->has_gate = true;
+	return true;
+}
+
+static int group_of_name(const char *s)
+{
+	static const char *const names[] = { "callsite", "function", "origin", "cache", "dir" };
+	int i;
+
+	for (i = 0; i < 5; i++)
+		if (strcmp(s, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static int check_diff_combinations(const struct diff_options *d)
+{
+	if (d->statics) {
+		if (d->kernel || d->kernels[0] || d->kernels[1] || d->per || d->per_second ||
+		    d->rings_path || d->families != FAMILY_ALL)
+			return diff_usage("%s", "--static compares two trees: -k, --old-kernel, "
+					  "--new-kernel, --per, --per-second, -r, --malloc and "
+					  "--cache do not apply");
+		return -1;
+	}
+	if (strcmp(d->paths[0], "-") == 0 && strcmp(d->paths[1], "-") == 0)
+		return diff_usage("%s", "only one side can be standard input");
+	if (d->per && d->per_second)
+		return diff_usage("%s", "--per and --per-second exclude each other");
+	if (d->kernel && (d->kernels[0] || d->kernels[1]))
+		return diff_usage("%s", "-k gives both sides one tree: use --old-kernel and "
+				  "--new-kernel instead, not with it");
+	if (d->group_by == GROUP_DIR && !d->kernel && !(d->kernels[0] && d->kernels[1]))
+		return diff_usage("%s", "--group-by dir needs the kernel tree of both sides (-k, "
+				  "or --old-kernel and --new-kernel)");
+	if ((d->branch || d->rings_path) && !d->kernel && !(d->kernels[0] && d->kernels[1]))
+		return diff_usage("%s", "-b and -r need the kernel tree of both sides (-k, or "
+				  "--old-kernel and --new-kernel)");
+	if (d->group_by == GROUP_CACHE && (d->branch || d->rings_path))
+		return diff_usage("%s", "--group-by cache: slab caches are in no directory of the "
+				  "tree (-b, -r)");
+	if (d->figure == ORDER_PEAK && d->group_by != GROUP_CALLSITE)
+		return diff_usage("%s", "-o peak is a call site's own: use --group-by callsite");
+	return -1;
+}
+
+/* No output may overwrite an input, as for the analysis. */
+static int check_diff_files(const struct diff_options *d)
+{
+	struct file_roles roles;
+	struct ta_error err;
+	int i;
+
+	file_roles_init(&roles);
+	for (i = 0; i < 2; i++) {
+		file_roles_add_input(&roles, i ? "NEW" : "OLD", d->paths[i]);
+		file_roles_add_input(&roles, i ? "--new-kernel" : "--old-kernel", d->kernels[i]);
+	}
+	file_roles_add_input(&roles, "-k", d->kernel);
+	file_roles_add_input(&roles, "--wrappers", d->wrappers);
+	file_roles_add_output(&roles, "-c", d->output_path);
+	file_roles_add_output(&roles, "-r", d->rings_path);
+	if (file_roles_check(&roles, &err) < 0) {
+		fprintf(stderr, "trace_analyze: error: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+static int parse_diff_options(int argc, char **argv, struct diff_options *d)
+{
+	bool malloc_only = false, cache_only = false;
+	int c, key, status;
+	uint64_t n;
+
+	memset(d, 0, sizeof(*d));
+	d->group_by = GROUP_FUNCTION;
+	d->figure = ORDER_CURRENT_DYNAMIC;
+	d->families = FAMILY_ALL;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":k:b:o:r:c:h", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'k':
+			d->kernel = optarg;
+			break;
+		case OPT_OLD_KERNEL:
+			d->kernels[0] = optarg;
+			break;
+		case OPT_NEW_KERNEL:
+			d->kernels[1] = optarg;
+			break;
+		case OPT_GROUP_BY:
+			key = group_of_name(optarg);
+			if (key < 0)
+				return diff_usage("unknown --group-by value '%s' (function, callsite, "
+						  "origin, cache, dir)", optarg);
+			d->group_by = (enum group_by)key;
+			break;
+		case 'b':
+			d->branch = optarg;
+			break;
+		case 'o':
+			key = order_key_of_name(optarg);
+			if (key < 0)
+				return diff_usage("unknown figure '%s' (current_dynamic, total_dynamic, "
+						  "waste, alloc_count, free_count, frag, hit, bytes, "
+						  "pingpong, peak)", optarg);
+			d->figure = (enum order_key)key;
+			break;
+		case OPT_MALLOC:
+			malloc_only = true;
+			break;
+		case OPT_CACHE:
+			cache_only = true;
+			break;
+		case OPT_PER:
+			if (!read_count(optarg, UINT64_MAX, &n) || n == 0)
+				return diff_usage("--per wants a number of allocations, not '%s'", optarg);
+			d->per = n;
+			break;
+		case OPT_PER_SECOND:
+			d->per_second = true;
+			break;
+		case OPT_FAIL_ABOVE:
+			if (!parse_limit(optarg, d))
+				return diff_usage("--fail-above wants bytes (10000) or a percentage "
+						  "(2.5%%), not '%s'", optarg);
+			break;
+		case 'r':
+			d->rings_path = optarg;
+			break;
+		case 'c':
+			d->output_path = optarg;
+			break;
+		case OPT_FORMAT:
+			key = out_format_of_name(optarg);
+			if (key < 0)
+				return diff_usage("unknown --format '%s' (text, csv, json)", optarg);
+			d->format = (enum out_format)key;
+			break;
+		case OPT_THREADS:
+			if (!read_thread_count(optarg, &d->threads))
+				return diff_usage("--threads wants a number from 0 to 64, not '%s'",
+						  optarg);
+			break;
+		case OPT_STATIC:
+			d->statics = true;
+			break;
+		case OPT_WRAPPERS:
+			d->wrappers = optarg;
+			break;
+		case OPT_USER_FRAMES:
+			d->user_frames = true;
+			break;
+		case 'h':
+			print_help();
+			return EXIT_OK;
+		case ':':
+			return diff_usage("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return diff_usage("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (argc - optind != 2)
+		return diff_usage("%s", argc - optind < 2
+				  ? "diff compares two sides: give OLD and NEW"
+				  : "diff compares two sides: more than OLD and NEW given");
+	d->paths[0] = argv[optind];
+	d->paths[1] = argv[optind + 1];
+	if (malloc_only && cache_only)
+		return diff_usage("%s", "--malloc and --cache exclude each other");
+	d->families = malloc_only ? FAMILY_MALLOC : cache_only ? FAMILY_CACHE : FAMILY_ALL;
+	status = check_diff_combinations(d);
+	return status >= 0 ? status : check_diff_files(d);
+}
+
+/* ---- one side ------------------------------------------------------------------------ */
+
+struct side {
+	const char *path;
+	struct options opts;
+	struct analysis a;
+	bool loaded;
+	struct diff_entry *entries;
+	size_t count, cap;
+	struct strtab names;		/* the rows' names, owned here */
+	double total;
+	double scale;			/* figures are multiplied by it */
+};
+
+static bool is_db_file(const char *path)
+{
+	char magic[sizeof(DB_MAGIC) - 1];
+	int fd;
+	bool db;
+
+	if (strcmp(path, "-") == 0)
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;	/* opening it as a log will say why */
+	db = read(fd, magic, sizeof(magic)) == (ssize_t)sizeof(magic) &&
+	     memcmp(magic, DB_MAGIC, sizeof(magic)) == 0;
+	close(fd);
+	return db;
+}
+
+static const char *side_name(int i)
+{
+	return i ? "NEW" : "OLD";
+}
+
+/* Hex call sites no System.map of this side resolves: the wrong (or no) kernel. */
+static int check_call_sites_resolve(const struct side *s, int i, struct ta_error *err)
+{
+	const struct analysis *a = &s->a;
+	const struct strtab *cs = &a->strings.call_sites;
+	uint64_t addr, bare = 0, unresolved = 0;
+	uint32_t id;
+
+	for (id = 0; id < a->account.nsites; id++) {
+		if (!account_site(&a->account, id) ||
+		    !callsite_is_address(strtab_get(cs, id), strtab_length(cs, id), &addr))
+			continue;
+		bare++;
+		if (!a->syms.count || !symbols_lookup(&a->syms, addr))
+			unresolved++;
+	}
+	if (bare && !a->syms.count)
+		return error_set(err, "%s '%s' names its call sites by address: give its kernel's "
+				 "tree with -k or %s, or the functions of the two sides cannot be "
+				 "matched", side_name(i), s->path, i ? "--new-kernel" : "--old-kernel");
+	if (unresolved * 2 > bare && bare)
+		return error_set(err, "%s '%s': %llu of its %llu call site addresses are in no "
+				 "function of '%s': is it that side's kernel?", side_name(i), s->path,
+				 (unsigned long long)unresolved, (unsigned long long)bare,
+				 a->map_path ? a->map_path : "the System.map");
+	return 0;
+}
+
+static int load_side(struct side *s, const struct diff_options *d, int i, struct ta_error *err)
+{
+	struct options *o = &s->opts;
+
+	memset(s, 0, sizeof(*s));
+	s->path = d->paths[i];
+	strtab_init(&s->names);
+	if (is_db_file(s->path))
+		o->db_path = s->path;
+	else
+		o->log_path = s->path;
+	o->kernel = d->kernels[i] ? d->kernels[i] : d->kernel;
+	o->group_by = d->group_by == GROUP_DIR ? GROUP_CALLSITE : d->group_by;
+	o->families = d->families;
+	o->order = ORDER_CURRENT_DYNAMIC;
+	o->threads = d->threads;
+	o->quiet = true;
+	o->rings_attr = ATTR_CURRENT_DYNAMIC;
+	o->wrappers_path = d->wrappers;
+	o->user_frames = d->user_frames;
+	o->page_size = 4096;
+	o->place_in_tree = d->group_by == GROUP_DIR || d->rings_path || d->branch;
+	o->replay_events = d->per_second;	/* a DB's timestamps */
+	if (d->group_by != GROUP_DIR)
+		o->branch = d->branch;
+	analysis_init(&s->a, o);
+	s->loaded = true;
+	if (analysis_load_kernel(&s->a, err) < 0 || analysis_read(&s->a, err) < 0)
+		return -1;
+	return check_call_sites_resolve(s, i, err);
+}
+
+static void release_side(struct side *s)
+{
+	if (s->loaded)
+		analysis_release(&s->a);
+	free(s->entries);
+	strtab_release(&s->names);
+}
+
+static double figure_of(const struct site_stats *st, enum order_key k)
+{
+	switch (k) {
+	case ORDER_TOTAL_DYNAMIC:
+	case ORDER_BYTES:
+		return (double)st->total_dynamic;
+	case ORDER_ALLOC_COUNT:
+	case ORDER_HIT:
+		return (double)st->alloc_count;
+	case ORDER_FREE_COUNT:
+		return (double)st->free_count;
+	case ORDER_WASTE:
+		return (double)site_waste(st);
+	case ORDER_FRAG:
+		return fragmentation_pct(st->total_req, st->total_dynamic);
+	case ORDER_PINGPONG:
+		return (double)st->pingpong;
+	case ORDER_PEAK:
+		return (double)st->peak_dynamic;
+	case ORDER_CURRENT_DYNAMIC:
+	default:
+		return (double)st->current_dynamic;
+	}
+}
+
+static void add_entry(struct side *s, const char *name, size_t len, double value)
+{
+	uint32_t id = strtab_intern(&s->names, name, len);
+
+	if (id >= s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 256;
+
+		while (cap <= id)
+			cap *= 2;
+		s->entries = xrealloc(s->entries, cap * sizeof(*s->entries));
+		memset(s->entries + s->cap, 0, (cap - s->cap) * sizeof(*s->entries));
+		s->cap = cap;
+	}
+	if (id == s->count)
+		s->count++;
+	s->entries[id].value += value;
+}
+
+/* The directory (or object) just below top that holds node, or DIR_NONE. */
+static uint32_t child_of_top(const struct dirtree *t, uint32_t node, uint32_t top)
+{
+	while (node != DIR_NONE && t->nodes[node].parent != top)
+		node = t->nodes[node].parent;
+	return node;
+}
+
+/*
+ * A row whose figure is 0 on a side is not there for that figure (a
+ * function that held nothing at the end is not "added" to current_dynamic);
+ * a percentage of 0 is a value, though.
+ */
+static void drop_zero_rows(struct side *s, const struct diff_options *d)
+{
+	size_t i, n = 0;
+
+	if (d->figure == ORDER_FRAG)
+		return;
+	for (i = 0; i < s->count; i++)
+		if (s->entries[i].value != 0)
+			s->entries[n++] = s->entries[i];
+	s->count = n;
+}
+
+/*
+ * The side's rows: the analysis's rows (grouped as asked), or, by dir,
+ * the call sites summed into the directory or object just below -b.
+ */
+static void collect_rows(struct side *s, const struct diff_options *d)
+{
+	struct account_rows rows;
+	struct site_stats sum;
+	char path[4096];
+	size_t i;
+
+	memset(&sum, 0, sizeof(sum));
+	analysis_rows(&s->a, &rows);
+	for (i = 0; i < rows.count; i++) {
+		const struct account_row *r = &rows.rows[i];
+
+		sum.total_dynamic += r->s.total_dynamic;
+		sum.total_req += r->s.total_req;
+		if (d->group_by != GROUP_DIR) {
+			add_entry(s, r->caller, strlen(r->caller), figure_of(&r->s, d->figure));
+			continue;
+		}
+		uint32_t top = s->a.branch, node = child_of_top(&s->a.dirs, r->place, top);
+		size_t n;
+
+		if (node == DIR_NONE)
+			continue;	/* a row outside -b */
+		n = dirtree_path(&s->a.dirs, node, path, sizeof(path));
+		add_entry(s, path, n, figure_of(&r->s, d->figure));
+	}
+	for (i = 0; i < s->count; i++) {
+		s->entries[i].name = strtab_get(&s->names, (uint32_t)i);
+		if (d->figure != ORDER_FRAG)
+			s->total += s->entries[i].value;
+	}
+	drop_zero_rows(s, d);
+	if (d->figure == ORDER_FRAG)	/* the side's own, not a sum of percentages */
+		s->total = fragmentation_pct(sum.total_req, sum.total_dynamic);
+	account_rows_release(&rows);
+}
+
+static double duration_of(const struct analysis *a)
+{
+	return a->last_ns > a->first_ns ? (double)(a->last_ns - a->first_ns) / 1e9 : 0;
+}
+
+/* --per N, --per-second: what to multiply a side's figures by. */
+static int find_scale(struct side *s, const struct diff_options *d, int i, struct ta_error *err)
+{
+	double allocs = (double)s->a.account.totals.allocs, secs = duration_of(&s->a);
+
+	s->scale = 1;
+	if (d->figure == ORDER_FRAG)
+		return 0;	/* a percentage: nothing to scale */
+	if (d->per) {
+		if (allocs == 0)
+			return error_set(err, "%s '%s' has no allocation to scale --per to",
+					 side_name(i), s->path);
+		s->scale = (double)d->per / allocs;
+	} else if (d->per_second) {
+		if (secs <= 0)
+			return error_set(err, "%s '%s' lasts no time (its events have one timestamp "
+					 "or none): it cannot be scaled --per-second", side_name(i),
+					 s->path);
+		s->scale = 1 / secs;
+	}
+	return 0;
+}
+
+static void scale_side(struct side *s)
+{
+	size_t i;
+
+	if (s->scale == 1)
+		return;
+	for (i = 0; i < s->count; i++)
+		s->entries[i].value *= s->scale;
+	s->total *= s->scale;
+}
+
+/* ---- output ---------------------------------------------------------------------------- */
+
+static const char *group_noun(enum group_by g)
+{
+	switch (g) {
+	case GROUP_CALLSITE:
+		return "callsite";
+	case GROUP_ORIGIN:
+		return "origin";
+	case GROUP_CACHE:
+		return "cache";
+	case GROUP_DIR:
+		return "directory";
+	case GROUP_FUNCTION:
+	default:
+		return "function";
+	}
+}
+
+static void describe_sides(struct out_doc *doc, struct side sides[2], const struct diff_options *d)
+{
+	struct out_block *b = out_list(doc, "sides", NULL);
+	char text[4200], scaling[128];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		const struct analysis *a = &sides[i].a;
+
+		snprintf(text, sizeof(text), "'%s': %llu allocations, %.6f s", sides[i].path,
+			 (unsigned long long)a->account.totals.allocs, duration_of(a));
+		out_item_str(doc, b, i ? "new" : "old", i ? "new" : "old", text);
+	}
+	snprintf(text, sizeof(text), "%s by %s", order_key_name(d->figure), group_noun(d->group_by));
+	out_item_str(doc, b, "figure", "figure", text);
+	if (d->per)
+		snprintf(scaling, sizeof(scaling), "per %llu allocations (old x%.6g, new x%.6g)",
+			 (unsigned long long)d->per, sides[0].scale, sides[1].scale);
+	else if (d->per_second)
+		snprintf(scaling, sizeof(scaling), "per second of log (old x%.6g, new x%.6g)",
+			 sides[0].scale, sides[1].scale);
+	else
+		snprintf(scaling, sizeof(scaling), "none: raw figures");
+	out_item_str(doc, b, "scaling", "scaling", scaling);
+}
+
+static int write_doc(const struct out_doc *doc, const struct diff_options *d,
+		     struct ta_error *err)
+{
+	struct outfile out;
+
+	if (outfile_open(&out, d->output_path ? d->output_path : "-", err) < 0)
+		return -1;
+	out_write(outfile_stream(&out), doc, d->format);
+	return outfile_commit(&out, false, err);
+}
+
+/* --fail-above: did the total grow by more? Says so on stderr. */
+static bool over_the_gate(const struct diff_result *r, const struct diff_options *d,
+			  const char *figure)
+{
+	double delta = r->new_total - r->old_total, pct = diff_total_pct(r);
+	bool over;
+
+	if (!d->has_gate)
+		return false;
+	if (d->gate_pct)
+		over = delta > 0 && (pct != pct || pct > d->gate);
+	else
+		over = delta > d->gate;
+	if (over)
+		fprintf(stderr, "trace_analyze: diff: %s grew by %.6g (%+.2f%%), more than "
+			"--fail-above %.6g%s allows\n", figure, delta, pct == pct ? pct : 100.0,
+			d->gate, d->gate_pct ? "%" : "");
+	return over;
+}
+
+static int diff_delta_chart(const struct diff_result *r, const struct diff_options *d,
+			    const struct side sides[2], struct ta_error *err);
+
+/* ---- the run ---------------------------------------------------------------------------------- */
+
+static int diff_runs(const struct diff_options *d, int *gate)
+{
+	struct side sides[2];
+	struct diff_result result;
+	struct diff_labels labels = { "rows", group_noun(d->group_by),
+				      d->figure != ORDER_FRAG && !d->per && !d->per_second };
+	struct diff_side ds[2];
+	struct out_doc doc;
+	struct ta_error err;
+	int i, rc = -1;
+
+	memset(sides, 0, sizeof(sides));
+	for (i = 0; i < 2; i++) {
+		if (load_side(&sides[i], d, i, &err) < 0 || find_scale(&sides[i], d, i, &err) < 0)
+			goto out;
+		collect_rows(&sides[i], d);
+		scale_side(&sides[i]);
+		ds[i].rows = sides[i].entries;
+		ds[i].count = sides[i].count;
+		ds[i].total = sides[i].total;
+	}
+	diff_compute(&result, &ds[0], &ds[1]);
+	out_doc_init(&doc, "diff");
+	diff_add_to_doc(&doc, &result, &labels, d->format);
+	describe_sides(&doc, sides, d);
+	rc = write_doc(&doc, d, &err);
+	out_doc_release(&doc);
+	if (rc == 0 && d->rings_path)
+		rc = diff_delta_chart(&result, d, sides, &err);
+	if (rc == 0)
+		*gate = over_the_gate(&result, d, order_key_name(d->figure));
+	diff_result_release(&result);
+out:
+	if (rc < 0) {
+		fflush(stdout);
+		fprintf(stderr, "trace_analyze: error: %s\n", err.msg);
+	}
+	for (i = 0; i < 2; i++)
+		release_side(&sides[i]);
+	return rc;
+}
+
+static int diff_static(const struct diff_options *d, int *gate);
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_options d;
+	int status = parse_diff_options(argc, argv, &d), gate = 0;
+
+	if (status >= 0)
+		return status;
+	if ((d.statics ? diff_static(&d, &gate) : diff_runs(&d, &gate)) < 0)
+		return EXIT_RUNTIME;
+	return gate ? EXIT_GATE : EXIT_OK;
+}
+
+/* ---- the delta ringchart --------------------------------------------------------------- */
+
+/* The side's figure per place in the tree ("fs/ext4/inode.o", "(unknown)"). */
+static void figures_by_place(const struct side *s, const struct diff_options *d,
+			     struct strtab *paths, double **values, size_t *cap)
+{
+	struct account_rows rows;
+	char path[4096];
+	size_t i;
+
+	analysis_rows(&s->a, &rows);
+	for (i = 0; i < rows.count; i++) {
+		const struct account_row *r = &rows.rows[i];
+		size_t n;
+		uint32_t id;
+
+		if (r->place == DIR_NONE)
+			continue;
+		n = dirtree_path(&s->a.dirs, r->place, path, sizeof(path));
+		id = strtab_intern(paths, path, n);
+		if (id >= *cap) {
+			size_t c = *cap ? *cap * 2 : 256;
+
+			while (c <= id)
+				c *= 2;
+			*values = xrealloc(*values, c * sizeof(**values));
+			memset(*values + *cap, 0, (c - *cap) * sizeof(**values));
+			*cap = c;
+		}
+		(*values)[id] += figure_of(&r->s, d->figure) * s->scale;
+	}
+	account_rows_release(&rows);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return strcmp(path, "-") == 0 ? "standard input" : slash ? slash + 1 : path;
+}
+
+/* The node for path under parent, made if new (a path's components one by one). */
+static uint32_t ring_path(struct ring_tree *t, const char *path)
+{
+	char part[4096];
+	uint32_t node = 0;
+	const char *p = path;
+
+	while (*p) {
+		const char *slash = strchr(p, '/');
+		size_t n = slash ? (size_t)(slash - p) : strlen(p);
+		uint32_t c;
+
+		if (n >= sizeof(part))
+			n = sizeof(part) - 1;
+		memcpy(part, p, n);
+		part[n] = '\0';
+		for (c = t->nodes[node].first_child; c != RING_NONE; c = t->nodes[c].next_sibling)
+			if (strcmp(t->nodes[c].label, part) == 0)
+				break;
+		if (c == RING_NONE)
+			c = ring_tree_add(t, node, part, 0, !slash);
+		node = c;
+		p += n + (slash ? 1 : 0);
+	}
+	return node;
+}
+
+static int diff_delta_chart(const struct diff_result *r, const struct diff_options *d,
+			    const struct side sides[2], struct ta_error *err)
+{
+	struct strtab paths;
+	double *values[2] = { NULL, NULL };
+	size_t caps[2] = { 0, 0 }, i;
+	struct ring_tree t;
+	struct outfile out;
+	char title[1024];
+	int rc;
+
+	(void)r;
+	strtab_init(&paths);
+	for (i = 0; i < 2; i++)
+		figures_by_place(&sides[i], d, &paths, &values[i], &caps[i]);
+	ring_tree_init(&t);
+	t.signed_values = true;
+	ring_tree_add(&t, RING_NONE, "change", 0, false);
+	for (i = 0; i < paths.count; i++) {
+		double o = i < caps[0] ? values[0][i] : 0, n = i < caps[1] ? values[1][i] : 0;
+		int64_t delta = (int64_t)llround(n - o);
+		uint32_t node;
+
+		if (delta == 0)
+			continue;
+		node = ring_path(&t, strtab_get(&paths, (uint32_t)i));
+		for (; node != RING_NONE; node = t.nodes[node].parent) {
+			t.nodes[node].value += (uint64_t)(delta < 0 ? -delta : delta);
+			t.nodes[node].delta += delta;
+		}
+	}
+	snprintf(title, sizeof(title), "Change of %s%s by directory: '%s' to '%s'",
+		 order_key_name(d->figure),
+		 d->per ? " (scaled per allocations)" : d->per_second ? " (per second)" : "",
+		 base_name(sides[0].path), base_name(sides[1].path));
+	rc = outfile_open(&out, d->rings_path, err);
+	if (rc == 0) {
+		rc = ringchart_write(&t, title, d->rings_path, outfile_stream(&out), err);
+		if (rc == 0)
+			rc = outfile_commit(&out, false, err);
+		else
+			outfile_abort(&out);
+	}
+	ring_tree_release(&t);
+	strtab_release(&paths);
+	free(values[0]);
+	free(values[1]);
+	return rc;
+}
+
+/* ---- --static ------------------------------------------------------------------------------- */
+
+struct tree_side {
+	const char *path;
+	struct kernel_tree tree;
+	struct dirtree dirs;
+	bool has_dirs;
+	struct side symbols, objects, directories;	/* only their rows are used */
+	uint64_t sections[KSEC_COUNT];
+};
+
+static int load_tree(struct tree_side *s, const char *path, struct ta_error *err)
+{
+	struct stat st;
+
+	s->path = path;
+	ktree_init(&s->tree);
+	if (stat(path, &st) < 0)
+		return error_set_errno(err, errno, "cannot open kernel tree '%s'", path);
+	if (S_ISDIR(st.st_mode)) {
+		if (ktree_walk(&s->tree, path, err) < 0)
+			return -1;
+		if (s->tree.counts.objects == 0)
+			return error_set(err, "kernel tree '%s' has no objects: is it built? (looked "
+					 "for .o files with a .c or .S source beside them)", path);
+	} else if (kindex_load(&s->tree, path, err) < 0) {
+		return -1;
+	}
+	dirtree_build(&s->dirs, &s->tree);
+	s->has_dirs = true;
+	return 0;
+}
+
+/* Is path ("fs/ext4/inode.o", "fs/ext4") -b itself or under it? */
+static bool path_in_branch(const char *path, const char *branch)
+{
+	size_t n;
+
+	if (!branch)
+		return true;
+	while (branch[0] == '.' && branch[1] == '/')
+		branch += 2;
+	n = strlen(branch);
+	while (n && branch[n - 1] == '/')
+		n--;
+	return strncmp(path, branch, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+static bool object_in_branch(const struct kernel_tree *t, uint32_t object, const char *branch)
+{
+	return path_in_branch(ktree_string(t, t->objects[object].path), branch);
+}
+
+/* Symbols (functions and data, same names summed as bloat-o-meter does), objects, dirs. */
+static void collect_tree_rows(struct tree_side *s, const char *branch)
+{
+	const struct kernel_tree *t = &s->tree;
+	char path[4096];
+	size_t i;
+	uint32_t n;
+
+	strtab_init(&s->symbols.names);
+	strtab_init(&s->objects.names);
+	strtab_init(&s->directories.names);
+	for (i = 0; i < t->nfuncs; i++)
+		if (t->funcs[i].size && object_in_branch(t, t->funcs[i].object, branch))
+			add_entry(&s->symbols, ktree_string(t, t->funcs[i].name),
+				  strlen(ktree_string(t, t->funcs[i].name)), (double)t->funcs[i].size);
+	for (i = 0; i < t->nvars; i++)
+		if (object_in_branch(t, t->vars[i].object, branch))
+			add_entry(&s->symbols, ktree_string(t, t->vars[i].name),
+				  strlen(ktree_string(t, t->vars[i].name)), (double)t->vars[i].size);
+	for (i = 0; i < t->nobjects; i++) {
+		const char *p = ktree_string(t, t->objects[i].path);
+		int k;
+
+		if (!object_in_branch(t, (uint32_t)i, branch))
+			continue;
+		add_entry(&s->objects, p, strlen(p), (double)kobject_static(&t->objects[i]));
+		for (k = 0; k < KSEC_COUNT; k++)
+			s->sections[k] += t->objects[i].size[k];
+	}
+	for (n = 1; n < s->dirs.count; n++) {
+		size_t len;
+
+		if (!dir_node_is_directory(&s->dirs, n))
+			continue;
+		len = dirtree_path(&s->dirs, n, path, sizeof(path));
+		if (!path_in_branch(path, branch))
+			continue;
+		add_entry(&s->directories, path, len, (double)dir_node_static(&s->dirs.nodes[n]));
+	}
+}
+
+/* Names and totals as the diff wants them: its rows, their sum (or total if given). */
+static void finish_side(struct side *s, double total, bool use_total)
+{
+	size_t i;
+
+	s->total = 0;
+	for (i = 0; i < s->count; i++) {
+		s->entries[i].name = strtab_get(&s->names, (uint32_t)i);
+		s->total += s->entries[i].value;
+	}
+	if (use_total)
+		s->total = total;
+}
+
+static void side_view(const struct side *s, struct diff_side *v)
+{
+	v->rows = s->entries;
+	v->count = s->count;
+	v->total = s->total;
+}
+
+static void release_tree_side(struct tree_side *s)
+{
+	if (s->has_dirs)
+		dirtree_release(&s->dirs);
+	ktree_release(&s->tree);
+	free(s->symbols.entries);
+	free(s->objects.entries);
+	free(s->directories.entries);
+	strtab_release(&s->symbols.names);
+	strtab_release(&s->objects.names);
+	strtab_release(&s->directories.names);
+}
+
+/* The static size under -b: of the branch's node, or of the whole tree. */
+static double branch_static(const struct tree_side *s, const char *branch)
+{
+	uint32_t node = branch ? dirtree_find(&s->dirs, branch) : 0;
+
+	return node == DIR_NONE ? 0 : (double)dir_node_static(&s->dirs.nodes[node]);
+}
+
+static void add_section_diff(struct out_doc *doc, const struct tree_side sides[2],
+			     enum out_format format, struct diff_result *r)
+{
+	struct diff_entry e[2][KSEC_COUNT];
+	struct diff_side v[2];
+	struct diff_labels l = { "sections", "section", true };
+	int i, k;
+
+	for (i = 0; i < 2; i++) {
+		v[i].rows = e[i];
+		v[i].count = KSEC_COUNT;
+		v[i].total = 0;
+		for (k = 0; k < KSEC_COUNT; k++) {
+			e[i][k].name = ksection_name((enum ksection)k);
+			e[i][k].value = (double)sides[i].sections[k];
+			v[i].total += e[i][k].value;
+		}
+	}
+	diff_compute(r, &v[0], &v[1]);
+	diff_add_to_doc(doc, r, &l, format);
+}
+
+static int diff_static(const struct diff_options *d, int *gate)
+{
+	struct tree_side sides[2];
+	struct diff_result sym, obj, dir, sec;
+	struct diff_labels ls = { "symbols", "symbol", true }, lo = { "objects", "object", true },
+			   ld = { "directories", "directory", true };
+	struct diff_side v[2];
+	struct out_doc doc;
+	struct ta_error err;
+	int i, rc = -1;
+
+	memset(sides, 0, sizeof(sides));
+	for (i = 0; i < 2; i++) {
+		if (load_tree(&sides[i], d->paths[i], &err) < 0)
+			goto out;
+		if (d->branch && dirtree_find(&sides[i].dirs, d->branch) == DIR_NONE) {
+			error_set(&err, "branch '%s' is not in kernel tree '%s'", d->branch,
+				  d->paths[i]);
+			goto out;
+		}
+		collect_tree_rows(&sides[i], d->branch);
+		finish_side(&sides[i].symbols, 0, false);
+		finish_side(&sides[i].objects, 0, false);
+		finish_side(&sides[i].directories, branch_static(&sides[i], d->branch), true);
+	}
+	out_doc_init(&doc, "diff-static");
+	for (i = 0; i < 2; i++)
+		side_view(&sides[i].symbols, &v[i]);
+	diff_compute(&sym, &v[0], &v[1]);
+	diff_add_to_doc(&doc, &sym, &ls, d->format);
+	for (i = 0; i < 2; i++)
+		side_view(&sides[i].objects, &v[i]);
+	diff_compute(&obj, &v[0], &v[1]);
+	diff_add_to_doc(&doc, &obj, &lo, d->format);
+	for (i = 0; i < 2; i++)
+		side_view(&sides[i].directories, &v[i]);
+	diff_compute(&dir, &v[0], &v[1]);
+	diff_add_to_doc(&doc, &dir, &ld, d->format);
+	add_section_diff(&doc, sides, d->format, &sec);
+	rc = write_doc(&doc, d, &err);
+	if (rc == 0)
+		*gate = over_the_gate(&obj, d, "the static size");
+	out_doc_release(&doc);
+	diff_result_release(&sym);
+	diff_result_release(&obj);
+	diff_result_release(&dir);
+	diff_result_release(&sec);
+out:
+	if (rc < 0) {
+		fflush(stdout);
+		fprintf(stderr, "trace_analyze: error: %s\n", err.msg);
+	}
+	for (i = 0; i < 2; i++)
+		release_tree_side(&sides[i]);
+	return rc;
+}
