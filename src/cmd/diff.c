@@ -433,8 +433,7 @@ static int load_side(struct side *s, const struct diff_options *d, int i, struct
 	o->page_size = 4096;
 	o->place_in_tree = d->group_by == GROUP_DIR || d->rings_path || d->branch;
 	o->replay_events = d->per_second;	/* a DB's timestamps */
-	if (d->group_by != GROUP_DIR)
-		o->branch = d->branch;
+	o->branch = d->branch;
 	analysis_init(&s->a, o);
 	s->loaded = true;
 	if (analysis_load_kernel(&s->a, err) < 0 || analysis_read(&s->a, err) < 0)
