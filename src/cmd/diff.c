@@ -358,6 +358,15 @@ struct side {
 	struct strtab names;		/* the rows' names, owned here */
 	double total;
 	double scale;			/* figures are multiplied by it */
+	uint64_t allocs;		/* of the analysis, kept when it is released */
+	double seconds;
+};
+
+/* -r: each side's figure per place in the tree, kept once a side is released. */
+struct places {
+	struct strtab paths;
+	double *values[2];
+	size_t caps[2];
 };
 
 static bool is_db_file(const char *path)
@@ -623,10 +632,8 @@ static void describe_sides(struct out_doc *doc, struct side sides[2], const stru
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		const struct analysis *a = &sides[i].a;
-
 		snprintf(text, sizeof(text), "'%s': %llu allocations, %.6f s", sides[i].path,
-			 (unsigned long long)a->account.totals.allocs, duration_of(a));
+			 (unsigned long long)sides[i].allocs, sides[i].seconds);
 		out_item_str(doc, b, i ? "new" : "old", i ? "new" : "old", text);
 	}
 	snprintf(text, sizeof(text), "%s by %s", order_key_name(d->figure), group_noun(d->group_by));
@@ -673,8 +680,10 @@ static bool over_the_gate(const struct diff_result *r, const struct diff_options
 	return over;
 }
 
-static int diff_delta_chart(const struct diff_result *r, const struct diff_options *d,
-			    const struct side sides[2], struct ta_error *err);
+static void figures_by_place(const struct side *s, const struct diff_options *d,
+			     struct strtab *paths, double **values, size_t *cap);
+static int diff_delta_chart(const struct diff_options *d, const struct side sides[2],
+			    const struct places *pl, struct ta_error *err);
 
 /* ---- the run ---------------------------------------------------------------------------------- */
 
@@ -687,13 +696,23 @@ static int diff_runs(const struct diff_options *d, int *gate)
 	struct diff_side ds[2];
 	struct out_doc doc;
 	struct ta_error err;
+	struct places pl;
 	int i, rc = -1;
 
 	memset(sides, 0, sizeof(sides));
+	memset(&pl, 0, sizeof(pl));
+	strtab_init(&pl.paths);
 	for (i = 0; i < 2; i++) {
 		if (load_side(&sides[i], d, i, &err) < 0 || find_scale(&sides[i], d, i, &err) < 0)
 			goto out;
 		collect_rows(&sides[i], d);
+		if (d->rings_path)
+			figures_by_place(&sides[i], d, &pl.paths, &pl.values[i], &pl.caps[i]);
+		/* what is needed is kept: the side's memory goes before the next is read */
+		sides[i].allocs = sides[i].a.account.totals.allocs;
+		sides[i].seconds = duration_of(&sides[i].a);
+		analysis_release(&sides[i].a);
+		sides[i].loaded = false;
 		scale_side(&sides[i]);
 		ds[i].rows = sides[i].entries;
 		ds[i].count = sides[i].count;
@@ -706,7 +725,7 @@ static int diff_runs(const struct diff_options *d, int *gate)
 	rc = write_doc(&doc, d, &err);
 	out_doc_release(&doc);
 	if (rc == 0 && d->rings_path)
-		rc = diff_delta_chart(&result, d, sides, &err);
+		rc = diff_delta_chart(d, sides, &pl, &err);
 	if (rc == 0)
 		*gate = over_the_gate(&result, d, order_key_name(d->figure));
 	diff_result_release(&result);
@@ -717,6 +736,9 @@ out:
 	}
 	for (i = 0; i < 2; i++)
 		release_side(&sides[i]);
+	strtab_release(&pl.paths);
+	free(pl.values[0]);
+	free(pl.values[1]);
 	return rc;
 }
 
@@ -802,32 +824,29 @@ static uint32_t ring_path(struct ring_tree *t, const char *path)
 	return node;
 }
 
-static int diff_delta_chart(const struct diff_result *r, const struct diff_options *d,
-			    const struct side sides[2], struct ta_error *err)
+static int diff_delta_chart(const struct diff_options *d, const struct side sides[2],
+			    const struct places *pl, struct ta_error *err)
 {
-	struct strtab paths;
-	double *values[2] = { NULL, NULL };
-	size_t caps[2] = { 0, 0 }, i;
+	const struct strtab *paths = &pl->paths;
+	double *const *values = pl->values;
+	const size_t *caps = pl->caps;
 	struct ring_tree t;
 	struct outfile out;
 	char title[1024];
+	size_t i;
 	int rc;
 
-	(void)r;
-	strtab_init(&paths);
-	for (i = 0; i < 2; i++)
-		figures_by_place(&sides[i], d, &paths, &values[i], &caps[i]);
 	ring_tree_init(&t);
 	t.signed_values = true;
 	ring_tree_add(&t, RING_NONE, "change", 0, false);
-	for (i = 0; i < paths.count; i++) {
+	for (i = 0; i < paths->count; i++) {
 		double o = i < caps[0] ? values[0][i] : 0, n = i < caps[1] ? values[1][i] : 0;
 		int64_t delta = (int64_t)llround(n - o);
 		uint32_t node;
 
 		if (delta == 0)
 			continue;
-		node = ring_path(&t, strtab_get(&paths, (uint32_t)i));
+		node = ring_path(&t, strtab_get(paths, (uint32_t)i));
 		for (; node != RING_NONE; node = t.nodes[node].parent) {
 			t.nodes[node].value += (uint64_t)(delta < 0 ? -delta : delta);
 			t.nodes[node].delta += delta;
@@ -846,9 +865,6 @@ static int diff_delta_chart(const struct diff_result *r, const struct diff_optio
 			outfile_abort(&out);
 	}
 	ring_tree_release(&t);
-	strtab_release(&paths);
-	free(values[0]);
-	free(values[1]);
 	return rc;
 }
 
