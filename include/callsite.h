@@ -35,6 +35,12 @@ size_t callsite_name(const char *text, size_t len, const struct symbol_table *sy
 size_t callsite_function(const char *text, size_t len, const struct symbol_table *syms,
 			 char *out, size_t cap, uint64_t *size);
 
-#define CALLSITE_NAME_MAX 512
+/*
+ * The longest call site a log may print: KSYM_NAME_LEN (512) for the
+ * symbol, its offset and size, and a module's name. Longer ones are
+ * malformed events, so that no two call sites ever share a cut name.
+ */
+#define CALLSITE_TEXT_MAX 1000
+#define CALLSITE_NAME_MAX (CALLSITE_TEXT_MAX + 24)
 
 #endif

@@ -14,11 +14,15 @@
  * stack trace's frames under their entry or event): a line the caller's
  * is_continuation() accepts is kept in the chunk of the line before it.
  *
- * A line too long to hold in a buffer (over INPUT_MAX_LINE bytes) is
- * dropped and counted here; a long line a chunk holds is handed on (the
- * parser skips and counts it). A last line with no newline, which is how a
- * truncated log ends, is dropped and flagged. A mapped file that shrinks
- * while it is read ends the program with a message, not a crash.
+ * A line over INPUT_MAX_LINE bytes that a chunk would not hold is dropped
+ * here, and the chunk after it says so (dropped_lines, dropped_bytes), so
+ * that line numbers and counts are the same from a file and from a pipe;
+ * a long line a chunk holds is handed on (the parser skips and counts
+ * it). The pages of a mapped line being skipped are given back as the
+ * scan passes them: memory stays bounded whatever the line lengths. A last
+ * line with no newline, which is how a truncated log ends, is dropped and
+ * flagged (its bytes in truncated_bytes). A mapped file that shrinks while
+ * it is read ends the program with a message, not a crash.
  * This module knows nothing of what a line means.
  */
 #ifndef TA_INPUT_H
@@ -39,10 +43,12 @@ struct input {
 	bool is_stdin;
 	bool eof;
 	bool skipping;		/* inside an overlong line: drop up to '\n' */
+	uint64_t skipped_bytes;	/* of the overlong line being dropped */
+	uint64_t pending_lines, pending_bytes;	/* dropped, for the next chunk to say */
 	char *carry;		/* partial line carried to the next chunk */
 	size_t carry_len;
 	uint64_t bytes_read;
-	uint64_t overlong_lines;	/* lines dropped for length here */
+	uint64_t truncated_bytes;	/* of the last line, when it had no newline */
 	uint64_t size_hint;	/* file size, 0 if unknown (pipe) */
 	bool truncated_last_line;	/* data after the last '\n' was dropped */
 	bool is_stream;		/* a pipe or terminal: no size, may never end */
@@ -58,6 +64,8 @@ struct chunk {
 	size_t len;
 	char *buf;		/* the chunk's own buffer, for reading a stream */
 	size_t cap;
+	uint64_t dropped_lines;	/* overlong lines dropped just before data */
+	uint64_t dropped_bytes;	/* their bytes, newlines included */
 };
 
 /* Open path ("-" = stdin). A directory or unreadable file is an error. */

@@ -432,7 +432,7 @@ static void list_event_names(const struct event_names *e, char *out, size_t cap)
 static int check_it_is_a_kmem_log(const struct analysis *r, struct ta_error *err)
 {
 	const struct parse_stats *st = &r->read.stats;
-	uint64_t lines = st->lines + r->input.overlong_lines + (r->input.truncated_last_line ? 1 : 0);
+	uint64_t lines = st->lines + (r->input.truncated_last_line ? 1 : 0);
 	char name[1024], names[512];
 
 	if (r->input.is_stdin)
@@ -493,7 +493,7 @@ static int read_log(struct analysis *r, struct ta_error *err)
 	rc = read_events(&cfg, &r->read, err);
 	end_progress(r);
 	r->facts.source = r->facts.log_name = input_name(r);
-	r->facts.input.overlong_lines = r->input.overlong_lines;
+	r->facts.input.overlong_lines = 0;	/* counted with the lines (parse_stats.overlong) */
 	r->facts.input.truncated_last_line = r->input.truncated_last_line;
 	r->facts.input.first_malformed_line = r->read.first_malformed_line;
 	r->facts.input.interrupted = r->input.interrupted;

@@ -118,7 +118,7 @@ int input_open(struct input *in, const char *path, struct ta_error *err)
 		in->is_stream = true;
 	}
 	if (!in->map)
-		in->carry = xmalloc(INPUT_MAX_LINE);
+		in->carry = xmalloc(INPUT_MAX_LINE + 1);
 	return 0;
 }
 
@@ -152,20 +152,39 @@ void chunk_release(struct chunk *c)
 	c->len = c->cap = 0;
 }
 
+/* A dropped overlong line is over: the next chunk will count it. */
+static void end_overlong_line(struct input *in)
+{
+	in->skipping = false;
+	in->pending_lines++;
+	in->pending_bytes += in->skipped_bytes;
+	in->skipped_bytes = 0;
+}
+
 /* Drop bytes up to and including the first '\n' of data[from..len). */
 static void skip_rest_of_overlong_line(struct input *in, struct chunk *c, size_t from)
 {
 	char *nl = memchr(c->buf + from, '\n', c->len - from);
 
 	if (!nl) {
+		in->skipped_bytes += c->len - from;
 		c->len = from;
 		return;
 	}
-	in->skipping = false;
-	in->overlong_lines++;
+	in->skipped_bytes += (uint64_t)(nl + 1 - (c->buf + from));
+	end_overlong_line(in);
 	size_t rest = c->len - (size_t)(nl + 1 - c->buf);
 	memmove(c->buf + from, nl + 1, rest);
 	c->len = from + rest;
+}
+
+/* Hand the dropped lines on with the chunk that follows them. */
+static int chunk_ready(struct input *in, struct chunk *c)
+{
+	c->dropped_lines = in->pending_lines;
+	c->dropped_bytes = in->pending_bytes;
+	in->pending_lines = in->pending_bytes = 0;
+	return 1;
 }
 
 static char *last_newline(char *data, size_t len)
@@ -200,8 +219,9 @@ static void cut_chunk(struct input *in, struct chunk *c, size_t keep)
 {
 	size_t tail = c->len - keep;
 
-	if (tail >= INPUT_MAX_LINE) {
-		in->skipping = true;	/* unreachable with cap >= 2 lines, kept safe */
+	if (tail > INPUT_MAX_LINE) {
+		in->skipping = true;	/* a line too long to carry: dropped */
+		in->skipped_bytes = tail;
 	} else {
 		memcpy(in->carry, c->buf + keep, tail);
 		in->carry_len = tail;
@@ -220,7 +240,7 @@ static size_t stream_chunk_end(const struct input *in, const struct chunk *c, co
 	size_t end = chunk_end_before_last_block(in, c->buf, nl);
 	size_t whole = (size_t)(nl + 1 - c->buf);
 
-	if (end > 0 && c->len - end < INPUT_MAX_LINE)
+	if (end > 0 && c->len - end <= INPUT_MAX_LINE)
 		return end;
 	if (end == 0 && c->len < c->cap - INPUT_MAX_LINE)
 		return 0;
@@ -260,36 +280,76 @@ static const char *extend_over_continuations(const struct input *in, const char 
 	return nl;
 }
 
+/* Give back the mapped pages of [from, to): a skipped line is not kept resident. */
+static void release_mapped(const struct input *in, const char *from, const char *to)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = (uintptr_t)from & ~(page - 1), b = ((uintptr_t)to + page - 1) & ~(page - 1);
+
+	(void)in;
+	if (b > a)
+		madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+/*
+ * The newline ending the line at p, scanning window by window and giving
+ * each scanned window's pages back; NULL if the file ends first.
+ */
+static const char *newline_far_ahead(const struct input *in, const char *p)
+{
+	const char *end = in->map + in->map_len;
+
+	while (p < end) {
+		size_t n = (size_t)(end - p) < INPUT_CHUNK_SIZE ? (size_t)(end - p) : INPUT_CHUNK_SIZE;
+		const char *nl = memchr(p, '\n', n);
+
+		release_mapped(in, p, nl ? nl : p + n);
+		if (nl)
+			return nl;
+		p += n;
+	}
+	return NULL;
+}
+
 /*
  * The next chunk of a mapped file: up to INPUT_CHUNK_SIZE bytes ending at a
- * newline; a line longer than that is handed on whole (the parser counts
- * it). What follows the last newline is a truncated last line.
+ * newline. A line longer than a window is dropped, its pages given back
+ * as it is scanned, and counted with the next chunk; one that fits is
+ * handed on (the parser counts it). What follows the last newline is a
+ * truncated last line.
  */
 static int next_mapped_chunk(struct input *in, struct chunk *c)
 {
-	size_t pos = (size_t)in->bytes_read, window, len;
-	const char *start = in->map + pos, *nl;
+	size_t pos, window, len;
+	const char *start, *nl;
 
-	if (pos >= in->map_len)
-		return 0;
-	window = in->map_len - pos < INPUT_CHUNK_SIZE ? in->map_len - pos : INPUT_CHUNK_SIZE;
-	nl = memrchr(start, '\n', window);
-	if (!nl && window < in->map_len - pos)
-		nl = memchr(start + window, '\n', in->map_len - pos - window);
-	if (!nl) {	/* no newline to the end: a cut last line */
-		if (in->map_len - pos > INPUT_MAX_LINE)
-			in->overlong_lines++;
-		else
+	for (;;) {
+		pos = (size_t)in->bytes_read;
+		start = in->map + pos;
+		if (pos >= in->map_len)
+			return 0;
+		window = in->map_len - pos < INPUT_CHUNK_SIZE ? in->map_len - pos : INPUT_CHUNK_SIZE;
+		nl = memrchr(start, '\n', window);
+		if (nl)
+			break;
+		nl = window < in->map_len - pos ? newline_far_ahead(in, start + window) : NULL;
+		if (!nl) {	/* no newline to the end: a cut last line */
 			in->truncated_last_line = true;
-		in->bytes_read = in->map_len;
-		return 0;
+			in->truncated_bytes = in->map_len - pos;
+			in->bytes_read = in->map_len;
+			return 0;
+		}
+		in->pending_lines++;	/* a line longer than a window: dropped */
+		in->pending_bytes += (uint64_t)(nl + 1 - start);
+		release_mapped(in, start, nl + 1);
+		in->bytes_read += (uint64_t)(nl + 1 - start);
 	}
 	nl = extend_over_continuations(in, nl);
 	len = (size_t)(nl + 1 - start);
 	c->data = start;
 	c->len = len;
 	in->bytes_read += len;
-	return 1;
+	return chunk_ready(in, c);
 }
 
 void input_release_chunk(const struct input *in, const struct chunk *c)
@@ -327,20 +387,26 @@ int input_read_chunk(struct input *in, struct chunk *c, struct ta_error *err)
 		if (in->eof) {
 			char *nl = c->len ? last_newline(c->buf, c->len) : NULL;
 
-			if (in->skipping) {
-				in->overlong_lines++;
+			if (in->skipping) {	/* the last line, overlong and cut */
+				in->truncated_last_line = true;
+				in->truncated_bytes = in->skipped_bytes + c->len;
 				in->skipping = false;
 				c->len = 0;
 			}
 			if (nl) {	/* whole lines left: the last chunk; a cut line after them */
 				size_t keep = (size_t)(nl + 1 - c->buf);
 
-				in->truncated_last_line |= keep < c->len;
+				if (keep < c->len) {
+					in->truncated_last_line = true;
+					in->truncated_bytes = c->len - keep;
+				}
 				c->len = keep;
-				return 1;
+				return chunk_ready(in, c);
 			}
-			if (c->len > 0)
+			if (c->len > 0) {
 				in->truncated_last_line = true;
+				in->truncated_bytes = c->len;
+			}
 			c->len = 0;
 			return 0;
 		}
@@ -372,12 +438,13 @@ int input_read_chunk(struct input *in, struct chunk *c, struct ta_error *err)
 
 		if (end > 0) {
 			cut_chunk(in, c, end);
-			return 1;
+			return chunk_ready(in, c);
 		}
 		if (nl)
 			continue;	/* one block so far: its end is still to come */
-		if (c->len >= INPUT_MAX_LINE) {
+		if (c->len > INPUT_MAX_LINE) {	/* all of it one line, and too long */
 			in->skipping = true;
+			in->skipped_bytes = c->len;
 			c->len = 0;
 		}
 	}

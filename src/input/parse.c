@@ -11,6 +11,7 @@
  */
 #include <string.h>
 
+#include "callsite.h"
 #include "input.h"
 #include "parse.h"
 
@@ -204,11 +205,12 @@ static bool parse_i32(const char *s, size_t n, int32_t *out)
 	return true;
 }
 
+/* Orders, migratetypes, 0/1 flags: never negative (-1 is "absent" inside). */
 static bool parse_small(const char *s, size_t n, int8_t *out)
 {
 	int32_t v;
 
-	if (!parse_i32(s, n, &v) || v < -128 || v > 127)
+	if (!parse_i32(s, n, &v) || v < 0 || v > 127)
 		return false;
 	*out = (int8_t)v;
 	return true;
@@ -751,8 +753,8 @@ static bool read_call_site(struct parser *p, const char *val, size_t vlen,
 			*cursor = close + 1;
 		}
 	}
-	if (vlen == 0)
-		return false;
+	if (vlen == 0 || vlen > CALLSITE_TEXT_MAX)
+		return false;	/* a longer one would be cut in reports: malformed, never merged */
 	ev->call_site = intern_printable(&p->strings->call_sites, val, vlen);
 	return ev->call_site != STR_NONE;
 }
@@ -769,8 +771,8 @@ static bool read_slab_field(struct parser *p, const char *key, size_t klen,
 		}
 		break;
 	case 4:
-		if (KEY_IS("node"))
-			return parse_i32(val, vlen, &ev->node);
+		if (KEY_IS("node"))	/* INT32_MIN is NODE_ABSENT: no node prints it */
+			return parse_i32(val, vlen, &ev->node) && ev->node != NODE_ABSENT;
 		if (KEY_IS("name")) {
 			if (p->want & WANT_CACHE_NAME)
 				ev->cache = intern_recent(&p->cache_seen, &p->strings->caches, val, vlen);
@@ -1008,19 +1010,19 @@ enum line_kind parse_line(struct parser *p, const char *s, size_t len, uint64_t 
 	enum kmem_kind kind;
 	size_t nlen;
 
-	if (len > 0 && s[len - 1] == '\r')
-		len--;
-	if (len == 0) {
-		p->stats.blank_lines++;
-		return LINE_SKIPPED;
-	}
-	if (len > INPUT_MAX_LINE) {
+	if (len > INPUT_MAX_LINE) {	/* the raw length, '\r' and all, as the input module counts */
 		p->stats.overlong++;
 		/* a frame too long to be one spoils the stack it is in */
 		if (!(p->want & WANT_STACK) || !is_frame_line(s, 16))
 			return LINE_SKIPPED;
 		p->frame_in_chain = s[0] == '\t';
 		return LINE_BAD_FRAME;
+	}
+	if (len > 0 && s[len - 1] == '\r')
+		len--;
+	if (len == 0) {
+		p->stats.blank_lines++;
+		return LINE_SKIPPED;
 	}
 	end = s + len;
 	/* frames first: a stack log is mostly frames, and they hold no timestamp */

@@ -190,7 +190,7 @@ static void parse_slot(struct worker *w, struct slot *s)
 {
 	const char *p = s->chunk.data, *end = p + s->chunk.len;
 	bool stacks = w->sh->stacks;
-	uint64_t line = 0;
+	uint64_t line = s->chunk.dropped_lines;	/* overlong lines dropped just before */
 
 	remember_fresh_start(w, s);
 	s->nevents = 0;
@@ -217,7 +217,8 @@ static void parse_slot(struct worker *w, struct slot *s)
 	s->lines = line;
 	s->first_malformed = w->parser.first_malformed_line;
 	w->parser.stats.lines += line;
-	w->parser.stats.bytes += s->chunk.len;
+	w->parser.stats.bytes += s->chunk.len + s->chunk.dropped_bytes;
+	w->parser.stats.overlong += s->chunk.dropped_lines;
 	copy_fresh_strings(w, s);
 	if (stacks)
 		copy_fresh_stacks(w, s);
@@ -596,6 +597,10 @@ int read_events(const struct read_config *cfg, struct read_result *out, struct t
 		rc = -1;
 	}
 	shared_release(sh, out);
+	/* lines dropped after the last chunk, and a cut last line, are bytes of the log too */
+	out->stats.lines += cfg->input->pending_lines;
+	out->stats.overlong += cfg->input->pending_lines;
+	out->stats.bytes += cfg->input->pending_bytes + cfg->input->truncated_bytes;
 	free(sh);
 	return rc;
 }

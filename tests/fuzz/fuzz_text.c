@@ -17,7 +17,13 @@
  *   byte 2: bit 0 --group-by origin, bit 1 --folded, bit 2 --folded-pages,
  *           bit 3 --flame (SVG), bit 4 --user-frames, bits 5-6 --weight,
  *           bit 7 --wrappers with a file of two names
- * Reports go to /dev/null; the DB to a file of the fuzzer's own.
+ * Each input runs twice, as bit 6 of byte 0 and bit 0 say, then with the
+ * other input (pipe or file) and the other thread count, and the reports
+ * of the two runs (account, --stats, --outstanding, --summary but its
+ * line naming the log, --page, --folded, -l) must be byte-identical: the
+ * same log gives the same numbers however it is read (a differential
+ * check; any difference aborts, so libFuzzer keeps the input). The DB and
+ * the flame graph go to files of the fuzzer's own.
  * `make fuzz-text` runs it with libFuzzer; `make check` runs its seed corpus
  * (tests/fuzz/corpus/text) through the same function with run_seeds.c.
  */
@@ -61,14 +67,92 @@ static void *feed_pipe(void *arg)
 	return NULL;
 }
 
+/* A file of the fuzzer's own, one per name ("log", "db", "a.account", ...). */
 static const char *scratch_path(const char *what)
 {
-	static char paths[4][64];
-	int i = what[0] == 'l' ? 0 : what[0] == 'd' ? 1 : what[0] == 'w' ? 2 : 3;
+	static char paths[32][64];
+	static char names[32][24];
+	int i;
 
-	if (!paths[i][0])
-		snprintf(paths[i], sizeof(paths[i]), "/tmp/ta-fuzz-text-%ld.%s", (long)getpid(), what);
+	for (i = 0; i < 32 && names[i][0]; i++)
+		if (strcmp(names[i], what) == 0)
+			return paths[i];
+	if (i == 32)
+		abort();
+	snprintf(names[i], sizeof(names[i]), "%s", what);
+	snprintf(paths[i], sizeof(paths[i]), "/tmp/ta-fuzz-text-%ld.%s", (long)getpid(), what);
 	return paths[i];
+}
+
+static const char *const report_names[] = { "account", "stats", "outstanding", "summary",
+					    "page", "folded", "callers" };
+#define NREPORTS (sizeof(report_names) / sizeof(report_names[0]))
+
+/* Point every report of o at the files of run `run` ('a' or 'b'). */
+static void aim_reports(struct options *o, char run)
+{
+	char name[24];
+	const char **slots[NREPORTS] = { &o->account_path, &o->stats_path, &o->outstanding_path,
+					 &o->summary_path, &o->page_path, &o->folded_path,
+					 &o->callers_path };
+	size_t i;
+
+	for (i = 0; i < NREPORTS; i++) {
+		if (!*slots[i])
+			continue;
+		snprintf(name, sizeof(name), "%c.%s", run, report_names[i]);
+		*slots[i] = scratch_path(name);
+		unlink(*slots[i]);
+	}
+}
+
+/* The file's bytes, without the lines naming the log (which differ by input). */
+static char *report_text(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL, line[1 << 16];
+	size_t n = 0, cap = 0;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		size_t l = strlen(line);
+
+		if (strstr(line, "ta-fuzz-text-") || strstr(line, "standard input"))
+			continue;
+		if (n + l + 1 > cap) {
+			cap = (n + l + 1) * 2;
+			buf = realloc(buf, cap);
+			if (!buf)
+				abort();
+		}
+		memcpy(buf + n, line, l);
+		n += l;
+	}
+	fclose(f);
+	*len = n;
+	return buf ? buf : calloc(1, 1);
+}
+
+static void compare_runs(void)
+{
+	char a[24], b[24];
+	size_t i, la, lb;
+
+	for (i = 0; i < NREPORTS; i++) {
+		snprintf(a, sizeof(a), "a.%s", report_names[i]);
+		snprintf(b, sizeof(b), "b.%s", report_names[i]);
+		char *x = report_text(scratch_path(a), &la), *y = report_text(scratch_path(b), &lb);
+
+		if ((x == NULL) != (y == NULL) || la != lb || (x && memcmp(x, y, la) != 0)) {
+			fprintf(stderr, "fuzz_text: %s differs between a file or pipe read with one "
+				"thread and the other read with two\n", report_names[i]);
+			abort();
+		}
+		free(x);
+		free(y);
+	}
 }
 
 static const char *wrappers_file(void)
@@ -180,10 +264,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 3)
 		return 0;
 	choose_run(&o, data[0], data[1], data[2]);
+	aim_reports(&o, 'a');
 	if (data[0] & 0x40)
 		run_from_pipe(&o, data + 3, size - 3);
 	else
 		run_from_file(&o, data + 3, size - 3);
+	choose_run(&o, data[0], data[1], data[2]);
+	o.threads = o.threads == 1 ? 2 : 1;
+	aim_reports(&o, 'b');
+	if (data[0] & 0x40)
+		run_from_file(&o, data + 3, size - 3);
+	else
+		run_from_pipe(&o, data + 3, size - 3);
+	compare_runs();
 	unlink(scratch_path("db"));
 	unlink(scratch_path("flame.svg"));
 	return 0;
