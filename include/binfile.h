@@ -13,9 +13,13 @@
  *
  * Files are written through outfile.h: to a temporary file renamed into
  * place at commit, so a crash never leaves a half file under the final name. They are read by
- * mmap; every check (magic, version, byte order, sizes, truncation, each
- * checksum) is made in binfile_open, so a reader that got a struct binfile
- * can trust its bytes. What a section holds is the caller's business.
+ * mmap; binfile_open checks magic, version, byte order, sizes, truncation
+ * and the section table. A kind that reads every section (the kernel
+ * index) has every checksum checked there too; a kind with lazy_checks
+ * (the DB) has each section's checksum checked on its first use through
+ * binfile_read_section or binfile_check_sections, so that a report reads
+ * only the sections it needs; bytes are never handed out unchecked.
+ * What a section holds is the caller's business.
  */
 #ifndef TA_BINFILE_H
 #define TA_BINFILE_H
@@ -90,11 +94,13 @@ void binfile_abort(struct binfile_writer *w);
 
 struct binfile {
 	const char *path;
+	const char *what;		/* the kind's name, for messages */
 	const unsigned char *map;
 	size_t size;
 	uint16_t major, minor;
 	const struct binfile_entry *table;
 	uint32_t nsections;
+	bool *checked;			/* per section: its checksum was found good */
 };
 
 /* What a reader accepts: the kind of file, and the versions it can read. */
@@ -103,19 +109,43 @@ struct binfile_kind {
 	uint16_t min_major, max_major;	/* majors this program reads */
 	const char *what;		/* "DB file", "kernel index": for messages */
 	const char *remake;		/* how to make a current one: "--save-db" */
+	bool lazy_checks;		/* check each section's checksum on first use */
 };
 
 /*
- * Map path and check it through against kind: a wrong magic, a major
- * version out of range, another byte order or integer size, truncation
- * or any bad checksum is refused, err saying what is wrong and naming the
- * file (and, for an old version, how to make the file again).
+ * Map path and check it against kind: a wrong magic, a major version out
+ * of range, another byte order or integer size, truncation, a bad header
+ * or table, or (unless kind->lazy_checks) any bad section checksum is
+ * refused, err saying what is wrong and naming the file (and, for an old
+ * version, how to make the file again).
  */
 int binfile_open(struct binfile *f, const char *path, const struct binfile_kind *kind,
 		 struct ta_error *err);
 void binfile_close(struct binfile *f);
 
-/* The bytes of section id, or NULL (with *len = 0) if the file has none. */
+/*
+ * The bytes of section id, or NULL (with *len = 0) if the file has none.
+ * Only for a file whose checksums were all checked (no lazy_checks, or
+ * after binfile_check_all).
+ */
 const void *binfile_section(const struct binfile *f, uint32_t id, size_t *len);
+
+/*
+ * The bytes of section id, its checksum checked on first use: 0 with
+ * *data (NULL when the file has no such section), or -1 with err saying
+ * which section is damaged.
+ */
+int binfile_read_section(struct binfile *f, uint32_t id, const void **data, size_t *len,
+			 struct ta_error *err);
+
+/* Check the sections whose ids are in ids[0..n) (two threads for many bytes). */
+int binfile_check_sections(struct binfile *f, const uint32_t *ids, size_t n,
+			   struct ta_error *err);
+
+/* Check every section. */
+int binfile_check_all(struct binfile *f, struct ta_error *err);
+
+/* The reader is done with [data, data + len) of the map: its pages may go. */
+void binfile_release(const struct binfile *f, const void *data, size_t len);
 
 #endif

@@ -12,4 +12,7 @@ int cmd_analyse(int argc, char **argv);
 /* trace_analyze diff [options] OLD NEW: two runs or two kernels compared (diff.c). */
 int cmd_diff(int argc, char **argv);
 
+/* trace_analyze check FILE...: DB files and kernel indexes checked through (check.c). */
+int cmd_check(int argc, char **argv);
+
 #endif

@@ -79,7 +79,13 @@ struct db {
 	bool user_frames;		/* its stacks keep perf's user frames */
 };
 
-/* Open and check path; fill strings (which must be empty) with its tables. */
+/*
+ * Open and check path; fill strings (which must be empty) with its tables.
+ * The checksums checked are those of the sections read: the header, its
+ * tables and strings; an account's section is checked when it is loaded,
+ * the events when they are replayed, everything by db_check_all. A report
+ * that does not need a damaged section is still right.
+ */
 int db_open(struct db *db, const char *path, struct trace_strings *strings,
 	    struct ta_error *err);
 void db_close(struct db *db);
@@ -87,6 +93,12 @@ void db_close(struct db *db);
 /* The saved account of families into a (initialised, empty); ncall_sites: the table's size. */
 int db_load_account(struct db *db, unsigned families, uint32_t ncall_sites,
 		    struct account *a, struct ta_error *err);
+
+/* Check the events' checksums (db_replay does it first). */
+int db_check_events(struct db *db, struct ta_error *err);
+
+/* Check every section's checksum, every account section and every event record. */
+int db_check_all(struct db *db, const struct trace_strings *strings, struct ta_error *err);
 
 /* Hand every saved event to fn, in log order (strings: as db_open filled them). */
 int db_replay(struct db *db, const struct trace_strings *strings,

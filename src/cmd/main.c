@@ -14,6 +14,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "diff", cmd_diff },
+	{ "check", cmd_check },
 };
 
 int main(int argc, char **argv)

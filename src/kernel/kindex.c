@@ -211,7 +211,8 @@ int kindex_load(struct kernel_tree *t, const char *path, struct ta_error *err)
 	int rc;
 
 	static const struct binfile_kind kind = {
-		KINDEX_MAGIC, KINDEX_MAJOR, KINDEX_MAJOR, "kernel index", "--save-index from the tree"
+		KINDEX_MAGIC, KINDEX_MAJOR, KINDEX_MAJOR, "kernel index",
+		"--save-index from the tree", false	/* every section is read: all checked */
 	};
 
 	if (binfile_open(&f, path, &kind, err) < 0)

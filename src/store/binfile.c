@@ -315,21 +315,22 @@ static uint64_t hash_region(const struct binfile *f, uint64_t off, uint64_t len)
 	return h;
 }
 
-/* Sections [from, to) of f whose checksums are to be checked by one thread. */
+/* The sections idx[from..to) of f, whose checksums one thread checks. */
 struct section_check {
 	const struct binfile *f;
-	uint32_t from, to;
-	uint32_t first_bad;		/* nsections if none */
+	const uint32_t *idx;
+	size_t from, to;
+	size_t first_bad;		/* to if none */
 };
 
-static void *check_sections(void *arg)
+static void *check_sections_thread(void *arg)
 {
 	struct section_check *c = arg;
-	uint32_t i;
+	size_t i;
 
-	c->first_bad = c->f->nsections;
+	c->first_bad = c->to;
 	for (i = c->from; i < c->to; i++) {
-		const struct binfile_entry *e = &c->f->table[i];
+		const struct binfile_entry *e = &c->f->table[c->idx[i]];
 
 		if (SUMS_DIFFER(hash_region(c->f, e->offset, e->length), e->checksum)) {
 			c->first_bad = i;
@@ -340,35 +341,84 @@ static void *check_sections(void *arg)
 }
 
 /*
- * The first section whose checksum is wrong, or nsections. A large file's
- * sections are checked by two threads, each taking about half the bytes
+ * Of the sections idx[0..n), the first whose checksum is wrong, or n.
+ * Many bytes are checked by two threads, each taking about half of them
  * (the DB splits its events into several sections for this).
  */
-static uint32_t first_bad_section(const struct binfile *f)
+static size_t first_bad_section(const struct binfile *f, const uint32_t *idx, size_t n)
 {
-	struct section_check a = { f, 0, f->nsections, 0 }, b = { f, 0, 0, 0 };
+	struct section_check a = { f, idx, 0, n, 0 }, b = { f, idx, 0, 0, 0 };
 	uint64_t total = 0, half = 0;
 	pthread_t helper;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		total += f->table[idx[i]].length;
+	if (total < (64u << 20) || n < 2) {
+		check_sections_thread(&a);
+		return a.first_bad;
+	}
+	for (i = 0; i < n && half + f->table[idx[i]].length <= total / 2; i++)
+		half += f->table[idx[i]].length;
+	a.to = b.from = i;
+	b.to = n;
+	if (pthread_create(&helper, NULL, check_sections_thread, &b) != 0) {
+		a.to = n;	/* no thread: check everything here */
+		check_sections_thread(&a);
+		return a.first_bad;
+	}
+	check_sections_thread(&a);
+	pthread_join(helper, NULL);
+	return a.first_bad < a.to ? a.first_bad : b.first_bad;
+}
+
+/* Check the sections idx[0..n) not checked yet (idx is reordered). */
+static int check_indexes(struct binfile *f, uint32_t *idx, size_t n, struct ta_error *err)
+{
+	size_t i, todo = 0, bad;
+
+	for (i = 0; i < n; i++)
+		if (!f->checked[idx[i]])
+			idx[todo++] = idx[i];
+	bad = first_bad_section(f, idx, todo);
+	if (bad < todo)
+		return error_set(err, "'%s' is not a usable %s: bad checksum of section %u "
+				 "(damaged file)", f->path, f->what, (unsigned)f->table[idx[bad]].id);
+	for (i = 0; i < todo; i++)
+		f->checked[idx[i]] = true;
+	return 0;
+}
+
+int binfile_check_sections(struct binfile *f, const uint32_t *ids, size_t n,
+			   struct ta_error *err)
+{
+	uint32_t *idx = xmalloc((f->nsections ? f->nsections : 1) * sizeof(*idx));
+	size_t k = 0, j;
 	uint32_t i;
+	int rc;
 
 	for (i = 0; i < f->nsections; i++)
-		total += f->table[i].length;
-	if (total < (64u << 20) || f->nsections < 2) {
-		check_sections(&a);
-		return a.first_bad;
-	}
-	for (i = 0; i < f->nsections && half + f->table[i].length <= total / 2; i++)
-		half += f->table[i].length;
-	a.to = b.from = i;
-	b.to = f->nsections;
-	if (pthread_create(&helper, NULL, check_sections, &b) != 0) {
-		a.to = f->nsections;	/* no thread: check everything here */
-		check_sections(&a);
-		return a.first_bad;
-	}
-	check_sections(&a);
-	pthread_join(helper, NULL);
-	return a.first_bad < f->nsections ? a.first_bad : b.first_bad;
+		for (j = 0; j < n; j++)
+			if (f->table[i].id == ids[j]) {
+				idx[k++] = i;
+				break;
+			}
+	rc = check_indexes(f, idx, k, err);
+	free(idx);
+	return rc;
+}
+
+int binfile_check_all(struct binfile *f, struct ta_error *err)
+{
+	uint32_t *idx = xmalloc((f->nsections ? f->nsections : 1) * sizeof(*idx));
+	uint32_t i;
+	int rc;
+
+	for (i = 0; i < f->nsections; i++)
+		idx[i] = i;
+	rc = check_indexes(f, idx, f->nsections, err);
+	free(idx);
+	return rc;
 }
 
 static int check_layout(struct binfile *f, const struct binfile_header *h, const char *what,
@@ -401,12 +451,7 @@ static int check_layout(struct binfile *f, const struct binfile_header *h, const
 		    e->length > h->table_offset - e->offset || e->offset % BINFILE_ALIGN)
 			return refuse(f, err, what, "a section lies outside the file");
 	}
-	i = first_bad_section(f);
-	if (i < f->nsections) {
-		snprintf(msg, sizeof(msg), "bad checksum of section %u (damaged file)",
-			 (unsigned)f->table[i].id);
-		return refuse(f, err, what, msg);
-	}
+	f->checked = xcalloc(f->nsections ? f->nsections : 1, sizeof(*f->checked));
 	return 0;
 }
 
@@ -442,9 +487,14 @@ int binfile_open(struct binfile *f, const char *path, const struct binfile_kind 
 		return error_set_errno(err, errno, "cannot map %s '%s'", what, path);
 	}
 	memcpy(&h, f->map, sizeof(h));
+	f->what = what;
 	if (check_identity(f, &h, kind, err) < 0 ||
 	    check_layout(f, &h, what, err) < 0)
 		return -1;
+	if (!kind->lazy_checks && binfile_check_all(f, err) < 0) {
+		binfile_close(f);
+		return -1;
+	}
 	f->major = h.major;
 	f->minor = h.minor;
 	return 0;
@@ -458,6 +508,8 @@ void binfile_close(struct binfile *f)
 	f->table = NULL;
 	f->size = 0;
 	f->nsections = 0;
+	free(f->checked);
+	f->checked = NULL;
 }
 
 const void *binfile_section(const struct binfile *f, uint32_t id, size_t *len)
@@ -466,10 +518,47 @@ const void *binfile_section(const struct binfile *f, uint32_t id, size_t *len)
 
 	for (i = 0; i < f->nsections; i++) {
 		if (f->table[i].id == id) {
+			if (!f->checked[i]) {	/* a reader's bug, never the file's */
+				fprintf(stderr, "trace_analyze: BUG: section %u of '%s' read "
+					"unchecked\n", (unsigned)id, f->path);
+				abort();
+			}
 			*len = (size_t)f->table[i].length;
 			return f->map + f->table[i].offset;
 		}
 	}
 	*len = 0;
 	return NULL;
+}
+
+int binfile_read_section(struct binfile *f, uint32_t id, const void **data, size_t *len,
+			 struct ta_error *err)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->nsections; i++) {
+		if (f->table[i].id == id) {
+			uint32_t one = i;
+
+			if (!f->checked[i] && check_indexes(f, &one, 1, err) < 0)
+				return -1;
+			*len = (size_t)f->table[i].length;
+			*data = f->map + f->table[i].offset;
+			return 0;
+		}
+	}
+	*len = 0;
+	*data = NULL;
+	return 0;
+}
+
+void binfile_release(const struct binfile *f, const void *data, size_t len)
+{
+	const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)data + page - 1) & ~(page - 1);
+	uintptr_t b = ((uintptr_t)data + len) & ~(page - 1);
+
+	(void)f;
+	if (b > a)
+		madvise((void *)a, b - a, MADV_DONTNEED);
 }

@@ -37,6 +37,7 @@ enum db_section {
 /* Events are cut into sections of this many records (31 MB): their
  * checksums can then be checked on two cores at once. */
 #define EVENTS_PER_SECTION (1u << 19)
+#define RELEASE_EVERY (1u << 16)	/* records replayed between giving their pages back */
 
 #define RECORD_BUFFER (1u << 20)
 
@@ -366,9 +367,12 @@ static int load_strings(struct db *db, uint32_t id, uint64_t count, struct strta
 			struct ta_error *err)
 {
 	size_t len;
-	const char *s = binfile_section(&db->file, id, &len);
-	const char *problem = strtab_load_packed(t, s, len, count);
+	const void *s;
+	const char *problem;
 
+	if (binfile_read_section(&db->file, id, &s, &len, err) < 0)
+		return -1;
+	problem = strtab_load_packed(t, s, len, count);
 	return problem ? damaged(db, err, problem) : 0;
 }
 
@@ -388,9 +392,13 @@ static int load_stacks(struct db *db, uint64_t count, struct trace_strings *stri
 		       struct ta_error *err)
 {
 	size_t len;
-	const uint32_t *p = binfile_section(&db->file, SEC_STACKS, &len);
+	const void *section;
+	const uint32_t *p;
 	const char *problem;
 
+	if (binfile_read_section(&db->file, SEC_STACKS, &section, &len, err) < 0)
+		return -1;
+	p = section;
 	if (!p && count == 0)
 		return 0;
 	if (!p || len % sizeof(uint32_t) || count > len / sizeof(uint32_t))
@@ -404,8 +412,10 @@ static int load_meta(struct db *db, struct trace_strings *strings, struct ta_err
 {
 	struct db_meta m;
 	size_t len;
-	const void *p = binfile_section(&db->file, SEC_META, &len);
+	const void *p;
 
+	if (binfile_read_section(&db->file, SEC_META, &p, &len, err) < 0)
+		return -1;
 	if (!p || len != sizeof(m))
 		return damaged(db, err, "it has no valid META section");
 	memcpy(&m, p, sizeof(m));
@@ -418,7 +428,8 @@ static int load_meta(struct db *db, struct trace_strings *strings, struct ta_err
 	db->header.cpus = (int)(int64_t)m.cpus;
 	db->facts = m.facts;
 	db->nevents = m.nevents;
-	p = binfile_section(&db->file, SEC_SOURCE, &len);
+	if (binfile_read_section(&db->file, SEC_SOURCE, &p, &len, err) < 0)
+		return -1;
 	db->source = xmalloc(len + 1);
 	if (len)
 		memcpy(db->source, p, len);
@@ -460,7 +471,7 @@ int db_open(struct db *db, const char *path, struct trace_strings *strings,
 {
 	memset(db, 0, sizeof(*db));
 	static const struct binfile_kind kind = {
-		DB_MAGIC, DB_MAJOR, DB_MAJOR, "DB file", "--save-db from the log"
+		DB_MAGIC, DB_MAJOR, DB_MAJOR, "DB file", "--save-db from the log", true
 	};
 
 	if (binfile_open(&db->file, path, &kind, err) < 0)
@@ -486,8 +497,12 @@ int db_load_account(struct db *db, unsigned families, uint32_t ncall_sites,
 		    : families == FAMILY_CACHE ? SEC_ACCOUNT_CACHE : SEC_ACCOUNT_ALL;
 	struct db_account head;
 	size_t len;
-	const unsigned char *p = binfile_section(&db->file, id, &len);
+	const void *section;
+	const unsigned char *p;
 
+	if (binfile_read_section(&db->file, id, &section, &len, err) < 0)
+		return -1;
+	p = section;
 	if (!p || len < sizeof(head))
 		return damaged(db, err, "it has no valid account section");
 	memcpy(&head, p, sizeof(head));
@@ -515,6 +530,27 @@ static bool ids_in_range(const struct kmem_event *ev, const struct trace_strings
 	       (ev->stack == STACK_NONE || ev->stack < s->stacks.count);
 }
 
+static uint32_t event_section_id(uint64_t k)
+{
+	return k ? (uint32_t)(SEC_MORE_EVENTS + k - 1) : SEC_EVENTS;
+}
+
+int db_check_events(struct db *db, struct ta_error *err)
+{
+	uint64_t nsections = (db->nevents + EVENTS_PER_SECTION - 1) / EVENTS_PER_SECTION, k;
+	uint32_t *ids;
+	int rc;
+
+	if (nsections > db->file.nsections)
+		return damaged(db, err, "an event section is missing");
+	ids = xmalloc((nsections ? nsections : 1) * sizeof(*ids));
+	for (k = 0; k < nsections; k++)
+		ids[k] = event_section_id(k);
+	rc = binfile_check_sections(&db->file, ids, (size_t)nsections, err);
+	free(ids);
+	return rc;
+}
+
 int db_replay(struct db *db, const struct trace_strings *strings,
 	      void (*fn)(void *ctx, const struct kmem_event *ev), void *ctx,
 	      struct ta_error *err)
@@ -524,15 +560,19 @@ int db_replay(struct db *db, const struct trace_strings *strings,
 	uint64_t i, line = 0;
 	struct kmem_event ev;
 
+	if (db_check_events(db, err) < 0)
+		return -1;
 	for (i = 0; i < db->nevents; i++) {
 		if (i % EVENTS_PER_SECTION == 0) {
 			uint64_t k = i / EVENTS_PER_SECTION;
 
-			r = binfile_section(&db->file, k ? (uint32_t)(SEC_MORE_EVENTS + k - 1) : SEC_EVENTS,
-					    &len);
+			r = binfile_section(&db->file, event_section_id(k), &len);
 			if (!r)
 				return damaged(db, err, "an event section is missing");
 		}
+		if (i % RELEASE_EVERY == 0 && i % EVENTS_PER_SECTION != 0)	/* the pages behind */
+			binfile_release(&db->file, &r[i % EVENTS_PER_SECTION - RELEASE_EVERY],
+					RELEASE_EVERY * sizeof(*r));
 		decode_event(&r[i % EVENTS_PER_SECTION], &ev);
 		if (!kmem_is_slab(ev.kind) && !kmem_is_page(ev.kind) && !is_marker(ev.kind))
 			return damaged(db, err, "an event record has a bad kind");
@@ -546,4 +586,28 @@ int db_replay(struct db *db, const struct trace_strings *strings,
 		fn(ctx, &ev);
 	}
 	return 0;
+}
+
+static void ignore_event(void *ctx, const struct kmem_event *ev)
+{
+	(void)ctx;
+	(void)ev;
+}
+
+int db_check_all(struct db *db, const struct trace_strings *strings, struct ta_error *err)
+{
+	static const unsigned families[] = { FAMILY_ALL, FAMILY_MALLOC, FAMILY_CACHE };
+	size_t i;
+
+	if (binfile_check_all(&db->file, err) < 0)
+		return -1;
+	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+		struct account a;
+
+		memset(&a, 0, sizeof(a));
+		if (db_load_account(db, families[i], strings->call_sites.count, &a, err) < 0)
+			return -1;
+		free(a.sites);
+	}
+	return db_replay(db, strings, ignore_event, NULL, err);
 }

@@ -63,13 +63,63 @@ patch() {
 	refused "$DB" "written on a machine of the other byte order"
 }
 
-@test "a flipped byte in the events is a bad checksum" {
+@test "a flipped byte in the events: refused by the reports that replay them, and by check" {
 	size=$(stat -c %s "$DB")
 	patch "$DB" 200 ff
-	run "$TA" --db-file "$DB" -c -
+	for report in --outstanding --summary --page; do
+		run "$TA" --db-file "$DB" $report "$BATS_TEST_TMPDIR/out"
+		[ "$status" -eq 1 ]
+		[ "$output" = "trace_analyze: error: '$DB' is not a usable DB file: bad checksum of section 7 (damaged file)" ]
+		[ ! -e "$BATS_TEST_TMPDIR/out" ]
+	done
+	run "$TA" check "$DB"
 	[ "$status" -eq 1 ]
-	[[ "$output" == "trace_analyze: error: '$DB' is not a usable DB file: bad checksum of section 7 (damaged file)" ]]
+	[ "$output" = "trace_analyze: error: '$DB' is not a usable DB file: bad checksum of section 7 (damaged file)" ]
 	[ "$(stat -c %s "$DB")" -eq "$size" ]
+}
+
+@test "the account of a DB whose events are damaged is still right: it reads only its own section" {
+	patch "$DB" 200 ff
+	"$TA" -q --db-file "$DB" -c "$BATS_TEST_TMPDIR/from-db"
+	diff_or_fail "$FIX/tracefs-6.1-rawptr.account" "$BATS_TEST_TMPDIR/from-db"
+}
+
+@test "a damaged account section is refused by the account, and by check" {
+	# the account section of all families (id 9): its offset from the section table
+	read -r off < <(python3 - "$DB" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+nsec, = struct.unpack_from("<I", d, 24)
+table, = struct.unpack_from("<Q", d, 32)
+for i in range(nsec):
+    sid, flags, o, length, csum = struct.unpack_from("<IIQQQ", d, table + 32 * i)
+    if sid == 9:
+        print(o + 8)
+PY
+)
+	patch "$DB" "$off" ff
+	refused "$DB" "bad checksum of section 9 (damaged file)"
+	run "$TA" check "$DB"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"bad checksum of section 9 (damaged file)" ]]
+	"$TA" -q --db-file "$DB" --malloc -c "$BATS_TEST_TMPDIR/malloc"	# its own section is whole
+}
+
+@test "check: one line per good file, an error per damaged one, exit 1 if any" {
+	cp "$DB" "$BATS_TEST_TMPDIR/good.db"
+	run "$TA" check "$BATS_TEST_TMPDIR/good.db"
+	[ "$status" -eq 0 ]
+	events=$(grep -cE ': (kmalloc|kfree|kmem_cache_alloc|kmem_cache_free|mm_page_[a-z_]*)(_node)?:' "$LOG")
+	[ "$output" = "$BATS_TEST_TMPDIR/good.db: good: DB file 2.0 made from '$LOG': 12 sections, $events events, $(wc -l < "$LOG") lines" ]
+	patch "$DB" 200 ff
+	run "$TA" check -q "$BATS_TEST_TMPDIR/good.db" "$DB" /nonexistent.db
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[0]}" == *"'$DB' is not a usable DB file: bad checksum of section 7 (damaged file)" ]]
+	[ "${lines[1]}" = "trace_analyze: error: cannot open DB file '/nonexistent.db': No such file or directory" ]
+	run "$TA" check
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: no file to check" ]
 }
 
 @test "a flipped byte in the header is a bad header checksum" {
