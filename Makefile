@@ -15,11 +15,12 @@ MANDIR  ?= $(PREFIX)/share/man/man1
 VERSION := 0.1
 
 CC      ?= cc
-PKGS    := libxxhash libelf cairo
+PKGS    := libxxhash libelf cairo zlib liblzma libzstd
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-PKG_CFLAGS := $(shell pkg-config --cflags libelf cairo 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs libelf cairo 2>/dev/null || echo -lelf -lcairo)
+PKG_CFLAGS := $(shell pkg-config --cflags libelf cairo zlib liblzma libzstd 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs libelf cairo zlib liblzma libzstd 2>/dev/null || \
+		echo -lelf -lcairo -lz -llzma -lzstd)
 CPPFLAGS += -D_GNU_SOURCE -DTA_VERSION='"$(VERSION)"' -Iinclude -I$(BUILD)/gen $(PKG_CFLAGS)
 LDLIBS  += -lxxhash $(PKG_LIBS) -lm -lpthread
 
@@ -27,7 +28,7 @@ BUILD   := build
 # src/ is grouped by stage (DESIGN.md section 3): base input analysis kernel
 # report store cmd; include/ holds every module's interface.
 SRCS    := $(wildcard src/*/*.c)
-LIB_SRCS := $(filter-out src/cmd/main.c src/cmd/analyse.c src/cmd/diff.c,$(SRCS))
+LIB_SRCS := $(filter-out src/cmd/main.c src/cmd/analyse.c src/cmd/diff.c src/cmd/check.c,$(SRCS))
 OBJS    := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/obj/%.o)
 

@@ -34,6 +34,8 @@ struct log_facts {
 	const char *made_from;	/* for a DB: the log it was made from */
 	const char *log_name;	/* the log's path as the chart title names it */
 	struct db_input_facts input;
+	const char *compression;	/* "gzip", "xz", "zstd" for a compressed log, else NULL */
+	uint64_t compressed_bytes;	/* then: the bytes of the file as given */
 };
 
 struct analysis {

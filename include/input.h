@@ -23,6 +23,10 @@
  * line with no newline, which is how a truncated log ends, is dropped and
  * flagged (its bytes in truncated_bytes). A mapped file that shrinks while
  * it is read ends the program with a message, not a crash.
+ *
+ * A gzip, xz or zstd file (or stream) is known by its first bytes and read
+ * through a decompressor thread's pipe, as a stream; bytes_read counts the
+ * decompressed bytes, input_position() the compressed ones for progress.
  * This module knows nothing of what a line means.
  */
 #ifndef TA_INPUT_H
@@ -32,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "decompress.h"
 #include "error.h"
 
 #define INPUT_MAX_LINE (1u << 20)	/* longer lines are skipped */
@@ -55,6 +60,9 @@ struct input {
 	bool interrupted;	/* a stream ended by SIGINT (input_end_streams_on_interrupt) */
 	const char *map;	/* a mapped regular file, or NULL */
 	size_t map_len;
+	enum compression compression;	/* of the file as given */
+	struct decompressor *dec;	/* when compressed: fd is its pipe */
+	int source_fd;		/* when compressed: the file itself */
 	/* lines that must stay in the chunk of the line before them; NULL: none */
 	bool (*is_continuation)(const char *line, size_t len);
 };
@@ -85,6 +93,9 @@ void input_end_streams_on_interrupt(void);
 
 /* Fill c with whole lines: 1 when c->len > 0, 0 at end of input, -1 on error. */
 int input_read_chunk(struct input *in, struct chunk *c, struct ta_error *err);
+
+/* How far into the input as given (compressed bytes when it is): for progress. */
+uint64_t input_position(const struct input *in);
 
 /* The caller is done with c's lines: a mapped file's pages may go. */
 void input_release_chunk(const struct input *in, const struct chunk *c);

@@ -115,6 +115,8 @@ void write_account(FILE *f, const struct account_rows *rows, enum out_format for
 struct run_summary {
 	const char *source;	/* the log's name, or the DB's */
 	const char *made_from;	/* for a DB: the log it was made from, else NULL */
+	const char *compression;	/* for a compressed log: its format, else NULL */
+	uint64_t compressed_bytes;
 	const struct parse_stats *stats;
 	const struct trace_header *header;
 	const struct account_totals *totals;

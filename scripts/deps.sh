@@ -3,10 +3,13 @@
 # and benchmark (run as root, or it uses sudo). Debian 12 (bookworm).
 #   build: gcc make pkg-config libxxhash-dev libelf-dev libcairo2-dev
 #          fonts-dejavu-core (the ringcharts' labels)
-#   tests: libcmocka-dev bats python3 jq clang (fuzzer) time
+#          zlib1g-dev liblzma-dev libzstd-dev (compressed logs)
+#   tests: libcmocka-dev bats python3 jq clang (fuzzer) time, gzip xz-utils
+#          zstd (to make compressed logs)
 set -eu
 packages="gcc make pkg-config libxxhash-dev libelf-dev libcairo2-dev fonts-dejavu-core
-	libcmocka-dev bats python3 jq clang time binutils"
+	zlib1g-dev liblzma-dev libzstd-dev
+	libcmocka-dev bats python3 jq clang time binutils gzip xz-utils zstd"
 missing=""
 for p in $packages; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -246,6 +246,8 @@ static void write_run_summary(const struct analysis *r)
 	struct run_summary sum = {
 		.source = r->facts.source,
 		.made_from = r->facts.made_from,
+		.compression = r->facts.compression,
+		.compressed_bytes = r->facts.compressed_bytes,
 		.stats = &r->read.stats,
 		.header = &r->read.header,
 		.first_malformed_line = r->read.first_malformed_line,

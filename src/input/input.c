@@ -86,6 +86,79 @@ static const char *display_name(const struct input *in)
 	return in->is_stdin ? "standard input" : in->name;
 }
 
+/* A regular file's first bytes say whether it is compressed; read from 0, as the map is. */
+static bool regular_file_is_compressed(struct input *in)
+{
+	unsigned char head[COMPRESSION_MAGIC_MAX];
+	ssize_t n = pread(in->fd, head, sizeof(head), 0);
+
+	in->compression = n > 0 ? compression_of(head, (size_t)n) : COMPRESSION_NONE;
+	if (in->compression == COMPRESSION_NONE)
+		return false;
+	lseek(in->fd, 0, SEEK_SET);
+	return true;
+}
+
+/* From now on the input is the decompressor's pipe; head (already read) comes first. */
+static int read_through_decompressor(struct input *in, const unsigned char *head, size_t n,
+				     struct ta_error *err)
+{
+	int out;
+
+	in->dec = decompressor_start(in->compression, in->fd, head, n, display_name(in), &out, err);
+	if (!in->dec) {
+		input_close(in);
+		return -1;
+	}
+	in->source_fd = in->fd;
+	in->fd = out;
+	if (!in->carry)
+		in->carry = xmalloc(INPUT_MAX_LINE + 1);
+	return 0;
+}
+
+static bool stream_interrupted_while_waiting(struct input *in);
+
+/*
+ * A stream shows its format only by being read: its first bytes are read
+ * here, and go to the decompressor or, for a plain log, to the carry that
+ * the first chunk starts with.
+ */
+static int look_at_stream_start(struct input *in, struct ta_error *err)
+{
+	unsigned char head[COMPRESSION_MAGIC_MAX];
+	size_t n = 0;
+
+	while (n < sizeof(head) && !in->eof) {
+		if (stream_interrupted_while_waiting(in))
+			break;
+		ssize_t r = read(in->fd, head + n, sizeof(head) - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+
+			input_close(in);
+			return error_set_errno(err, e, "cannot read '%s'", display_name(in));
+		}
+		if (r == 0)
+			in->eof = true;
+		n += (size_t)r;
+		if (n > 0 && memchr(head, '\n', n))
+			break;	/* a short first line: a text log, no more to wait for */
+	}
+	in->compression = compression_of(head, n);
+	if (in->compression != COMPRESSION_NONE) {
+		in->eof = false;	/* of the source: the pipe is still to be read */
+		return read_through_decompressor(in, head, n, err);
+	}
+	memcpy(in->carry, head, n);
+	in->carry_len = n;
+	in->bytes_read = n;
+	return 0;
+}
+
 int input_open(struct input *in, const char *path, struct ta_error *err)
 {
 	struct stat st;
@@ -110,15 +183,19 @@ int input_open(struct input *in, const char *path, struct ta_error *err)
 		input_close(in);
 		return error_set_errno(err, EISDIR, "cannot read '%s'", path);
 	}
+	in->source_fd = -1;
 	if (S_ISREG(st.st_mode)) {
 		in->size_hint = (uint64_t)st.st_size;
 		posix_fadvise(in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+		if (regular_file_is_compressed(in))
+			return read_through_decompressor(in, NULL, 0, err);
 		map_file(in, (size_t)st.st_size);
 	} else {
 		in->is_stream = true;
 	}
-	if (!in->map)
-		in->carry = xmalloc(INPUT_MAX_LINE + 1);
+	in->carry = in->map ? NULL : xmalloc(INPUT_MAX_LINE + 1);
+	if (in->is_stream)
+		return look_at_stream_start(in, err);
 	return 0;
 }
 
@@ -127,6 +204,12 @@ void input_close(struct input *in)
 	if (in->map)
 		munmap((void *)in->map, in->map_len);
 	in->map = NULL;
+	if (in->dec) {	/* the pipe first: a thread writing to it then stops */
+		close(in->fd);
+		in->fd = in->source_fd;
+		decompressor_free(in->dec);
+		in->dec = NULL;
+	}
 	if (!in->is_stdin && in->fd >= 0)
 		close(in->fd);
 	in->fd = -1;
@@ -352,6 +435,11 @@ static int next_mapped_chunk(struct input *in, struct chunk *c)
 	return chunk_ready(in, c);
 }
 
+uint64_t input_position(const struct input *in)
+{
+	return in->dec ? decompressor_consumed(in->dec) : in->bytes_read;
+}
+
 void input_release_chunk(const struct input *in, const struct chunk *c)
 {
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), from, to;
@@ -424,6 +512,8 @@ int input_read_chunk(struct input *in, struct chunk *c, struct ta_error *err)
 		}
 		if (n == 0) {
 			in->eof = true;
+			if (in->dec && decompressor_finish(in->dec, err) < 0)
+				return -1;	/* damaged or cut: the log read so far is not all of it */
 			continue;
 		}
 		in->bytes_read += (uint64_t)n;

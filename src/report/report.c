@@ -353,8 +353,10 @@ void write_summary(FILE *f, const struct run_summary *sum)
 	fprintf(f, "trace_analyze: summary of '%s'", sum->source);
 	if (sum->made_from)
 		fprintf(f, " (made from '%s')", sum->made_from);
-	fprintf(f, ": %" PRIu64 " lines, %" PRIu64 " bytes in %.2f s\n", st->lines, st->bytes,
-		sum->seconds);
+	fprintf(f, ": %" PRIu64 " lines, %" PRIu64 " bytes", st->lines, st->bytes);
+	if (sum->compression)
+		fprintf(f, " (%s, %" PRIu64 " compressed)", sum->compression, sum->compressed_bytes);
+	fprintf(f, " in %.2f s\n", sum->seconds);
 	write_events_read(f, st);
 	write_lines_skipped(f, sum);
 	if (sum->families != FAMILY_ALL)

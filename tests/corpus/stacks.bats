@@ -11,6 +11,7 @@ setup() {
 	STACK618="$CORPUS/host-6.18/stack-kmem.log"
 	STACK61="$CORPUS/linux-6.1-tiny/stacktrace-kmem.log"
 	PERF="$CORPUS/host-6.18/perf-callchain/perf-callchain.perf-script.txt"
+	cd "$BATS_TEST_TMPDIR"	# the summaries written here, never in the source tree
 }
 
 # ref_stacks LOG [ARGS]: the reference replay, cached like ref_account

@@ -17,6 +17,12 @@ seed() {
 	  tail -n +"$6" "$5" | head -n "$7"; } > "$out/$1"
 }
 
+# seedz NAME CONFIG0 CONFIG1 CONFIG2 COMPRESSOR FILE FIRST COUNT: the same, compressed
+seedz() {
+	{ printf "\\$(printf %03o "$2")\\$(printf %03o "$3")\\$(printf %03o "$4")"
+	  tail -n +"$7" "$6" | head -n "$8" | $5; } > "$out/$1"
+}
+
 c61=$corpus/linux-6.1-tiny
 h618=$corpus/host-6.18
 seed boot-6.1-head               0   0   0 "$c61/boot-kmem.log" 1 150
@@ -42,5 +48,8 @@ seed old-2.6-hex                 3   0   0 tests/fixtures/old-2.6-hex.log 1 100
 seed nested-6.1                 1   4 141 tests/fixtures/stack-nested-6.1.log 1 100
 seed trace-cmd-stack           64   0 135 tests/fixtures/trace-cmd-stack.txt 1 100
 seed empty                       0   0   0 /dev/null 1 1
+seedz boot-6.1-gzip              0   0   0 "gzip -n -c" "$c61/boot-kmem.log" 1 150
+seedz small-6.18-zstd-pipe      64   1   0 "zstd -q -c" "$h618/small-kmem.log" 1 150
+seedz stack-6.18-xz-2threads    33   8   9 "xz -c" "$h618/stack-kmem.log" 1 200
 ls "$out" | wc -l
 du -sh "$out"
