@@ -1,10 +1,16 @@
 /*
- * ptrmap.h - the live allocations: an open-addressing hash table keyed by
- * object pointer (linear probing, backward-shift deletion, no tombstones).
+ * ptrmap.h - the live allocations: a hash index keyed by object pointer
+ * over a dense array of records.
  *
- * Memory grows with the number of live objects, never with the log.
- * Pointer 0 is reserved as the empty-slot key: callers never insert NULL
- * (a NULL allocation is a failed one). Knows nothing of call sites' meaning.
+ * The index is open addressing with linear probing and backward-shift
+ * deletion (no tombstones), 8 bytes a bucket: 32 bits of the pointer's
+ * hash and the record's number, so that a probe compares hashes in one
+ * cache line and touches a record only on a match. Records live in one
+ * array that only grows (freed ones are reused), so growing the index
+ * never copies them and memory follows the peak number of live objects:
+ * about 48 bytes each, never the log's length.
+ * Pointer 0 is reserved as the free-record mark: callers never insert
+ * NULL (a NULL allocation is a failed one). Knows nothing of call sites.
  */
 #ifndef TA_PTRMAP_H
 #define TA_PTRMAP_H
@@ -13,7 +19,7 @@
 #include <stdint.h>
 
 struct live_alloc {
-	uint64_t ptr;		/* key; 0 = empty slot */
+	uint64_t ptr;		/* key; 0 = a free record */
 	uint64_t ts_ns;		/* when it was allocated */
 	uint64_t line;		/* line of the allocation */
 	uint32_t call_site;	/* call-site id */
@@ -24,9 +30,12 @@ struct live_alloc {
 };
 
 struct ptrmap {
-	struct live_alloc *slots;
-	size_t mask;		/* capacity - 1; capacity is a power of two */
-	size_t count;
+	uint64_t *index;	/* per bucket: hash << 32 | (record + 1); 0 = empty */
+	size_t mask;		/* buckets - 1; a power of two */
+	struct live_alloc *recs;	/* records; ptr 0: free, ->line links the free ones */
+	size_t nrecs, recs_cap;
+	size_t free_head;	/* a free record + 1, or 0 */
+	size_t count;		/* live records */
 };
 
 void ptrmap_init(struct ptrmap *m);
@@ -44,6 +53,6 @@ struct live_alloc *ptrmap_insert(struct ptrmap *m, uint64_t ptr, int *existed);
 /* Remove the record at slot (as returned by find/insert). */
 void ptrmap_remove(struct ptrmap *m, struct live_alloc *slot);
 
-/* Iterate: for (i = 0; i <= m->mask; i++) if (m->slots[i].ptr) ... */
+/* Iterate: for (i = 0; i < m->nrecs; i++) if (m->recs[i].ptr) ... */
 
 #endif

@@ -353,9 +353,9 @@ void write_pages(FILE *f, const struct page_stats *p, const struct strtab *gfps,
 	struct page_count live = { p->live.count, 0 };
 	size_t i;
 
-	for (i = 0; i <= p->live.mask; i++)
-		if (p->live.slots[i].ptr)
-			live.pages += pages_of((int)p->live.slots[i].bytes_alloc);
+	for (i = 0; i < p->live.nrecs; i++)
+		if (p->live.recs[i].ptr)
+			live.pages += pages_of((int)p->live.recs[i].bytes_alloc);
 	out_doc_init(&d, "page");
 	b = out_list(&d, "totals", "SUMMARY (page allocator, 4 KB pages)");
 	add_count(&d, b, "alloc_requests", "total allocation requests", "alloc_kb",

@@ -1,105 +1,151 @@
 /*
- * ptrmap.c - open addressing with linear probing and backward-shift
- * deletion (Knuth's Algorithm R), so that lookups never wade through
- * tombstones however many frees a long log has. Grows at 50% load.
+ * ptrmap.c - a hash index (linear probing, backward-shift deletion after
+ * Knuth's Algorithm R) over a dense, reused array of records. The index
+ * grows at 75% load; the records never move when it does. Not here: what
+ * a record means.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "error.h"
 #include "ptrmap.h"
 
-#define INITIAL_CAPACITY 4096
+#define INITIAL_BUCKETS 4096
+#define INITIAL_RECORDS 1024
 
-/* Hashed %p values are 32-bit and raw pointers share high bits: mix all. */
-static inline size_t home_of(const struct ptrmap *m, uint64_t ptr)
+/* Hashed %p values are 32-bit and raw pointers share high bits: mix all, keep the top. */
+static inline uint32_t hash_of(uint64_t ptr)
 {
-	uint64_t h = ptr * 0x9E3779B97F4A7C15ull;
+	return (uint32_t)(((ptr ^ (ptr >> 33)) * 0x9E3779B97F4A7C15ull) >> 32);
+}
 
-	return (size_t)(h ^ (h >> 29)) & m->mask;
+static inline uint32_t bucket_hash(uint64_t entry)
+{
+	return (uint32_t)(entry >> 32);
+}
+
+static inline size_t bucket_record(uint64_t entry)
+{
+	return (size_t)(uint32_t)entry - 1;
 }
 
 void ptrmap_init(struct ptrmap *m)
 {
-	m->slots = xcalloc(INITIAL_CAPACITY, sizeof(*m->slots));
-	m->mask = INITIAL_CAPACITY - 1;
-	m->count = 0;
+	memset(m, 0, sizeof(*m));
+	m->index = xcalloc(INITIAL_BUCKETS, sizeof(*m->index));
+	m->mask = INITIAL_BUCKETS - 1;
 }
 
 void ptrmap_release(struct ptrmap *m)
 {
-	free(m->slots);
+	free(m->index);
+	free(m->recs);
 	memset(m, 0, sizeof(*m));
 }
 
 struct live_alloc *ptrmap_find(const struct ptrmap *m, uint64_t ptr)
 {
-	size_t i = home_of(m, ptr);
+	uint32_t h = hash_of(ptr);
+	size_t i = h & m->mask;
+	uint64_t e;
 
-	while (m->slots[i].ptr) {
-		if (m->slots[i].ptr == ptr)
-			return &m->slots[i];
+	while ((e = m->index[i]) != 0) {
+		if (bucket_hash(e) == h && m->recs[bucket_record(e)].ptr == ptr)
+			return &m->recs[bucket_record(e)];
 		i = (i + 1) & m->mask;
 	}
 	return NULL;
 }
 
-static void grow(struct ptrmap *m)
+static void grow_index(struct ptrmap *m)
 {
-	struct live_alloc *old = m->slots;
-	size_t old_cap = m->mask + 1, i;
+	uint64_t *old = m->index;
+	size_t old_buckets = m->mask + 1, i;
 
-	m->slots = xcalloc(old_cap * 2, sizeof(*m->slots));
-	m->mask = old_cap * 2 - 1;
-	for (i = 0; i < old_cap; i++) {
-		if (!old[i].ptr)
+	m->index = xcalloc(old_buckets * 2, sizeof(*m->index));
+	m->mask = old_buckets * 2 - 1;
+	for (i = 0; i < old_buckets; i++) {
+		if (!old[i])
 			continue;
-		size_t j = home_of(m, old[i].ptr);
+		size_t j = bucket_hash(old[i]) & m->mask;
 
-		while (m->slots[j].ptr)
+		while (m->index[j])
 			j = (j + 1) & m->mask;
-		m->slots[j] = old[i];
+		m->index[j] = old[i];
 	}
 	free(old);
 }
 
+/* A record to fill: a freed one, or a new one at the end. */
+static size_t take_record(struct ptrmap *m)
+{
+	size_t r;
+
+	if (m->free_head) {
+		r = m->free_head - 1;
+		m->free_head = (size_t)m->recs[r].line;
+		return r;
+	}
+	if (m->nrecs == m->recs_cap) {
+		m->recs_cap = m->recs_cap ? m->recs_cap + m->recs_cap / 2 : INITIAL_RECORDS;
+		if (m->recs_cap > UINT32_MAX - 1)
+			m->recs_cap = UINT32_MAX - 1;
+		if (m->nrecs == m->recs_cap) {
+			fputs("trace_analyze: error: over 4 billion live objects\n", stderr);
+			exit(1);
+		}
+		m->recs = xrealloc(m->recs, m->recs_cap * sizeof(*m->recs));
+	}
+	return m->nrecs++;
+}
+
 struct live_alloc *ptrmap_insert(struct ptrmap *m, uint64_t ptr, int *existed)
 {
-	size_t i;
+	uint32_t h = hash_of(ptr);
+	size_t i, r;
+	uint64_t e;
 
-	if ((m->count + 1) * 2 > m->mask + 1)
-		grow(m);
-	i = home_of(m, ptr);
-	while (m->slots[i].ptr) {
-		if (m->slots[i].ptr == ptr) {
+	if ((m->count + 1) * 4 > (m->mask + 1) * 3)
+		grow_index(m);
+	i = h & m->mask;
+	while ((e = m->index[i]) != 0) {
+		if (bucket_hash(e) == h && m->recs[bucket_record(e)].ptr == ptr) {
 			*existed = 1;
-			return &m->slots[i];
+			return &m->recs[bucket_record(e)];
 		}
 		i = (i + 1) & m->mask;
 	}
-	memset(&m->slots[i], 0, sizeof(m->slots[i]));
-	m->slots[i].ptr = ptr;
+	r = take_record(m);
+	m->index[i] = (uint64_t)h << 32 | (uint64_t)(r + 1);
+	memset(&m->recs[r], 0, sizeof(m->recs[r]));
+	m->recs[r].ptr = ptr;
 	m->count++;
 	*existed = 0;
-	return &m->slots[i];
+	return &m->recs[r];
 }
 
 void ptrmap_remove(struct ptrmap *m, struct live_alloc *slot)
 {
-	size_t hole = (size_t)(slot - m->slots);
-	size_t i = hole;
+	size_t r = (size_t)(slot - m->recs);
+	size_t hole = hash_of(slot->ptr) & m->mask, i;
 
-	for (;;) {
+	while (bucket_record(m->index[hole]) != r)	/* its bucket: it is in the index */
+		hole = (hole + 1) & m->mask;
+	for (i = hole;;) {
 		i = (i + 1) & m->mask;
-		if (!m->slots[i].ptr)
+		if (!m->index[i])
 			break;
-		size_t home = home_of(m, m->slots[i].ptr);
+		size_t home = bucket_hash(m->index[i]) & m->mask;
 
 		/* Move entry i into the hole unless its home lies in (hole, i]. */
 		if (((i - home) & m->mask) >= ((i - hole) & m->mask)) {
-			m->slots[hole] = m->slots[i];
+			m->index[hole] = m->index[i];
 			hole = i;
 		}
 	}
-	m->slots[hole].ptr = 0;
+	m->index[hole] = 0;
+	slot->ptr = 0;
+	slot->line = m->free_head;
+	m->free_head = r + 1;
 	m->count--;
 }

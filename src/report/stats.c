@@ -181,8 +181,8 @@ static struct live_item *collect_live(const struct outstanding_query *q, struct 
 	size_t i;
 
 	*n = 0;
-	for (i = 0; i <= m->mask; i++) {
-		const struct live_alloc *a = &m->slots[i];
+	for (i = 0; i < m->nrecs; i++) {
+		const struct live_alloc *a = &m->recs[i];
 		uint64_t age;
 		size_t len;
 
@@ -272,8 +272,8 @@ static void add_stack_table(struct out_doc *d, const struct outstanding_query *q
 
 	for (i = 0; i < nstacks; i++)
 		leaks[i].stack = i;
-	for (j = 0; j <= m->mask; j++) {
-		const struct live_alloc *a = &m->slots[j];
+	for (j = 0; j < m->nrecs; j++) {
+		const struct live_alloc *a = &m->recs[j];
 		uint32_t call_site, stack;
 		uint64_t age;
 

@@ -83,6 +83,12 @@ static void random_sequence_matches_reference(void **state)
 		}
 	}
 	assert_int_equal(m.count, n_live);
+	size_t iterated = 0, peak_bound = KEYS;	/* records are reused: never more than keys */
+
+	for (i = 0; i < m.nrecs; i++)
+		iterated += m.recs[i].ptr != 0;
+	assert_int_equal(iterated, n_live);
+	assert_true(m.nrecs <= peak_bound);
 	for (i = 0; i < KEYS; i++) {
 		struct live_alloc *slot = ptrmap_find(&m, keys[i]);
 
