@@ -563,6 +563,9 @@ int db_replay(struct db *db, const struct trace_strings *strings,
 	if (db_check_events(db, err) < 0)
 		return -1;
 	for (i = 0; i < db->nevents; i++) {
+		if (i % RELEASE_EVERY == 0 && i > 0)	/* the pages behind are done with */
+			binfile_release(&db->file, &r[(i - 1) % EVENTS_PER_SECTION + 1 - RELEASE_EVERY],
+					RELEASE_EVERY * sizeof(*r));
 		if (i % EVENTS_PER_SECTION == 0) {
 			uint64_t k = i / EVENTS_PER_SECTION;
 
@@ -570,9 +573,6 @@ int db_replay(struct db *db, const struct trace_strings *strings,
 			if (!r)
 				return damaged(db, err, "an event section is missing");
 		}
-		if (i % RELEASE_EVERY == 0 && i % EVENTS_PER_SECTION != 0)	/* the pages behind */
-			binfile_release(&db->file, &r[i % EVENTS_PER_SECTION - RELEASE_EVERY],
-					RELEASE_EVERY * sizeof(*r));
 		decode_event(&r[i % EVENTS_PER_SECTION], &ev);
 		if (!kmem_is_slab(ev.kind) && !kmem_is_page(ev.kind) && !is_marker(ev.kind))
 			return damaged(db, err, "an event record has a bad kind");
