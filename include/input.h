@@ -2,13 +2,10 @@
  * input.h - reading a log (a path, or "-" for standard input) in chunks of
  * whole lines, with the same code for files and pipes.
  *
- * A regular file is mapped and its chunks are views into the mapping: the
- * parser reads the page cache directly, once (a read() into a multi-MB
- * buffer would copy every byte through memory first, costing more than
- * the parsing). Pages of a finished chunk are given back, so the resident
- * set stays at a few chunks whatever the file's size. Pipes and terminals
- * are read() into caller-owned chunk buffers. Several chunks can be in
- * flight; a chunk always ends with '\n'.
+ * Every input is read(2) into caller-owned chunk buffers (a few MB each,
+ * made on first use), so the resident set stays at a few chunks whatever
+ * the file's size. Several chunks can be in flight; a chunk always ends
+ * with '\n'.
  *
  * A chunk never ends inside a block of lines that belong together (a
  * stack trace's frames under their entry or event): a line the caller's
@@ -16,13 +13,11 @@
  *
  * A line over INPUT_MAX_LINE bytes that a chunk would not hold is dropped
  * here, and the chunk after it says so (dropped_lines, dropped_bytes), so
- * that line numbers and counts are the same from a file and from a pipe;
- * a long line a chunk holds is handed on (the parser skips and counts
- * it). The pages of a mapped line being skipped are given back as the
- * scan passes them: memory stays bounded whatever the line lengths. A last
- * line with no newline, which is how a truncated log ends, is dropped and
- * flagged (its bytes in truncated_bytes). A mapped file that shrinks while
- * it is read ends the program with a message, not a crash.
+ * that line numbers and counts are the same whatever the chunking; a long
+ * line a chunk holds is handed on (the parser skips and counts it).
+ * Memory stays bounded whatever the line lengths. A last line with no
+ * newline, which is how a truncated log ends, is dropped and flagged (its
+ * bytes in truncated_bytes).
  *
  * A gzip, xz or zstd file (or stream) is known by its first bytes and read
  * through a decompressor thread's pipe, as a stream; bytes_read counts the
@@ -54,12 +49,10 @@ struct input {
 	size_t carry_len;
 	uint64_t bytes_read;
 	uint64_t truncated_bytes;	/* of the last line, when it had no newline */
-	uint64_t size_hint;	/* file size, 0 if unknown (pipe) */
+	uint64_t size_hint;	/* bytes to read of a file, 0 if unknown (pipe) */
 	bool truncated_last_line;	/* data after the last '\n' was dropped */
 	bool is_stream;		/* a pipe or terminal: no size, may never end */
 	bool interrupted;	/* a stream ended by SIGINT (input_end_streams_on_interrupt) */
-	const char *map;	/* a mapped regular file, or NULL */
-	size_t map_len;
 	enum compression compression;	/* of the file as given */
 	struct decompressor *dec;	/* when compressed: fd is its pipe */
 	int source_fd;		/* when compressed: the file itself */
@@ -68,9 +61,9 @@ struct input {
 };
 
 struct chunk {
-	const char *data;	/* whole lines, the last ending with '\n': into buf, or the map */
+	const char *data;	/* whole lines, the last ending with '\n': in buf */
 	size_t len;
-	char *buf;		/* the chunk's own buffer, for reading a stream */
+	char *buf;		/* the chunk's own buffer */
 	size_t cap;
 	uint64_t dropped_lines;	/* overlong lines dropped just before data */
 	uint64_t dropped_bytes;	/* their bytes, newlines included */
@@ -96,8 +89,5 @@ int input_read_chunk(struct input *in, struct chunk *c, struct ta_error *err);
 
 /* How far into the input as given (compressed bytes when it is): for progress. */
 uint64_t input_position(const struct input *in);
-
-/* The caller is done with c's lines: a mapped file's pages may go. */
-void input_release_chunk(const struct input *in, const struct chunk *c);
 
 #endif

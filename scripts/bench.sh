@@ -7,8 +7,11 @@
 # of just reading the lines). The page cache is warmed first, so this
 # measures the program, not the disk. A >= 1 GB log can be made with
 # scripts/make-big-log.sh. TA=path selects another binary.
-# Then the DB file: its size against the log, the time --save-db adds, and
-# the time of the account from the DB against the text (--db-file).
+# Then every report at once (--stats --outstanding --page: the live tables
+# at their fullest), and the DB file: its size against the log, the time
+# --save-db adds, and the time of the account from the DB against the text
+# (--db-file). BENCH_COMPRESSED="zst gz xz" also times compressed copies
+# read directly against `zstdcat F | trace_analyze -f -` (made once, slow).
 set -eu
 log=${1:?usage: bench.sh LOG [RUNS]}
 runs=${2:-3}
@@ -60,6 +63,8 @@ report() {	# LABEL SECONDS
 
 report "1 thread:" "$(best_of "$ta" -q --threads 1 -f "$log" -c /dev/null)"
 report "threads:" "$(best_of "$ta" -q -f "$log" -c /dev/null)"
+report "all reports:" "$(best_of "$ta" -q -f "$log" -c /dev/null --stats /dev/null \
+	--outstanding /dev/null --page /dev/null)"
 
 # The DB file (--save-db / --db-file): its size, what saving costs, and how
 # much faster the account comes from it than from the text.
@@ -81,3 +86,24 @@ awk -v d="$db_s" -v p="$plain_s" -v p1="$plain1_s" -v rss="$db_rss" 'BEGIN {
 	if (d < 0.001) d = 0.001
 	printf "from DB:    %.3f s: %.0fx faster than the text (%.0fx than 1 thread), peak RSS %.1f MB\n",
 	       d, p / d, p1 / d, rss / 1024 }'
+
+# Compressed copies: read directly, and through the usual pipe.
+for z in ${BENCH_COMPRESSED:-}; do
+	case $z in
+	zst) pack="zstd -q -T0 -3 -c"; cat_z="zstdcat" ;;
+	gz) pack="gzip -1 -c"; cat_z="zcat" ;;
+	xz) pack="xz -0 -T0 -c"; cat_z="xzcat" ;;
+	*) echo "bench.sh: unknown compression '$z' (zst gz xz)" >&2; exit 2 ;;
+	esac
+	$pack < "$log" > "$tmp/log.$z"
+	zbytes=$(stat -c %s "$tmp/log.$z")
+	direct=$(best_of "$ta" -q -f "$tmp/log.$z" -c /dev/null)
+	direct_rss=$(cat "$tmp/rss")
+	piped=$(best_of sh -c "$cat_z '$tmp/log.$z' | '$ta' -q -f - -c /dev/null")
+	cat_only=$(best_of sh -c "$cat_z '$tmp/log.$z' > /dev/null")
+	awk -v z="$z" -v zb="$zbytes" -v b="$bytes" -v d="$direct" -v p="$piped" -v c="$cat_only" \
+	    -v cz="$cat_z" -v rss="$direct_rss" 'BEGIN {
+		printf "%-4s %.1f MB: -f %s s (%.0f MB/s of log, RSS %.1f MB); %s | -f -: %s s; %s alone: %s s\n",
+		       z ":", zb / 1e6, d, b / 1e6 / d, rss / 1024, cz, p, cz, c }'
+	rm -f "$tmp/log.$z"
+done

@@ -18,4 +18,6 @@ while [ "$size" -lt "$want" ]; do
 	cat $logs >> "$out"
 	size=$(stat -c %s "$out")
 done
+echo "make-big-log.sh: a fallback: copies of small logs flatter the live-pointer table;" \
+	"benchmark on a real capture (../shared/tools/capture-kmem.sh OUT 2500) where you can" >&2
 echo "$out: $size bytes, $(wc -l < "$out") lines"

@@ -902,10 +902,10 @@ static bool read_fields(struct parser *p, const char *f, const char *end,
 			continue;	/* a token without '=' */
 		size_t klen = (size_t)(f - key);
 		const char *val = f + 1;
-		const char *vend = memchr(val, ' ', (size_t)(end - val));
+		const char *vend = val;
 
-		if (!vend)
-			vend = end;
+		while (vend < end && *vend != ' ')	/* values are short: no call */
+			vend++;
 		f = vend;
 		bool ok = page ? read_page_field(p, key, klen, val, (size_t)(vend - val), ev, seen)
 			       : read_slab_field(p, key, klen, val, (size_t)(vend - val), &f,

@@ -429,7 +429,6 @@ static void deliver_slot(struct shared *sh, struct slot *s, struct slot *next, u
 	hand_on_events(sh, s);
 	if (s->first_malformed && !out->first_malformed_line)
 		out->first_malformed_line = line_base + s->first_malformed;
-	input_release_chunk(cfg->input, &s->chunk);
 	if (cfg->on_progress)
 		cfg->on_progress(cfg->ctx, cfg->input);
 }

@@ -1,8 +1,8 @@
 /*
  * test_input.c - chunks of whole lines: every line comes out once and
  * intact across chunk boundaries; an overlong line and a truncated last
- * line are dropped and counted. Each case runs twice: on the file (mapped)
- * and on a pipe from `cat` (read into buffers).
+ * line are dropped and counted. Each case runs twice: on the file and on
+ * a pipe from `cat`.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -45,7 +45,7 @@ static void open_source(struct input *in, struct source *src, bool as_stream)
 		dup2(fileno(src->cat), STDIN_FILENO);
 	}
 	assert_int_equal(input_open(in, as_stream ? "-" : path, &err), 0);
-	assert_int_equal(in->map != NULL, !as_stream);
+	assert_int_equal(in->is_stream, as_stream);
 }
 
 static void close_source(struct input *in, struct source *src)
@@ -159,11 +159,10 @@ static void put_long_line(FILE *f, size_t len)
 }
 
 /*
- * From a stream, a line over INPUT_MAX_LINE that a buffer does not hold whole is dropped by the input and
- * counted with the next chunk; from a mapped file a line longer than a
- * chunk is dropped so, and a long line that fits a chunk is handed on
- * whole (the parser drops and counts it). Either way both long lines are
- * counted once, and the lines around survive.
+ * A line over INPUT_MAX_LINE that a buffer does not hold whole is dropped
+ * by the input and counted with the next chunk; a long line that fits a
+ * chunk may be handed on whole (the parser drops and counts it). Either
+ * way both long lines are counted once, and the lines around survive.
  */
 static void overlong_lines_never_split_their_neighbours(void **state)
 {
