@@ -38,6 +38,12 @@ struct ptrmap {
 	size_t count;		/* live records */
 };
 
+/* Hashed %p values are 32-bit and raw pointers share high bits: mix all, keep the top. */
+static inline uint32_t ptrmap_hash(uint64_t ptr)
+{
+	return (uint32_t)(((ptr ^ (ptr >> 33)) * 0x9E3779B97F4A7C15ull) >> 32);
+}
+
 void ptrmap_init(struct ptrmap *m);
 void ptrmap_release(struct ptrmap *m);
 
@@ -49,6 +55,25 @@ struct live_alloc *ptrmap_find(const struct ptrmap *m, uint64_t ptr);
  * only ->ptr set (*existed = 0). The pointer is valid until the next insert.
  */
 struct live_alloc *ptrmap_insert(struct ptrmap *m, uint64_t ptr, int *existed);
+
+/*
+ * Hints, for a lookup of ptr a little later: bring its bucket into the
+ * cache (far ahead), then the record the bucket names (nearer). Change
+ * nothing, and are right or wrong only for speed.
+ */
+static inline void ptrmap_prefetch_bucket(const struct ptrmap *m, uint64_t ptr)
+{
+	__builtin_prefetch(&m->index[ptrmap_hash(ptr) & m->mask]);
+}
+
+static inline void ptrmap_prefetch_record(const struct ptrmap *m, uint64_t ptr)
+{
+	uint32_t h = ptrmap_hash(ptr);
+	uint64_t e = m->index[h & m->mask];
+
+	if (e && (uint32_t)(e >> 32) == h)
+		__builtin_prefetch(&m->recs[(uint32_t)e - 1]);
+}
 
 /* Remove the record at slot (as returned by find/insert). */
 void ptrmap_remove(struct ptrmap *m, struct live_alloc *slot);

@@ -18,6 +18,9 @@
 #include "parse.h"
 
 typedef void (*event_fn)(void *ctx, const struct kmem_event *ev);
+
+#define LOOKAHEAD_FAR 16
+#define LOOKAHEAD_NEAR 8
 typedef void (*progress_fn)(void *ctx, const struct input *in);
 
 struct read_config {
@@ -26,6 +29,12 @@ struct read_config {
 	unsigned want;			/* enum parse_want */
 	int threads;			/* parser threads; 0 = one per online CPU (max 4) */
 	event_fn on_event;
+	/*
+	 * May be NULL: told of events about to be handed on, LOOKAHEAD_FAR
+	 * and LOOKAHEAD_NEAR events ahead (far 1, near 0), so that the caller
+	 * can prefetch what they will touch.
+	 */
+	void (*on_lookahead)(void *ctx, const struct kmem_event *ev, int far);
 	progress_fn on_progress;	/* may be NULL; called after each chunk */
 	void *ctx;
 };

@@ -13,10 +13,9 @@
 #define INITIAL_BUCKETS 4096
 #define INITIAL_RECORDS 1024
 
-/* Hashed %p values are 32-bit and raw pointers share high bits: mix all, keep the top. */
 static inline uint32_t hash_of(uint64_t ptr)
 {
-	return (uint32_t)(((ptr ^ (ptr >> 33)) * 0x9E3779B97F4A7C15ull) >> 32);
+	return ptrmap_hash(ptr);
 }
 
 static inline uint32_t bucket_hash(uint64_t entry)

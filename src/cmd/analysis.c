@@ -338,6 +338,19 @@ static void count_by_cache(struct analysis *r, const struct kmem_event *ev)
 }
 
 /* Every event, in log order, from the parser or from a DB's replay. */
+/* The live table's bucket, then record, of an event about to come. */
+static void prefetch_event(void *ctx, const struct kmem_event *ev, int far)
+{
+	struct analysis *r = ctx;
+
+	if (!kmem_is_slab(ev->kind) || !ev->ptr)
+		return;
+	if (far)
+		ptrmap_prefetch_bucket(&r->account.live, ev->ptr);
+	else
+		ptrmap_prefetch_record(&r->account.live, ev->ptr);
+}
+
 static void consume_event(void *ctx, const struct kmem_event *ev)
 {
 	struct analysis *r = ctx;
@@ -491,6 +504,7 @@ static int read_log(struct analysis *r, struct ta_error *err)
 		.threads = r->opts->threads,
 		.on_event = consume_event,
 		.on_progress = show_progress,
+		.on_lookahead = prefetch_event,
 		.ctx = r,
 	};
 	int rc;

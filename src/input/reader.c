@@ -403,6 +403,12 @@ static void hand_on_events(struct shared *sh, const struct slot *s)
 	for (i = 0; i < s->nevents; i++) {
 		const struct kmem_event *ev = &s->events[i];
 
+		if (cfg->on_lookahead) {	/* live tables are far bigger than the caches */
+			if (i + LOOKAHEAD_FAR < s->nevents)
+				cfg->on_lookahead(cfg->ctx, &s->events[i + LOOKAHEAD_FAR], 1);
+			if (i + LOOKAHEAD_NEAR < s->nevents)
+				cfg->on_lookahead(cfg->ctx, &s->events[i + LOOKAHEAD_NEAR], 0);
+		}
 		if (sh->stacks && ev->kind != KMEM_LOST_EVENTS && ev->kind != KMEM_BUFFER_STARTED) {
 			if (ev->stack == STACK_NONE)
 				sh->joined.events_without++;
