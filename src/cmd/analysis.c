@@ -440,15 +440,28 @@ static int finish_saving(struct analysis *r, struct ta_error *err)
 }
 
 /* "sched_switch (900), rss_stat (334) and 2 more" */
+/* Most lines first, then by name: the same whichever thread saw a name first. */
+static bool event_name_goes_before(const struct event_names *e, uint32_t a, uint32_t b)
+{
+	if (e->lines[a] != e->lines[b])
+		return e->lines[a] > e->lines[b];
+	return strcmp(e->name[a], e->name[b]) < 0;
+}
+
 static void list_event_names(const struct event_names *e, char *out, size_t cap)
 {
+	uint32_t order[EVENT_NAMES_MAX], i, j;
 	size_t n = 0;
-	uint32_t i;
 
+	for (i = 0; i < e->count; i++) {	/* a few names: insertion sort */
+		for (j = i; j > 0 && event_name_goes_before(e, i, order[j - 1]); j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
 	out[0] = '\0';
 	for (i = 0; i < e->count && n < cap; i++)
-		n += (size_t)snprintf(out + n, cap - n, "%s%s (%llu)", i ? ", " : "", e->name[i],
-				      (unsigned long long)e->lines[i]);
+		n += (size_t)snprintf(out + n, cap - n, "%s%s (%llu)", i ? ", " : "",
+				      e->name[order[i]], (unsigned long long)e->lines[order[i]]);
 	if (e->other_lines && n < cap)
 		snprintf(out + n, cap - n, " and %llu lines of other events",
 			 (unsigned long long)e->other_lines);

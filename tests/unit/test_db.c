@@ -215,7 +215,11 @@ static void a_flipped_byte_anywhere_is_refused(void **state)
 		fputc(c ^ 0x20, f);
 		fflush(f);
 		trace_strings_init(&strings);
-		assert_int_equal(db_open(&db, path, &strings, &err), -1);
+		/* refused on opening, or (events, accounts: read on use) by the full check */
+		if (db_open(&db, path, &strings, &err) == 0) {
+			assert_int_equal(db_check_all(&db, &strings, &err), -1);
+			db_close(&db);
+		}
 		assert_non_null(strstr(err.msg, "is not a usable DB file"));
 		trace_strings_release(&strings);
 		fseek(f, at, SEEK_SET);
