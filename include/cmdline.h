@@ -9,6 +9,7 @@
 #ifndef TA_CMDLINE_H
 #define TA_CMDLINE_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,6 +29,17 @@ enum {
  */
 int usage_error(const char *usage, const char *help, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * The usage error for an unknown option arg: with "did you mean '--x'?"
+ * when one of opts' long names is within two edits of it (a typo), so
+ * that --acount-file points at --account-file. Returns EXIT_USAGE.
+ */
+int unknown_option(const char *usage, const char *help, const struct option *opts,
+		   const char *arg);
+
+/* The long option within two edits of arg ("--name" or "--name=value"), or NULL. */
+const char *nearest_long_option(const struct option *opts, const char *arg);
 
 /* "12" -> 12; false unless decimal digits only and <= max. */
 bool read_count(const char *s, uint64_t max, uint64_t *out);

@@ -508,7 +508,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
 		case ':':
 			return analyse_usage("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return analyse_usage("unknown option '%s'", argv[optind - 1]);
+			return unknown_option(usage_line, "", long_options, argv[optind - 1]);
 		}
 	}
 	if (optind < argc)

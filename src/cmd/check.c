@@ -93,7 +93,7 @@ int cmd_check(int argc, char **argv)
 			print_help();
 			return EXIT_OK;
 		default:
-			return check_usage("unknown option '%s'", argv[optind - 1]);
+			return unknown_option(usage_line, "check", longopts, argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)

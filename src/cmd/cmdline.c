@@ -22,6 +22,71 @@ int usage_error(const char *usage, const char *help, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+/* Edits (insert, delete, replace, swap two neighbours) from a[0..n) to b[0..m), both < 64. */
+static unsigned edit_distance(const char *a, size_t n, const char *b, size_t m)
+{
+	unsigned d[65][65];
+	size_t i, j;
+
+	for (i = 0; i <= n; i++)
+		d[i][0] = (unsigned)i;
+	for (j = 0; j <= m; j++)
+		d[0][j] = (unsigned)j;
+	for (i = 1; i <= n; i++) {
+		for (j = 1; j <= m; j++) {
+			unsigned best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	}
+	return d[n][m];
+}
+
+const char *nearest_long_option(const struct option *opts, const char *arg)
+{
+	const char *best = NULL;
+	unsigned best_d = 3;	/* two edits at most */
+	size_t n;
+
+	if (strncmp(arg, "--", 2) != 0)
+		return NULL;
+	arg += 2;
+	n = strcspn(arg, "=");
+	if (n == 0 || n > 63)
+		return NULL;
+	for (; opts->name; opts++) {
+		size_t m = strlen(opts->name);
+		unsigned d;
+
+		if (m > 63)
+			continue;
+		d = edit_distance(arg, n, opts->name, m);
+		if (d < best_d && d < m / 2 + 1) {	/* not "--x" for "--o" */
+			best_d = d;
+			best = opts->name;
+		}
+	}
+	return best;
+}
+
+int unknown_option(const char *usage, const char *help, const struct option *opts,
+		   const char *arg)
+{
+	const char *near = nearest_long_option(opts, arg);
+
+	if (near)
+		return usage_error(usage, help, "unknown option '%s' (did you mean '--%s'?)", arg,
+				   near);
+	return usage_error(usage, help, "unknown option '%s'", arg);
+}
+
 bool read_count(const char *s, uint64_t max, uint64_t *out)
 {
 	uint64_t v = 0;

@@ -330,7 +330,7 @@ static int parse_diff_options(int argc, char **argv, struct diff_options *d)
 		case ':':
 			return diff_usage("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return diff_usage("unknown option '%s'", argv[optind - 1]);
+			return unknown_option(usage_line, "diff", long_options, argv[optind - 1]);
 		}
 	}
 	if (argc - optind != 2)

@@ -22,6 +22,23 @@ usage_error() {	# EXPECTED-FIRST-LINE: after `run`, check exit 2 and the usage l
 	done
 }
 
+@test "a misspelt long option gets a did-you-mean, in every subcommand" {
+	run "$TA" -f "$FIX/trace-pipe-6.18.log" --acount-file a.txt
+	usage_error "trace_analyze: error: unknown option '--acount-file' (did you mean '--account-file'?)"
+	run "$TA" -f "$FIX/trace-pipe-6.18.log" --outstandnig=x.txt
+	usage_error "trace_analyze: error: unknown option '--outstandnig=x.txt' (did you mean '--outstanding'?)"
+	run "$TA" --mallco
+	usage_error "trace_analyze: error: unknown option '--mallco' (did you mean '--malloc'?)"
+	run "$TA" --zzzzzz
+	usage_error "trace_analyze: error: unknown option '--zzzzzz'"
+	run "$TA" diff --fail-abvoe 5% a b
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: unknown option '--fail-abvoe' (did you mean '--fail-above'?)" ]
+	run "$TA" check --quite x.db
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: unknown option '--quite' (did you mean '--quiet'?)" ]
+}
+
 @test "--version prints the version and exits 0" {
 	run "$TA" --version
 	[ "$status" -eq 0 ]
