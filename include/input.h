@@ -5,7 +5,9 @@
  * Every input is read(2) into caller-owned chunk buffers (a few MB each,
  * made on first use), so the resident set stays at a few chunks whatever
  * the file's size. Several chunks can be in flight; a chunk always ends
- * with '\n'.
+ * with '\n'. A buffer is filled before its chunk is cut (a pipe's read()
+ * returns 64 KB at most), so chunks fall where they would in the file:
+ * what crosses a chunk boundary is the same however the log is read.
  *
  * A chunk never ends inside a block of lines that belong together (a
  * stack trace's frames under their entry or event): a line the caller's

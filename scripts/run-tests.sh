@@ -53,12 +53,12 @@ if [ ! -d ../shared/corpus ] && [ -z "${CORPUS:-}" ]; then
 	echo "# note: ../shared/corpus not found: corpus tests will be skipped"
 fi
 
-# The fuzz targets' seed corpora, once through each target (sanitized).
+# The fuzz targets' seed corpora and regression inputs, once through each target (sanitized).
 run_fuzz_seeds() {	# $1: target name (db, text)
 	name="fuzz/seeds_$1"
 	echo "# $name"
 	if TA_FUZZ_KIDX=build/fuzz/linux-6.1-tiny.kidx build/fuzz/seeds_$1 tests/fuzz/corpus/$1/* \
-		> "$out/fuzz.log" 2>&1; then
+		$(ls -d tests/fuzz/regressions/$1/* 2> /dev/null) > "$out/fuzz.log" 2>&1; then
 		echo "ok 1 $name: $(tail -n 1 "$out/fuzz.log")" >> "$out/all.tap"
 	else
 		echo "not ok 1 $name" | tee -a "$out/all.tap"

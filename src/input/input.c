@@ -367,6 +367,8 @@ int input_read_chunk(struct input *in, struct chunk *c, struct ta_error *err)
 			if (in->skipping)
 				continue;
 		}
+		if (c->len < c->cap)
+			continue;	/* fill the buffer first: a pipe is cut where a file is */
 		char *nl = last_newline(c->buf, c->len);
 		size_t end = nl ? stream_chunk_end(in, c, nl) : 0;
 
