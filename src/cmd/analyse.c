@@ -128,6 +128,10 @@ static void print_help(void)
 	      "  -h, --help                this help\n"
 	      "  -V, --version             the version\n"
 	      "\n"
+	      "Commands (each with its own --help):\n"
+	      "  trace_analyze diff OLD NEW      what changed between two runs or two kernels\n"
+	      "  trace_analyze check FILE...     check DB files and kernel indexes through\n"
+	      "\n"
 	      "Exit status: 0 success, 1 runtime failure, 2 usage error.\n"
 	      "See trace_analyze(1) for what every number means.\n",
 	      stdout);

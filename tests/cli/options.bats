@@ -20,6 +20,8 @@ usage_error() {	# EXPECTED-FIRST-LINE: after `run`, check exit 2 and the usage l
 		--flame --weight --wrappers --user-frames --page-size; do
 		[[ "$output" == *"$opt"* ]] || { echo "missing $opt"; return 1; }
 	done
+	[[ "$output" == *"trace_analyze diff OLD NEW"* ]]
+	[[ "$output" == *"trace_analyze check FILE..."* ]]
 }
 
 @test "a misspelt long option gets a did-you-mean, in every subcommand" {
