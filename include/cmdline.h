@@ -41,6 +41,9 @@ int unknown_option(const char *usage, const char *help, const struct option *opt
 /* The long option within two edits of arg ("--name" or "--name=value"), or NULL. */
 const char *nearest_long_option(const struct option *opts, const char *arg);
 
+/* Does a chart path name a format charts are written in: .png, .svg, .pdf (or /dev/null)? */
+bool chart_path_ok(const char *path);
+
 /* "12" -> 12; false unless decimal digits only and <= max. */
 bool read_count(const char *s, uint64_t max, uint64_t *out);
 

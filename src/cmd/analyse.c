@@ -296,6 +296,12 @@ static int check_combinations(struct options *opts)
 				   "(-f LOG or --db-file DB)");
 	if (opts->rings_show && !opts->rings_path)
 		return analyse_usage("%s", "-i shows the ringchart: it needs one (-r FILE)");
+	if (opts->rings_path && !chart_path_ok(opts->rings_path))
+		return analyse_usage("-r '%s': a chart is written as .png, .svg or .pdf: name it so",
+				     opts->rings_path);
+	if (opts->flame_path && !chart_path_ok(opts->flame_path))
+		return analyse_usage("--flame '%s': a chart is written as .png, .svg or .pdf: name "
+				     "it so", opts->flame_path);
 	if (opts->group_by == GROUP_CACHE && (opts->branch || opts->callers_path))
 		return analyse_usage("%s", "--group-by cache: slab caches are in no directory of the "
 				     "tree (-b, -l)");

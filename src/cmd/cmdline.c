@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cmdline.h"
 
@@ -85,6 +86,19 @@ int unknown_option(const char *usage, const char *help, const struct option *opt
 		return usage_error(usage, help, "unknown option '%s' (did you mean '--%s'?)", arg,
 				   near);
 	return usage_error(usage, help, "unknown option '%s'", arg);
+}
+
+bool chart_path_ok(const char *path)
+{
+	static const char *const exts[] = { ".png", ".svg", ".pdf" };
+	size_t n = strlen(path), i;
+
+	if (strcmp(path, "/dev/null") == 0)
+		return true;
+	for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++)
+		if (n > 4 && strcasecmp(path + n - 4, exts[i]) == 0)
+			return true;
+	return false;
 }
 
 bool read_count(const char *s, uint64_t max, uint64_t *out)

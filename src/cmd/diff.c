@@ -196,6 +196,9 @@ static int check_diff_combinations(const struct diff_options *d)
 	}
 	if (strcmp(d->paths[0], "-") == 0 && strcmp(d->paths[1], "-") == 0)
 		return diff_usage("%s", "only one side can be standard input");
+	if (d->rings_path && !chart_path_ok(d->rings_path))
+		return diff_usage("-r '%s': a chart is written as .png, .svg or .pdf: name it so",
+				  d->rings_path);
 	if (d->per && d->per_second)
 		return diff_usage("%s", "--per and --per-second exclude each other");
 	if (d->kernel && (d->kernels[0] || d->kernels[1]))

@@ -41,6 +41,17 @@ usage_error() {	# EXPECTED-FIRST-LINE: after `run`, check exit 2 and the usage l
 	[ "${lines[0]}" = "trace_analyze: error: unknown option '--quite' (did you mean '--quiet'?)" ]
 }
 
+@test "a chart named for a format it cannot be written in is a usage error" {
+	run "$TA" -f "$FIX/trace-pipe-6.18.log" --flame flame.gif
+	usage_error "trace_analyze: error: --flame 'flame.gif': a chart is written as .png, .svg or .pdf: name it so"
+	[ ! -e flame.gif ]
+	run "$TA" -k "$BATS_TEST_TMPDIR" -r rings.jpg
+	usage_error "trace_analyze: error: -r 'rings.jpg': a chart is written as .png, .svg or .pdf: name it so"
+	run "$TA" diff -r delta -k "$BATS_TEST_TMPDIR" a.log b.log
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: -r 'delta': a chart is written as .png, .svg or .pdf: name it so" ]
+}
+
 @test "--version prints the version and exits 0" {
 	run "$TA" --version
 	[ "$status" -eq 0 ]
