@@ -254,7 +254,7 @@ static bool parse_time_window(const char *arg, struct options *o)
 		return false;
 	if (o->has_time_end && !read_seconds(comma + 1, &o->time_end_ns))
 		return false;
-	return !(o->has_time_start && o->has_time_end && o->time_end_ns < o->time_start_ns);
+	return true;
 }
 
 /* What needs what: a usage error rather than an option silently ignored. */
@@ -502,6 +502,10 @@ static int parse_options(int argc, char **argv, struct options *opts)
 				return analyse_usage("--top wants a number of rows, not '%s'", optarg);
 			break;
 		case OPT_TIME:
+			if (parse_time_window(optarg, opts) && opts->has_time_start &&
+			    opts->has_time_end && opts->time_end_ns < opts->time_start_ns)
+				return analyse_usage("--time '%s': the window ends before it starts "
+						     "(START,END)", optarg);
 			if (!parse_time_window(optarg, opts))
 				return analyse_usage("--time wants START,END in seconds as the log prints "
 						   "them (either may be left out), not '%s'", optarg);
