@@ -26,6 +26,7 @@ enum order_key {
 	ORDER_BYTES,		/* bytes allocated (as total_dynamic) */
 	ORDER_PINGPONG,
 	ORDER_PEAK,
+	ORDER_TOTAL_WASTE,	/* over all allocations: total_dynamic - total requested */
 	ORDER_KEY_COUNT
 };
 
@@ -93,9 +94,16 @@ void account_rows_filter(struct account_rows *rows,
 			 const void *ctx);
 void account_rows_release(struct account_rows *rows);
 
+/* waste, trace_analyze.py's: of the allocations still live at the end */
 static inline int64_t site_waste(const struct site_stats *s)
 {
 	return (int64_t)(s->current_dynamic - s->current_req);
+}
+
+/* total_waste: bytes allocated beyond the request, over all allocations of the log */
+static inline int64_t site_total_waste(const struct site_stats *s)
+{
+	return (int64_t)(s->total_dynamic - s->total_req);
 }
 
 /* perf kmem's internal fragmentation: 100 - 100 * requested / allocated. */

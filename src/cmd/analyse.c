@@ -82,8 +82,9 @@ static void print_help(void)
 	      "                            events, findings (double frees, mismatched frees,\n"
 	      "                            time going back, lost events), slab caches\n"
 	      "      --stats FILE          per call site: hits, bytes, per-hit bytes, frag%,\n"
-	      "                            ping-pong, peak live bytes; -o also takes frag,\n"
-	      "                            hit, bytes, pingpong, peak\n"
+	      "                            total_waste (over all allocations), ping-pong,\n"
+	      "                            peak live bytes; -o also takes frag, hit, bytes,\n"
+	      "                            pingpong, peak, total_waste\n"
 	      "      --outstanding FILE    what is still allocated at the end, by call site:\n"
 	      "                            count, bytes, oldest and median age\n"
 	      "      --min-age SECONDS     --outstanding: leave out younger allocations\n"
@@ -393,7 +394,8 @@ static int parse_options(int argc, char **argv, struct options *opts)
 			if (key < 0)
 				return analyse_usage("unknown --order-by key '%s' (total_dynamic, "
 						   "current_dynamic, alloc_count, free_count, waste, "
-						   "frag, hit, bytes, pingpong, peak)", optarg);
+						   "frag, hit, bytes, pingpong, peak, total_waste)",
+						   optarg);
 			opts->order = (enum order_key)key;
 			break;
 		case OPT_MALLOC:

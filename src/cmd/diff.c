@@ -64,7 +64,7 @@ static void print_help(void)
 	      "                            row per directory or object just below DIR\n"
 	      "  -o, --order-by FIGURE     what is compared: current_dynamic (default),\n"
 	      "                            total_dynamic, waste, alloc_count, free_count,\n"
-	      "                            frag, hit, bytes, pingpong, peak\n"
+	      "                            frag, hit, bytes, pingpong, peak, total_waste\n"
 	      "      --malloc, --cache     only kmalloc or only kmem_cache events\n"
 	      "      --per N               both sides scaled to N allocations\n"
 	      "      --per-second          both sides divided by their log's duration\n"
@@ -279,7 +279,7 @@ static int parse_diff_options(int argc, char **argv, struct diff_options *d)
 			if (key < 0)
 				return diff_usage("unknown figure '%s' (current_dynamic, total_dynamic, "
 						  "waste, alloc_count, free_count, frag, hit, bytes, "
-						  "pingpong, peak)", optarg);
+						  "pingpong, peak, total_waste)", optarg);
 			d->figure = (enum order_key)key;
 			break;
 		case OPT_MALLOC:
@@ -480,6 +480,8 @@ static double figure_of(const struct site_stats *st, enum order_key k)
 		return (double)st->pingpong;
 	case ORDER_PEAK:
 		return (double)st->peak_dynamic;
+	case ORDER_TOTAL_WASTE:
+		return (double)site_total_waste(st);
 	case ORDER_CURRENT_DYNAMIC:
 	default:
 		return (double)st->current_dynamic;

@@ -28,6 +28,7 @@ static const char *const order_names[ORDER_KEY_COUNT] = {
 	[ORDER_BYTES] = "bytes",
 	[ORDER_PINGPONG] = "pingpong",
 	[ORDER_PEAK] = "peak",
+	[ORDER_TOTAL_WASTE] = "total_waste",
 };
 
 int order_key_of_name(const char *name)
@@ -72,6 +73,8 @@ static int64_t sort_value(const struct site_stats *s, enum order_key key)
 		return (int64_t)s->pingpong;
 	case ORDER_PEAK:
 		return (int64_t)s->peak_dynamic;
+	case ORDER_TOTAL_WASTE:
+		return site_total_waste(s);
 	case ORDER_TOTAL_DYNAMIC:
 		return (int64_t)s->total_dynamic;
 	case ORDER_CURRENT_DYNAMIC:

@@ -20,6 +20,7 @@ static const struct out_column stats_columns[] = {
 	{ "bytes_req", NULL, OUT_U64, false },
 	{ "req_per_hit", "req/hit", OUT_U64, false },
 	{ "frag_pct", "frag%", OUT_PCT, false },
+	{ "total_waste", NULL, OUT_U64, false },
 	{ "frees", NULL, OUT_U64, false },
 	{ "pingpong", "ping-pong", OUT_U64, false },
 	{ "current_dynamic", "net", OUT_U64, false },
@@ -46,6 +47,7 @@ void write_stats(FILE *f, const struct account_rows *rows, size_t top, enum out_
 		out_row_u64(&d, t, s->total_req);
 		out_row_u64(&d, t, s->alloc_count ? s->total_req / s->alloc_count : 0);
 		out_row_pct(&d, t, fragmentation_pct(s->total_req, s->total_dynamic));
+		out_row_u64(&d, t, (uint64_t)site_total_waste(s));
 		out_row_u64(&d, t, s->free_count);
 		out_row_u64(&d, t, s->pingpong);
 		out_row_u64(&d, t, s->current_dynamic);

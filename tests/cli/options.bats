@@ -62,7 +62,7 @@ usage_error() {	# EXPECTED-FIRST-LINE: after `run`, check exit 2 and the usage l
 	run "$TA" --bogus
 	usage_error "trace_analyze: error: unknown option '--bogus'"
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" -o bogus
-	usage_error "trace_analyze: error: unknown --order-by key 'bogus' (total_dynamic, current_dynamic, alloc_count, free_count, waste, frag, hit, bytes, pingpong, peak)"
+	usage_error "trace_analyze: error: unknown --order-by key 'bogus' (total_dynamic, current_dynamic, alloc_count, free_count, waste, frag, hit, bytes, pingpong, peak, total_waste)"
 	run "$TA" -f
 	usage_error "trace_analyze: error: option '-f' needs a value"
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" --malloc --cache

@@ -10,7 +10,7 @@ line() {	# CPU TS EVENT FIELDS: one 6.1 tracefs line
 	printf '            init-1       [%03d] .....     %s: %s: %s\n' "$1" "$2" "$3" "$4"
 }
 
-@test "--stats: peak live bytes, ping-pong and frag% of one call site, sorted by -o" {
+@test "--stats: peak live bytes, ping-pong, frag% and total_waste of one call site, sorted by -o" {
 	{
 		line 0 1.000000 kmalloc "call_site=f+0x1/0x10 ptr=ffff888000000100 bytes_req=100 bytes_alloc=128 gfp_flags=GFP_KERNEL node=-1 accounted=false"
 		line 0 1.000001 kmalloc "call_site=f+0x1/0x10 ptr=ffff888000000200 bytes_req=100 bytes_alloc=128 gfp_flags=GFP_KERNEL node=-1 accounted=false"
@@ -21,11 +21,11 @@ line() {	# CPU TS EVENT FIELDS: one 6.1 tracefs line
 	} > "$BATS_TEST_TMPDIR/log"
 	run "$TA" -q -f "$BATS_TEST_TMPDIR/log" --stats - -o peak
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "caller  hits  bytes_alloc  alloc/hit  bytes_req  req/hit   frag%  frees  ping-pong  net  peak" ]
-	[ "${lines[2]}" = "f+0x1      3          320        106        264       88  17.50%      2          1   64   256" ]
-	[ "${lines[3]}" = "h+0x3      1            8          8          8        8   0.00%      0          0    8     8" ]
+	[ "${lines[0]}" = "caller  hits  bytes_alloc  alloc/hit  bytes_req  req/hit   frag%  total_waste  frees  ping-pong  net  peak" ]
+	[ "${lines[2]}" = "f+0x1      3          320        106        264       88  17.50%           56      2          1   64   256" ]
+	[ "${lines[3]}" = "h+0x3      1            8          8          8        8   0.00%            0      0          0    8     8" ]
 	run "$TA" -q -f "$BATS_TEST_TMPDIR/log" --stats - -o hit --top 1 --format csv
-	[ "${lines[2]}" = "f+0x1,3,320,106,264,88,17.50,2,1,64,256" ]
+	[ "${lines[2]}" = "f+0x1,3,320,106,264,88,17.50,56,2,1,64,256" ]
 	[ "${#lines[@]}" -eq 3 ]
 }
 

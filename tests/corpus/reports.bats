@@ -121,3 +121,12 @@ setup() {
 	diff_or_fail "$d/w-log" "$d/w-db"
 	diff_or_fail "$d/wa-log" "$d/wa-db"
 }
+
+@test "total_waste of every call site equals bytes_alloc - bytes_req summed from the log's text" {
+	for log in "$CORPUS/linux-6.1-tiny/boot-kmem.log" "$CORPUS/linux-6.1-tiny/workload-kmem.log" \
+		   "$CORPUS/host-6.18/small-kmem.log"; do
+		python3 "$TOP/tests/tools/check_total_waste.py" "$log" "$TA"
+	done
+	run "$TA" -q -f "$CORPUS/linux-6.1-tiny/boot-kmem.log" -c - -o total_waste --malloc
+	[ "$status" -eq 0 ]
+}
