@@ -178,12 +178,14 @@ void diff_add_to_doc(struct out_doc *d, const struct diff_result *r,
 	number_text(r->down, l->whole, down, sizeof(down));
 	number_text(r->up - r->down, l->whole, net, sizeof(net));
 	if (format == FORMAT_TEXT) {
+		const char *minus = r->down ? "-" : "";	/* bloat-o-meter prints -down: 0, not -0 */
+
 		n = (size_t)snprintf(NULL, 0, "add/remove: %zu/%zu grow/shrink: %zu/%zu up/down: "
-				     "%s/-%s (%s)", r->added, r->removed, r->grown, r->shrunk, up,
-				     down, net) + 1;
+				     "%s/%s%s (%s)", r->added, r->removed, r->grown, r->shrunk, up,
+				     minus, down, net) + 1;
 		title = xmalloc(n);
-		snprintf(title, n, "add/remove: %zu/%zu grow/shrink: %zu/%zu up/down: %s/-%s (%s)",
-			 r->added, r->removed, r->grown, r->shrunk, up, down, net);
+		snprintf(title, n, "add/remove: %zu/%zu grow/shrink: %zu/%zu up/down: %s/%s%s (%s)",
+			 r->added, r->removed, r->grown, r->shrunk, up, minus, down, net);
 	} else {
 		b = out_list(d, "summary", NULL);
 		out_item_u64(d, b, "added", "added", r->added);

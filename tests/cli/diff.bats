@@ -32,16 +32,16 @@ setup() {
 @test "two identical inputs: an all-zero diff, exit 0" {
 	run "$TA" diff "$NEW" "$NEW"
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "add/remove: 0/0 grow/shrink: 0/0 up/down: 0/-0 (0)" ]
+	[ "${lines[0]}" = "add/remove: 0/0 grow/shrink: 0/0 up/down: 0/0 (0)" ]
 	[ "${lines[3]}" = "Total: Before=12696, After=12696, chg +0.00%" ]
 }
 
 @test "-o picks the figure: alloc_count, waste, free_count" {
 	run "$TA" diff -o alloc_count old.log "$NEW"
-	[ "${lines[0]}" = "add/remove: 1/0 grow/shrink: 4/0 up/down: 11/-0 (11)" ]
+	[ "${lines[0]}" = "add/remove: 1/0 grow/shrink: 4/0 up/down: 11/0 (11)" ]
 	[ "${lines[3]}" = "vm_area_dup       6   10     +4  +66.67%  " ]
 	run "$TA" diff -o free_count old.log "$NEW"
-	[ "${lines[0]}" = "add/remove: 1/0 grow/shrink: 0/0 up/down: 1/-0 (1)" ]
+	[ "${lines[0]}" = "add/remove: 1/0 grow/shrink: 0/0 up/down: 1/0 (1)" ]
 	run "$TA" diff -o waste --format csv old.log "$NEW"
 	[[ "$output" == *$'anon_vma_alloc,24,40,+16,+66.67,\n'* ]]
 }
@@ -167,7 +167,7 @@ PY
 	run "$TA" diff --static --fail-above 4000 old new
 	[ "$status" -eq 3 ]
 	run "$TA" diff --static new new
-	[ "${lines[0]}" = "add/remove: 0/0 grow/shrink: 0/0 up/down: 0/-0 (0)" ]
+	[ "${lines[0]}" = "add/remove: 0/0 grow/shrink: 0/0 up/down: 0/0 (0)" ]
 }
 
 @test "--static refuses run options, and a tree without objects" {

@@ -77,6 +77,6 @@ PY
 	gzip -dc "$TOP/data/linux-6.1-tiny.kidx.gz" > tree.kidx
 	run "$TA" diff --static "$TREE" tree.kidx
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "add/remove: 0/0 grow/shrink: 0/0 up/down: 0/-0 (0)" ]
+	[ "${lines[0]}" = "add/remove: 0/0 grow/shrink: 0/0 up/down: 0/0 (0)" ]
 	[ "$(grep -c '^Total: Before=\([0-9]*\), After=\1, chg +0.00%$' <<< "$output")" -eq 4 ]
 }
