@@ -34,7 +34,8 @@ LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/obj/%.o)
 
 # Headers that must be present to build; name the fix when one is missing.
 REQUIRED_HEADERS := /usr/include/xxhash.h /usr/include/gelf.h /usr/include/libelf.h \
-		    /usr/include/cairo/cairo.h
+		    /usr/include/cairo/cairo.h /usr/include/zlib.h /usr/include/lzma.h \
+		    /usr/include/zstd.h
 
 all: check-deps trace_analyze
 
