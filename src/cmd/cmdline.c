@@ -4,8 +4,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
+#include "chartfile.h"
 #include "cmdline.h"
 
 int usage_error(const char *usage, const char *help, const char *fmt, ...)
@@ -90,15 +90,7 @@ int unknown_option(const char *usage, const char *help, const struct option *opt
 
 bool chart_path_ok(const char *path)
 {
-	static const char *const exts[] = { ".png", ".svg", ".pdf" };
-	size_t n = strlen(path), i;
-
-	if (strcmp(path, "/dev/null") == 0)
-		return true;
-	for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++)
-		if (n > 4 && strcasecmp(path + n - 4, exts[i]) == 0)
-			return true;
-	return false;
+	return chart_format_of_path(path) != CHART_UNKNOWN;
 }
 
 bool read_count(const char *s, uint64_t max, uint64_t *out)

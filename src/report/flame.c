@@ -3,12 +3,11 @@
  * then drawn by cairo (PNG, PDF) or written as SVG.
  */
 #include <cairo.h>
-#include <cairo-pdf.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
-#include <strings.h>
 
+#include "chartfile.h"
 #include "flame.h"
 
 #define FONT "DejaVu Sans"
@@ -278,22 +277,6 @@ static void write_svg(FILE *f, const struct graph *g, const char *title, const c
 
 /* ---- cairo: PNG and PDF --------------------------------------------------------------- */
 
-struct sink {
-	FILE *f;
-	int error;
-};
-
-static cairo_status_t write_to_sink(void *closure, const unsigned char *data, unsigned int len)
-{
-	struct sink *s = closure;
-
-	if (fwrite(data, 1, len, s->f) != len) {
-		s->error = errno ? errno : EIO;
-		return CAIRO_STATUS_WRITE_ERROR;
-	}
-	return CAIRO_STATUS_SUCCESS;
-}
-
 static void centred_text(cairo_t *cr, double y, double size, const char *text)
 {
 	cairo_text_extents_t e;
@@ -340,52 +323,34 @@ static void draw(cairo_t *cr, const struct graph *g, const char *title, const ch
 	}
 }
 
-static bool name_ends_with(const char *path, const char *ext)
-{
-	size_t n = strlen(path), e = strlen(ext);
+struct flame_job {
+	const struct graph *g;
+	const char *title, *unit;
+};
 
-	return n >= e && strcasecmp(path + n - e, ext) == 0;
+static void draw_flame(cairo_t *cr, void *ctx)
+{
+	const struct flame_job *job = ctx;
+
+	draw(cr, job->g, job->title, job->unit);
 }
 
 int flame_write(const struct folded *fo, const char *title, const char *unit, const char *path,
 		FILE *f, struct ta_error *err)
 {
+	enum chart_format fmt = chart_format_of_path(path);
 	struct graph g;
-	struct sink sink = { f, 0 };
-	cairo_surface_t *surface;
-	cairo_status_t status;
-	cairo_t *cr;
-	bool pdf = name_ends_with(path, ".pdf");
+	struct flame_job job = { &g, title, unit };
+	int rc = 0;
 
 	build_graph(&g, fo);
-	if (name_ends_with(path, ".svg")) {
+	if (fmt == CHART_SVG) {	/* written by hand: each box gets a <title> */
 		write_svg(f, &g, title, unit);
-		release_graph(&g);
 		if (ferror(f))
-			return error_set_errno(err, errno ? errno : EIO, "cannot write '%s'", path);
-		return 0;
-	}
-	if (pdf) {
-		surface = cairo_pdf_surface_create_for_stream(write_to_sink, &sink, FLAME_WIDTH,
-							      g.height);
-		cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "trace_analyze");
+			rc = error_set_errno(err, errno ? errno : EIO, "cannot write '%s'", path);
 	} else {
-		surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, FLAME_WIDTH, (int)g.height);
+		rc = chart_render(fmt, FLAME_WIDTH, g.height, draw_flame, &job, path, f, err);
 	}
-	cr = cairo_create(surface);
-	draw(cr, &g, title, unit);
-	status = cairo_status(cr);
-	cairo_destroy(cr);
-	if (status == CAIRO_STATUS_SUCCESS && !pdf)
-		status = cairo_surface_write_to_png_stream(surface, write_to_sink, &sink);
-	cairo_surface_finish(surface);
-	if (status == CAIRO_STATUS_SUCCESS)
-		status = cairo_surface_status(surface);
-	cairo_surface_destroy(surface);
 	release_graph(&g);
-	if (sink.error)
-		return error_set_errno(err, sink.error, "cannot write '%s'", path);
-	if (status != CAIRO_STATUS_SUCCESS)
-		return error_set(err, "cannot draw '%s': %s", path, cairo_status_to_string(status));
-	return 0;
+	return rc;
 }

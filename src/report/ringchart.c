@@ -6,15 +6,13 @@
  * Knows nothing of kernels; the caller gives labels, values and a title.
  */
 #include <cairo.h>
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
+#include "chartfile.h"
 #include "ringchart.h"
 
 #define WIDTH 1400.0
@@ -576,74 +574,27 @@ static void draw_chart(struct chart *c, const char *title)
 
 /* ---- files ------------------------------------------------------------------------------ */
 
-enum chart_format { CHART_PNG, CHART_SVG, CHART_PDF };
-
-static enum chart_format format_of_path(const char *path)
-{
-	size_t n = strlen(path);
-
-	if (n >= 4 && strcasecmp(path + n - 4, ".svg") == 0)
-		return CHART_SVG;
-	if (n >= 4 && strcasecmp(path + n - 4, ".pdf") == 0)
-		return CHART_PDF;
-	return CHART_PNG;
-}
-
-struct sink {
-	FILE *f;
-	int error;
+struct chart_job {
+	struct chart *c;
+	const char *title;
 };
 
-static cairo_status_t write_to_sink(void *closure, const unsigned char *data, unsigned int len)
+static void draw_ring_chart(cairo_t *cr, void *ctx)
 {
-	struct sink *s = closure;
+	struct chart_job *job = ctx;
 
-	if (fwrite(data, 1, len, s->f) != len) {
-		s->error = errno ? errno : EIO;
-		return CAIRO_STATUS_WRITE_ERROR;
-	}
-	return CAIRO_STATUS_SUCCESS;
-}
-
-static cairo_surface_t *create_surface(enum chart_format fmt, struct sink *sink)
-{
-	switch (fmt) {
-	case CHART_SVG:
-		return cairo_svg_surface_create_for_stream(write_to_sink, sink, WIDTH, HEIGHT);
-	case CHART_PDF:
-		return cairo_pdf_surface_create_for_stream(write_to_sink, sink, WIDTH, HEIGHT);
-	case CHART_PNG:
-	default:
-		return cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)WIDTH, (int)HEIGHT);
-	}
+	job->c->cr = cr;
+	draw_chart(job->c, job->title);
 }
 
 int ringchart_write(const struct ring_tree *t, const char *title, const char *path, FILE *f,
 		    struct ta_error *err)
 {
-	enum chart_format fmt = format_of_path(path);
-	struct sink sink = { f, 0 };
 	struct chart c = { .t = t };
-	cairo_surface_t *surface;
-	cairo_status_t status;
+	struct chart_job job = { &c, title };
+	int rc = chart_render(chart_format_of_path(path), WIDTH, HEIGHT, draw_ring_chart, &job,
+			      path, f, err);
 
-	surface = create_surface(fmt, &sink);
-	if (fmt == CHART_PDF)
-		cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "trace_analyze");
-	c.cr = cairo_create(surface);
-	draw_chart(&c, title);
-	status = cairo_status(c.cr);
-	cairo_destroy(c.cr);
-	if (status == CAIRO_STATUS_SUCCESS && fmt == CHART_PNG)
-		status = cairo_surface_write_to_png_stream(surface, write_to_sink, &sink);
-	cairo_surface_finish(surface);
-	if (status == CAIRO_STATUS_SUCCESS)
-		status = cairo_surface_status(surface);
-	cairo_surface_destroy(surface);
 	free(c.jobs);
-	if (sink.error)
-		return error_set_errno(err, sink.error, "cannot write '%s'", path);
-	if (status != CAIRO_STATUS_SUCCESS)
-		return error_set(err, "cannot draw '%s': %s", path, cairo_status_to_string(status));
-	return 0;
+	return rc;
 }
