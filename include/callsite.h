@@ -35,6 +35,9 @@ size_t callsite_name(const char *text, size_t len, const struct symbol_table *sy
 size_t callsite_function(const char *text, size_t len, const struct symbol_table *syms,
 			 char *out, size_t cap, uint64_t *size);
 
+/* Append s[0..n) to out at at, cut to cap with a NUL: the new length. */
+size_t callsite_put(char *out, size_t cap, size_t at, const char *s, size_t n);
+
 /*
  * The longest call site a log may print: KSYM_NAME_LEN (512) for the
  * symbol, its offset and size, and a module's name. Longer ones are

@@ -306,23 +306,12 @@ size_t callchains_origin(const struct callchains *c, uint32_t call_site, uint32_
 	return (size_t)snprintf(out, cap, "%s", ORIGIN_NO_STACK);
 }
 
-static size_t put(char *out, size_t cap, size_t at, const char *s, size_t n)
-{
-	if (at + 1 >= cap)
-		return at;
-	if (n > cap - 1 - at)
-		n = cap - 1 - at;
-	memcpy(out + at, s, n);
-	out[at + n] = '\0';
-	return at + n;
-}
-
 static size_t put_frame(const struct callchains *c, char *out, size_t cap, size_t at,
 			uint32_t frame)
 {
 	if (at)
-		at = put(out, cap, at, ";", 1);
-	return put(out, cap, at, callchains_frame_name(c, frame),
+		at = callsite_put(out, cap, at, ";", 1);
+	return callsite_put(out, cap, at, callchains_frame_name(c, frame),
 		   strtab_length(&c->names, c->frame_name[frame]));
 }
 
@@ -347,7 +336,7 @@ size_t callchains_folded(const struct callchains *c, uint32_t call_site, uint32_
 		if (at)
 			return at;
 	}
-	at = put(out, cap, 0, "[no stack]", 10);
+	at = callsite_put(out, cap, 0, "[no stack]", 10);
 	if (call_site != STR_NONE) {
 		char name[CALLSITE_NAME_MAX];
 		uint64_t size;
@@ -359,8 +348,8 @@ size_t callchains_folded(const struct callchains *c, uint32_t call_site, uint32_
 		for (i = 0; i < len; i++)
 			if (name[i] == ';')
 				name[i] = ':';
-		at = put(out, cap, at, ";", 1);
-		at = put(out, cap, at, name, len);
+		at = callsite_put(out, cap, at, ";", 1);
+		at = callsite_put(out, cap, at, name, len);
 	}
 	return at;
 }

@@ -33,7 +33,7 @@ bool callsite_is_address(const char *s, size_t len, uint64_t *addr)
 	return true;
 }
 
-static size_t put(char *out, size_t cap, size_t at, const char *s, size_t n)
+size_t callsite_put(char *out, size_t cap, size_t at, const char *s, size_t n)
 {
 	if (at + 1 >= cap)
 		return at;
@@ -58,9 +58,9 @@ static size_t name_symbolic(const char *s, size_t len, bool by_function,
 		keep = plus ? (size_t)(plus - s) : body;
 	else
 		keep = slash ? (size_t)(slash - s) : body;
-	n = put(out, cap, 0, s, keep);
+	n = callsite_put(out, cap, 0, s, keep);
 	if (mod)
-		n = put(out, cap, n, mod, len - body);
+		n = callsite_put(out, cap, n, mod, len - body);
 	return n;
 }
 
@@ -78,7 +78,7 @@ size_t callsite_name(const char *text, size_t len, const struct symbol_table *sy
 		return name_symbolic(text, len, by_function, out, cap);
 	sym = syms ? symbols_lookup(syms, addr) : NULL;
 	if (!sym)
-		return put(out, cap, 0, text, len);
+		return callsite_put(out, cap, 0, text, len);
 	if (by_function)
 		n = snprintf(out, cap, "%s", ksym_name(syms, sym));
 	else
@@ -108,9 +108,9 @@ size_t callsite_function(const char *text, size_t len, const struct symbol_table
 	if (callsite_is_address(text, len, &addr)) {
 		sym = syms ? symbols_lookup(syms, addr) : NULL;
 		if (!sym)
-			return put(out, cap, 0, text, len);
+			return callsite_put(out, cap, 0, text, len);
 		*size = symbols_size(syms, sym);
-		return put(out, cap, 0, ksym_name(syms, sym), strlen(ksym_name(syms, sym)));
+		return callsite_put(out, cap, 0, ksym_name(syms, sym), strlen(ksym_name(syms, sym)));
 	} else {
 		const char *mod = memchr(text, ' ', len);
 		size_t body = mod ? (size_t)(mod - text) : len;
@@ -119,6 +119,6 @@ size_t callsite_function(const char *text, size_t len, const struct symbol_table
 
 		if (slash)
 			*size = parse_hex_size(slash + 1, body - (size_t)(slash + 1 - text));
-		return put(out, cap, 0, text, plus ? (size_t)(plus - text) : body);
+		return callsite_put(out, cap, 0, text, plus ? (size_t)(plus - text) : body);
 	}
 }

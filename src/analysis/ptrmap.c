@@ -13,11 +13,6 @@
 #define INITIAL_BUCKETS 4096
 #define INITIAL_RECORDS 1024
 
-static inline uint32_t hash_of(uint64_t ptr)
-{
-	return ptrmap_hash(ptr);
-}
-
 static inline uint32_t bucket_hash(uint64_t entry)
 {
 	return (uint32_t)(entry >> 32);
@@ -44,7 +39,7 @@ void ptrmap_release(struct ptrmap *m)
 
 struct live_alloc *ptrmap_find(const struct ptrmap *m, uint64_t ptr)
 {
-	uint32_t h = hash_of(ptr);
+	uint32_t h = ptrmap_hash(ptr);
 	size_t i = h & m->mask;
 	uint64_t e;
 
@@ -100,7 +95,7 @@ static size_t take_record(struct ptrmap *m)
 
 struct live_alloc *ptrmap_insert(struct ptrmap *m, uint64_t ptr, int *existed)
 {
-	uint32_t h = hash_of(ptr);
+	uint32_t h = ptrmap_hash(ptr);
 	size_t i, r;
 	uint64_t e;
 
@@ -126,7 +121,7 @@ struct live_alloc *ptrmap_insert(struct ptrmap *m, uint64_t ptr, int *existed)
 void ptrmap_remove(struct ptrmap *m, struct live_alloc *slot)
 {
 	size_t r = (size_t)(slot - m->recs);
-	size_t hole = hash_of(slot->ptr) & m->mask, i;
+	size_t hole = ptrmap_hash(slot->ptr) & m->mask, i;
 
 	while (bucket_record(m->index[hole]) != r)	/* its bucket: it is in the index */
 		hole = (hole + 1) & m->mask;
