@@ -264,21 +264,18 @@ static void cut_chunk(struct input *in, struct chunk *c, size_t keep)
 }
 
 /*
- * The chunk to hand on from a stream buffer holding a newline: up to the
+ * The chunk to hand on from a full buffer holding a newline: up to the
  * head of its last block (which may go on in the next read), or, when
- * that would leave the carry too long, up to its last newline. 0: the
- * buffer is one block still growing; read more.
+ * that would leave the carry too long (or the buffer is one block), up to
+ * its last newline.
  */
-static size_t stream_chunk_end(const struct input *in, const struct chunk *c, const char *nl)
+static size_t full_chunk_end(const struct input *in, const struct chunk *c, const char *nl)
 {
 	size_t end = chunk_end_before_last_block(in, c->buf, nl);
-	size_t whole = (size_t)(nl + 1 - c->buf);
 
 	if (end > 0 && c->len - end <= INPUT_MAX_LINE)
 		return end;
-	if (end == 0 && c->len < c->cap - INPUT_MAX_LINE)
-		return 0;
-	return whole;
+	return (size_t)(nl + 1 - c->buf);
 }
 
 /*
@@ -370,18 +367,13 @@ int input_read_chunk(struct input *in, struct chunk *c, struct ta_error *err)
 		if (c->len < c->cap)
 			continue;	/* fill the buffer first: a pipe is cut where a file is */
 		char *nl = last_newline(c->buf, c->len);
-		size_t end = nl ? stream_chunk_end(in, c, nl) : 0;
 
-		if (end > 0) {
-			cut_chunk(in, c, end);
+		if (nl) {
+			cut_chunk(in, c, full_chunk_end(in, c, nl));
 			return chunk_ready(in, c);
 		}
-		if (nl)
-			continue;	/* one block so far: its end is still to come */
-		if (c->len > INPUT_MAX_LINE) {	/* all of it one line, and too long */
-			in->skipping = true;
-			in->skipped_bytes = c->len;
-			c->len = 0;
-		}
+		in->skipping = true;	/* all of a full buffer one line: too long */
+		in->skipped_bytes = c->len;
+		c->len = 0;
 	}
 }
