@@ -34,6 +34,9 @@ enum order_key {
 int order_key_of_name(const char *name);
 const char *order_key_name(enum order_key key);
 
+/* "total_dynamic, current_dynamic, ...": every key, for a usage error. */
+const char *order_key_list(void);
+
 /* One row of the account: a call site (or function) and its counters. */
 struct account_row {
 	const char *caller;	/* points into account_rows.names */

@@ -392,10 +392,8 @@ static int parse_options(int argc, char **argv, struct options *opts)
 		case 'o':
 			key = order_key_of_name(optarg);
 			if (key < 0)
-				return analyse_usage("unknown --order-by key '%s' (total_dynamic, "
-						   "current_dynamic, alloc_count, free_count, waste, "
-						   "frag, hit, bytes, pingpong, peak, total_waste)",
-						   optarg);
+				return analyse_usage("unknown --order-by key '%s' (%s)", optarg,
+						     order_key_list());
 			opts->order = (enum order_key)key;
 			break;
 		case OPT_MALLOC:

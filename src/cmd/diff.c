@@ -277,9 +277,7 @@ static int parse_diff_options(int argc, char **argv, struct diff_options *d)
 		case 'o':
 			key = order_key_of_name(optarg);
 			if (key < 0)
-				return diff_usage("unknown figure '%s' (current_dynamic, total_dynamic, "
-						  "waste, alloc_count, free_count, frag, hit, bytes, "
-						  "pingpong, peak, total_waste)", optarg);
+				return diff_usage("unknown figure '%s' (%s)", optarg, order_key_list());
 			d->figure = (enum order_key)key;
 			break;
 		case OPT_MALLOC:

@@ -46,6 +46,19 @@ const char *order_key_name(enum order_key key)
 	return order_names[key];
 }
 
+const char *order_key_list(void)
+{
+	static char list[256];
+	size_t n = 0;
+	int k;
+
+	if (!list[0])
+		for (k = 0; k < ORDER_KEY_COUNT; k++)
+			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", k ? ", " : "",
+					      order_names[k]);
+	return list;
+}
+
 /* ---- rows ---------------------------------------------------------------- */
 
 static void add_stats(struct site_stats *a, const struct site_stats *b)
