@@ -15,12 +15,14 @@ MANDIR  ?= $(PREFIX)/share/man/man1
 VERSION := 0.1
 
 CC      ?= cc
-PKGS    := libxxhash libelf cairo zlib liblzma libzstd
+PKGS    := libxxhash libelf cairo zlib liblzma libzstd libtracefs libtraceevent ncursesw
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-PKG_CFLAGS := $(shell pkg-config --cflags libelf cairo zlib liblzma libzstd 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs libelf cairo zlib liblzma libzstd 2>/dev/null || \
-		echo -lelf -lcairo -lz -llzma -lzstd)
+PKG_CFLAGS := $(shell pkg-config --cflags libelf cairo zlib liblzma libzstd libtracefs \
+		libtraceevent ncursesw 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs libelf cairo zlib liblzma libzstd libtracefs \
+		libtraceevent ncursesw 2>/dev/null || \
+		echo -lelf -lcairo -lz -llzma -lzstd -ltracefs -ltraceevent -lncursesw -ltinfo)
 CPPFLAGS += -D_GNU_SOURCE -DTA_VERSION='"$(VERSION)"' -Iinclude -I$(BUILD)/gen $(PKG_CFLAGS)
 LDLIBS  += -lxxhash $(PKG_LIBS) -lm -lpthread
 
@@ -28,14 +30,16 @@ BUILD   := build
 # src/ is grouped by stage (DESIGN.md section 3): base input analysis kernel
 # report store cmd; include/ holds every module's interface.
 SRCS    := $(wildcard src/*/*.c)
-LIB_SRCS := $(filter-out src/cmd/main.c src/cmd/analyse.c src/cmd/diff.c src/cmd/check.c,$(SRCS))
+LIB_SRCS := $(filter-out src/cmd/main.c src/cmd/analyse.c src/cmd/diff.c src/cmd/check.c \
+		src/cmd/record.c src/cmd/top.c,$(SRCS))
 OBJS    := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/obj/%.o)
 
 # Headers that must be present to build; name the fix when one is missing.
 REQUIRED_HEADERS := /usr/include/xxhash.h /usr/include/gelf.h /usr/include/libelf.h \
 		    /usr/include/cairo/cairo.h /usr/include/zlib.h /usr/include/lzma.h \
-		    /usr/include/zstd.h
+		    /usr/include/zstd.h /usr/include/tracefs/tracefs.h \
+		    /usr/include/traceevent/kbuffer.h /usr/include/ncursesw/curses.h
 
 all: check-deps trace_analyze
 
@@ -141,7 +145,13 @@ check-test-deps:
 	  fi; \
 	done
 
+# a known kernel workload for the record tests
+$(BUILD)/tools/open_pipes: tests/tools/open_pipes.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARN) -o $@ $<
+
 check: check-deps check-test-deps trace_analyze $(UNIT_BINS) $(BUILD)/san/trace_analyze $(SAN_UNIT_BINS) \
+	$(BUILD)/tools/open_pipes \
 	$(BUILD)/fuzz/seeds_db $(BUILD)/fuzz/seeds_text $(FUZZ_KIDX)
 	@scripts/run-tests.sh
 

@@ -73,6 +73,8 @@ struct chunk {
 
 /* Open path ("-" = stdin). A directory or unreadable file is an error. */
 int input_open(struct input *in, const char *path, struct ta_error *err);
+/* Read the stream fd (a pipe, closed by input_close); name is for messages. */
+int input_open_fd(struct input *in, int fd, const char *name, struct ta_error *err);
 void input_close(struct input *in);
 
 void chunk_init(struct chunk *c, size_t cap);

@@ -66,6 +66,10 @@ struct options {
 	bool place_in_tree;		/* walk the tree's objects even with no report asking */
 	bool replay_events;		/* from a DB, replay the events (first/last timestamps) */
 	int threads;			/* --threads: 0 = as many as pay */
+	/* trace_analyze record: the log comes from the capture, not from -f */
+	bool log_from_fd;		/* read log_fd (a pipe); log_path only names it */
+	int log_fd;
+	const char *record_log;		/* record -o: the log written, an output */
 };
 
 #endif

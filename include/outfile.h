@@ -50,4 +50,10 @@ int outfile_commit(struct outfile *o, bool durable, struct ta_error *err);
 /* Give up: close and remove the temporary file. Safe after commit. */
 void outfile_abort(struct outfile *o);
 
+/*
+ * Remove every temporary file still open (async-signal-safe): for a
+ * command that ends itself on a signal without reaching its commits.
+ */
+void outfile_remove_temporaries(void);
+
 #endif

@@ -522,8 +522,12 @@ static int read_log(struct analysis *r, struct ta_error *err)
 	};
 	int rc;
 
-	if (input_open(&r->input, r->opts->log_path, err) < 0)
+	if (r->opts->log_from_fd) {
+		if (input_open_fd(&r->input, r->opts->log_fd, r->opts->log_path, err) < 0)
+			return -1;
+	} else if (input_open(&r->input, r->opts->log_path, err) < 0) {
 		return -1;
+	}
 	if (r->opts->save_db) {
 		/* a windowed account is not the log's: then the writer keeps all three */
 		r->saving = db_writer_create(r->opts->save_db,
@@ -532,7 +536,7 @@ static int read_log(struct analysis *r, struct ta_error *err)
 		if (!r->saving)
 			return -1;
 	}
-	if (r->input.is_stream)
+	if (r->input.is_stream && !r->opts->log_from_fd)	/* record: Ctrl-C ends the capture */
 		input_end_streams_on_interrupt();
 	rc = read_events(&cfg, &r->read, err);
 	end_progress(r);

@@ -153,6 +153,17 @@ int input_open(struct input *in, const char *path, struct ta_error *err)
 	return look_at_stream_start(in, err);
 }
 
+int input_open_fd(struct input *in, int fd, const char *name, struct ta_error *err)
+{
+	memset(in, 0, sizeof(*in));
+	in->name = name;
+	in->fd = fd;
+	in->source_fd = -1;
+	in->carry = xmalloc(INPUT_MAX_LINE + 1);
+	in->is_stream = true;
+	return look_at_stream_start(in, err);
+}
+
 void input_close(struct input *in)
 {
 	if (in->dec) {	/* the pipe first: a thread writing to it then stops */

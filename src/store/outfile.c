@@ -26,13 +26,18 @@ static volatile sig_atomic_t handlers_installed;
 
 static const int fatal_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 
-static void remove_pending_and_die(int sig)
+void outfile_remove_temporaries(void)
 {
 	int i;
 
 	for (i = 0; i < MAX_PENDING; i++)
 		if (pending[i])
 			unlink(pending[i]);
+}
+
+static void remove_pending_and_die(int sig)
+{
+	outfile_remove_temporaries();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }

@@ -1,0 +1,295 @@
+/*
+ * instance.c - the tracefs instance a capture records into: found or
+ * mounted tracefs, instances/trace_analyze-PID made and set up, its
+ * per-CPU statistics read, and removed again. Instances that killed runs
+ * of ours left behind are removed on the way in.
+ *
+ * Only files inside the instance are written (and tracefs mounted when
+ * nothing is): the global buffer and its settings are never touched.
+ * Not here: reading the events (stream.c).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "capture_local.h"
+
+#define INSTANCE_PREFIX "trace_analyze-"
+
+static const char *const slab_events[] = {
+	"kmalloc", "kmalloc_node", "kfree", "kmem_cache_alloc", "kmem_cache_alloc_node",
+	"kmem_cache_free", NULL,
+};
+static const char *const page_events[] = {
+	"mm_page_alloc", "mm_page_free", "mm_page_free_batched", NULL,
+};
+
+/* An instance named trace_analyze-PID whose process is gone: left by a kill -9. */
+static int remove_if_orphaned(const char *name, void *ctx)
+{
+	struct tracefs_instance *inst;
+	char *end;
+	long pid;
+
+	(void)ctx;
+	if (strncmp(name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)) != 0)
+		return 0;
+	pid = strtol(name + strlen(INSTANCE_PREFIX), &end, 10);
+	if (*end || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		return 0;
+	inst = tracefs_instance_alloc(NULL, name);
+	if (inst) {
+		tracefs_instance_file_write(inst, "tracing_on", "0");
+		if (tracefs_instance_destroy(inst) == 0)
+			warn("removed the tracefs instance '%s' a killed run left behind", name);
+		tracefs_instance_free(inst);
+	}
+	return 0;
+}
+
+static int find_tracefs(struct capture *c, struct ta_error *err)
+{
+	const char *dir = NULL;
+
+	/* mounts tracefs on /sys/kernel/tracing when nothing is mounted */
+	if (tracefs_tracing_dir_is_mounted(true, &dir) < 0 || !dir) {
+		if (geteuid() != 0)
+			return error_set(err, "cannot find or mount tracefs: recording needs root "
+					 "or CAP_PERFMON/CAP_SYS_ADMIN (try sudo)");
+		return error_set(err, "cannot find or mount tracefs: is the kernel built with "
+				 "CONFIG_FTRACE (mount -t tracefs nodev /sys/kernel/tracing)?");
+	}
+	c->tracing_dir = xstrdup(dir);
+	if (access(c->tracing_dir, W_OK | X_OK) < 0) {
+		int e = errno;
+
+		return error_set_errno(err, e, "cannot use '%s': recording needs root or "
+				       "CAP_PERFMON/CAP_SYS_ADMIN (try sudo)", c->tracing_dir);
+	}
+	return 0;
+}
+
+static int make_instance(struct capture *c, struct ta_error *err)
+{
+	char path[4096];
+
+	tracefs_instances_walk(remove_if_orphaned, NULL);
+	snprintf(c->name, sizeof(c->name), INSTANCE_PREFIX "%ld", (long)getpid());
+	snprintf(path, sizeof(path), "%s/instances/%s", c->tracing_dir, c->name);
+	if (mkdir(path, 0750) < 0) {
+		int e = errno;
+
+		if (e == EACCES || e == EPERM)
+			return error_set_errno(err, e, "cannot make the tracefs instance '%s': "
+					       "recording needs root or CAP_PERFMON/CAP_SYS_ADMIN "
+					       "(try sudo)", path);
+		if (e == ENOENT)
+			return error_set_errno(err, e, "cannot make the tracefs instance '%s': "
+					       "this kernel's tracefs has no instances (4.1 or "
+					       "later is needed)", path);
+		return error_set_errno(err, e, "cannot make the tracefs instance '%s'", path);
+	}
+	c->made_dir = true;
+	c->inst = tracefs_instance_alloc(c->tracing_dir, c->name);
+	if (!c->inst)
+		return error_set_errno(err, errno, "cannot open the tracefs instance '%s'", path);
+	snprintf(c->inst_dir, sizeof(c->inst_dir), "%s", path);
+	return 0;
+}
+
+static int write_setting(struct capture *c, const char *file, const char *value,
+			 struct ta_error *err)
+{
+	if (tracefs_instance_file_write(c->inst, file, value) < 0)
+		return error_set_errno(err, errno ? errno : EIO, "cannot write '%s' into '%s/%s'",
+				       value, c->inst_dir, file);
+	return 0;
+}
+
+static bool event_exists(struct capture *c, const char *name)
+{
+	return tracefs_event_file_exists(c->inst, "kmem", name, "enable");
+}
+
+static int enable_events(struct capture *c, const char *const *names, struct ta_error *err)
+{
+	int enabled = 0;
+
+	for (; *names; names++) {
+		if (!event_exists(c, *names))
+			continue;
+		if (tracefs_event_enable(c->inst, "kmem", *names) < 0)
+			return error_set_errno(err, errno ? errno : EIO, "cannot enable the event "
+					       "kmem:%s in '%s'", *names, c->inst_dir);
+		enabled++;
+	}
+	return enabled;
+}
+
+static int set_up_instance(struct capture *c, struct ta_error *err)
+{
+	char value[32];
+	int n = 0, r;
+
+	if (write_setting(c, "tracing_on", "0", err) < 0)
+		return -1;
+	snprintf(value, sizeof(value), "%u", c->cfg.buffer_kb);
+	if (write_setting(c, "buffer_size_kb", value, err) < 0)
+		return -1;
+	/* CLOCK_MONOTONIC's: the CPUs' streams are merged against the wall clock */
+	if (write_setting(c, "trace_clock", "mono", err) < 0)
+		return -1;
+	if (c->cfg.events & CAPTURE_SLAB) {
+		if ((r = enable_events(c, slab_events, err)) < 0)
+			return -1;
+		n += r;
+	}
+	if (c->cfg.events & CAPTURE_PAGE) {
+		if ((r = enable_events(c, page_events, err)) < 0)
+			return -1;
+		n += r;
+	}
+	if (n == 0)
+		return error_set(err, "this kernel has no kmem events to record in '%s/events/kmem' "
+				 "(CONFIG_TRACEPOINTS and the kmem trace events are needed)",
+				 c->inst_dir);
+	if (c->cfg.stacks && tracefs_option_enable(c->inst, TRACEFS_OPTION_STACKTRACE) < 0)
+		return error_set_errno(err, errno ? errno : EIO, "cannot turn on stack traces in "
+				       "'%s/options/stacktrace'", c->inst_dir);
+	return 0;
+}
+
+int capture_add_pid(struct capture *c, pid_t pid, struct ta_error *err)
+{
+	char value[32];
+
+	if (!c->pid_filter) {
+		/* only the tasks chosen now: the recorder (and the CMD it forked) is not left out */
+		tracefs_instance_file_clear(c->inst, "set_event_notrace_pid");
+		if (tracefs_option_enable(c->inst, TRACEFS_OPTION_EVENT_FORK) < 0)
+			return error_set_errno(err, errno ? errno : EIO, "cannot turn on "
+					       "'%s/options/event-fork'", c->inst_dir);
+		c->pid_filter = true;
+	}
+	snprintf(value, sizeof(value), "%ld", (long)pid);
+	if (tracefs_instance_file_append(c->inst, "set_event_pid", value) < 0)
+		return error_set_errno(err, errno ? errno : EIO, "cannot add pid %ld to '%s/"
+				       "set_event_pid'", (long)pid, c->inst_dir);
+	return 0;
+}
+
+/*
+ * The recorder's own allocations are not the workload's: with no pid
+ * filter, this thread is left out (set_event_notrace_pid, 5.8+; older
+ * kernels record it) with event-fork on, so that the threads it starts
+ * are left out from their first event.
+ */
+static void leave_out_this_process(struct capture *c)
+{
+	char value[32];
+
+	if (c->pid_filter || c->cfg.npids)
+		return;
+	snprintf(value, sizeof(value), "%ld", (long)gettid());
+	if (tracefs_instance_file_write(c->inst, "set_event_notrace_pid", value) > 0)
+		tracefs_option_enable(c->inst, TRACEFS_OPTION_EVENT_FORK);
+}
+
+int capture_instance_open(struct capture *c, struct ta_error *err)
+{
+	size_t i;
+
+	if (find_tracefs(c, err) < 0 || make_instance(c, err) < 0 || set_up_instance(c, err) < 0)
+		return -1;
+	leave_out_this_process(c);
+	for (i = 0; i < c->cfg.npids; i++) {
+		if (kill(c->cfg.pids[i], 0) < 0 && errno == ESRCH)
+			return error_set(err, "there is no process %ld to record",
+					 (long)c->cfg.pids[i]);
+		if (capture_add_pid(c, c->cfg.pids[i], err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static uint64_t stat_value(const char *text, const char *key)
+{
+	const char *p = strstr(text, key);
+
+	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
+}
+
+void capture_instance_read_stats(struct capture *c, struct capture_stats *st)
+{
+	char file[64], *text;
+	int cpu;
+
+	for (cpu = 0; cpu < c->ncpus; cpu++) {
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+		text = tracefs_instance_file_read(c->inst, file, NULL);
+		if (!text)
+			continue;
+		st->overrun += stat_value(text, "\noverrun:");	/* not "commit overrun:" */
+		st->dropped += stat_value(text, "dropped events:");
+		free(text);
+	}
+}
+
+void capture_instance_close(struct capture *c)
+{
+	if (c->inst) {
+		tracefs_instance_file_write(c->inst, "tracing_on", "0");
+		if (c->made_dir && tracefs_instance_destroy(c->inst) < 0)
+			warn("cannot remove the tracefs instance '%s': %s (rmdir it by hand)",
+			     c->inst_dir, strerror(errno));
+		tracefs_instance_free(c->inst);
+		c->inst = NULL;
+	} else if (c->made_dir) {
+		rmdir(c->inst_dir[0] ? c->inst_dir : c->name);
+	}
+	c->made_dir = false;
+}
+
+size_t capture_header(const struct capture *c, char *buf, size_t size)
+{
+	struct utsname u;
+	const char *release = uname(&u) == 0 ? u.release : "unknown";
+	int n;
+
+	n = snprintf(buf, size,
+		     "# tracer: nop\n"
+		     "#\n"
+		     "# trace_analyze record: kmem events (%s%s%s) of Linux %s, %d CPUs, "
+		     "clock mono, buffer %u kB per CPU%s%s\n"
+		     "#P:%d\n"
+		     "#\n"
+		     "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+		     "#              | |         |   |||||     |         |\n",
+		     (c->cfg.events & CAPTURE_SLAB) ? "slab" : "",
+		     c->cfg.events == CAPTURE_ALL ? " and " : "",
+		     (c->cfg.events & CAPTURE_PAGE) ? "page" : "", release, c->ncpus,
+		     c->cfg.buffer_kb, c->cfg.stacks ? ", stack traces" : "",
+		     c->pid_filter ? ", chosen tasks and their children" : "", c->ncpus);
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+size_t capture_trailer(const struct capture_stats *st, char *buf, size_t size)
+{
+	int n = snprintf(buf, size,
+			 "# entries-in-buffer/entries-written: %llu/%llu   #P:%d\n"
+			 "# trace_analyze record: %llu events read, %llu overrun, %llu dropped "
+			 "(per-CPU stats)\n",
+			 (unsigned long long)st->events,
+			 (unsigned long long)(st->events + st->overrun + st->dropped), st->cpus,
+			 (unsigned long long)st->events, (unsigned long long)st->overrun,
+			 (unsigned long long)st->dropped);
+
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}

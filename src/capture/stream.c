@@ -1,0 +1,733 @@
+/*
+ * stream.c - a capture's two threads: the reader copies trace_pipe_raw
+ * pages of every CPU into memory, the formatter decodes them with
+ * libtraceevent, merges the CPUs by timestamp and hands text to the sink.
+ *
+ * Merging: each CPU's pages are in time order; an event may be handed on
+ * once every other CPU either has a later event decoded or was read empty
+ * after the event's time (its read_to_ns, with a margin for events being
+ * committed while the buffer is read). The instance's clock is "mono", so
+ * those times compare with CLOCK_MONOTONIC. At the end nothing bounds.
+ *
+ * Not here: the instance's files (instance.c), what the text means.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <kbuffer.h>
+#include <tracefs.h>
+
+#include "capture_local.h"
+
+#define COMMIT_MARGIN_NS 20000000ull	/* an event may show up this late in its buffer */
+#define READ_BURST 64			/* pages read from one CPU before the next */
+#define IDLE_SLEEP_NS 5000000l		/* nothing to read: look again after this */
+#define TEXT_FLUSH (256u << 10)		/* text handed to the sink in pieces of this size */
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void fail(struct capture *c, const struct ta_error *err)
+{
+	pthread_mutex_lock(&c->lock);
+	if (!atomic_load(&c->failed)) {
+		c->error = *err;
+		atomic_store(&c->failed, 1);
+	}
+	pthread_cond_broadcast(&c->data_ready);
+	pthread_cond_broadcast(&c->space_free);
+	pthread_mutex_unlock(&c->lock);
+}
+
+static bool should_end_now(struct capture *c)
+{
+	return atomic_load(&c->aborting) || atomic_load(&c->failed);
+}
+
+/* ---- the reader ---- */
+
+static void queue_page(struct capture *c, int cpu, const void *data, int len)
+{
+	struct raw_page *p = xmalloc(sizeof(*p) + (size_t)len);
+	struct cpu_queue *q = &c->queue[cpu];
+
+	p->next = NULL;
+	p->len = len;
+	memcpy(p->data, data, (size_t)len);
+	pthread_mutex_lock(&c->lock);
+	while (c->queued_bytes > c->cfg.memory_cap && !should_end_now(c)) {
+		struct timespec until;
+
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 100000000l;
+		if (until.tv_nsec >= 1000000000l) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000l;
+		}
+		pthread_cond_timedwait(&c->space_free, &c->lock, &until);
+	}
+	if (q->tail)
+		q->tail->next = p;
+	else
+		q->head = p;
+	q->tail = p;
+	c->queued_bytes += (size_t)len;
+	if (c->queued_bytes > c->stats.peak_queued)
+		c->stats.peak_queued = c->queued_bytes;
+	c->stats.raw_bytes += (uint64_t)len;
+	pthread_cond_signal(&c->data_ready);
+	pthread_mutex_unlock(&c->lock);
+}
+
+static void mark_read_to(struct capture *c, int cpu, uint64_t ns)
+{
+	pthread_mutex_lock(&c->lock);
+	c->queue[cpu].read_to_ns = ns;
+	pthread_cond_signal(&c->data_ready);
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* Read what one CPU holds (a burst at most); true when it gave pages. */
+static bool read_cpu(struct capture *c, int cpu, unsigned char *page)
+{
+	int i, n;
+
+	for (i = 0; i < READ_BURST; i++) {
+		uint64_t before = monotonic_ns();
+
+		n = tracefs_cpu_read(c->cpu[cpu], page, true);
+		if (n > 0) {
+			queue_page(c, cpu, page, n);
+			continue;
+		}
+		if (n < 0 && errno != EAGAIN && errno != EINTR && errno != 0) {
+			struct ta_error err;
+
+			error_set_errno(&err, errno, "cannot read the trace buffer of CPU %d of '%s'",
+					cpu, c->inst_dir);
+			fail(c, &err);
+			return false;
+		}
+		mark_read_to(c, cpu, before > COMMIT_MARGIN_NS ? before - COMMIT_MARGIN_NS : 0);
+		break;
+	}
+	return i > 0;
+}
+
+static void *reader_main(void *arg)
+{
+	struct capture *c = arg;
+	unsigned char *page = xmalloc((size_t)c->page_size);
+	struct timespec idle = { 0, IDLE_SLEEP_NS };
+	int cpu;
+
+	while (!should_end_now(c)) {
+		/* tracing is off once stopping is seen: a round that finds nothing is the end */
+		bool last_round = atomic_load(&c->stopping), got = false;
+
+		for (cpu = 0; cpu < c->ncpus && !should_end_now(c); cpu++)
+			if (c->cpu[cpu] && read_cpu(c, cpu, page))
+				got = true;
+		if (!got && last_round)
+			break;
+		if (!got)
+			nanosleep(&idle, NULL);
+	}
+	free(page);
+	pthread_mutex_lock(&c->lock);
+	c->reader_done = true;
+	pthread_cond_broadcast(&c->data_ready);
+	pthread_mutex_unlock(&c->lock);
+	return NULL;
+}
+
+/* ---- the formatter ---- */
+
+struct cursor {
+	struct raw_page *pages;	/* taken from the queue, the current one first */
+	struct raw_page *last;
+	struct kbuffer *kb;
+	void *event;		/* the next event to hand on, or NULL */
+	unsigned long long ts;
+	bool loaded;		/* pages is loaded into kb */
+};
+
+struct formatter {
+	struct capture *c;
+	struct cursor *cur;
+	struct trace_seq seq;
+	char *text;
+	size_t len, cap;
+	uint64_t cmdlines_reloaded_ns;
+};
+
+static void text_append(struct formatter *f, const char *s, size_t n)
+{
+	if (f->len + n > f->cap) {
+		while (f->len + n > f->cap)
+			f->cap = f->cap ? f->cap * 2 : TEXT_FLUSH * 2;
+		f->text = xrealloc(f->text, f->cap);
+	}
+	memcpy(f->text + f->len, s, n);
+	f->len += n;
+}
+
+static void text_flush(struct formatter *f)
+{
+	struct ta_error err;
+
+	if (!f->len || atomic_load(&f->c->failed))
+		return;
+	if (f->c->sink(f->c->sink_ctx, f->text, f->len, &err) < 0)
+		fail(f->c, &err);
+	f->c->stats.bytes += f->len;
+	f->len = 0;
+}
+
+/* Load the cursor's next page; false when it has none. Lost pages say so. */
+static bool load_next_page(struct formatter *f, int cpu)
+{
+	struct cursor *k = &f->cur[cpu];
+	int missed;
+	char line[64];
+
+	for (;;) {
+		if (k->loaded) {
+			struct raw_page *done = k->pages;
+
+			k->pages = done->next;
+			if (!k->pages)
+				k->last = NULL;
+			free(done);
+			k->loaded = false;
+		}
+		if (!k->pages)
+			return false;
+		k->loaded = true;
+		if (kbuffer_load_subbuffer(k->kb, k->pages->data) < 0)
+			continue;	/* a page the library cannot read: skipped */
+		missed = kbuffer_missed_events(k->kb);
+		if (missed) {
+			int n = missed > 0 ? snprintf(line, sizeof(line), "CPU:%d [LOST %d EVENTS]\n",
+						      cpu, missed)
+					   : snprintf(line, sizeof(line), "CPU:%d [LOST EVENTS]\n",
+						      cpu);
+
+			text_append(f, line, (size_t)n);
+			f->c->stats.missed_markers++;
+		}
+		k->event = kbuffer_read_event(k->kb, &k->ts);
+		if (k->event)
+			return true;
+	}
+}
+
+static void advance(struct formatter *f, int cpu)
+{
+	struct cursor *k = &f->cur[cpu];
+
+	k->event = kbuffer_next_event(k->kb, &k->ts);
+	if (!k->event)
+		load_next_page(f, cpu);
+}
+
+/* The task's name as the kernel saved it, or from /proc while it lives. */
+static void learn_comm(struct formatter *f, int pid)
+{
+	struct tep_handle *tep = f->c->tep;
+	char path[64], comm[64];
+	FILE *in;
+	uint64_t now;
+
+	if (pid <= 0 || tep_is_pid_registered(tep, pid))
+		return;
+	now = monotonic_ns();
+	if (now - f->cmdlines_reloaded_ns > 500000000ull) {
+		f->cmdlines_reloaded_ns = now;
+		tracefs_load_cmdlines(f->c->tracing_dir, tep);
+		if (tep_is_pid_registered(tep, pid))
+			return;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	in = fopen(path, "re");
+	if (!in)
+		return;
+	if (fgets(comm, sizeof(comm), in)) {
+		comm[strcspn(comm, "\n")] = '\0';
+		tep_register_comm(tep, comm, pid);
+	}
+	fclose(in);
+}
+
+static void format_stack(struct formatter *f, struct tep_record *rec)
+{
+	struct capture *c = f->c;
+	const unsigned char *data = rec->data;
+	int entries, i;
+	char frame[64];
+
+	memcpy(&entries, data + c->stack_size_offset, sizeof(entries));
+	if (rec->size > c->stack_caller_offset) {
+		int room = (rec->size - c->stack_caller_offset) / (int)sizeof(unsigned long);
+
+		if (entries < 0 || entries > room)
+			entries = room;
+	} else {
+		entries = 0;
+	}
+	text_append(f, "<stack trace>\n", 14);
+	for (i = 0; i < entries; i++) {
+		unsigned long addr;
+		const struct ksym *sym;
+		const char *name;
+
+		memcpy(&addr, data + c->stack_caller_offset + i * (int)sizeof(addr), sizeof(addr));
+		if (addr == 0 || addr == ULONG_MAX)
+			break;
+		sym = c->have_syms ? symbols_lookup(&c->syms, addr) : NULL;
+		text_append(f, " => ", 4);
+		if (sym) {
+			name = ksym_name(&c->syms, sym);
+			text_append(f, name, strlen(name));
+		} else {
+			int n = snprintf(frame, sizeof(frame), "0x%lx", addr);
+
+			text_append(f, frame, (size_t)n);
+		}
+		text_append(f, "\n", 1);
+	}
+}
+
+static void format_event(struct formatter *f, int cpu)
+{
+	struct capture *c = f->c;
+	struct cursor *k = &f->cur[cpu];
+	struct tep_record rec;
+	bool stack;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.ts = k->ts;
+	rec.cpu = cpu;
+	rec.data = k->event;
+	rec.size = kbuffer_event_size(k->kb);
+	if (!c->stats.events)
+		c->stats.first_ns = k->ts;
+	c->stats.last_ns = k->ts;
+	c->stats.events++;
+	learn_comm(f, tep_data_pid(c->tep, &rec));
+	stack = c->stack_type >= 0 && tep_data_type(c->tep, &rec) == c->stack_type;
+	trace_seq_reset(&f->seq);
+	if (stack)
+		tep_print_event(c->tep, &f->seq, &rec, "%16s-%-7d [%03d] %s %6.1000d: ",
+				TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU, TEP_PRINT_LATENCY,
+				TEP_PRINT_TIME);
+	else
+		tep_print_event(c->tep, &f->seq, &rec, "%16s-%-7d [%03d] %s %6.1000d: %s: %s\n",
+				TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU, TEP_PRINT_LATENCY,
+				TEP_PRINT_TIME, TEP_PRINT_NAME, TEP_PRINT_INFO);
+	trace_seq_terminate(&f->seq);
+	text_append(f, f->seq.buffer, f->seq.len);
+	if (stack)
+		format_stack(f, &rec);
+}
+
+/* Take every queued page; false when there is nothing more to come. */
+static bool take_pages(struct formatter *f, uint64_t *read_to, bool wait)
+{
+	struct capture *c = f->c;
+	bool more, got = false;
+	int cpu;
+
+	pthread_mutex_lock(&c->lock);
+	for (;;) {
+		for (cpu = 0; cpu < c->ncpus; cpu++) {
+			struct cpu_queue *q = &c->queue[cpu];
+			struct cursor *k = &f->cur[cpu];
+			struct raw_page *p;
+
+			for (p = q->head; p; p = p->next)
+				c->queued_bytes -= (size_t)p->len;
+			if (q->head) {
+				if (k->last)
+					k->last->next = q->head;
+				else
+					k->pages = q->head;
+				k->last = q->tail;
+				q->head = q->tail = NULL;
+				got = true;
+			}
+			read_to[cpu] = c->reader_done ? UINT64_MAX : q->read_to_ns;
+		}
+		more = !c->reader_done && !should_end_now(c);
+		if (got || !more || !wait)
+			break;
+		pthread_cond_wait(&c->data_ready, &c->lock);
+		wait = false;	/* once: read_to may have moved without pages */
+	}
+	pthread_cond_broadcast(&c->space_free);
+	pthread_mutex_unlock(&c->lock);
+	return more;
+}
+
+/* Hand on every event no CPU can still precede; true when any was. */
+static bool emit_ready(struct formatter *f, const uint64_t *read_to)
+{
+	struct capture *c = f->c;
+	bool any = false;
+	int cpu;
+
+	for (cpu = 0; cpu < c->ncpus; cpu++)
+		if (!f->cur[cpu].event)
+			load_next_page(f, cpu);
+	while (!should_end_now(c)) {
+		int best = -1;
+		uint64_t bound = UINT64_MAX;
+
+		for (cpu = 0; cpu < c->ncpus; cpu++) {
+			struct cursor *k = &f->cur[cpu];
+
+			if (k->event) {
+				if (best < 0 || k->ts < f->cur[best].ts)
+					best = cpu;
+			} else if (read_to[cpu] < bound) {
+				bound = read_to[cpu];
+			}
+		}
+		if (best < 0 || f->cur[best].ts > bound)
+			break;
+		format_event(f, best);
+		advance(f, best);
+		any = true;
+		if (f->len >= TEXT_FLUSH)
+			text_flush(f);
+	}
+	return any;
+}
+
+static void *formatter_main(void *arg)
+{
+	struct capture *c = arg;
+	struct formatter f;
+	uint64_t *read_to = xcalloc((size_t)c->ncpus, sizeof(*read_to));
+	bool more = true, progressed = true;
+	int cpu;
+
+	memset(&f, 0, sizeof(f));
+	f.c = c;
+	f.cur = xcalloc((size_t)c->ncpus, sizeof(*f.cur));
+	for (cpu = 0; cpu < c->ncpus; cpu++)
+		f.cur[cpu].kb = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+					      KBUFFER_ENDIAN_LITTLE);
+	trace_seq_init(&f.seq);
+	while (!should_end_now(c)) {
+		/* without progress, wait for pages (or a reader's mark) before trying again */
+		more = take_pages(&f, read_to, !progressed);
+		progressed = emit_ready(&f, read_to);
+		text_flush(&f);
+		if (!more && !progressed) {
+			/* the reader has ended: all is taken; one more pass empties the cursors */
+			take_pages(&f, read_to, false);
+			emit_ready(&f, read_to);
+			text_flush(&f);
+			break;
+		}
+	}
+	for (cpu = 0; cpu < c->ncpus; cpu++) {
+		struct raw_page *p = f.cur[cpu].pages, *next;
+
+		for (; p; p = next) {
+			next = p->next;
+			free(p);
+		}
+		kbuffer_free(f.cur[cpu].kb);
+	}
+	trace_seq_destroy(&f.seq);
+	free(f.cur);
+	free(f.text);
+	free(read_to);
+	return NULL;
+}
+
+/* ---- the capture ---- */
+
+/* libtraceevent's question for %pS: which function holds *addrp. */
+static char *name_function(void *priv, unsigned long long *addrp, char **modp)
+{
+	struct capture *c = priv;
+	const struct ksym *s = symbols_lookup(&c->syms, *addrp);
+
+	*modp = NULL;
+	if (!s)
+		return NULL;
+	*addrp = s->addr;
+	return (char *)ksym_name(&c->syms, s);
+}
+
+/*
+ * The formats of the events this capture can meet: the kmem events and
+ * ftrace's kernel_stack, and the ring buffer's page header. Read one by one
+ * (tracefs_local_events would also read every other system, /proc/kallsyms
+ * and printk formats, which we do not need).
+ */
+static int add_format(struct capture *c, struct tep_handle *tep, const char *system,
+		      const char *event)
+{
+	char path[256], *text;
+	int size = 0, rc = -1;
+
+	snprintf(path, sizeof(path), "events/%s/%s/format", system, event);
+	text = tracefs_instance_file_read(NULL, path, &size);
+	if (text && size > 0)
+		rc = tep_parse_event(tep, text, (unsigned long)size, system) == 0 ? 0 : -1;
+	free(text);
+	(void)c;
+	return rc;
+}
+
+static struct tep_handle *event_formats(struct capture *c, struct ta_error *err)
+{
+	static const char *const kmem[] = {
+		"kmalloc", "kmalloc_node", "kfree", "kmem_cache_alloc", "kmem_cache_alloc_node",
+		"kmem_cache_free", "mm_page_alloc", "mm_page_free", "mm_page_free_batched", NULL,
+	};
+	struct tep_handle *tep = tep_alloc();
+	const char *const *e;
+	char *header;
+	int size = 0, parsed = 0;
+
+	header = tracefs_instance_file_read(NULL, "events/header_page", &size);
+	if (!header || size <= 0 ||
+	    tep_parse_header_page(tep, header, (unsigned long)size, (int)sizeof(long)) != 0) {
+		free(header);
+		tep_free(tep);
+		error_set(err, "cannot read the ring buffer's page format '%s/events/header_page'",
+			  c->tracing_dir);
+		return NULL;
+	}
+	free(header);
+	tep_set_long_size(tep, (int)sizeof(long));
+	tep_set_page_size(tep, (int)sysconf(_SC_PAGESIZE));
+	for (e = kmem; *e; e++)
+		parsed += add_format(c, tep, "kmem", *e) == 0;
+	add_format(c, tep, "ftrace", "kernel_stack");
+	if (!parsed) {
+		tep_free(tep);
+		error_set(err, "cannot read the kmem event formats under '%s/events/kmem'",
+			  c->tracing_dir);
+		return NULL;
+	}
+	return tep;
+}
+
+static int load_event_formats(struct capture *c, struct ta_error *err)
+{
+	struct tep_event *stack;
+	struct tep_format_field *size, *caller;
+	struct ta_error ignored;
+	FILE *in;
+	char *syms;
+	size_t n, cap = 8u << 20;
+
+	c->tep = event_formats(c, err);
+	if (!c->tep)
+		return -1;
+	c->stack_type = -1;
+	stack = tep_find_event_by_name(c->tep, "ftrace", "kernel_stack");
+	size = stack ? tep_find_field(stack, "size") : NULL;
+	caller = stack ? tep_find_field(stack, "caller") : NULL;
+	if (size && caller) {
+		c->stack_type = stack->id;
+		c->stack_size_offset = size->offset;
+		c->stack_caller_offset = caller->offset;
+	} else if (c->cfg.stacks) {
+		return error_set(err, "this kernel's tracefs has no ftrace/kernel_stack event "
+				 "format: stack traces cannot be decoded");
+	}
+	/* function names for call_site=%pS and stack frames, as the kernel prints them */
+	in = fopen("/proc/kallsyms", "re");
+	if (!in)
+		return 0;	/* call sites then stay addresses: System.map can name them */
+	syms = xmalloc(cap);
+	n = 0;
+	for (;;) {
+		size_t got = fread(syms + n, 1, cap - n, in);
+
+		n += got;
+		if (got == 0)
+			break;
+		if (n == cap)
+			syms = xrealloc(syms, cap *= 2);
+	}
+	fclose(in);
+	symbols_init(&c->syms);
+	if (symbols_parse_system_map(&c->syms, syms, n, "/proc/kallsyms", &ignored) == 0 &&
+	    c->syms.count > 1 && c->syms.syms[c->syms.count - 1].addr != 0) {
+		/* (all zero when kptr_restrict hides them: then names are not known) */
+		c->have_syms = true;
+		tep_set_function_resolver(c->tep, name_function, c);
+	}
+	free(syms);
+	tracefs_load_cmdlines(c->tracing_dir, c->tep);
+	return 0;
+}
+
+static int open_cpu_buffers(struct capture *c, struct ta_error *err)
+{
+	int cpu, opened = 0;
+
+	c->cpu = xcalloc((size_t)c->ncpus, sizeof(*c->cpu));
+	c->queue = xcalloc((size_t)c->ncpus, sizeof(*c->queue));
+	for (cpu = 0; cpu < c->ncpus; cpu++) {
+		c->cpu[cpu] = tracefs_cpu_open(c->inst, cpu, true);
+		if (!c->cpu[cpu])
+			continue;	/* an offline CPU */
+		if (!c->page_size)
+			c->page_size = tracefs_cpu_read_size(c->cpu[cpu]);
+		opened++;
+	}
+	if (!opened || c->page_size <= 0)
+		return error_set_errno(err, errno ? errno : EIO, "cannot open the per-CPU "
+				       "trace_pipe_raw files of '%s'", c->inst_dir);
+	return 0;
+}
+
+int capture_open(struct capture **out, const struct capture_config *cfg, struct ta_error *err)
+{
+	struct capture *c = xcalloc(1, sizeof(*c));
+
+	*out = c;
+	c->cfg = *cfg;
+	if (!c->cfg.buffer_kb)
+		c->cfg.buffer_kb = 8192;
+	if (!c->cfg.memory_cap)
+		c->cfg.memory_cap = (size_t)1 << 30;
+	c->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	if (c->ncpus < 1)
+		c->ncpus = 1;
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->data_ready, NULL);
+	pthread_cond_init(&c->space_free, NULL);
+	if (capture_instance_open(c, err) < 0 || load_event_formats(c, err) < 0 ||
+	    open_cpu_buffers(c, err) < 0)
+		return -1;
+	return 0;
+}
+
+int capture_start(struct capture *c, capture_sink_fn sink, void *ctx, struct ta_error *err)
+{
+	struct timespec now;
+
+	c->sink = sink;
+	c->sink_ctx = ctx;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	c->started = (double)now.tv_sec + now.tv_nsec / 1e9;	/* the caller's, which runs the analysis */
+	if (tracefs_instance_file_write(c->inst, "tracing_on", "1") < 0)
+		return error_set_errno(err, errno ? errno : EIO, "cannot turn tracing on in '%s'",
+				       c->inst_dir);
+	if (pthread_create(&c->reader, NULL, reader_main, c) != 0)
+		return error_set(err, "cannot start the capture's reader thread");
+	if (pthread_create(&c->formatter, NULL, formatter_main, c) != 0) {
+		atomic_store(&c->aborting, 1);
+		pthread_join(c->reader, NULL);
+		return error_set(err, "cannot start the capture's formatter thread");
+	}
+	c->threads_started = true;
+	return 0;
+}
+
+void capture_stop(struct capture *c)
+{
+	if (c->inst)
+		tracefs_instance_file_write(c->inst, "tracing_on", "0");
+	atomic_store(&c->stopping, 1);
+}
+
+void capture_abort(struct capture *c)
+{
+	capture_stop(c);
+	atomic_store(&c->aborting, 1);
+	pthread_mutex_lock(&c->lock);
+	pthread_cond_broadcast(&c->data_ready);
+	pthread_cond_broadcast(&c->space_free);
+	pthread_mutex_unlock(&c->lock);
+}
+
+bool capture_failed(struct capture *c)
+{
+	return atomic_load(&c->failed);
+}
+
+int capture_finish(struct capture *c, struct capture_stats *st, struct ta_error *err)
+{
+	struct timespec now;
+
+	capture_stop(c);
+	if (c->threads_started) {
+		pthread_join(c->reader, NULL);
+		pthread_join(c->formatter, NULL);
+		c->threads_started = false;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	c->stats.seconds = (double)now.tv_sec + now.tv_nsec / 1e9 - c->started;
+	c->stats.cpus = c->ncpus;
+	capture_instance_read_stats(c, &c->stats);
+	*st = c->stats;
+	if (atomic_load(&c->failed)) {
+		*err = c->error;
+		return -1;
+	}
+	return 0;
+}
+
+void capture_close(struct capture *c)
+{
+	int cpu;
+
+	if (!c)
+		return;
+	if (c->threads_started) {
+		capture_abort(c);
+		pthread_join(c->reader, NULL);
+		pthread_join(c->formatter, NULL);
+	}
+	if (c->cpu)
+		for (cpu = 0; cpu < c->ncpus; cpu++)
+			if (c->cpu[cpu])
+				tracefs_cpu_close(c->cpu[cpu]);
+	capture_instance_close(c);	/* after the buffers are closed: else rmdir is EBUSY */
+	if (c->queue)
+		for (cpu = 0; cpu < c->ncpus; cpu++) {
+			struct raw_page *p = c->queue[cpu].head, *next;
+
+			for (; p; p = next) {
+				next = p->next;
+				free(p);
+			}
+		}
+	if (c->tep)
+		tep_free(c->tep);
+	if (c->have_syms)
+		symbols_release(&c->syms);
+	pthread_mutex_destroy(&c->lock);
+	pthread_cond_destroy(&c->data_ready);
+	pthread_cond_destroy(&c->space_free);
+	free(c->queue);
+	free(c->cpu);
+	free(c->tracing_dir);
+	free(c);
+}
+
+const char *capture_instance_dir(const struct capture *c)
+{
+	return c->inst_dir;
+}
