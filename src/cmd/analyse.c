@@ -164,7 +164,7 @@ enum long_only {
 	OPT_PAGE_SIZE,
 };
 
-static const struct option long_options[] = {
+const struct option analyse_long_options[] = {
 	{ "file", required_argument, NULL, 'f' },
 	{ "kernel", required_argument, NULL, 'k' },
 	{ "system-map", required_argument, NULL, OPT_SYSTEM_MAP },
@@ -332,7 +332,9 @@ static int check_files(const struct options *o)
 	struct stat st;
 
 	file_roles_init(&roles);
-	file_roles_add_input(&roles, "-f", o->log_path);
+	if (!o->log_from_fd)
+		file_roles_add_input(&roles, "-f", o->log_path);
+	file_roles_add_output(&roles, "-o", o->record_log);
 	file_roles_add_input(&roles, "--db-file", o->db_path);
 	file_roles_add_input(&roles, "--system-map", o->system_map);
 	file_roles_add_input(&roles, "--wrappers", o->wrappers_path);
@@ -364,9 +366,9 @@ static int check_files(const struct options *o)
 }
 
 /* Fill opts from argv; returns -1 to go on, else the exit status. */
-static int parse_options(int argc, char **argv, struct options *opts)
+int analyse_parse_options(int argc, char **argv, struct options *opts)
 {
-	int c, key, status;
+	int c, key;
 	bool malloc_only = false, cache_only = false;
 
 	memset(opts, 0, sizeof(*opts));
@@ -375,7 +377,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
 	opts->rings_attr = -1;
 	opts->page_size = 4096;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:k:c:o:b:l:r:a:iqhV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:k:c:o:b:l:r:a:iqhV", analyse_long_options, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			opts->log_path = optarg;
@@ -522,7 +524,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
 		case ':':
 			return analyse_usage("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return unknown_option(usage_line, "", long_options, argv[optind - 1]);
+			return unknown_option(usage_line, "", analyse_long_options, argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
@@ -533,7 +535,13 @@ static int parse_options(int argc, char **argv, struct options *opts)
 		opts->families = FAMILY_MALLOC;
 	if (cache_only)
 		opts->families = FAMILY_CACHE;
-	status = check_combinations(opts);
+	return -1;
+}
+
+int analyse_check_options(struct options *opts)
+{
+	int status = check_combinations(opts);
+
 	return status >= 0 ? status : check_files(opts);
 }
 
@@ -541,8 +549,10 @@ int cmd_analyse(int argc, char **argv)
 {
 	struct options opts;
 	struct ta_error err;
-	int status = parse_options(argc, argv, &opts);
+	int status = analyse_parse_options(argc, argv, &opts);
 
+	if (status < 0)
+		status = analyse_check_options(&opts);
 	if (status >= 0)
 		return status;
 	if (pipeline_run(&opts, &err) < 0) {

@@ -15,6 +15,8 @@ struct command {
 static const struct command commands[] = {
 	{ "diff", cmd_diff },
 	{ "check", cmd_check },
+	{ "record", cmd_record },
+	{ "top", cmd_top },
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,681 @@
+/*
+ * record.c - trace_analyze record: kmem events captured from the running
+ * kernel (capture.h) and, while they come, written as a tracefs text log
+ * (-o) and passed through the same analysis as `trace_analyze -f`: every
+ * report option of the bare command is taken and written at the end.
+ *
+ * Threads: the capture's reader and formatter; a controller that ends the
+ * capture when CMD exits, --duration passes, or a signal comes (the first
+ * SIGINT, SIGTERM or SIGHUP drains, a second SIGINT aborts); the main
+ * thread runs the analysis on a pipe the formatter feeds.
+ * The tracefs instance is removed on every way out but SIGKILL (and the
+ * next run removes what a SIGKILL left).
+ *
+ * Not here: tracefs (capture), parsing or reports (pipeline).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "cmdline.h"
+#include "commands.h"
+#include "error.h"
+#include "options.h"
+#include "outfile.h"
+#include "pipeline.h"
+
+static const char usage_line[] =
+	"usage: trace_analyze record [-o LOG] [--stacks] [--buffer-kb N]\n"
+	"                            [--events slab|page|all] [--duration S] [--pid P,...]\n"
+	"                            [analysis options: --save-db DB, -c FILE, --summary FILE,\n"
+	"                            -k DIR, ...] [-- CMD [ARGS...]]\n";
+
+#define record_usage(...) usage_error(usage_line, "record ", __VA_ARGS__)
+
+enum {
+	OPT_STACKS = 1000,
+	OPT_BUFFER_KB,
+	OPT_EVENTS,
+	OPT_DURATION,
+	OPT_PID,
+	OPT_PASS = 2000,	/* + the index of an analysis option */
+};
+
+static const struct option own_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "stacks", no_argument, NULL, OPT_STACKS },
+	{ "buffer-kb", required_argument, NULL, OPT_BUFFER_KB },
+	{ "events", required_argument, NULL, OPT_EVENTS },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "help", no_argument, NULL, 'h' },
+};
+#define OWN_COUNT (sizeof(own_options) / sizeof(own_options[0]))
+
+/* Analysis options record cannot take: its log is the capture. */
+static const char *const refused[] = { "file", "db-file", "help", "version", NULL };
+
+#define MAX_PIDS 64
+
+struct record_args {
+	struct capture_config cfg;
+	pid_t pids[MAX_PIDS];
+	const char *log_path;	/* -o */
+	uint64_t duration_ns;	/* 0: none */
+	char **cmd;		/* after "--": NULL when none */
+	struct options opts;	/* of the analysis */
+	char **pass;		/* the analysis options, as an argv */
+	int npass;
+};
+
+struct recording {
+	struct record_args *args;
+	struct capture *capture;
+	struct outfile log;
+	FILE *log_stream;
+	bool have_log;
+	int feed;		/* the pipe's write end, to the analysis; -1 once closed */
+	pid_t child;		/* CMD, or 0 */
+	int child_status;
+	bool child_done;
+	struct capture_stats stats;
+	struct ta_error error;
+	bool failed;
+	bool stopped_by_signal;
+	atomic_int analysis_ended;	/* pipeline_run returned */
+	pthread_t controller;
+};
+
+/* Signals: counted by the handler, acted on by the controller. */
+static volatile sig_atomic_t signals_seen, interrupts_seen, last_signal;
+
+static void note_signal(int sig)
+{
+	signals_seen++;
+	last_signal = sig;
+	if (sig == SIGINT)
+		interrupts_seen++;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = note_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);	/* a write to a closed pipe is an error returned */
+}
+
+static void print_help(void)
+{
+	fputs(usage_line, stdout);
+	fputs("\n"
+	      "Record kmem events from the running kernel through a tracefs instance of\n"
+	      "its own (instances/trace_analyze-PID; the global trace buffer and its\n"
+	      "settings are never touched), write them as a tracefs text log, and run\n"
+	      "the analysis on them as they come. Needs root (or CAP_PERFMON/\n"
+	      "CAP_SYS_ADMIN). Ends when CMD exits, after --duration, or on Ctrl-C\n"
+	      "(the buffer is then drained; a second Ctrl-C aborts, writing nothing).\n"
+	      "\n"
+	      "  -o, --output LOG          write the events as a tracefs text log ('-' =\n"
+	      "                            standard output), readable by trace_analyze -f\n"
+	      "                            and other ftrace tools\n"
+	      "      --stacks              record a stack trace with every event (for\n"
+	      "                            --group-by origin, --folded, --flame)\n"
+	      "      --buffer-kb N         trace buffer per CPU in kB (default 8192); more\n"
+	      "                            if events are lost\n"
+	      "      --events SET          slab (kmalloc, kfree, kmem_cache_*), page\n"
+	      "                            (mm_page_alloc, mm_page_free*) or all (default)\n"
+	      "      --duration S          stop after S seconds (e.g. 2.5)\n"
+	      "      --pid P[,P...]        only these tasks and the children they fork\n"
+	      "                            (may be given again)\n"
+	      "  -- CMD [ARGS...]          run CMD and record it and its children until it\n"
+	      "                            exits\n"
+	      "\n"
+	      "Every option of the analysis but -f and --db-file is taken and applies to\n"
+	      "the events recorded (--save-db DB, -c FILE, --summary FILE, --stats FILE,\n"
+	      "-k DIR, ...); -o is the log here, so the sort key is --order-by KEY. The\n"
+	      "summary is printed at the end unless -q. See 'trace_analyze --help'.\n",
+	      stdout);
+}
+
+static bool is_refused(const char *name)
+{
+	const char *const *r;
+
+	for (r = refused; *r; r++)
+		if (strcmp(*r, name) == 0)
+			return true;
+	return false;
+}
+
+/* own_options, then the analysis' options (but the refused), for getopt_long. */
+static struct option *option_table(void)
+{
+	size_t n = 0, i;
+	struct option *t;
+
+	while (analyse_long_options[n].name)
+		n++;
+	t = xcalloc(OWN_COUNT + n + 1, sizeof(*t));
+	memcpy(t, own_options, sizeof(own_options));
+	for (i = 0, n = OWN_COUNT; analyse_long_options[i].name; i++) {
+		if (is_refused(analyse_long_options[i].name))
+			continue;
+		t[n] = analyse_long_options[i];
+		t[n].flag = NULL;
+		t[n].val = OPT_PASS + (int)i;
+		n++;
+	}
+	return t;
+}
+
+static void pass_on(struct record_args *a, const struct option *o, const char *value)
+{
+	size_t len = strlen(o->name) + 3;
+	char *arg = xmalloc(len);
+
+	snprintf(arg, len, "--%s", o->name);
+	a->pass[a->npass++] = arg;
+	if (o->has_arg != no_argument)
+		a->pass[a->npass++] = xstrdup(value);
+}
+
+/* A short option of the analysis (-k, -c, ...): its long form. */
+static const struct option *analysis_option_of_short(int c)
+{
+	const struct option *o;
+
+	for (o = analyse_long_options; o->name; o++)
+		if (o->val == c && !is_refused(o->name))
+			return o;
+	return NULL;
+}
+
+static int add_pids(struct record_args *a, const char *list)
+{
+	const char *p = list;
+	char one[32];
+
+	while (*p) {
+		size_t len = strcspn(p, ", ");
+		uint64_t pid;
+
+		if (len == 0 || len >= sizeof(one))
+			return -1;
+		memcpy(one, p, len);
+		one[len] = '\0';
+		if (!read_count(one, 0x7fffffff, &pid) || pid == 0 || a->cfg.npids >= MAX_PIDS)
+			return -1;
+		a->pids[a->cfg.npids++] = (pid_t)pid;
+		p += len;
+		p += strspn(p, ", ");
+	}
+	return 0;
+}
+
+static int parse_own_option(struct record_args *a, int c, const char *arg)
+{
+	uint64_t n;
+
+	switch (c) {
+	case 'o':
+		a->log_path = arg;
+		return -1;
+	case OPT_STACKS:
+		a->cfg.stacks = true;
+		return -1;
+	case OPT_BUFFER_KB:
+		if (!read_count(arg, 1u << 22, &n) || n < 4)
+			return record_usage("--buffer-kb wants kB per CPU from 4 to 4194304, not "
+					    "'%s'", arg);
+		a->cfg.buffer_kb = (unsigned)n;
+		return -1;
+	case OPT_EVENTS:
+		if (strcmp(arg, "slab") == 0)
+			a->cfg.events = CAPTURE_SLAB;
+		else if (strcmp(arg, "page") == 0)
+			a->cfg.events = CAPTURE_PAGE;
+		else if (strcmp(arg, "all") == 0)
+			a->cfg.events = CAPTURE_ALL;
+		else
+			return record_usage("unknown --events '%s' (slab, page, all)", arg);
+		return -1;
+	case OPT_DURATION:
+		if (!read_seconds(arg, &a->duration_ns) || !a->duration_ns)
+			return record_usage("--duration wants seconds (e.g. 2.5), not '%s'", arg);
+		return -1;
+	case OPT_PID:
+		if (add_pids(a, arg) < 0)
+			return record_usage("--pid wants process ids (P or P,P,...; %d at most), "
+					    "not '%s'", MAX_PIDS, arg);
+		return -1;
+	}
+	return -1;
+}
+
+/* record's own options into a, the analysis' into a->pass; -1 to go on. */
+static int parse_record_options(int argc, char **argv, struct record_args *a)
+{
+	struct option *table = option_table();
+	const struct option *o;
+	int c, status = -1;
+
+	memset(a, 0, sizeof(*a));
+	a->cfg.events = CAPTURE_ALL;
+	a->cfg.pids = a->pids;
+	a->pass = xcalloc((size_t)argc * 2 + 4, sizeof(*a->pass));
+	a->pass[a->npass++] = xstrdup("trace_analyze record");
+	opterr = 0;
+	optind = 0;
+	while (status < 0 && (c = getopt_long(argc, argv, "+:o:hk:c:b:l:r:a:iq", table, NULL)) != -1) {
+		if (c == 'h') {
+			print_help();
+			status = 0;
+		} else if (c >= OPT_PASS) {
+			pass_on(a, &analyse_long_options[c - OPT_PASS], optarg);
+		} else if (c == ':') {
+			status = record_usage("option '%s' needs a value", argv[optind - 1]);
+		} else if (c == '?') {
+			const char *arg = argv[optind - 1];
+
+			if (strcmp(arg, "-f") == 0 || strncmp(arg, "--file", 6) == 0 ||
+			    strncmp(arg, "--db-file", 9) == 0)
+				status = record_usage("'%s': record reads the running kernel, not a "
+						      "log; analyse a log with 'trace_analyze -f'",
+						      arg);
+			else
+				status = unknown_option(usage_line, "record ", table, arg);
+		} else if ((o = analysis_option_of_short(c)) && c != 'o') {
+			pass_on(a, o, optarg);
+		} else {
+			status = parse_own_option(a, c, optarg);
+		}
+	}
+	if (status < 0 && optind < argc)
+		a->cmd = argv + optind;
+	free(table);
+	return status;
+}
+
+static void release_args(struct record_args *a)
+{
+	int i;
+
+	for (i = 0; i < a->npass; i++)
+		free(a->pass[i]);
+	free(a->pass);
+	a->pass = NULL;
+}
+
+/* The analysis' options, checked as the bare command checks them. */
+static int parse_analysis_options(struct record_args *a)
+{
+	struct options *opts = &a->opts;
+	int status;
+
+	optind = 0;
+	status = analyse_parse_options(a->npass, a->pass, opts);
+	if (status >= 0)
+		return status;
+	opts->log_from_fd = true;
+	opts->log_path = a->log_path && strcmp(a->log_path, "-") != 0 ? a->log_path : "capture";
+	opts->record_log = a->log_path;
+	if (!opts->threads)
+		opts->threads = 1;	/* the other core is the traced workload's and the capture's */
+	return analyse_check_options(opts);
+}
+
+/* ---- the sink: text to the log and to the analysis ---- */
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int sink_text(void *ctx, const char *text, size_t len, struct ta_error *err)
+{
+	struct recording *r = ctx;
+
+	if (r->have_log && fwrite(text, 1, len, r->log_stream) != len)
+		return error_set_errno(err, errno ? errno : EIO, "cannot write '%s'",
+				       outfile_display_name(&r->log));
+	if (r->feed >= 0 && write_all(r->feed, text, len) < 0) {
+		if (errno == EPIPE)	/* the analysis ended: it says why */
+			return error_set(err, "the analysis stopped reading");
+		return error_set_errno(err, errno, "cannot pass the events on");
+	}
+	return 0;
+}
+
+/* ---- CMD ---- */
+
+/*
+ * Fork CMD stopped on a pipe until the capture runs, so that its first
+ * allocation is recorded; an exec failure comes back through a second pipe.
+ */
+static int start_child(struct recording *r, int *go_fd, int *exec_fd, struct ta_error *err)
+{
+	int go[2], ex[2];
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(ex, O_CLOEXEC) < 0)
+		return error_set_errno(err, errno, "cannot make a pipe for '%s'", r->args->cmd[0]);
+	pid = fork();
+	if (pid < 0)
+		return error_set_errno(err, errno, "cannot start '%s'", r->args->cmd[0]);
+	if (pid == 0) {
+		char c;
+		int e;
+
+		close(go[1]);
+		close(ex[0]);
+		signal(SIGPIPE, SIG_DFL);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);	/* the recording failed before it started */
+		execvp(r->args->cmd[0], r->args->cmd);
+		e = errno;
+		if (write(ex[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(ex[1]);
+	r->child = pid;
+	*go_fd = go[1];
+	*exec_fd = ex[0];
+	return 0;
+}
+
+/* Let CMD go; -1 with err when it could not be run. */
+static int release_child(struct recording *r, int go_fd, int exec_fd, struct ta_error *err)
+{
+	int e = 0;
+	ssize_t n;
+
+	n = write(go_fd, "g", 1);
+	close(go_fd);
+	if (n != 1)
+		return error_set_errno(err, errno, "cannot start '%s'", r->args->cmd[0]);
+	do
+		n = read(exec_fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(exec_fd);
+	if (n == sizeof(e)) {
+		waitpid(r->child, NULL, 0);
+		r->child = 0;
+		return error_set_errno(err, e, "cannot run '%s'", r->args->cmd[0]);
+	}
+	return 0;
+}
+
+static bool child_has_ended(struct recording *r)
+{
+	if (!r->child || r->child_done)
+		return r->child_done;
+	if (waitpid(r->child, &r->child_status, WNOHANG) == r->child)
+		r->child_done = true;
+	return r->child_done;
+}
+
+static void say_how_child_ended(const struct recording *r)
+{
+	if (!r->child_done)
+		return;
+	if (WIFSIGNALED(r->child_status))
+		warn("'%s' was killed by signal %d (%s)", r->args->cmd[0],
+		     WTERMSIG(r->child_status), strsignal(WTERMSIG(r->child_status)));
+	else if (WIFEXITED(r->child_status) && WEXITSTATUS(r->child_status))
+		warn("'%s' exited with status %d", r->args->cmd[0], WEXITSTATUS(r->child_status));
+}
+
+/* ---- the controller ---- */
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A second Ctrl-C: nothing is written, the instance goes, the exit is 130. */
+static void abort_recording(struct recording *r)
+{
+	if (r->capture)
+		capture_abort(r->capture);
+	capture_close(r->capture);
+	r->capture = NULL;
+	if (r->have_log)
+		outfile_abort(&r->log);
+	outfile_remove_temporaries();
+	if (r->child && !r->child_done)
+		kill(r->child, SIGTERM);
+	fputs("\ntrace_analyze: interrupted: the recording was abandoned, nothing written\n",
+	      stderr);
+	_exit(130);
+}
+
+static void wait_for_the_end(struct recording *r)
+{
+	struct timespec tick = { 0, 20000000l };
+	double until = r->args->duration_ns ? now_seconds() + r->args->duration_ns / 1e9 : 0;
+	int forwarded = 0;
+
+	for (;;) {
+		if (interrupts_seen >= 2)
+			abort_recording(r);
+		if (signals_seen) {
+			r->stopped_by_signal = true;
+			if (r->child && !r->child_done && last_signal != SIGINT && !forwarded++)
+				kill(r->child, last_signal);	/* Ctrl-C reached CMD already */
+			break;
+		}
+		if (child_has_ended(r) || capture_failed(r->capture) ||
+		    atomic_load(&r->analysis_ended))
+			break;
+		if (until && now_seconds() >= until) {
+			if (r->child && !r->child_done)
+				kill(r->child, SIGTERM);	/* its time is up */
+			break;
+		}
+		nanosleep(&tick, NULL);
+	}
+}
+
+static void end_capture(struct recording *r)
+{
+	struct ta_error err;
+	char trailer[512];
+	size_t n;
+
+	if (capture_finish(r->capture, &r->stats, &err) < 0 && !r->failed) {
+		r->error = err;
+		r->failed = true;
+	}
+	capture_close(r->capture);	/* the instance goes before any report is written */
+	r->capture = NULL;
+	if (!r->failed) {
+		n = capture_trailer(&r->stats, trailer, sizeof(trailer));
+		if (sink_text(r, trailer, n, &err) < 0) {
+			r->error = err;
+			r->failed = true;
+		}
+	}
+	close(r->feed);	/* the analysis reads to its end */
+	r->feed = -1;
+}
+
+static void *controller_main(void *arg)
+{
+	struct recording *r = arg;
+	struct timespec tick = { 0, 20000000l };
+	sig_atomic_t seen;
+
+	wait_for_the_end(r);
+	end_capture(r);
+	/*
+	 * A signal while the analysis ends abandons everything, the log too (it
+	 * is committed last): a second Ctrl-C writes nothing, whenever it comes.
+	 */
+	seen = signals_seen;
+	while (!atomic_load(&r->analysis_ended)) {
+		if (signals_seen != seen || interrupts_seen >= 2) {
+			outfile_remove_temporaries();
+			fputs("\ntrace_analyze: interrupted: the recording was abandoned, nothing "
+			      "written\n", stderr);
+			_exit(128 + last_signal);
+		}
+		nanosleep(&tick, NULL);
+	}
+	return NULL;
+}
+
+/* ---- the command ---- */
+
+static void report_capture(const struct recording *r)
+{
+	const struct capture_stats *st = &r->stats;
+	uint64_t lost = st->overrun + st->dropped;
+
+	if (r->args->opts.quiet && !lost)
+		return;
+	fprintf(stderr, "trace_analyze: recorded %llu events (%.1f MB of text) on %d CPUs in "
+		"%.1f s%s%s%s; %llu lost\n", (unsigned long long)st->events, st->bytes / 1e6,
+		st->cpus, st->seconds, r->have_log ? " into '" : "",
+		r->have_log ? r->args->log_path : "", r->have_log ? "'" : "",
+		(unsigned long long)lost);
+	if (lost)
+		warn("%llu events were lost (%llu overwritten before they were read, %llu dropped): "
+		     "give a bigger --buffer-kb (it was %u) or record fewer events (--events slab, "
+		     "--pid)", (unsigned long long)lost, (unsigned long long)st->overrun,
+		     (unsigned long long)st->dropped, r->args->cfg.buffer_kb ? r->args->cfg.buffer_kb
+									     : 8192);
+}
+
+static int start_recording(struct recording *r, int *analysis_fd, struct ta_error *err)
+{
+	struct record_args *a = r->args;
+	int feed[2], go = -1, ex = -1;
+	char header[1024];
+	size_t n;
+
+	if (a->log_path) {
+		if (outfile_open(&r->log, a->log_path, err) < 0)
+			return -1;
+		r->have_log = true;
+		r->log_stream = outfile_stream(&r->log);
+	}
+	if (capture_open(&r->capture, &a->cfg, err) < 0)
+		return -1;
+	if (pipe2(feed, O_CLOEXEC) < 0)
+		return error_set_errno(err, errno, "cannot make a pipe for the analysis");
+	r->feed = feed[1];
+	*analysis_fd = feed[0];
+	n = capture_header(r->capture, header, sizeof(header));
+	if (a->cmd && (start_child(r, &go, &ex, err) < 0 ||
+		       capture_add_pid(r->capture, r->child, err) < 0))
+		return -1;
+	if (sink_text(r, header, n, err) < 0 || capture_start(r->capture, sink_text, r, err) < 0)
+		return -1;
+	if (a->cmd && release_child(r, go, ex, err) < 0)
+		return -1;
+	if (pthread_create(&r->controller, NULL, controller_main, r) != 0)
+		return error_set(err, "cannot start the recording's controller thread");
+	return 0;
+}
+
+static int fail_to_start(struct recording *r, int analysis_fd, const struct ta_error *err)
+{
+	if (r->child && !r->child_done) {
+		kill(r->child, SIGKILL);
+		waitpid(r->child, NULL, 0);
+	}
+	capture_close(r->capture);
+	if (r->have_log)
+		outfile_abort(&r->log);
+	if (r->feed >= 0)
+		close(r->feed);
+	if (analysis_fd >= 0)
+		close(analysis_fd);
+	fprintf(stderr, "trace_analyze: error: %s\n", err->msg);
+	return EXIT_RUNTIME;
+}
+
+static int run_record(struct record_args *args);
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_args args;
+	int status = parse_record_options(argc, argv, &args);
+
+	if (status < 0)
+		status = parse_analysis_options(&args);
+	if (status < 0)
+		status = run_record(&args);
+	release_args(&args);
+	return status;
+}
+
+static int run_record(struct record_args *args)
+{
+	struct recording r;
+	struct ta_error err;
+	int analysis_fd = -1, rc;
+
+	memset(&r, 0, sizeof(r));
+	r.args = args;
+	r.feed = -1;
+	catch_signals();
+	if (start_recording(&r, &analysis_fd, &err) < 0)
+		return fail_to_start(&r, analysis_fd, &err);
+	args->opts.log_fd = analysis_fd;
+	rc = pipeline_run(&args->opts, &err);	/* reads until the controller closes the feed */
+	atomic_store(&r.analysis_ended, 1);	/* after a failure: the capture ends too */
+	pthread_join(r.controller, NULL);
+	if (r.child && !r.child_done && waitpid(r.child, &r.child_status, 0) == r.child)
+		r.child_done = true;
+	say_how_child_ended(&r);
+	fflush(stdout);
+	if (r.have_log) {	/* last, so that nothing is left if anything failed */
+		if (rc == 0 && !r.failed && outfile_commit(&r.log, false, &r.error) < 0)
+			r.failed = true;
+		if (rc < 0 || r.failed)
+			outfile_abort(&r.log);
+	}
+	if (rc < 0) {
+		fprintf(stderr, "trace_analyze: error: %s\n", err.msg);
+		return EXIT_RUNTIME;
+	}
+	if (r.failed) {
+		fprintf(stderr, "trace_analyze: error: %s\n", r.error.msg);
+		return EXIT_RUNTIME;
+	}
+	report_capture(&r);
+	return r.stopped_by_signal && last_signal != SIGINT ? 128 + last_signal : EXIT_OK;
+}

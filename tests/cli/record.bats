@@ -1,0 +1,240 @@
+#!/usr/bin/env bats
+# trace_analyze record and top, for real: a tracefs instance of their own on
+# this machine's kernel, a known workload (open_pipes makes pipes: one
+# kmalloc from alloc_pipe_info each), and after every test the global
+# tracefs settings exactly as they were before it. Skipped, saying why,
+# without root or tracefs.
+
+load ../lib/helpers
+
+PIPES="$TOP/build/tools/open_pipes"
+
+tracefs_dir() {
+	awk '$3 == "tracefs" { print $2; exit }' /proc/mounts
+}
+
+# What another user of tracing would see: the global buffer's settings.
+global_settings() {
+	local t f
+	t=$(tracefs_dir)
+	for f in tracing_on current_tracer buffer_size_kb trace_clock set_event set_event_pid \
+		options/stacktrace options/event-fork events/kmem/enable; do
+		printf '%s: %s\n' "$f" "$(tr '\n' ' ' < "$t/$f")"
+	done
+	printf 'instances: %s\n' "$(ls "$t/instances" | tr '\n' ' ')"
+}
+
+setup() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to record"
+	[ -n "$(tracefs_dir)" ] || skip "no tracefs mounted"
+	[ -d "$(tracefs_dir)/instances" ] || skip "tracefs has no instances"
+	[ -x "$PIPES" ] || skip "build/tools/open_pipes not built (make check builds it)"
+	cd "$BATS_TEST_TMPDIR"
+	global_settings > settings.before
+}
+
+teardown() {
+	[ -f settings.before ] || return 0
+	global_settings > settings.after
+	diff -u settings.before settings.after
+	! ls "$(tracefs_dir)/instances" | grep -q '^trace_analyze-'
+}
+
+# pipe allocations in a log: kmalloc lines from alloc_pipe_info
+pipe_allocs() {
+	grep -c 'kmalloc: call_site=alloc_pipe_info' "$1"
+}
+
+@test "record -- CMD: 1000 pipes made, at least 1000 alloc_pipe_info allocations in the log" {
+	run "$TA" record -q -o kmem.log -- "$PIPES" 1000
+	[ "$status" -eq 0 ]
+	[ "$(pipe_allocs kmem.log)" -ge 1000 ]
+	head -n 1 kmem.log | grep -qx '# tracer: nop'
+	grep -q '^# entries-in-buffer/entries-written: [0-9]*/[0-9]*   #P:[0-9]*$' kmem.log
+}
+
+@test "record: the log reads back with the same numbers the live analysis printed" {
+	run "$TA" record -o kmem.log -c live.account --summary live.summary -- "$PIPES" 300
+	[ "$status" -eq 0 ]
+	"$TA" -q -f kmem.log -c again.account --summary again.summary
+	cmp live.account again.account
+	diff <(grep -v ' in [0-9.]* s$' live.summary | sed 1d) \
+	     <(grep -v ' in [0-9.]* s$' again.summary | sed 1d)
+	grep -q 'alloc_pipe_info' live.account
+}
+
+@test "record: the live account equals the independent replay of the log written" {
+	"$TA" record -q -o kmem.log -c live.account -- "$PIPES" 500
+	ref_account kmem.log > ref.account
+	diff_or_fail ref.account live.account
+}
+
+@test "record: events of every CPU are merged in timestamp order" {
+	"$TA" record -q -o kmem.log --events all -- sh -c "'$PIPES' 2000 & '$PIPES' 2000 & wait"
+	awk '$1 !~ /^#/ && /\] / { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
+		t = $i + 0; if (t < prev) bad++; prev = t; n++; break } }
+	     END { print n " events, " bad + 0 " out of order"; exit bad > 0 || n < 4000 }' kmem.log
+}
+
+@test "record --pid: only the task chosen and its children are recorded" {
+	"$PIPES" 50 4 & keep=$!
+	"$PIPES" 50 4 & other=$!
+	run "$TA" record -q -o kmem.log --pid "$keep" --duration 1
+	kill "$keep" "$other" 2> /dev/null || true
+	wait || true
+	[ "$status" -eq 0 ]
+	[ "$(pipe_allocs kmem.log)" -ge 100 ]
+	# every event line's task is the one chosen
+	awk '$1 !~ /^#/ && /\] / { n++; if ($1 !~ "-'"$keep"'$") { bad++; print "other task: " $0 } }
+	     END { exit bad > 0 || n == 0 }' kmem.log
+}
+
+@test "record --stacks: every allocation has its stack; origins name the syscall path" {
+	run "$TA" record -q -o kmem.log --stacks --events slab -c origins.account \
+		--group-by origin -- "$PIPES" 200
+	[ "$status" -eq 0 ]
+	grep -q '<stack trace>' kmem.log
+	grep -q ' => alloc_pipe_info' kmem.log
+	grep -q 'alloc_pipe_info' origins.account
+	"$TA" -q -f kmem.log -c again.account --group-by origin
+	cmp origins.account again.account
+}
+
+@test "record --save-db: the DB gives the account the log gives" {
+	"$TA" record -q -o kmem.log --save-db kmem.db --events slab -- "$PIPES" 200
+	"$TA" -q --db-file kmem.db -c db.account
+	"$TA" -q -f kmem.log -c log.account
+	cmp db.account log.account
+}
+
+@test "record without -o: the analysis alone, the summary on stderr" {
+	run "$TA" record --events slab -- "$PIPES" 100
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"summary of 'capture'"* ]]
+	[[ "$output" == *"trace_analyze: recorded "*" events "*"; 0 lost"* ]]
+}
+
+@test "record, Ctrl-C: the buffer is drained, the log written whole, the instance gone" {
+	"$TA" record -q -o kmem.log --events slab 2> err.txt & rec=$!
+	sleep 1.5
+	"$PIPES" 100
+	sleep 0.5
+	kill -INT "$rec"
+	wait "$rec"
+	tail -n 1 kmem.log | grep -q '^# trace_analyze record: [0-9]* events read'
+	[ "$(pipe_allocs kmem.log)" -ge 100 ]
+}
+
+@test "record, two Ctrl-C at once: abandoned, exit 130, nothing written" {
+	"$TA" record -q -o kmem.log 2> err.txt & rec=$!
+	sleep 1.5
+	kill -INT "$rec"; sleep 0.001; kill -INT "$rec"	# two signals, not one merged
+	st=0
+	wait "$rec" || st=$?
+	[ "$st" -eq 130 ]
+	[ ! -e kmem.log ]
+	! ls kmem.log.tmp.* 2> /dev/null
+	grep -q 'interrupted: the recording was abandoned, nothing written' err.txt
+}
+
+@test "record, SIGTERM: drained and written like Ctrl-C, exit 143" {
+	"$TA" record -q -o kmem.log --events slab 2> err.txt & rec=$!
+	sleep 1.5
+	kill -TERM "$rec"
+	st=0
+	wait "$rec" || st=$?
+	[ "$st" -eq 143 ]
+	tail -n 1 kmem.log | grep -q '^# trace_analyze record: '
+}
+
+@test "record -- CMD killed with SIGKILL: the recording ends, says so, exit 0" {
+	run "$TA" record -q -o kmem.log -- sh -c "'$PIPES' 100; kill -9 \$\$"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"warning: 'sh' was killed by signal 9"* ]]
+	[ "$(pipe_allocs kmem.log)" -ge 100 ]
+}
+
+@test "record -- CMD that cannot start: exit 1, the reason, no log, no instance" {
+	run "$TA" record -q -o kmem.log -- ./no-such-program
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: cannot run './no-such-program': No such file or directory" ]
+	[ ! -e kmem.log ]
+}
+
+@test "record -o into a missing directory: exit 1 before tracing, no instance" {
+	run "$TA" record -q -o no/such/dir/kmem.log -- true
+	[ "$status" -eq 1 ]
+	[[ "$output" == "trace_analyze: error: cannot "*"no/such/dir/kmem.log"* ]]
+}
+
+@test "record as a user without rights: the reason and the fix" {
+	command -v setpriv > /dev/null || skip "no setpriv"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$TA" record -q --duration 1
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"needs root or CAP_PERFMON/CAP_SYS_ADMIN"* ]]
+}
+
+@test "record: options of the analysis it cannot take, and its own bad values, are usage errors" {
+	run "$TA" record -f kmem.log
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == "trace_analyze: error: '-f': record reads the running kernel, not a log"* ]]
+	run "$TA" record --events slabs
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: unknown --events 'slabs' (slab, page, all)" ]
+	run "$TA" record --buffer-kb 0
+	[ "$status" -eq 2 ]
+	run "$TA" record --duration soon
+	[ "$status" -eq 2 ]
+	run "$TA" record --stakcs
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == *"did you mean '--stacks'?"* ]]
+	run "$TA" record -o same.txt -c same.txt
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == *"same.txt"* ]]
+}
+
+@test "record: a killed run's instance is removed by the next run" {
+	local t
+	t=$(tracefs_dir)
+	# a pid that is not running: a run killed with SIGKILL left this
+	sh -c 'exit 0' & dead=$!
+	wait "$dead"
+	mkdir "$t/instances/trace_analyze-$dead"
+	run "$TA" record -q --duration 0.5 --events slab
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"removed the tracefs instance 'trace_analyze-$dead' a killed run left behind"* ]]
+	[ ! -d "$t/instances/trace_analyze-$dead" ]
+}
+
+@test "top off a terminal: one plain table per interval, with the workload's call site" {
+	"$PIPES" 200 3 & load=$!
+	run "$TA" top --interval 0.5 --iterations 3 -n 5
+	kill "$load" 2> /dev/null || true
+	wait || true
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^  ALLOCS/S' <<< "$output")" -eq 3 ]
+	[[ "$output" == *"alloc_pipe_info"* ]]
+}
+
+@test "top in a terminal (tmux): rows shown, a sort key obeyed, q quits" {
+	command -v tmux > /dev/null || skip "no tmux"
+	local s="ta-top-$$"
+	"$PIPES" 200 8 & load=$!
+	tmux new-session -d -s "$s" -x 160 -y 40 "$TA top --interval 0.5; echo top-ended; sleep 5"
+	sleep 2.5
+	tmux capture-pane -p -t "$s" > screen1.txt
+	tmux send-keys -t "$s" l
+	sleep 1.2
+	tmux capture-pane -p -t "$s" > screen2.txt
+	tmux send-keys -t "$s" q
+	sleep 1.5
+	tmux capture-pane -p -t "$s" > screen3.txt
+	tmux kill-session -t "$s" 2> /dev/null || true
+	kill "$load" 2> /dev/null || true
+	wait || true
+	grep -q 'ALLOCS/S' screen1.txt
+	grep -q 'alloc_pipe_info' screen1.txt
+	grep -q 'rows by bytes/s' screen1.txt
+	grep -q 'rows by live' screen2.txt
+	grep -q 'top-ended' screen3.txt
+}
