@@ -38,11 +38,14 @@ enum capture_events {
 	CAPTURE_ALL = CAPTURE_SLAB | CAPTURE_PAGE,
 };
 
+/* "slab", "page", "all": enum capture_events, or -1. */
+int capture_events_of_name(const char *name);
+
 struct capture_config {
 	unsigned events;	/* enum capture_events */
 	bool stacks;		/* options/stacktrace in the instance */
 	unsigned buffer_kb;	/* per CPU */
-	const pid_t *pids;	/* trace these tasks and their children only */
+	const int *pids;	/* trace these tasks and their children only */
 	size_t npids;
 	size_t memory_cap;	/* bytes of pages held for the formatter at most */
 };

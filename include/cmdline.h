@@ -50,6 +50,9 @@ bool read_count(const char *s, uint64_t max, uint64_t *out);
 /* "2.5" seconds -> nanoseconds; false unless digits[.digits] and <= 1e10 s. */
 bool read_seconds(const char *s, uint64_t *ns);
 
+/* "12,34 56": process ids appended to pids[*n], max in all; false on a bad one. */
+bool read_pid_list(const char *s, int *pids, size_t *n, size_t max);
+
 /* --threads: 0 (as many as pay) to 64. */
 bool read_thread_count(const char *s, int *out);
 

@@ -31,6 +31,17 @@ static const char *const page_events[] = {
 	"mm_page_alloc", "mm_page_free", "mm_page_free_batched", NULL,
 };
 
+int capture_events_of_name(const char *name)
+{
+	if (strcmp(name, "slab") == 0)
+		return CAPTURE_SLAB;
+	if (strcmp(name, "page") == 0)
+		return CAPTURE_PAGE;
+	if (strcmp(name, "all") == 0)
+		return CAPTURE_ALL;
+	return -1;
+}
+
 /* An instance named trace_analyze-PID whose process is gone: left by a kill -9. */
 static int remove_if_orphaned(const char *name, void *ctx)
 {

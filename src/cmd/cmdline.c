@@ -149,3 +149,24 @@ bool read_thread_count(const char *s, int *out)
 	*out = (int)n;
 	return true;
 }
+
+bool read_pid_list(const char *s, int *pids, size_t *n, size_t max)
+{
+	char one[32];
+
+	while (*s) {
+		size_t len = strcspn(s, ", ");
+		uint64_t pid;
+
+		if (len == 0 || len >= sizeof(one))
+			return false;
+		memcpy(one, s, len);
+		one[len] = '\0';
+		if (!read_count(one, 0x7fffffff, &pid) || pid == 0 || *n >= max)
+			return false;
+		pids[(*n)++] = (int)pid;
+		s += len;
+		s += strspn(s, ", ");
+	}
+	return true;
+}

@@ -70,7 +70,7 @@ static const char *const refused[] = { "file", "db-file", "help", "version", NUL
 
 struct record_args {
 	struct capture_config cfg;
-	pid_t pids[MAX_PIDS];
+	int pids[MAX_PIDS];
 	const char *log_path;	/* -o */
 	uint64_t duration_ns;	/* 0: none */
 	char **cmd;		/* after "--": NULL when none */
@@ -207,28 +207,6 @@ static const struct option *analysis_option_of_short(int c)
 	return NULL;
 }
 
-static int add_pids(struct record_args *a, const char *list)
-{
-	const char *p = list;
-	char one[32];
-
-	while (*p) {
-		size_t len = strcspn(p, ", ");
-		uint64_t pid;
-
-		if (len == 0 || len >= sizeof(one))
-			return -1;
-		memcpy(one, p, len);
-		one[len] = '\0';
-		if (!read_count(one, 0x7fffffff, &pid) || pid == 0 || a->cfg.npids >= MAX_PIDS)
-			return -1;
-		a->pids[a->cfg.npids++] = (pid_t)pid;
-		p += len;
-		p += strspn(p, ", ");
-	}
-	return 0;
-}
-
 static int parse_own_option(struct record_args *a, int c, const char *arg)
 {
 	uint64_t n;
@@ -247,21 +225,16 @@ static int parse_own_option(struct record_args *a, int c, const char *arg)
 		a->cfg.buffer_kb = (unsigned)n;
 		return -1;
 	case OPT_EVENTS:
-		if (strcmp(arg, "slab") == 0)
-			a->cfg.events = CAPTURE_SLAB;
-		else if (strcmp(arg, "page") == 0)
-			a->cfg.events = CAPTURE_PAGE;
-		else if (strcmp(arg, "all") == 0)
-			a->cfg.events = CAPTURE_ALL;
-		else
+		if (capture_events_of_name(arg) < 0)
 			return record_usage("unknown --events '%s' (slab, page, all)", arg);
+		a->cfg.events = (unsigned)capture_events_of_name(arg);
 		return -1;
 	case OPT_DURATION:
 		if (!read_seconds(arg, &a->duration_ns) || !a->duration_ns)
 			return record_usage("--duration wants seconds (e.g. 2.5), not '%s'", arg);
 		return -1;
 	case OPT_PID:
-		if (add_pids(a, arg) < 0)
+		if (!read_pid_list(arg, a->pids, &a->cfg.npids, MAX_PIDS))
 			return record_usage("--pid wants process ids (P or P,P,...; %d at most), "
 					    "not '%s'", MAX_PIDS, arg);
 		return -1;

@@ -71,7 +71,7 @@ static const struct option top_options[] = {
 
 struct top_args {
 	struct capture_config cfg;
-	pid_t pids[MAX_PIDS];
+	int pids[MAX_PIDS];
 	enum sort_key sort;
 	uint64_t interval_ns;
 	uint64_t rows;		/* 0: as many as fit (20 off a terminal) */
@@ -155,28 +155,6 @@ static void print_help(void)
 	      stdout);
 }
 
-static int add_pids(struct top_args *a, const char *list)
-{
-	const char *p = list;
-	char one[32];
-
-	while (*p) {
-		size_t len = strcspn(p, ", ");
-		uint64_t pid;
-
-		if (len == 0 || len >= sizeof(one))
-			return -1;
-		memcpy(one, p, len);
-		one[len] = '\0';
-		if (!read_count(one, 0x7fffffff, &pid) || pid == 0 || a->cfg.npids >= MAX_PIDS)
-			return -1;
-		a->pids[a->cfg.npids++] = (pid_t)pid;
-		p += len;
-		p += strspn(p, ", ");
-	}
-	return 0;
-}
-
 static int sort_of_name(const char *s)
 {
 	int i;
@@ -223,17 +201,12 @@ static int parse_top_options(int argc, char **argv, struct top_args *a)
 						 optarg);
 			break;
 		case OPT_EVENTS:
-			if (strcmp(optarg, "slab") == 0)
-				a->cfg.events = CAPTURE_SLAB;
-			else if (strcmp(optarg, "page") == 0)
-				a->cfg.events = CAPTURE_PAGE;
-			else if (strcmp(optarg, "all") == 0)
-				a->cfg.events = CAPTURE_ALL;
-			else
+			if (capture_events_of_name(optarg) < 0)
 				return top_usage("unknown --events '%s' (slab, page, all)", optarg);
+			a->cfg.events = (unsigned)capture_events_of_name(optarg);
 			break;
 		case OPT_PID:
-			if (add_pids(a, optarg) < 0)
+			if (!read_pid_list(optarg, a->pids, &a->cfg.npids, MAX_PIDS))
 				return top_usage("--pid wants process ids (P or P,P,...), not '%s'",
 						 optarg);
 			break;
