@@ -59,11 +59,7 @@ struct capture_stats {
 	uint64_t events;	/* records read (stack traces included) */
 	uint64_t overrun;	/* per-CPU stats: overwritten before they were read */
 	uint64_t dropped;	/* per-CPU stats: dropped (buffer full) */
-	uint64_t missed_markers;	/* "[LOST M EVENTS]" lines written */
 	uint64_t bytes;		/* of text handed to the sink */
-	uint64_t raw_bytes;	/* of pages read from trace_pipe_raw */
-	size_t peak_queued;	/* most page bytes held for the formatter */
-	uint64_t first_ns, last_ns;	/* timestamps of the first and last event */
 	double seconds;		/* from capture_start to the end of the drain */
 };
 

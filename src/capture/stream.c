@@ -82,9 +82,6 @@ static void queue_page(struct capture *c, int cpu, const void *data, int len)
 		q->head = p;
 	q->tail = p;
 	c->queued_bytes += (size_t)len;
-	if (c->queued_bytes > c->stats.peak_queued)
-		c->stats.peak_queued = c->queued_bytes;
-	c->stats.raw_bytes += (uint64_t)len;
 	pthread_cond_signal(&c->data_ready);
 	pthread_mutex_unlock(&c->lock);
 }
@@ -224,7 +221,6 @@ static bool load_next_page(struct formatter *f, int cpu)
 						      cpu);
 
 			text_append(f, line, (size_t)n);
-			f->c->stats.missed_markers++;
 		}
 		k->event = kbuffer_read_event(k->kb, &k->ts);
 		if (k->event)
@@ -320,9 +316,6 @@ static void format_event(struct formatter *f, int cpu)
 	rec.cpu = cpu;
 	rec.data = k->event;
 	rec.size = kbuffer_event_size(k->kb);
-	if (!c->stats.events)
-		c->stats.first_ns = k->ts;
-	c->stats.last_ns = k->ts;
 	c->stats.events++;
 	learn_comm(f, tep_data_pid(c->tep, &rec));
 	stack = c->stack_type >= 0 && tep_data_type(c->tep, &rec) == c->stack_type;
@@ -479,8 +472,7 @@ static char *name_function(void *priv, unsigned long long *addrp, char **modp)
  * (tracefs_local_events would also read every other system, /proc/kallsyms
  * and printk formats, which we do not need).
  */
-static int add_format(struct capture *c, struct tep_handle *tep, const char *system,
-		      const char *event)
+static int add_format(struct tep_handle *tep, const char *system, const char *event)
 {
 	char path[256], *text;
 	int size = 0, rc = -1;
@@ -490,7 +482,6 @@ static int add_format(struct capture *c, struct tep_handle *tep, const char *sys
 	if (text && size > 0)
 		rc = tep_parse_event(tep, text, (unsigned long)size, system) == 0 ? 0 : -1;
 	free(text);
-	(void)c;
 	return rc;
 }
 
@@ -518,8 +509,8 @@ static struct tep_handle *event_formats(struct capture *c, struct ta_error *err)
 	tep_set_long_size(tep, (int)sizeof(long));
 	tep_set_page_size(tep, (int)sysconf(_SC_PAGESIZE));
 	for (e = kmem; *e; e++)
-		parsed += add_format(c, tep, "kmem", *e) == 0;
-	add_format(c, tep, "ftrace", "kernel_stack");
+		parsed += add_format(tep, "kmem", *e) == 0;
+	add_format(tep, "ftrace", "kernel_stack");
 	if (!parsed) {
 		tep_free(tep);
 		error_set(err, "cannot read the kmem event formats under '%s/events/kmem'",
@@ -534,9 +525,6 @@ static int load_event_formats(struct capture *c, struct ta_error *err)
 	struct tep_event *stack;
 	struct tep_format_field *size, *caller;
 	struct ta_error ignored;
-	FILE *in;
-	char *syms;
-	size_t n, cap = 8u << 20;
 
 	c->tep = event_formats(c, err);
 	if (!c->tep)
@@ -554,29 +542,15 @@ static int load_event_formats(struct capture *c, struct ta_error *err)
 				 "format: stack traces cannot be decoded");
 	}
 	/* function names for call_site=%pS and stack frames, as the kernel prints them */
-	in = fopen("/proc/kallsyms", "re");
-	if (!in)
-		return 0;	/* call sites then stay addresses: System.map can name them */
-	syms = xmalloc(cap);
-	n = 0;
-	for (;;) {
-		size_t got = fread(syms + n, 1, cap - n, in);
-
-		n += got;
-		if (got == 0)
-			break;
-		if (n == cap)
-			syms = xrealloc(syms, cap *= 2);
-	}
-	fclose(in);
 	symbols_init(&c->syms);
-	if (symbols_parse_system_map(&c->syms, syms, n, "/proc/kallsyms", &ignored) == 0 &&
+	if (symbols_load_system_map(&c->syms, "/proc/kallsyms", &ignored) == 0 &&
 	    c->syms.count > 1 && c->syms.syms[c->syms.count - 1].addr != 0) {
-		/* (all zero when kptr_restrict hides them: then names are not known) */
+		/* (all zero when kptr_restrict hides them: call sites then stay addresses) */
 		c->have_syms = true;
 		tep_set_function_resolver(c->tep, name_function, c);
+	} else {
+		symbols_release(&c->syms);
 	}
-	free(syms);
 	tracefs_load_cmdlines(c->tracing_dir, c->tep);
 	return 0;
 }

@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis.h"
 #include "capture.h"
 #include "cmdline.h"
 #include "commands.h"
@@ -429,13 +430,6 @@ static void say_how_child_ended(const struct recording *r)
 
 /* ---- the controller ---- */
 
-static double now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* A second Ctrl-C: nothing is written, the instance goes, the exit is 130. */
 static void abort_recording(struct recording *r)
@@ -457,7 +451,7 @@ static void abort_recording(struct recording *r)
 static void wait_for_the_end(struct recording *r)
 {
 	struct timespec tick = { 0, 20000000l };
-	double until = r->args->duration_ns ? now_seconds() + r->args->duration_ns / 1e9 : 0;
+	double until = r->args->duration_ns ? analysis_clock() + r->args->duration_ns / 1e9 : 0;
 	int forwarded = 0;
 
 	for (;;) {
@@ -472,7 +466,7 @@ static void wait_for_the_end(struct recording *r)
 		if (child_has_ended(r) || capture_failed(r->capture) ||
 		    atomic_load(&r->analysis_ended))
 			break;
-		if (until && now_seconds() >= until) {
+		if (until && analysis_clock() >= until) {
 			if (r->child && !r->child_done)
 				kill(r->child, SIGTERM);	/* its time is up */
 			break;

@@ -26,6 +26,7 @@
 #include <curses.h>
 
 #include "account.h"
+#include "analysis.h"
 #include "capture.h"
 #include "cmdline.h"
 #include "commands.h"
@@ -117,13 +118,6 @@ struct top_view {
 
 static volatile sig_atomic_t quit_requested;
 
-static double now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void request_quit(int sig)
 {
@@ -315,9 +309,7 @@ static void take_rows(struct top_view *v)
 	pthread_mutex_unlock(&l->lock);
 }
 
-static enum sort_key sorting;
-
-static int64_t sort_value(const struct top_row *r)
+static int64_t sort_value(const struct top_row *r, enum sort_key sorting)
 {
 	switch (sorting) {
 	case SORT_ALLOCS:
@@ -332,10 +324,11 @@ static int64_t sort_value(const struct top_row *r)
 	return 0;
 }
 
-static int by_sort_key(const void *pa, const void *pb)
+static int by_sort_key(const void *pa, const void *pb, void *key)
 {
 	const struct top_row *a = pa, *b = pb;
-	int64_t x = sort_value(a), y = sort_value(b);
+	enum sort_key sorting = *(const enum sort_key *)key;
+	int64_t x = sort_value(a, sorting), y = sort_value(b, sorting);
 	size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
 	int c;
 
@@ -377,13 +370,13 @@ static void draw(struct top_view *v, double seconds, int rows_room,
 	human_bytes(a, sizeof(a), (double)bytes * per);
 	human_bytes(b, sizeof(b), (double)live);
 	snprintf(line, sizeof(line), "trace_analyze top - %.0f s, every %.1f s - %.0f allocs/s, "
-		 "%sB/s, live %sB, %" PRIu64 " lost%s", now_seconds() - v->started,
+		 "%sB/s, live %sB, %" PRIu64 " lost%s", analysis_clock() - v->started,
 		 (double)v->args->interval_ns / 1e9, (double)allocs * per, a, b, v->lost,
 		 v->paused ? " - PAUSED" : "");
 	put_line(ctx, y++, line, false);
 	snprintf(line, sizeof(line), "allocations %" PRIu64 ", frees %" PRIu64 ", lost frees %"
 		 PRIu64 ", implicit frees %" PRIu64 "; rows by %s, %s", t->allocs, t->frees,
-		 t->lost_frees, t->implicit_frees, sort_titles[sorting],
+		 t->lost_frees, t->implicit_frees, sort_titles[v->args->sort],
 		 v->args->by_function ? "per function" : "per call site");
 	put_line(ctx, y++, line, false);
 	put_line(ctx, y++, "", false);
@@ -438,8 +431,7 @@ static void refresh_view(struct top_view *v, double now)
 		return;
 	v->last_seconds = seconds;
 	take_rows(v);
-	sorting = v->args->sort;
-	qsort(v->rows, v->nrows, sizeof(*v->rows), by_sort_key);
+	qsort_r(v->rows, v->nrows, sizeof(*v->rows), by_sort_key, &v->args->sort);
 	if (v->curses) {
 		room = v->args->rows ? (int)v->args->rows : LINES - 6;
 		erase();
@@ -487,8 +479,7 @@ static void handle_key(struct top_view *v, int key)
 		return;
 	}
 	/* a new order shows at once, with the counters of the interval so far */
-	sorting = v->args->sort;
-	qsort(v->rows, v->nrows, sizeof(*v->rows), by_sort_key);
+	qsort_r(v->rows, v->nrows, sizeof(*v->rows), by_sort_key, &v->args->sort);
 	erase();
 	draw(v, v->last_seconds, v->args->rows ?
 	     (int)v->args->rows : LINES - 6, put_curses_line, NULL);
@@ -502,7 +493,7 @@ static void run_view(struct top_view *v)
 
 	v->last_refresh = v->started;
 	while (!quit_requested && !capture_failed(v->capture)) {
-		double now = now_seconds();
+		double now = analysis_clock();
 
 		if (now >= next) {
 			refresh_view(v, now);
@@ -574,7 +565,7 @@ int cmd_top(int argc, char **argv)
 		goto out;
 	}
 	view.capture = capture;
-	view.started = now_seconds();
+	view.started = analysis_clock();
 	view.curses = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	if (view.curses)
 		start_curses();
