@@ -53,6 +53,19 @@ bool read_seconds(const char *s, uint64_t *ns);
 /* "12,34 56": process ids appended to pids[*n], max in all; false on a bad one. */
 bool read_pid_list(const char *s, int *pids, size_t *n, size_t max);
 
+/*
+ * --group-by: "callsite", "function", "origin", "cache", "dir" -> enum
+ * group_by (options.h), or -1 when s is none of them or not among those
+ * allowed (a mask of 1 << GROUP_x).
+ */
+int group_by_of_name(const char *s, unsigned allowed);
+
+/* The name of a grouping as --group-by takes it. */
+const char *group_by_name(int group);
+
+/* The names allowed, "callsite, function, ..." for a usage error. */
+const char *group_by_list(unsigned allowed);
+
 /* --threads: 0 (as many as pay) to 64. */
 bool read_thread_count(const char *s, int *out);
 

@@ -208,6 +208,10 @@ const struct option analyse_long_options[] = {
 
 #define analyse_usage(...) usage_error(usage_line, "", __VA_ARGS__)
 
+/* The groupings of the bare command's rows (dir is diff's). */
+#define ANALYSE_GROUPS (1u << GROUP_CALLSITE | 1u << GROUP_FUNCTION | 1u << GROUP_ORIGIN | \
+			1u << GROUP_CACHE)
+
 static bool parse_count(const char *s, size_t *out)
 {
 	uint64_t n;
@@ -408,17 +412,11 @@ int analyse_parse_options(int argc, char **argv, struct options *opts)
 			cache_only = true;
 			break;
 		case OPT_GROUP_BY:
-			if (strcmp(optarg, "function") == 0)
-				opts->group_by = GROUP_FUNCTION;
-			else if (strcmp(optarg, "callsite") == 0)
-				opts->group_by = GROUP_CALLSITE;
-			else if (strcmp(optarg, "origin") == 0)
-				opts->group_by = GROUP_ORIGIN;
-			else if (strcmp(optarg, "cache") == 0)
-				opts->group_by = GROUP_CACHE;
-			else
-				return analyse_usage("unknown --group-by value '%s' (callsite, function, "
-						   "origin, cache)", optarg);
+			key = group_by_of_name(optarg, ANALYSE_GROUPS);
+			if (key < 0)
+				return analyse_usage("unknown --group-by value '%s' (%s)", optarg,
+						     group_by_list(ANALYSE_GROUPS));
+			opts->group_by = (enum group_by)key;
 			break;
 		case OPT_WRAPPERS:
 			opts->wrappers_path = optarg;

@@ -19,6 +19,7 @@
 #include "callsite.h"
 #include "kindex.h"
 #include "reader.h"
+#include "regroup.h"
 #include "stackpair.h"
 
 double analysis_clock(void)
@@ -288,55 +289,6 @@ static bool in_time_window(const struct options *o, const struct kmem_event *ev)
 	       (!o->has_time_end || ev->ts_ns <= o->time_end_ns);
 }
 
-/* The account by origin key: an allocation counts under (call site, stack). */
-static void count_by_key(struct analysis *r, const struct kmem_event *ev)
-{
-	struct kmem_event keyed;
-
-	if (!kmem_is_slab_alloc(ev->kind)) {
-		account_apply(&r->by_key, ev);	/* a free credits the key of its allocation */
-		return;
-	}
-	keyed = *ev;
-	keyed.call_site = origin_key(&r->keys, ev->call_site, ev->stack);
-	account_apply(&r->by_key, &keyed);
-}
-
-/*
- * The account by slab cache: the name= of the event, or, for kmalloc
- * (whose events name no cache), the kmalloc cache of its size class; a
- * kmem_cache_alloc without name= (kernels before 6.x) by its object size.
- */
-static void count_by_cache(struct analysis *r, const struct kmem_event *ev)
-{
-	struct kmem_event keyed;
-	char name[64];
-	int n;
-
-	if (!kmem_is_slab_alloc(ev->kind)) {
-		account_apply(&r->by_cache, ev);
-		return;
-	}
-	keyed = *ev;
-	if (ev->cache != STR_NONE) {
-		const struct strtab *c = &r->strings.caches;
-
-		keyed.call_site = strtab_intern(&r->cache_keys, strtab_get(c, ev->cache),
-						strtab_length(c, ev->cache));
-		account_apply(&r->by_cache, &keyed);
-		return;
-	}
-	if (!kmem_is_malloc_family(ev->kind))
-		n = snprintf(name, sizeof(name), "(unnamed, %u bytes)", ev->bytes_alloc);
-	else if (ev->bytes_alloc > 8192)
-		n = snprintf(name, sizeof(name), "kmalloc-large");
-	else
-		n = snprintf(name, sizeof(name), "kmalloc-%s%u",
-			     ev->accounted == ACCOUNTED_TRUE ? "cg-" : "", ev->bytes_alloc);
-	keyed.call_site = strtab_intern(&r->cache_keys, name, (size_t)n);
-	account_apply(&r->by_cache, &keyed);
-}
-
 /* Every event, in log order, from the parser or from a DB's replay. */
 /* The live table's bucket, then record, of an event about to come. */
 static void prefetch_event(void *ctx, const struct kmem_event *ev, int far)
@@ -371,9 +323,9 @@ static void consume_event(void *ctx, const struct kmem_event *ev)
 	}
 	account_apply(&r->account, ev);
 	if (r->have_keys && kmem_is_slab(ev->kind))
-		count_by_key(r, ev);
+		count_by_origin(&r->by_key, &r->keys, ev);
 	if (r->have_caches && kmem_is_slab(ev->kind))
-		count_by_cache(r, ev);
+		count_by_cache(&r->by_cache, &r->cache_keys, &r->strings, ev);
 	if (r->have_findings)
 		findings_apply(&r->findings, ev);
 	if (r->have_pages && kmem_is_page(ev->kind))

@@ -7,6 +7,7 @@
 
 #include "chartfile.h"
 #include "cmdline.h"
+#include "options.h"
 
 int usage_error(const char *usage, const char *help, const char *fmt, ...)
 {
@@ -138,6 +139,38 @@ bool read_seconds(const char *s, uint64_t *ns)
 		return false;
 	*ns = secs * 1000000000ull + frac;
 	return true;
+}
+
+static const char *const group_names[] = { "callsite", "function", "origin", "cache", "dir" };
+#define GROUP_COUNT (sizeof(group_names) / sizeof(group_names[0]))
+
+int group_by_of_name(const char *s, unsigned allowed)
+{
+	unsigned i;
+
+	for (i = 0; i < GROUP_COUNT; i++)
+		if ((allowed & 1u << i) && strcmp(s, group_names[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+const char *group_by_name(int group)
+{
+	return group >= 0 && (unsigned)group < GROUP_COUNT ? group_names[group] : "?";
+}
+
+const char *group_by_list(unsigned allowed)
+{
+	static char list[64];
+	size_t n = 0;
+	unsigned i;
+
+	list[0] = '\0';
+	for (i = 0; i < GROUP_COUNT; i++)
+		if (allowed & 1u << i)
+			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", n ? ", " : "",
+					      group_names[i]);
+	return list;
 }
 
 bool read_thread_count(const char *s, int *out)

@@ -173,17 +173,6 @@ static bool parse_limit(const char *s, struct diff_options *d)
 	return true;
 }
 
-static int group_of_name(const char *s)
-{
-	static const char *const names[] = { "callsite", "function", "origin", "cache", "dir" };
-	int i;
-
-	for (i = 0; i < 5; i++)
-		if (strcmp(s, names[i]) == 0)
-			return i;
-	return -1;
-}
-
 static int check_diff_combinations(const struct diff_options *d)
 {
 	if (d->statics) {
@@ -265,10 +254,10 @@ static int parse_diff_options(int argc, char **argv, struct diff_options *d)
 			d->kernels[1] = optarg;
 			break;
 		case OPT_GROUP_BY:
-			key = group_of_name(optarg);
+			key = group_by_of_name(optarg, ~0u);
 			if (key < 0)
-				return diff_usage("unknown --group-by value '%s' (function, callsite, "
-						  "origin, cache, dir)", optarg);
+				return diff_usage("unknown --group-by value '%s' (%s)", optarg,
+						  group_by_list(~0u));
 			d->group_by = (enum group_by)key;
 			break;
 		case 'b':

@@ -1,0 +1,37 @@
+/*
+ * regroup.h - the allocations counted again under another key than their
+ * call site: by origin key (call site, stack) and by slab cache. Each is an
+ * account of its own (account.h, the same matching rules), so that a free
+ * finds its allocation's key through that account's live table, as it
+ * does for call sites. The analysis and top both count this way.
+ *
+ * Not here: naming rows by origin (origins.h), output.
+ */
+#ifndef TA_REGROUP_H
+#define TA_REGROUP_H
+
+#include <stddef.h>
+
+#include "account.h"
+#include "event.h"
+#include "origins.h"
+#include "strtab.h"
+
+/* Count a slab event under its origin key (a free: under its allocation's). */
+void count_by_origin(struct account *by_key, struct origin_keys *keys,
+		     const struct kmem_event *ev);
+
+/*
+ * The slab cache an allocation came from, into out: the event's name=, or,
+ * for kmalloc (whose events name no cache), the kmalloc cache of its size
+ * class ("kmalloc-192", "kmalloc-cg-64", "kmalloc-large" past 8 KiB); a
+ * kmem_cache_alloc without name= (kernels before 6.x) by its object size.
+ */
+size_t slab_cache_name(const struct trace_strings *s, const struct kmem_event *ev, char *out,
+		       size_t cap);
+
+/* Count a slab event under its cache, names interned in cache_names. */
+void count_by_cache(struct account *by_cache, struct strtab *cache_names,
+		    const struct trace_strings *s, const struct kmem_event *ev);
+
+#endif

@@ -1,0 +1,69 @@
+/*
+ * regroup.c - allocations counted under their origin key or their slab
+ * cache (regroup.h). An allocation event is re-keyed and applied to the
+ * account of that key; a free is applied as it is, and the account's live
+ * table credits the key its allocation was counted under.
+ *
+ * Not here: which stacks events have (stackpair.c), what frames mean.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "regroup.h"
+
+void count_by_origin(struct account *by_key, struct origin_keys *keys,
+		     const struct kmem_event *ev)
+{
+	struct kmem_event keyed;
+
+	if (!kmem_is_slab_alloc(ev->kind)) {
+		account_apply(by_key, ev);
+		return;
+	}
+	keyed = *ev;
+	keyed.call_site = origin_key(keys, ev->call_site, ev->stack);
+	account_apply(by_key, &keyed);
+}
+
+size_t slab_cache_name(const struct trace_strings *s, const struct kmem_event *ev, char *out,
+		       size_t cap)
+{
+	int n;
+
+	if (!cap)
+		return 0;
+	if (ev->cache != STR_NONE) {
+		size_t len = strtab_length(&s->caches, ev->cache);
+
+		if (len >= cap)
+			len = cap - 1;
+		memcpy(out, strtab_get(&s->caches, ev->cache), len);
+		out[len] = '\0';
+		return len;
+	}
+	if (!kmem_is_malloc_family(ev->kind))
+		n = snprintf(out, cap, "(unnamed, %u bytes)", ev->bytes_alloc);
+	else if (ev->bytes_alloc > 8192)
+		n = snprintf(out, cap, "kmalloc-large");
+	else
+		n = snprintf(out, cap, "kmalloc-%s%u",
+			     ev->accounted == ACCOUNTED_TRUE ? "cg-" : "", ev->bytes_alloc);
+	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
+void count_by_cache(struct account *by_cache, struct strtab *cache_names,
+		    const struct trace_strings *s, const struct kmem_event *ev)
+{
+	struct kmem_event keyed;
+	char name[256];
+	size_t n;
+
+	if (!kmem_is_slab_alloc(ev->kind)) {
+		account_apply(by_cache, ev);
+		return;
+	}
+	keyed = *ev;
+	n = slab_cache_name(s, ev, name, sizeof(name));
+	keyed.call_site = strtab_intern(cache_names, name, n);
+	account_apply(by_cache, &keyed);
+}
