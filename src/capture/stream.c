@@ -159,13 +159,23 @@ struct cursor {
 	bool loaded;		/* pages is loaded into kb */
 };
 
+#define COMM_SLOTS 65536		/* pids whose task name was read lately, by pid % slots */
+#define COMM_RECHECK_NS 1000000000ull	/* a name is read again after this: exec renames */
+
+struct comm_check {
+	int pid;
+	uint64_t at_ns;
+};
+
 struct formatter {
 	struct capture *c;
 	struct cursor *cur;
 	struct trace_seq seq;
 	char *text;
 	size_t len, cap;
+	uint64_t now_ns;		/* as of the last page loaded */
 	uint64_t cmdlines_reloaded_ns;
+	struct comm_check *comm_checked;	/* COMM_SLOTS */
 };
 
 static void text_append(struct formatter *f, const char *s, size_t n)
@@ -211,6 +221,7 @@ static bool load_next_page(struct formatter *f, int cpu)
 		if (!k->pages)
 			return false;
 		k->loaded = true;
+		f->now_ns = monotonic_ns();
 		if (kbuffer_load_subbuffer(k->kb, k->pages->data) < 0)
 			continue;	/* a page the library cannot read: skipped */
 		missed = kbuffer_missed_events(k->kb);
@@ -238,31 +249,41 @@ static void advance(struct formatter *f, int cpu)
 }
 
 /* The task's name as the kernel saved it, or from /proc while it lives. */
+/*
+ * The task name of pid for the log's lines: /proc/PID/comm while the task
+ * lives (read again each second, since exec renames it), else the kernel's
+ * saved_cmdlines (reloaded twice a second at most), which may still hold a
+ * name an earlier task of that pid had.
+ */
 static void learn_comm(struct formatter *f, int pid)
 {
 	struct tep_handle *tep = f->c->tep;
+	struct comm_check *slot;
 	char path[64], comm[64];
 	FILE *in;
-	uint64_t now;
 
-	if (pid <= 0 || tep_is_pid_registered(tep, pid))
+	if (pid <= 0)
 		return;
-	now = monotonic_ns();
-	if (now - f->cmdlines_reloaded_ns > 500000000ull) {
-		f->cmdlines_reloaded_ns = now;
-		tracefs_load_cmdlines(f->c->tracing_dir, tep);
-		if (tep_is_pid_registered(tep, pid))
-			return;
-	}
+	slot = &f->comm_checked[(unsigned)pid % COMM_SLOTS];
+	if (slot->pid == pid && f->now_ns - slot->at_ns < COMM_RECHECK_NS)
+		return;
+	slot->pid = pid;
+	slot->at_ns = f->now_ns;
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
 	in = fopen(path, "re");
-	if (!in)
+	if (in) {
+		if (fgets(comm, sizeof(comm), in)) {
+			comm[strcspn(comm, "\n")] = '\0';
+			tep_override_comm(tep, comm, pid);
+		}
+		fclose(in);
 		return;
-	if (fgets(comm, sizeof(comm), in)) {
-		comm[strcspn(comm, "\n")] = '\0';
-		tep_register_comm(tep, comm, pid);
 	}
-	fclose(in);
+	if (!tep_is_pid_registered(tep, pid) &&
+	    f->now_ns - f->cmdlines_reloaded_ns > 500000000ull) {
+		f->cmdlines_reloaded_ns = f->now_ns;
+		tracefs_load_cmdlines(f->c->tracing_dir, tep);
+	}
 }
 
 static void format_stack(struct formatter *f, struct tep_record *rec)
@@ -418,6 +439,7 @@ static void *formatter_main(void *arg)
 	memset(&f, 0, sizeof(f));
 	f.c = c;
 	f.cur = xcalloc((size_t)c->ncpus, sizeof(*f.cur));
+	f.comm_checked = xcalloc(COMM_SLOTS, sizeof(*f.comm_checked));
 	for (cpu = 0; cpu < c->ncpus; cpu++)
 		f.cur[cpu].kb = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
 					      KBUFFER_ENDIAN_LITTLE);
@@ -446,6 +468,7 @@ static void *formatter_main(void *arg)
 	}
 	trace_seq_destroy(&f.seq);
 	free(f.cur);
+	free(f.comm_checked);
 	free(f.text);
 	free(read_to);
 	return NULL;
