@@ -3,8 +3,11 @@
  * full-screen view refreshed every interval as top(1) and slabtop(1) are.
  *
  * The capture (capture.h, a tracefs instance of our own) hands its text to
- * the same parser and account as the analysis, line by line under a lock;
- * every interval the main thread takes the call sites' counters, turns
+ * the same parser and accounts as the analysis, under a lock: by call site,
+ * by slab cache and, with --stacks, by origin (the stack pairing of
+ * stackpair.h, each piece of text a chunk; events still waiting for a stack
+ * at a piece's end are held until the next piece settles them). Every
+ * interval the main thread takes the counters of the grouping shown, turns
  * them into rates and draws them with ncurses (a terminal) or prints one
  * plain table (a pipe or a file). ncurses is used rather than hand-written
  * escape sequences: it knows every terminal's codes from terminfo, keeps
@@ -27,24 +30,38 @@
 
 #include "account.h"
 #include "analysis.h"
+#include "callchain.h"
 #include "capture.h"
 #include "cmdline.h"
 #include "commands.h"
 #include "error.h"
 #include "event.h"
+#include "options.h"
+#include "origins.h"
 #include "parse.h"
+#include "regroup.h"
+#include "stackpair.h"
 #include "strtab.h"
+#include "symbols.h"
 
 static const char usage_line[] =
 	"usage: trace_analyze top [-o allocs|bytes|live|growth] [--interval S] [-n ROWS]\n"
+	"                         [--group-by callsite|function|origin|cache] [--stacks]\n"
 	"                         [--iterations N] [--events slab|page|all] [--pid P,...]\n"
 	"                         [--buffer-kb N] [--function]\n";
+
+/* What rows can be: all but the tree's directories. */
+#define TOP_GROUPS (1u << GROUP_CALLSITE | 1u << GROUP_FUNCTION | 1u << GROUP_ORIGIN | \
+		    1u << GROUP_CACHE)
 
 #define top_usage(...) usage_error(usage_line, "top ", __VA_ARGS__)
 
 enum sort_key { SORT_ALLOCS, SORT_BYTES, SORT_LIVE, SORT_GROWTH };
 static const char *const sort_names[] = { "allocs", "bytes", "live", "growth" };
 static const char *const sort_titles[] = { "allocs/s", "bytes/s", "live", "live change" };
+/* by enum group_by */
+static const char *const group_titles[] = { "call site", "function", "origin", "slab cache", "" };
+static const char *const group_headings[] = { "CALL SITE", "FUNCTION", "ORIGIN", "CACHE", "" };
 
 enum {
 	OPT_INTERVAL = 1000,
@@ -53,6 +70,8 @@ enum {
 	OPT_PID,
 	OPT_BUFFER_KB,
 	OPT_FUNCTION,
+	OPT_GROUP_BY,
+	OPT_STACKS,
 };
 
 static const struct option top_options[] = {
@@ -64,6 +83,8 @@ static const struct option top_options[] = {
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "buffer-kb", required_argument, NULL, OPT_BUFFER_KB },
 	{ "function", no_argument, NULL, OPT_FUNCTION },
+	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
+	{ "stacks", no_argument, NULL, OPT_STACKS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -77,19 +98,36 @@ struct top_args {
 	uint64_t interval_ns;
 	uint64_t rows;		/* 0: as many as fit (20 off a terminal) */
 	uint64_t iterations;	/* 0: until q */
-	bool by_function;
+	enum group_by group;
 };
+
+/* The accounts rows come from. */
+enum { BY_SITE, BY_CACHE, BY_ORIGIN, NACCOUNTS };
 
 /* What the capture thread feeds and the display reads, under lock. */
 struct live_account {
 	pthread_mutex_t lock;
 	struct trace_strings strings;
 	struct parser parser;
-	struct account account;
+	struct account account[NACCOUNTS];	/* BY_ORIGIN with stacks only */
+	struct strtab cache_names;		/* BY_CACHE's keys */
 	uint64_t lines;
+	/* with stacks */
+	bool stacks;
+	struct stack_pairer pairer;
+	struct origin_keys keys;		/* BY_ORIGIN's keys */
+	struct symbol_table no_symbols;		/* the capture names frames already */
+	struct callchains chains;
+	struct kmem_event *events;		/* the piece of text being read */
+	size_t nevents, events_cap;
+	struct kmem_event *held;		/* events of the last piece still waiting */
+	size_t nheld, held_cap;
+	struct stack_tail *tails;		/* ... and the pairer's tails it left */
+	uint32_t ntails, tails_cap;
+	uint64_t with_stack, without_stack;	/* slab events counted */
 };
 
-/* One row of the view: a call site or a function, with this interval's figures. */
+/* One row of the view: a call site, function, origin or cache, with this interval's figures. */
 struct top_row {
 	const char *name;
 	size_t name_len;
@@ -97,22 +135,22 @@ struct top_row {
 	int64_t live, growth;	/* held now; change during the interval */
 };
 
-/* The counters of the previous refresh, per call site, for rates. */
+/* The counters of the previous refresh, per key of each account, for rates. */
 struct top_view {
 	struct top_args *args;
 	struct live_account *live;
 	struct capture *capture;
-	struct site_stats *before;
-	uint32_t nbefore;
+	struct site_stats *before[NACCOUNTS];
+	uint32_t nbefore[NACCOUNTS];
 	struct top_row *rows;
 	size_t nrows, rows_cap;
-	struct strtab functions;	/* --function: row index by name */
-	uint32_t *function_row;
+	struct strtab names;	/* the rows' names, row index by name */
 	double last_refresh, started;
 	double last_seconds;	/* the length of the interval shown */
 	uint64_t events_before;
 	struct account_totals totals_now;
 	uint64_t lost;
+	uint64_t with_stack, without_stack;
 	bool curses, paused;
 };
 
@@ -129,23 +167,28 @@ static void print_help(void)
 {
 	fputs(usage_line, stdout);
 	fputs("\n"
-	      "Who allocates kernel memory right now: per call site, allocations and bytes\n"
-	      "per second and the bytes still held of what was allocated since top began,\n"
-	      "with the change over the last interval. Records through a tracefs instance\n"
-	      "of its own (the global trace buffer is never touched); needs root.\n"
+	      "Who allocates kernel memory right now: per call site (or function, origin,\n"
+	      "slab cache), allocations and bytes per second and the bytes still held of\n"
+	      "what was allocated since top began, with the change over the last interval.\n"
+	      "Records through a tracefs instance of its own (the global trace buffer is\n"
+	      "never touched); needs root.\n"
 	      "\n"
 	      "  -o, --order-by KEY    allocs, bytes (default), live or growth\n"
 	      "      --interval S      seconds between refreshes (default 1)\n"
 	      "  -n, --rows N          rows shown (default: what fits; 20 off a terminal)\n"
 	      "      --iterations N    stop after N refreshes (default: at q)\n"
-	      "      --function        one row per function, not per call site\n"
+	      "      --group-by G      rows per callsite (default), function, origin (the\n"
+	      "                        caller behind the allocator and its wrappers; takes\n"
+	      "                        --stacks) or cache (the slab cache)\n"
+	      "      --stacks          record stack traces: origins known (and the default rows)\n"
+	      "      --function        the same as --group-by function\n"
 	      "      --events SET      slab (default), page or all\n"
 	      "      --pid P[,P...]    only these tasks and their children\n"
 	      "      --buffer-kb N     trace buffer per CPU in kB (default 8192)\n"
 	      "\n"
-	      "Keys: a b l g sort by allocs/s, bytes/s, live, growth; f call sites or\n"
-	      "functions; p pause; q quit. Off a terminal one plain table is printed per\n"
-	      "interval.\n",
+	      "Keys: a b l g sort by allocs/s, bytes/s, live, growth; s f o c rows per\n"
+	      "call site, function, origin (with --stacks), cache; p pause; q quit. Off a\n"
+	      "terminal one plain table is printed per interval.\n",
 	      stdout);
 }
 
@@ -163,12 +206,14 @@ static int parse_top_options(int argc, char **argv, struct top_args *a)
 {
 	uint64_t n;
 	int c, key;
+	bool grouped = false;
 
 	memset(a, 0, sizeof(*a));
 	a->cfg.events = CAPTURE_SLAB;
 	a->cfg.pids = a->pids;
 	a->sort = SORT_BYTES;
 	a->interval_ns = 1000000000ull;
+	a->group = GROUP_CALLSITE;
 	opterr = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, ":o:n:h", top_options, NULL)) != -1) {
@@ -211,7 +256,19 @@ static int parse_top_options(int argc, char **argv, struct top_args *a)
 			a->cfg.buffer_kb = (unsigned)n;
 			break;
 		case OPT_FUNCTION:
-			a->by_function = true;
+			a->group = GROUP_FUNCTION;
+			grouped = true;
+			break;
+		case OPT_GROUP_BY:
+			key = group_by_of_name(optarg, TOP_GROUPS);
+			if (key < 0)
+				return top_usage("unknown --group-by value '%s' (%s)", optarg,
+						 group_by_list(TOP_GROUPS));
+			a->group = (enum group_by)key;
+			grouped = true;
+			break;
+		case OPT_STACKS:
+			a->cfg.stacks = true;
 			break;
 		case 'h':
 			print_help();
@@ -224,89 +281,289 @@ static int parse_top_options(int argc, char **argv, struct top_args *a)
 	}
 	if (optind < argc)
 		return top_usage("unexpected argument '%s'", argv[optind]);
+	if (a->group == GROUP_ORIGIN)
+		a->cfg.stacks = true;	/* an origin is read from the stack */
+	else if (a->cfg.stacks && !grouped)
+		a->group = GROUP_ORIGIN;
 	return -1;
 }
 
 /* ---- the capture's side: lines into the account ---- */
 
-static int feed_account(void *ctx, const char *text, size_t len, struct ta_error *err)
+static void apply_event(struct live_account *l, const struct kmem_event *ev)
 {
-	struct live_account *l = ctx;
-	const char *end = text + len;
+	account_apply(&l->account[BY_SITE], ev);
+	if (!kmem_is_slab(ev->kind))
+		return;
+	count_by_cache(&l->account[BY_CACHE], &l->cache_names, &l->strings, ev);
+	if (!l->stacks)
+		return;
+	count_by_origin(&l->account[BY_ORIGIN], &l->keys, ev);
+	if (ev->stack == STACK_NONE)
+		l->without_stack++;
+	else
+		l->with_stack++;
+}
+
+static void feed_lines(struct live_account *l, const char *text, const char *end)
+{
 	struct kmem_event ev;
 
-	(void)err;
-	pthread_mutex_lock(&l->lock);
 	while (text < end) {
 		const char *nl = memchr(text, '\n', (size_t)(end - text));
 		size_t n = nl ? (size_t)(nl - text) : (size_t)(end - text);
 
 		if (parse_line(&l->parser, text, n, ++l->lines, &ev) == LINE_EVENT)
-			account_apply(&l->account, &ev);
+			apply_event(l, &ev);
 		text += n + 1;
+	}
+}
+
+/* The piece's events and stacks paired, as the reader pairs a chunk's. */
+static void pair_piece(struct live_account *l, const char *text, const char *end)
+{
+	l->nevents = 0;
+	stack_pairer_begin(&l->pairer);
+	while (text < end) {
+		const char *nl = memchr(text, '\n', (size_t)(end - text));
+		size_t n = nl ? (size_t)(nl - text) : (size_t)(end - text);
+		enum line_kind kind;
+
+		if (l->nevents == l->events_cap) {
+			l->events_cap = l->events_cap ? l->events_cap * 2 : 4096;
+			l->events = xrealloc(l->events, l->events_cap * sizeof(*l->events));
+		}
+		kind = parse_line(&l->parser, text, n, ++l->lines, &l->events[l->nevents]);
+		if (kind == LINE_EVENT)
+			l->nevents++;
+		stack_pairer_line(&l->pairer, &l->parser, kind, l->events, (uint32_t)l->nevents);
+		text += n + 1;
+	}
+	stack_pairer_end(&l->pairer, l->events);
+}
+
+/*
+ * The stacks that began the piece, while their CPU had no event waiting,
+ * go to the held events of that CPU, latest first; the held events are
+ * then counted (all of them: a stack comes right after its event, so one
+ * piece of grace is enough).
+ */
+static void settle_held_events(struct live_account *l)
+{
+	const struct stack_pairer *sp = &l->pairer;
+	uint32_t i, j;
+
+	for (j = 0; j < sp->nleads; j++) {
+		struct stack_tail *tail = NULL;
+
+		for (i = l->ntails; i > 0; i--)
+			if (l->tails[i - 1].cpu == sp->leads[j].cpu && !l->tails[i - 1].taken) {
+				tail = &l->tails[i - 1];
+				break;
+			}
+		if (!tail)
+			continue;
+		tail->taken = true;
+		if (tail->event != UINT32_MAX && sp->leads[j].stack != STACK_NONE)
+			l->held[tail->event].stack = sp->leads[j].stack;
+	}
+	for (i = 0; i < l->nheld; i++)
+		apply_event(l, &l->held[i]);
+	l->nheld = 0;
+	l->ntails = 0;
+}
+
+/* Count the piece's events up to the first still waiting; hold the rest. */
+static void count_or_hold(struct live_account *l)
+{
+	const struct stack_pairer *sp = &l->pairer;
+	size_t first = l->nevents, i;
+	uint32_t j;
+
+	for (j = 0; j < sp->ntails; j++)
+		if (sp->tails[j].event != UINT32_MAX && sp->tails[j].event < first)
+			first = sp->tails[j].event;
+	for (i = 0; i < first; i++)
+		apply_event(l, &l->events[i]);
+	l->nheld = l->nevents - first;
+	if (l->nheld > l->held_cap) {
+		l->held_cap = l->nheld;
+		l->held = xrealloc(l->held, l->held_cap * sizeof(*l->held));
+	}
+	if (l->nheld)
+		memcpy(l->held, l->events + first, l->nheld * sizeof(*l->held));
+	if (sp->ntails > l->tails_cap) {
+		l->tails_cap = sp->ntails;
+		l->tails = xrealloc(l->tails, l->tails_cap * sizeof(*l->tails));
+	}
+	for (j = 0; j < sp->ntails; j++) {
+		l->tails[j] = sp->tails[j];
+		if (l->tails[j].event != UINT32_MAX)
+			l->tails[j].event -= (uint32_t)first;
+	}
+	l->ntails = sp->ntails;
+}
+
+static int feed_accounts(void *ctx, const char *text, size_t len, struct ta_error *err)
+{
+	struct live_account *l = ctx;
+
+	(void)err;
+	pthread_mutex_lock(&l->lock);
+	if (l->stacks) {
+		pair_piece(l, text, text + len);
+		settle_held_events(l);
+		count_or_hold(l);
+	} else {
+		feed_lines(l, text, text + len);
 	}
 	pthread_mutex_unlock(&l->lock);
 	return 0;
 }
 
+static int live_account_init(struct live_account *l, bool stacks, struct ta_error *err)
+{
+	int i;
+
+	memset(l, 0, sizeof(*l));
+	pthread_mutex_init(&l->lock, NULL);
+	trace_strings_init(&l->strings);
+	parser_init(&l->parser, &l->strings, WANT_CACHE_NAME | (stacks ? WANT_STACK : 0));
+	for (i = 0; i < NACCOUNTS; i++)
+		account_init(&l->account[i], FAMILY_ALL);
+	strtab_init(&l->cache_names);
+	l->stacks = stacks;
+	stack_pairer_init(&l->pairer, &l->strings, &l->parser.stats.stacks);
+	origin_keys_init(&l->keys);
+	symbols_init(&l->no_symbols);
+	return callchains_init(&l->chains, &l->strings, &l->no_symbols, NULL, err);
+}
+
+static void live_account_release(struct live_account *l)
+{
+	int i;
+
+	callchains_release(&l->chains);
+	symbols_release(&l->no_symbols);
+	origin_keys_release(&l->keys);
+	stack_pairer_release(&l->pairer);
+	strtab_release(&l->cache_names);
+	for (i = 0; i < NACCOUNTS; i++)
+		account_release(&l->account[i]);
+	trace_strings_release(&l->strings);
+	free(l->events);
+	free(l->held);
+	free(l->tails);
+	pthread_mutex_destroy(&l->lock);
+}
+
 /* ---- the view ---- */
 
+/* The row named name[0..len), made on first sight in this refresh. */
 static struct top_row *row_for(struct top_view *v, const char *name, size_t len)
 {
-	uint32_t id;
+	uint32_t id = strtab_intern(&v->names, name, len);
 
-	if (v->args->by_function) {
-		size_t flen = strcspn(name, "+");
-
-		len = flen < len ? flen : len;
-		id = strtab_intern(&v->functions, name, len);
-		if (id < v->nrows)
-			return &v->rows[id];
-	}
+	if (id < v->nrows)
+		return &v->rows[id];
 	if (v->nrows == v->rows_cap) {
 		v->rows_cap = v->rows_cap ? v->rows_cap * 2 : 256;
 		v->rows = xrealloc(v->rows, v->rows_cap * sizeof(*v->rows));
 	}
 	memset(&v->rows[v->nrows], 0, sizeof(v->rows[0]));
-	v->rows[v->nrows].name = name;
-	v->rows[v->nrows].name_len = len;
 	return &v->rows[v->nrows++];
 }
 
-/* This interval's rows, from the account and the counters of the last refresh. */
-static void take_rows(struct top_view *v)
+/* The name of key id of account which, as the rows of the grouping shown are named. */
+static size_t row_key_name(const struct top_view *v, int which, uint32_t id, char *out, size_t cap)
 {
-	struct live_account *l = v->live;
+	const struct live_account *l = v->live;
+	const struct strtab *t = which == BY_CACHE ? &l->cache_names : &l->strings.call_sites;
+	uint32_t site, stack;
+	size_t n;
+
+	if (which == BY_ORIGIN) {
+		origin_key_parts(&l->keys, id, &site, &stack);
+		return callchains_origin(&l->chains, site, stack, out, cap);
+	}
+	n = strtab_length(t, id);
+	if (which == BY_SITE && v->args->group == GROUP_FUNCTION)
+		n = strcspn(strtab_get(t, id), "+");	/* function+0xoff/0xsize */
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(out, strtab_get(t, id), n);
+	out[n] = '\0';
+	return n;
+}
+
+static int account_shown(enum group_by g)
+{
+	return g == GROUP_CACHE ? BY_CACHE : g == GROUP_ORIGIN ? BY_ORIGIN : BY_SITE;
+}
+
+/*
+ * This interval's rows from the account shown, and the counters of every
+ * account kept for the next refresh (so that another grouping, chosen by a
+ * key, shows the rates of one interval too). Under the lock.
+ */
+static void take_account(struct top_view *v, int which, bool remember)
+{
+	const struct account *acc = &v->live->account[which];
+	bool shown = which == account_shown(v->args->group);
+	char name[1024];
 	uint32_t id;
 
-	v->nrows = 0;
-	strtab_release(&v->functions);
-	strtab_init(&v->functions);
-	pthread_mutex_lock(&l->lock);
-	if (l->account.nsites > v->nbefore) {
-		v->before = xrealloc(v->before, l->account.nsites * sizeof(*v->before));
-		memset(v->before + v->nbefore, 0,
-		       (l->account.nsites - v->nbefore) * sizeof(*v->before));
-		v->nbefore = l->account.nsites;
+	if (acc->nsites > v->nbefore[which]) {
+		v->before[which] = xrealloc(v->before[which], acc->nsites * sizeof(**v->before));
+		memset(v->before[which] + v->nbefore[which], 0,
+		       (acc->nsites - v->nbefore[which]) * sizeof(**v->before));
+		v->nbefore[which] = acc->nsites;
 	}
-	for (id = 0; id < l->account.nsites; id++) {
-		const struct site_stats *s = &l->account.sites[id];
-		struct site_stats *b = &v->before[id];
-		struct top_row *row;
+	for (id = 0; id < acc->nsites; id++) {
+		const struct site_stats *s = &acc->sites[id];
+		struct site_stats *b = &v->before[which][id];
 
-		if (!s->alloc_count)
-			continue;
-		row = row_for(v, strtab_get(&l->strings.call_sites, id),
-			      strtab_length(&l->strings.call_sites, id));
-		row->allocs += s->alloc_count - b->alloc_count;
-		row->bytes += s->total_dynamic - b->total_dynamic;
-		row->live += (int64_t)s->current_dynamic;
-		row->growth += (int64_t)s->current_dynamic - (int64_t)b->current_dynamic;
-		*b = *s;
+		if (shown && s->alloc_count) {
+			size_t n = row_key_name(v, which, id, name, sizeof(name));
+			struct top_row *row = row_for(v, name, n);
+
+			row->allocs += s->alloc_count - b->alloc_count;
+			row->bytes += s->total_dynamic - b->total_dynamic;
+			row->live += (int64_t)s->current_dynamic;
+			row->growth += (int64_t)s->current_dynamic - (int64_t)b->current_dynamic;
+		}
+		if (remember)
+			*b = *s;
 	}
-	v->totals_now = l->account.totals;
+}
+
+/*
+ * This interval's rows, from the accounts and the counters of the last
+ * refresh; remember: the counters now are the next interval's start.
+ */
+static void take_rows(struct top_view *v, bool remember)
+{
+	struct live_account *l = v->live;
+	size_t i;
+	int which;
+
+	v->nrows = 0;
+	strtab_release(&v->names);
+	strtab_init(&v->names);
+	pthread_mutex_lock(&l->lock);
+	if (l->stacks)
+		callchains_update(&l->chains);
+	for (which = 0; which < NACCOUNTS; which++)
+		take_account(v, which, remember);
+	v->totals_now = l->account[BY_SITE].totals;
 	v->lost = l->parser.stats.lost_events;
+	v->with_stack = l->with_stack;
+	v->without_stack = l->without_stack;
 	pthread_mutex_unlock(&l->lock);
+	for (i = 0; i < v->nrows; i++) {
+		v->rows[i].name = strtab_get(&v->names, (uint32_t)i);
+		v->rows[i].name_len = strtab_length(&v->names, (uint32_t)i);
+	}
 }
 
 static int64_t sort_value(const struct top_row *r, enum sort_key sorting)
@@ -355,7 +612,7 @@ static void draw(struct top_view *v, double seconds, int rows_room,
 		 void (*put_line)(void *ctx, int y, const char *line, bool bold), void *ctx)
 {
 	const struct account_totals *t = &v->totals_now;
-	char line[512], a[32], b[32], c[32], d[32];
+	char line[512], a[32], b[32], c[32], d[32], with[48] = "";
 	size_t i, shown;
 	int y = 0;
 	double per = seconds > 0 ? 1.0 / seconds : 0;
@@ -369,19 +626,22 @@ static void draw(struct top_view *v, double seconds, int rows_room,
 	}
 	human_bytes(a, sizeof(a), (double)bytes * per);
 	human_bytes(b, sizeof(b), (double)live);
+	if (v->with_stack + v->without_stack)
+		snprintf(with, sizeof(with), ", %.1f%% with a stack",
+			 100.0 * (double)v->with_stack / (double)(v->with_stack + v->without_stack));
 	snprintf(line, sizeof(line), "trace_analyze top - %.0f s, every %.1f s - %.0f allocs/s, "
-		 "%sB/s, live %sB, %" PRIu64 " lost%s", analysis_clock() - v->started,
-		 (double)v->args->interval_ns / 1e9, (double)allocs * per, a, b, v->lost,
+		 "%sB/s, live %sB, %" PRIu64 " lost%s%s", analysis_clock() - v->started,
+		 (double)v->args->interval_ns / 1e9, (double)allocs * per, a, b, v->lost, with,
 		 v->paused ? " - PAUSED" : "");
 	put_line(ctx, y++, line, false);
 	snprintf(line, sizeof(line), "allocations %" PRIu64 ", frees %" PRIu64 ", lost frees %"
-		 PRIu64 ", implicit frees %" PRIu64 "; rows by %s, %s", t->allocs, t->frees,
+		 PRIu64 ", implicit frees %" PRIu64 "; rows by %s, per %s", t->allocs, t->frees,
 		 t->lost_frees, t->implicit_frees, sort_titles[v->args->sort],
-		 v->args->by_function ? "per function" : "per call site");
+		 group_titles[v->args->group]);
 	put_line(ctx, y++, line, false);
 	put_line(ctx, y++, "", false);
 	snprintf(line, sizeof(line), "%10s %10s %10s %11s  %s", "ALLOCS/S", "BYTES/S", "LIVE",
-		 "LIVE CHANGE", v->args->by_function ? "FUNCTION" : "CALL SITE");
+		 "LIVE CHANGE", group_headings[v->args->group]);
 	put_line(ctx, y++, line, true);
 	for (i = shown = 0; i < v->nrows && shown < (size_t)rows_room; i++) {
 		const struct top_row *r = &v->rows[i];
@@ -421,26 +681,32 @@ static void put_plain_line(void *ctx, int y, const char *line, bool bold)
 	puts(line);
 }
 
+/* The rows sorted and drawn on the terminal, with the keys' line. */
+static void paint_screen(struct top_view *v, double seconds)
+{
+	qsort_r(v->rows, v->nrows, sizeof(*v->rows), by_sort_key, &v->args->sort);
+	erase();
+	draw(v, seconds, v->args->rows ? (int)v->args->rows : LINES - 6, put_curses_line, NULL);
+	mvaddstr(LINES - 1, 0, v->live->stacks
+		 ? "a b l g: sort  s f o c: call sites, functions, origins, caches  p: pause  q: quit"
+		 : "a b l g: sort  s f c: call sites, functions, caches  p: pause  q: quit");
+	refresh();
+}
+
 static void refresh_view(struct top_view *v, double now)
 {
 	double seconds = now - v->last_refresh;
-	int room;
 
 	v->last_refresh = now;
 	if (v->paused)
 		return;
 	v->last_seconds = seconds;
-	take_rows(v);
-	qsort_r(v->rows, v->nrows, sizeof(*v->rows), by_sort_key, &v->args->sort);
+	take_rows(v, true);
 	if (v->curses) {
-		room = v->args->rows ? (int)v->args->rows : LINES - 6;
-		erase();
-		draw(v, seconds, room, put_curses_line, NULL);
-		mvaddstr(LINES - 1, 0, "a b l g: sort  f: functions/call sites  p: pause  q: quit");
-		refresh();
+		paint_screen(v, seconds);
 	} else {
-		room = v->args->rows ? (int)v->args->rows : 20;
-		draw(v, seconds, room, put_plain_line, NULL);
+		qsort_r(v->rows, v->nrows, sizeof(*v->rows), by_sort_key, &v->args->sort);
+		draw(v, seconds, v->args->rows ? (int)v->args->rows : 20, put_plain_line, NULL);
 		putchar('\n');
 		fflush(stdout);
 	}
@@ -448,6 +714,8 @@ static void refresh_view(struct top_view *v, double now)
 
 static void handle_key(struct top_view *v, int key)
 {
+	double seconds = v->last_seconds;
+
 	switch (key) {
 	case 'q':
 	case 'Q':
@@ -465,8 +733,17 @@ static void handle_key(struct top_view *v, int key)
 	case 'g':
 		v->args->sort = SORT_GROWTH;
 		break;
+	case 's':
 	case 'f':
-		v->args->by_function = !v->args->by_function;
+	case 'c':
+	case 'o':
+		if (key == 'o' && !v->live->stacks)
+			return;	/* no stacks: no origins */
+		v->args->group = key == 's' ? GROUP_CALLSITE : key == 'f' ? GROUP_FUNCTION :
+				 key == 'c' ? GROUP_CACHE : GROUP_ORIGIN;
+		/* the new grouping at once, over the interval so far */
+		take_rows(v, false);
+		seconds = analysis_clock() - v->last_refresh;
 		break;
 	case 'p':
 		v->paused = !v->paused;
@@ -478,12 +755,7 @@ static void handle_key(struct top_view *v, int key)
 	default:
 		return;
 	}
-	/* a new order shows at once, with the counters of the interval so far */
-	qsort_r(v->rows, v->nrows, sizeof(*v->rows), by_sort_key, &v->args->sort);
-	erase();
-	draw(v, v->last_seconds, v->args->rows ?
-	     (int)v->args->rows : LINES - 6, put_curses_line, NULL);
-	refresh();
+	paint_screen(v, seconds);	/* a new order shows at once */
 }
 
 static void run_view(struct top_view *v)
@@ -547,18 +819,13 @@ int cmd_top(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	memset(&live, 0, sizeof(live));
-	pthread_mutex_init(&live.lock, NULL);
-	trace_strings_init(&live.strings);
-	parser_init(&live.parser, &live.strings, 0);
-	account_init(&live.account, FAMILY_ALL);
 	memset(&view, 0, sizeof(view));
 	view.args = &args;
 	view.live = &live;
-	strtab_init(&view.functions);
-
-	if (capture_open(&capture, &args.cfg, &err) < 0 ||
-	    capture_start(capture, feed_account, &live, &err) < 0) {
+	strtab_init(&view.names);
+	if (live_account_init(&live, args.cfg.stacks, &err) < 0 ||
+	    capture_open(&capture, &args.cfg, &err) < 0 ||
+	    capture_start(capture, feed_accounts, &live, &err) < 0) {
 		capture_close(capture);
 		fprintf(stderr, "trace_analyze: error: %s\n", err.msg);
 		status = EXIT_RUNTIME;
@@ -579,10 +846,9 @@ int cmd_top(int argc, char **argv)
 		fprintf(stderr, "trace_analyze: error: %s\n", err.msg);
 out:
 	free(view.rows);
-	free(view.before);
-	strtab_release(&view.functions);
-	account_release(&live.account);
-	trace_strings_release(&live.strings);
-	pthread_mutex_destroy(&live.lock);
+	for (int i = 0; i < NACCOUNTS; i++)
+		free(view.before[i]);
+	strtab_release(&view.names);
+	live_account_release(&live);
 	return status;
 }
