@@ -27,6 +27,7 @@
 #include "reader.h"
 #include "report.h"
 #include "symbols.h"
+#include "timeline.h"
 
 /* What the summary and warnings say of the log, from the input or a DB. */
 struct log_facts {
@@ -71,6 +72,8 @@ struct analysis {
 	bool have_findings;
 	struct page_stats pages;	/* --page */
 	bool have_pages;
+	struct timeline timeline;	/* --timeline, --html; growth for --summary, --outstanding */
+	bool have_timeline;
 	uint64_t first_ns, last_ns;	/* timestamps of the events counted */
 	uint64_t in_window[KMEM_KIND_COUNT];	/* events counted, by kind (--time) */
 	uint64_t outside_window;
@@ -107,6 +110,9 @@ void analysis_rows(const struct analysis *a, struct account_rows *rows);
 bool analysis_needs_stacks(const struct options *o);
 
 bool analysis_time_window_set(const struct options *o);
+
+/* Do the reports asked for need live bytes over time (timeline.h)? */
+bool analysis_needs_timeline(const struct options *o);
 
 /* The log's file name as titles give it ("standard input" for a pipe). */
 const char *analysis_log_name(const struct analysis *a);

@@ -44,6 +44,8 @@ struct options {
 	const char *folded_path;	/* --folded: slab allocations as folded stacks */
 	const char *folded_pages_path;	/* --folded-pages: page allocations */
 	const char *flame_path;		/* --flame: a flame graph, PNG/SVG/PDF */
+	const char *timeline_path;	/* --timeline: live bytes over time, PNG/SVG/PDF */
+	const char *html_path;		/* --html: one self-contained interactive report */
 	enum stack_weight weight;	/* --weight */
 	uint64_t page_size;		/* --page-size, bytes (default 4096) */
 	enum out_format format;		/* --format */

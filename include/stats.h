@@ -18,6 +18,7 @@
 #include "parse.h"
 #include "report.h"
 #include "symbols.h"
+#include "timeline_chart.h"
 
 /*
  * --stats: one row per call site (rows sorted as -o says, top N if top):
@@ -35,6 +36,7 @@ struct summary_report {
 	const struct findings *findings;	/* NULL: no findings block */
 	const struct strtab *caches;
 	uint64_t first_ns, last_ns;	/* of the events counted */
+	const struct timeline_rows *growth;	/* NULL: no growth table */
 };
 
 /* --summary: totals, fragmentation, ping-pong, nodes, events, findings. */
@@ -50,6 +52,7 @@ struct outstanding_query {
 	const struct account *by_key;	/* the allocations by origin key */
 	const struct origin_keys *keys;
 	const struct callchains *chains;
+	const struct timeline_rows *growth;	/* NULL: no growth table */
 };
 
 /*

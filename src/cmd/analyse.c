@@ -34,6 +34,7 @@ static const char usage_line[] =
 	"                     [--outstanding FILE [--min-age S]] [--time START,END]\n"
 	"                     [--folded FILE] [--folded-pages FILE] [--flame FILE]\n"
 	"                     [--weight bytes|live|waste|count] [--wrappers FILE]\n"
+	"                     [--timeline FILE] [--html FILE]\n"
 	"                     [--format text|csv|json] [-q]\n"
 	"       trace_analyze -k DIR|INDEX [-b DIR] [-r FILE] [-c FILE] [--save-index FILE]\n";
 
@@ -92,9 +93,18 @@ static void print_help(void)
 	      "                            migratetype and by GFP flags, alloc+freed /\n"
 	      "                            alloc-only / free-only, failures, live pages,\n"
 	      "                            per-CPU refills and drains, extfrag events\n"
-	      "      --top N               --stats, --outstanding: the first N rows only\n"
+	      "      --top N               --stats, --outstanding: the first N rows only;\n"
+	      "                            --timeline, --html: N series (default 8)\n"
 	      "      --time START,END      only events in this time window (seconds as the\n"
 	      "                            log prints them; either end may be left out)\n"
+	      "      --timeline FILE       live bytes over the log's time, stacked per row\n"
+	      "                            (the N largest and 'other'), pages held on a\n"
+	      "                            second panel, lost events marked: PNG, or\n"
+	      "                            SVG/PDF by the name\n"
+	      "      --html FILE           one self-contained page: summary, findings, a\n"
+	      "                            sortable table of every row, the timeline,\n"
+	      "                            with -k a zoomable sunburst, with stacks a\n"
+	      "                            zoomable flame graph\n"
 	      "\n"
 	      "Call chains (logs recorded with stack traces):\n"
 	      "      --folded FILE         slab allocations as folded stacks, for\n"
@@ -165,6 +175,8 @@ enum long_only {
 	OPT_FLAME,
 	OPT_WEIGHT,
 	OPT_PAGE_SIZE,
+	OPT_TIMELINE,
+	OPT_HTML,
 };
 
 const struct option analyse_long_options[] = {
@@ -200,6 +212,8 @@ const struct option analyse_long_options[] = {
 	{ "flame", required_argument, NULL, OPT_FLAME },
 	{ "weight", required_argument, NULL, OPT_WEIGHT },
 	{ "page-size", required_argument, NULL, OPT_PAGE_SIZE },
+	{ "timeline", required_argument, NULL, OPT_TIMELINE },
+	{ "html", required_argument, NULL, OPT_HTML },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -295,13 +309,20 @@ static int check_combinations(struct options *opts)
 	}
 	if (opts->min_age_ns && !opts->outstanding_path)
 		return analyse_usage("%s", "--min-age filters --outstanding: give that too");
-	if (opts->top && !opts->stats_path && !opts->outstanding_path)
-		return analyse_usage("%s", "--top limits --stats and --outstanding: give one of them");
+	if (opts->top && !opts->stats_path && !opts->outstanding_path && !opts->timeline_path &&
+	    !opts->html_path)
+		return analyse_usage("%s", "--top limits --stats, --outstanding, --timeline and "
+				     "--html: give one of them");
 	if (!opts->log_path && !opts->db_path &&
 	    (opts->summary_path || opts->stats_path || opts->outstanding_path || opts->page_path ||
 	     opts->has_time_start || opts->has_time_end))
 		return analyse_usage("%s", "--summary, --stats, --outstanding, --page and --time need a log "
 				   "(-f LOG or --db-file DB)");
+	if (!opts->log_path && !opts->db_path && (opts->timeline_path || opts->html_path))
+		return analyse_usage("%s", "--timeline and --html need a log (-f LOG or --db-file DB)");
+	if (opts->timeline_path && !chart_path_ok(opts->timeline_path))
+		return analyse_usage("--timeline '%s': a chart is written as .png, .svg or .pdf: "
+				     "name it so", opts->timeline_path);
 	if (opts->rings_show && !opts->rings_path)
 		return analyse_usage("%s", "-i shows the ringchart: it needs one (-r FILE)");
 	if (opts->rings_path && !chart_path_ok(opts->rings_path))
@@ -365,6 +386,8 @@ static int check_files(const struct options *o)
 	file_roles_add_output(&roles, "--folded", o->folded_path);
 	file_roles_add_output(&roles, "--folded-pages", o->folded_pages_path);
 	file_roles_add_output(&roles, "--flame", o->flame_path);
+	file_roles_add_output(&roles, "--timeline", o->timeline_path);
+	file_roles_add_output(&roles, "--html", o->html_path);
 	if (file_roles_check(&roles, &err) < 0) {
 		fprintf(stderr, "trace_analyze: error: %s\n", err.msg);
 		return 2;	/* a usage error, but the usage text would not help */
@@ -432,6 +455,12 @@ int analyse_parse_options(int argc, char **argv, struct options *opts)
 			break;
 		case OPT_FLAME:
 			opts->flame_path = optarg;
+			break;
+		case OPT_TIMELINE:
+			opts->timeline_path = optarg;
+			break;
+		case OPT_HTML:
+			opts->html_path = optarg;
 			break;
 		case OPT_WEIGHT:
 			key = stack_weight_of_name(optarg);

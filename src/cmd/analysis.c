@@ -321,6 +321,8 @@ static void consume_event(void *ctx, const struct kmem_event *ev)
 		if (ev->ts_ns > r->last_ns)
 			r->last_ns = ev->ts_ns;
 	}
+	if (r->have_timeline)
+		timeline_before_event(&r->timeline, ev);
 	account_apply(&r->account, ev);
 	if (r->have_keys && kmem_is_slab(ev->kind))
 		count_by_origin(&r->by_key, &r->keys, ev);
@@ -331,13 +333,15 @@ static void consume_event(void *ctx, const struct kmem_event *ev)
 	if (r->have_pages && kmem_is_page(ev->kind))
 		pages_apply(&r->pages, ev, r->have_keys && ev->kind == KMEM_PAGE_ALLOC
 				   ? origin_key(&r->keys, STR_NONE, ev->stack) : STR_NONE);
+	if (r->have_timeline)
+		timeline_after_event(&r->timeline, ev);
 }
 
 /* Do the reports asked for need stacks: origins, folded stacks, leaks by stack? */
 bool analysis_needs_stacks(const struct options *o)
 {
 	return o->group_by == GROUP_ORIGIN || o->folded_path || o->folded_pages_path ||
-	       o->flame_path || o->outstanding_path || o->page_path;
+	       o->flame_path || o->outstanding_path || o->page_path || o->html_path;
 }
 
 /* Does a report need every event, rather than the accounts a DB keeps? */
@@ -345,7 +349,7 @@ static bool needs_event_stream(const struct options *o)
 {
 	return o->summary_path || o->outstanding_path || o->page_path || o->has_time_start ||
 	       o->has_time_end || analysis_needs_stacks(o) || o->group_by == GROUP_CACHE ||
-	       o->replay_events;
+	       o->replay_events || analysis_needs_timeline(o);
 }
 
 /* The optional fields the reports asked for need parsed. */
@@ -367,6 +371,8 @@ static unsigned fields_wanted(const struct options *o)
 		want |= WANT_PAGE;	/* to count them in the window */
 	if (o->page_path)
 		want |= WANT_PAGE | WANT_GFP;
+	if (o->timeline_path || o->html_path)
+		want |= WANT_PAGE;	/* the pages panel */
 	return want;
 }
 
@@ -674,6 +680,25 @@ void analysis_release(struct analysis *r)
 		origin_keys_release(&r->keys);
 		account_release(&r->by_key);
 	}
+	if (r->have_timeline)
+		timeline_release(&r->timeline);
+}
+
+/* Do the reports asked for need live bytes over time? */
+bool analysis_needs_timeline(const struct options *o)
+{
+	return o->timeline_path || o->html_path || o->summary_path || o->outstanding_path;
+}
+
+/* The timeline samples the account rows come from. */
+static void prepare_timeline(struct analysis *r)
+{
+	struct namers n;
+
+	if (!analysis_needs_timeline(r->opts))
+		return;
+	timeline_init(&r->timeline, analysis_rows_account(r, &n));
+	r->have_timeline = true;
 }
 
 /* Origins and stacks: set up before the log is read, as System.map is loaded. */
@@ -710,8 +735,11 @@ int analysis_read(struct analysis *a, struct ta_error *err)
 
 	if (prepare_origins(a, err) < 0)
 		return -1;
+	prepare_timeline(a);
 	if ((opts->db_path ? read_db(a, err) : read_log(a, err)) < 0)
 		return -1;
+	if (a->have_timeline)
+		timeline_finish(&a->timeline);
 	if (a->have_keys)
 		callchains_update(&a->chains);
 	if (a->facts.input.interrupted)

@@ -35,6 +35,7 @@
 #include "ringchart.h"
 #include "stats.h"
 #include "symbols.h"
+#include "timeline_chart.h"
 
 /* Write one report to path ('-' = standard output) with write(f, r), whole or not at all. */
 static int write_report(const struct analysis *r, const char *path,
@@ -77,6 +78,8 @@ static void write_stats_rows(FILE *f, const struct analysis *r)
 
 static void write_summary_file(FILE *f, const struct analysis *r)
 {
+	struct timeline_rows growth;
+	struct namers n;
 	struct parse_stats window;
 	struct summary_report s = {
 		.source = r->facts.made_from ? r->facts.made_from : r->facts.source,
@@ -88,6 +91,7 @@ static void write_summary_file(FILE *f, const struct analysis *r)
 		.caches = &r->strings.caches,
 		.first_ns = r->first_ns,
 		.last_ns = r->last_ns,
+		.growth = &growth,
 	};
 
 	if (analysis_time_window_set(r->opts)) {	/* count the events of the window only */
@@ -95,11 +99,14 @@ static void write_summary_file(FILE *f, const struct analysis *r)
 		memcpy(window.events, r->in_window, sizeof(window.events));
 		s.stats = &window;
 	}
+	timeline_rows_build(&growth, &r->timeline, (analysis_rows_account(r, &n), &n.namer));
 	write_summary_report(f, &s, r->opts->format);
+	timeline_rows_release(&growth);
 }
 
 static void write_outstanding_file(FILE *f, const struct analysis *r)
 {
+	struct timeline_rows growth;
 	struct namers n;
 	struct outstanding_query q = {
 		.account = analysis_rows_account(r, &n),
@@ -114,7 +121,10 @@ static void write_outstanding_file(FILE *f, const struct analysis *r)
 		q.keys = &r->keys;
 		q.chains = &r->chains;
 	}
+	timeline_rows_build(&growth, &r->timeline, q.namer);
+	q.growth = &growth;
 	write_outstanding(f, &q, r->opts->format);
+	timeline_rows_release(&growth);
 }
 
 static void write_page_file(FILE *f, const struct analysis *r)
@@ -166,6 +176,51 @@ static int write_flame_graph(const struct analysis *r, struct ta_error *err)
 	rc = flame_write(&fo, title, o->weight == WEIGHT_COUNT ? "allocations" : "bytes",
 			 o->flame_path, outfile_stream(&out), err);
 	folded_release(&fo);
+	if (rc == 0)
+		rc = outfile_commit(&out, false, err);
+	else
+		outfile_abort(&out);
+	return rc;
+}
+
+/* "by call site", "by origin", ... as the rows are grouped */
+static const char *rows_noun(const struct options *o)
+{
+	switch (o->group_by) {
+	case GROUP_FUNCTION:
+		return "by function";
+	case GROUP_ORIGIN:
+		return "by origin";
+	case GROUP_CACHE:
+		return "by slab cache";
+	default:
+		return "by call site";
+	}
+}
+
+static size_t timeline_rows_shown(const struct options *o)
+{
+	return o->top ? o->top : TIMELINE_DEFAULT_ROWS;
+}
+
+static int write_timeline_chart(const struct analysis *r, struct ta_error *err)
+{
+	const struct options *o = r->opts;
+	struct timeline_rows rows;
+	struct outfile out;
+	struct namers n;
+	char title[1024];
+	int rc;
+
+	if (outfile_open(&out, o->timeline_path, err) < 0)
+		return -1;
+	timeline_rows_build(&rows, &r->timeline, (analysis_rows_account(r, &n), &n.namer));
+	snprintf(title, sizeof(title), "Live bytes of '%s' over time, %s%s", analysis_log_name(r),
+		 rows_noun(o), o->families == FAMILY_MALLOC ? " (kmalloc only)" :
+		 o->families == FAMILY_CACHE ? " (kmem_cache only)" : "");
+	rc = timeline_chart_write(&rows, timeline_rows_shown(o), title, o->timeline_path,
+				  outfile_stream(&out), err);
+	timeline_rows_release(&rows);
 	if (rc == 0)
 		rc = outfile_commit(&out, false, err);
 	else
@@ -288,6 +343,8 @@ static int write_log_reports(struct analysis *r, struct ta_error *err)
 	    write_report(r, opts->folded_pages_path, write_folded_pages_file, err) < 0)
 		return -1;
 	if (opts->flame_path && write_flame_graph(r, err) < 0)
+		return -1;
+	if (opts->timeline_path && write_timeline_chart(r, err) < 0)
 		return -1;
 	if (!opts->quiet) {
 		write_run_summary(r);

@@ -130,6 +130,8 @@ void write_summary_report(FILE *f, const struct summary_report *s, enum out_form
 	add_events_block(&d, s);
 	if (s->findings)
 		findings_report(&d, s->findings, s->caches);
+	if (s->growth)
+		growth_report(&d, s->growth, 10);
 	out_write(f, &d, format);
 	out_doc_release(&d);
 }
@@ -360,6 +362,8 @@ void write_outstanding(FILE *f, const struct outstanding_query *q, enum out_form
 	}
 	if (q->by_key)
 		add_stack_table(&d, q);
+	if (q->growth)
+		growth_report(&d, q->growth, q->top);
 	out_write(f, &d, format);
 	out_doc_release(&d);
 	free(rows);

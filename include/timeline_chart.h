@@ -1,0 +1,59 @@
+/*
+ * timeline_chart.h - the timeline (timeline.h) as reports show it: its
+ * keys merged into named rows (as the account's rows are named), each
+ * row's series and growth fit; the growth table of --summary and
+ * --outstanding; the stacked-area chart of --timeline (cairo: PNG, SVG or
+ * PDF by name).
+ *
+ * Not here: sampling (timeline.c), the HTML page (html.c).
+ */
+#ifndef TA_TIMELINE_CHART_H
+#define TA_TIMELINE_CHART_H
+
+#include <stdio.h>
+
+#include "error.h"
+#include "output.h"
+#include "report.h"
+#include "timeline.h"
+
+#define TIMELINE_DEFAULT_ROWS 8
+
+struct timeline_rows {
+	const struct timeline *timeline;
+	uint32_t nsamples;
+	uint64_t *ts;			/* sample times, ns */
+	double *total;			/* live bytes of every row, per sample */
+	uint32_t nrows;			/* named rows, largest peak first */
+	char **names;
+	double *values;			/* nrows x nsamples */
+	double *peak;
+	struct growth_fit *fit;
+	double span_s;
+};
+
+/* Rows of the timeline's keys as namer names them; keep(id) NULL or says which keys count. */
+void timeline_rows_build(struct timeline_rows *rows, const struct timeline *t,
+			 const struct row_namer *namer);
+void timeline_rows_release(struct timeline_rows *rows);
+
+static inline const double *timeline_row_values(const struct timeline_rows *r, uint32_t row)
+{
+	return r->values + (size_t)row * r->nsamples;
+}
+
+/*
+ * The rows whose live bytes grew steadily (growth_is_steady, by at least
+ * 16 KiB and 1% of the peak total), largest growth first, as a table
+ * "growth" of d; nothing when none did. Returns how many.
+ */
+size_t growth_report(struct out_doc *d, const struct timeline_rows *rows, size_t top);
+
+/*
+ * The stacked-area chart: the top rows by peak and "other", pages held on
+ * a second panel when the log had page events, lost events marked.
+ */
+int timeline_chart_write(const struct timeline_rows *rows, size_t top, const char *title,
+			 const char *path, FILE *f, struct ta_error *err);
+
+#endif

@@ -1,0 +1,173 @@
+/*
+ * timeline.c - live bytes per key sampled over the log's time
+ * (timeline.h). Each closed slice copies the account's current_dynamic of
+ * every key: O(keys) per slice, at most 2 x TIMELINE_SAMPLES slices per
+ * doubling of the log's length. Timestamps that step back (CPUs merged
+ * out of order) fall in the slice now filling.
+ *
+ * Not here: which account (the analysis chooses), drawing, findings' text.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "timeline.h"
+
+void timeline_init(struct timeline *t, const struct account *account)
+{
+	memset(t, 0, sizeof(*t));
+	t->account = account;
+	t->width = TIMELINE_FIRST_WIDTH_NS;
+}
+
+void timeline_release(struct timeline *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nsamples; i++)
+		free(t->samples[i].live);
+	free(t->lost_at);
+	free(t->lost_count);
+	memset(t, 0, sizeof(*t));
+}
+
+static void take_sample(struct timeline *t, struct timeline_sample *s, uint64_t ts)
+{
+	const struct account *a = t->account;
+	uint32_t k;
+
+	s->ts_ns = ts;
+	s->nkeys = a->nsites;
+	s->live = a->nsites ? xmalloc(a->nsites * sizeof(*s->live)) : NULL;
+	s->total = 0;
+	for (k = 0; k < a->nsites; k++) {
+		s->live[k] = a->sites[k].current_dynamic;
+		s->total += s->live[k];
+	}
+	s->pages = t->pages;
+}
+
+/* Slices twice as wide: of each pair of samples, the later one stays. */
+static void widen_slices(struct timeline *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nsamples; i++) {
+		if (i % 2 == 0) {
+			free(t->samples[i].live);
+			continue;
+		}
+		t->samples[i / 2] = t->samples[i];
+		t->samples[i / 2].ts_ns = t->t0 + (uint64_t)(i / 2 + 1) * t->width * 2;
+	}
+	t->nsamples /= 2;
+	t->width *= 2;
+}
+
+void timeline_before_event(struct timeline *t, const struct kmem_event *ev)
+{
+	uint64_t slice;
+
+	if (!ev->ts_ns || ev->kind == KMEM_LOST_EVENTS || ev->kind == KMEM_BUFFER_STARTED)
+		return;
+	if (!t->started) {
+		t->started = true;
+		t->t0 = ev->ts_ns;
+	}
+	if (ev->ts_ns > t->last_ts)
+		t->last_ts = ev->ts_ns;
+	if (ev->ts_ns < t->t0)
+		return;
+	slice = (ev->ts_ns - t->t0) / t->width;
+	while (slice >= TIMELINE_SAMPLES) {
+		/* close the slices up to the end, then halve their number */
+		while (t->nsamples < TIMELINE_SAMPLES) {
+			take_sample(t, &t->samples[t->nsamples], t->t0 + (t->nsamples + 1) * t->width);
+			t->nsamples++;
+		}
+		widen_slices(t);
+		slice = (ev->ts_ns - t->t0) / t->width;
+	}
+	while (t->nsamples < slice) {
+		take_sample(t, &t->samples[t->nsamples], t->t0 + (t->nsamples + 1) * t->width);
+		t->nsamples++;
+	}
+}
+
+void timeline_after_event(struct timeline *t, const struct kmem_event *ev)
+{
+	int order = ev->order > 0 ? ev->order : 0;
+
+	switch (ev->kind) {
+	case KMEM_PAGE_ALLOC:
+		if (ev->pfn || ev->ptr) {
+			t->pages += (int64_t)1 << order;
+			t->page_events++;
+		}
+		break;
+	case KMEM_PAGE_FREE:
+	case KMEM_PAGE_FREE_BATCHED:
+		t->pages -= (int64_t)1 << order;
+		t->page_events++;
+		break;
+	case KMEM_LOST_EVENTS:
+	case KMEM_BUFFER_STARTED:
+		if (t->nlost == t->lost_cap) {
+			t->lost_cap = t->lost_cap ? t->lost_cap * 2 : 16;
+			t->lost_at = xrealloc(t->lost_at, t->lost_cap * sizeof(*t->lost_at));
+			t->lost_count = xrealloc(t->lost_count, t->lost_cap * sizeof(*t->lost_count));
+		}
+		t->lost_at[t->nlost] = t->last_ts ? t->last_ts : t->t0;
+		t->lost_count[t->nlost] = ev->kind == KMEM_LOST_EVENTS ? ev->pfn : 0;
+		t->nlost++;
+		break;
+	default:
+		break;
+	}
+}
+
+void timeline_finish(struct timeline *t)
+{
+	if (t->finished || !t->started)
+		return;
+	t->finished = true;
+	if (t->nsamples == TIMELINE_SAMPLES)
+		widen_slices(t);
+	take_sample(t, &t->samples[t->nsamples], t->last_ts);
+	t->nsamples++;
+}
+
+void growth_fit_series(const uint64_t *ts, const double *y, uint32_t n, struct growth_fit *fit)
+{
+	double mx = 0, my = 0, sxx = 0, sxy = 0, syy = 0;
+	uint32_t i;
+
+	memset(fit, 0, sizeof(*fit));
+	if (n < 3 || ts[n - 1] <= ts[0])
+		return;
+	for (i = 0; i < n; i++) {
+		mx += (double)(ts[i] - ts[0]) / 1e9;
+		my += y[i];
+	}
+	mx /= n;
+	my /= n;
+	for (i = 0; i < n; i++) {
+		double dx = (double)(ts[i] - ts[0]) / 1e9 - mx, dy = y[i] - my;
+
+		sxx += dx * dx;
+		sxy += dx * dy;
+		syy += dy * dy;
+	}
+	fit->span_s = (double)(ts[n - 1] - ts[0]) / 1e9;
+	if (sxx <= 0)
+		return;
+	fit->slope = sxy / sxx;
+	fit->r2 = syy > 0 ? sxy * sxy / (sxx * syy) : 1.0;
+	fit->grew = y[n - 1] - y[0];
+}
+
+bool growth_is_steady(const struct growth_fit *fit, double min_bytes)
+{
+	return fit->slope > 0 && fit->r2 >= 0.8 && fit->grew >= min_bytes;
+}

@@ -1,0 +1,539 @@
+/*
+ * timeline_chart.c - the timeline's rows, their growth table, and the
+ * stacked-area chart of live bytes over time (timeline_chart.h).
+ *
+ * Rows are the timeline's keys merged by the name the account's rows have
+ * (a function's call sites, an origin's keys); a row's peak ranks it. The
+ * chart stacks the largest rows and "other" (every other row), so the top
+ * edge is the total live bytes; sizes in KiB/MiB (1024-based).
+ *
+ * Not here: sampling, which account is sampled, HTML.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chartfile.h"
+#include "strtab.h"
+#include "timeline_chart.h"
+
+#define WIDTH 1200.0
+#define PANEL_HEIGHT 440.0
+#define PAGES_HEIGHT 180.0
+#define LEFT 90.0
+#define RIGHT 330.0
+#define TOP 70.0
+#define GAP 70.0
+#define BOTTOM 55.0
+#define FONT "DejaVu Sans"
+#define GROWTH_MIN_BYTES 16384.0
+#define GROWTH_MIN_SHARE 0.01
+
+/* ---- rows ---- */
+
+struct peak_order {
+	double peak;
+	uint32_t row;
+	const char *name;
+};
+
+static int by_peak(const void *pa, const void *pb)
+{
+	const struct peak_order *a = pa, *b = pb;
+
+	if (a->peak != b->peak)
+		return a->peak > b->peak ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+void timeline_rows_build(struct timeline_rows *rows, const struct timeline *t,
+			 const struct row_namer *namer)
+{
+	uint32_t nkeys = t->nsamples ? t->samples[t->nsamples - 1].nkeys : 0;
+	uint32_t *row_of = xcalloc(nkeys ? nkeys : 1, sizeof(*row_of));
+	struct peak_order *order;
+	struct strtab names;
+	double *values, *peak;
+	uint32_t k, i, r, n = t->nsamples;
+	char name[1024];
+
+	memset(rows, 0, sizeof(*rows));
+	rows->timeline = t;
+	rows->nsamples = n;
+	rows->ts = xcalloc(n ? n : 1, sizeof(*rows->ts));
+	rows->total = xcalloc(n ? n : 1, sizeof(*rows->total));
+	for (i = 0; i < n; i++) {
+		rows->ts[i] = t->samples[i].ts_ns;
+		rows->total[i] = (double)t->samples[i].total;
+	}
+	rows->span_s = n > 1 ? (double)(rows->ts[n - 1] - rows->ts[0]) / 1e9 : 0;
+	strtab_init(&names);
+	for (k = 0; k < nkeys; k++) {
+		size_t len = namer->name(namer->ctx, k, name, sizeof(name));
+
+		row_of[k] = strtab_intern(&names, name, len);
+	}
+	values = xcalloc((size_t)names.count * (n ? n : 1) + 1, sizeof(*values));
+	for (i = 0; i < n; i++) {
+		const struct timeline_sample *s = &t->samples[i];
+
+		for (k = 0; k < s->nkeys; k++)
+			values[(size_t)row_of[k] * n + i] += (double)s->live[k];
+	}
+	peak = xcalloc(names.count + 1, sizeof(*peak));
+	order = xcalloc(names.count + 1, sizeof(*order));
+	for (r = 0; r < names.count; r++) {
+		for (i = 0; i < n; i++)
+			if (values[(size_t)r * n + i] > peak[r])
+				peak[r] = values[(size_t)r * n + i];
+		order[r].peak = peak[r];
+		order[r].row = r;
+		order[r].name = strtab_get(&names, r);
+	}
+	qsort(order, names.count, sizeof(*order), by_peak);
+	rows->nrows = names.count;
+	rows->names = xcalloc(names.count + 1, sizeof(*rows->names));
+	rows->values = xcalloc((size_t)names.count * (n ? n : 1) + 1, sizeof(*rows->values));
+	rows->peak = xcalloc(names.count + 1, sizeof(*rows->peak));
+	rows->fit = xcalloc(names.count + 1, sizeof(*rows->fit));
+	for (r = 0; r < names.count; r++) {
+		uint32_t from = order[r].row;
+
+		rows->names[r] = xstrdup(order[r].name);
+		rows->peak[r] = peak[from];
+		if (n)
+			memcpy(rows->values + (size_t)r * n, values + (size_t)from * n,
+			       n * sizeof(*values));
+		growth_fit_series(rows->ts, rows->values + (size_t)r * n, n, &rows->fit[r]);
+	}
+	free(order);
+	free(peak);
+	free(values);
+	free(row_of);
+	strtab_release(&names);
+}
+
+void timeline_rows_release(struct timeline_rows *rows)
+{
+	uint32_t r;
+
+	for (r = 0; r < rows->nrows; r++)
+		free(rows->names[r]);
+	free(rows->names);
+	free(rows->values);
+	free(rows->peak);
+	free(rows->fit);
+	free(rows->ts);
+	free(rows->total);
+	memset(rows, 0, sizeof(*rows));
+}
+
+/* ---- growth ---- */
+
+static const struct out_column growth_columns[] = {
+	{ "caller", NULL, OUT_STR, true },
+	{ "grew_bytes", "grew", OUT_U64, false },
+	{ "over_s", "over (s)", OUT_F64, false },
+	{ "bytes_per_s", "bytes/s", OUT_REAL, false },
+	{ "r2", "r2", OUT_REAL, false },
+	{ "live_end", "live at end", OUT_U64, false },
+	{ "what", NULL, OUT_STR, true },
+};
+
+struct grower {
+	uint32_t row;
+	double grew;
+};
+
+static int by_growth(const void *pa, const void *pb)
+{
+	const struct grower *a = pa, *b = pb;
+
+	return a->grew != b->grew ? (a->grew > b->grew ? -1 : 1) : (a->row > b->row) - (a->row < b->row);
+}
+
+static void human_size(char *out, size_t cap, double bytes)
+{
+	if (bytes >= 10.0 * 1024 * 1024)
+		snprintf(out, cap, "%.1f MiB", bytes / (1024.0 * 1024));
+	else if (bytes >= 10.0 * 1024)
+		snprintf(out, cap, "%.0f KiB", bytes / 1024.0);
+	else
+		snprintf(out, cap, "%.0f bytes", bytes);
+}
+
+size_t growth_report(struct out_doc *d, const struct timeline_rows *rows, size_t top)
+{
+	struct grower *g = xcalloc(rows->nrows + 1, sizeof(*g));
+	double peak_total = 0, min_bytes;
+	struct out_block *t;
+	size_t n = 0, i;
+	uint32_t r;
+
+	for (i = 0; i < rows->nsamples; i++)
+		if (rows->total[i] > peak_total)
+			peak_total = rows->total[i];
+	min_bytes = fmax(GROWTH_MIN_BYTES, GROWTH_MIN_SHARE * peak_total);
+	for (r = 0; r < rows->nrows; r++)
+		if (rows->nsamples >= 8 && growth_is_steady(&rows->fit[r], min_bytes)) {
+			g[n].row = r;
+			g[n].grew = rows->fit[r].grew;
+			n++;
+		}
+	if (!n) {
+		free(g);
+		return 0;
+	}
+	qsort(g, n, sizeof(*g), by_growth);
+	if (top && n > top)
+		n = top;
+	t = out_table(d, "growth", "growing steadily (a leak's first suspects)", growth_columns,
+		      sizeof(growth_columns) / sizeof(growth_columns[0]));
+	for (i = 0; i < n; i++) {
+		const struct growth_fit *f = &rows->fit[g[i].row];
+		char what[160], size[32];
+
+		human_size(size, sizeof(size), f->grew);
+		snprintf(what, sizeof(what), "grew %s over %.1f s, %s", size, f->span_s,
+			 f->r2 >= 0.95 ? "steady" : "mostly steady");
+		out_row_str(d, t, rows->names[g[i].row]);
+		out_row_u64(d, t, (uint64_t)llround(f->grew));
+		out_row_f64(d, t, f->span_s);
+		out_row_real(d, t, f->slope);
+		out_row_real(d, t, f->r2);
+		out_row_u64(d, t, (uint64_t)llround(timeline_row_values(rows, g[i].row)
+						   [rows->nsamples - 1]));
+		out_row_str(d, t, what);
+	}
+	free(g);
+	return n;
+}
+
+/* ---- the chart ---- */
+
+static const double palette[][3] = {
+	{ 0.12, 0.47, 0.71 }, { 1.00, 0.50, 0.05 }, { 0.17, 0.63, 0.17 }, { 0.84, 0.15, 0.16 },
+	{ 0.58, 0.40, 0.74 }, { 0.55, 0.34, 0.29 }, { 0.89, 0.47, 0.76 }, { 0.74, 0.74, 0.13 },
+	{ 0.09, 0.75, 0.81 }, { 0.68, 0.78, 0.91 }, { 1.00, 0.73, 0.47 }, { 0.60, 0.87, 0.54 },
+};
+#define NCOLORS (sizeof(palette) / sizeof(palette[0]))
+
+struct chart {
+	cairo_t *cr;
+	const struct timeline_rows *rows;
+	size_t shown;		/* rows drawn apart; the rest is "other" */
+	const char *title;
+	bool pages;
+	double x0, x1;		/* plot area, x */
+	double span;		/* seconds on the x axis */
+};
+
+/* A step of 1, 2 or 5 times a power of ten giving about n ticks over range. */
+static double nice_step(double range, int n)
+{
+	double raw = range / n, p = pow(10, floor(log10(raw))), f = raw / p;
+
+	return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p;
+}
+
+static void size_unit(double max, double *div, const char **unit)
+{
+	if (max >= 4.0 * 1024 * 1024) {
+		*div = 1024.0 * 1024;
+		*unit = "MiB";
+	} else if (max >= 4.0 * 1024) {
+		*div = 1024.0;
+		*unit = "KiB";
+	} else {
+		*div = 1;
+		*unit = "bytes";
+	}
+}
+
+static double x_of(const struct chart *c, uint64_t ts)
+{
+	const struct timeline_rows *r = c->rows;
+	double s = (double)(ts - r->timeline->t0) / 1e9;
+
+	return c->x0 + (c->span > 0 ? s / c->span : 0) * (c->x1 - c->x0);
+}
+
+static void text_at(cairo_t *cr, double x, double y, const char *s, double align)
+{
+	cairo_text_extents_t e;
+
+	cairo_text_extents(cr, s, &e);
+	cairo_move_to(cr, x - e.x_advance * align, y);
+	cairo_show_text(cr, s);
+}
+
+static void draw_time_axis(struct chart *c, double y0, double y1)
+{
+	cairo_t *cr = c->cr;
+	double step, v;
+	char label[64];
+
+	cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+	cairo_set_line_width(cr, 1);
+	cairo_move_to(cr, c->x0, y1 + 0.5);
+	cairo_line_to(cr, c->x1, y1 + 0.5);
+	cairo_stroke(cr);
+	if (c->span <= 0)
+		return;
+	step = nice_step(c->span, 8);
+	cairo_set_font_size(cr, 11);
+	for (v = 0; v <= c->span * 1.0001; v += step) {
+		double x = c->x0 + v / c->span * (c->x1 - c->x0);
+
+		cairo_set_source_rgba(cr, 0, 0, 0, 0.08);
+		cairo_move_to(cr, floor(x) + 0.5, y0);
+		cairo_line_to(cr, floor(x) + 0.5, y1);
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		snprintf(label, sizeof(label), step < 0.01 ? "%.3f" : step < 0.1 ? "%.2f" :
+			 step < 1 ? "%.1f" : "%.0f", v);
+		text_at(cr, x, y1 + 16, label, 0.5);
+	}
+}
+
+static void draw_value_axis(struct chart *c, double y0, double y1, double lo, double hi,
+			    double div, const char *unit, const char *what)
+{
+	cairo_t *cr = c->cr;
+	double step = nice_step((hi - lo) / div, 5) * div, v;
+	char label[64];
+
+	cairo_set_font_size(cr, 11);
+	for (v = ceil(lo / step) * step; v <= hi * 1.0001; v += step) {
+		double y = y1 - (v - lo) / (hi - lo) * (y1 - y0);
+
+		cairo_set_source_rgba(cr, 0, 0, 0, 0.08);
+		cairo_move_to(cr, c->x0, floor(y) + 0.5);
+		cairo_line_to(cr, c->x1, floor(y) + 0.5);
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		snprintf(label, sizeof(label), "%g", v / div);
+		text_at(cr, c->x0 - 6, y + 4, label, 1.0);
+	}
+	cairo_save(cr);
+	cairo_translate(cr, 22, (y0 + y1) / 2);
+	cairo_rotate(cr, -M_PI / 2);
+	snprintf(label, sizeof(label), unit ? "%s (%s)" : "%s", what, unit);
+	cairo_set_font_size(cr, 12);
+	text_at(cr, 0, 0, label, 0.5);
+	cairo_restore(cr);
+}
+
+/* The value stacked under row r (r == shown: "other") in sample i, and its top. */
+static void stacked(const struct chart *c, size_t r, uint32_t i, double *below, double *top)
+{
+	const struct timeline_rows *rows = c->rows;
+	double sum = 0;
+	size_t k;
+
+	for (k = 0; k < r; k++)
+		sum += timeline_row_values(rows, (uint32_t)k)[i];
+	*below = sum;
+	if (r < c->shown)
+		*top = sum + timeline_row_values(rows, (uint32_t)r)[i];
+	else
+		*top = fmax(rows->total[i], sum);
+}
+
+static void set_color(cairo_t *cr, size_t r, size_t shown, double alpha)
+{
+	if (r >= shown)
+		cairo_set_source_rgba(cr, 0.62, 0.62, 0.62, alpha);
+	else
+		cairo_set_source_rgba(cr, palette[r % NCOLORS][0], palette[r % NCOLORS][1],
+				      palette[r % NCOLORS][2], alpha);
+}
+
+static void draw_areas(struct chart *c, double y0, double y1, double hi)
+{
+	const struct timeline_rows *rows = c->rows;
+	cairo_t *cr = c->cr;
+	size_t r;
+	uint32_t i;
+
+	for (r = 0; r <= c->shown; r++) {
+		double below, top;
+
+		cairo_new_path(cr);
+		for (i = 0; i < rows->nsamples; i++) {
+			stacked(c, r, i, &below, &top);
+			cairo_line_to(cr, x_of(c, rows->ts[i]), y1 - top / hi * (y1 - y0));
+		}
+		for (i = rows->nsamples; i-- > 0;) {
+			stacked(c, r, i, &below, &top);
+			cairo_line_to(cr, x_of(c, rows->ts[i]), y1 - below / hi * (y1 - y0));
+		}
+		cairo_close_path(cr);
+		set_color(cr, r, c->shown, 0.85);
+		cairo_fill(cr);
+	}
+	/* the total's edge */
+	cairo_new_path(cr);
+	for (i = 0; i < rows->nsamples; i++)
+		cairo_line_to(cr, x_of(c, rows->ts[i]), y1 - rows->total[i] / hi * (y1 - y0));
+	cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+	cairo_set_line_width(cr, 1.2);
+	cairo_stroke(cr);
+}
+
+static void draw_lost_marks(struct chart *c, double y0, double y1)
+{
+	const struct timeline *t = c->rows->timeline;
+	cairo_t *cr = c->cr;
+	double dash[] = { 4, 3 };
+	uint32_t i;
+
+	cairo_save(cr);
+	cairo_set_dash(cr, dash, 2, 0);
+	cairo_set_line_width(cr, 1.2);
+	cairo_set_font_size(cr, 10);
+	for (i = 0; i < t->nlost; i++) {
+		double x = x_of(c, t->lost_at[i]);
+
+		cairo_set_source_rgb(cr, 0.85, 0.1, 0.1);
+		cairo_move_to(cr, floor(x) + 0.5, y0);
+		cairo_line_to(cr, floor(x) + 0.5, y1);
+		cairo_stroke(cr);
+		if (i < 20)
+			text_at(cr, x + 2, y0 + 10 + (double)(i % 3) * 11, "lost", 0);
+	}
+	cairo_restore(cr);
+}
+
+static void draw_legend(struct chart *c, double y)
+{
+	const struct timeline_rows *rows = c->rows;
+	cairo_t *cr = c->cr;
+	double x = c->x1 + 20;
+	char line[128], peak[32], end[32];
+	size_t r;
+
+	cairo_set_font_size(cr, 11);
+	for (r = 0; r <= c->shown; r++) {
+		const char *name = r < c->shown ? rows->names[r] : "other";
+		double last = 0;
+
+		if (r < c->shown) {
+			last = timeline_row_values(rows, (uint32_t)r)[rows->nsamples - 1];
+			human_size(peak, sizeof(peak), rows->peak[r]);
+		} else {
+			double sum = 0;
+			size_t k;
+
+			if (c->shown >= rows->nrows)
+				break;	/* nothing else */
+			for (k = 0; k < c->shown; k++)
+				sum += timeline_row_values(rows, (uint32_t)k)[rows->nsamples - 1];
+			last = rows->total[rows->nsamples - 1] - sum;
+			snprintf(peak, sizeof(peak), "%u rows", rows->nrows - (unsigned)c->shown);
+		}
+		human_size(end, sizeof(end), last);
+		set_color(cr, r, c->shown, 0.85);
+		cairo_rectangle(cr, x, y - 9, 11, 11);
+		cairo_fill(cr);
+		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+		snprintf(line, sizeof(line), "%.38s%s", name, strlen(name) > 38 ? "..." : "");
+		text_at(cr, x + 17, y, line, 0);
+		cairo_set_source_rgb(cr, 0.4, 0.4, 0.4);
+		snprintf(line, sizeof(line), r < c->shown ? "peak %s, end %s" : "%s, end %s", peak,
+			 end);
+		text_at(cr, x + 17, y + 13, line, 0);
+		y += 32;
+	}
+}
+
+static void draw_pages_panel(struct chart *c, double y0, double y1)
+{
+	const struct timeline_rows *rows = c->rows;
+	const struct timeline *t = rows->timeline;
+	cairo_t *cr = c->cr;
+	double lo = 0, hi = 0;
+	uint32_t i;
+
+	for (i = 0; i < t->nsamples; i++) {
+		lo = fmin(lo, (double)t->samples[i].pages);
+		hi = fmax(hi, (double)t->samples[i].pages);
+	}
+	if (hi - lo < 4)
+		hi = lo + 4;
+	draw_value_axis(c, y0, y1, lo, hi, 1, NULL, "pages held");
+	cairo_new_path(cr);
+	for (i = 0; i < t->nsamples; i++)
+		cairo_line_to(cr, x_of(c, t->samples[i].ts_ns),
+			      y1 - ((double)t->samples[i].pages - lo) / (hi - lo) * (y1 - y0));
+	cairo_set_source_rgb(cr, 0.2, 0.35, 0.6);
+	cairo_set_line_width(cr, 1.5);
+	cairo_stroke(cr);
+	draw_time_axis(c, y0, y1);
+	draw_lost_marks(c, y0, y1);
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	cairo_set_font_size(cr, 12);
+	text_at(cr, c->x0, y0 - 8, "pages held: pages allocated minus pages freed since the log "
+		"began (mm_page_alloc, mm_page_free)", 0);
+}
+
+static void draw_timeline(cairo_t *cr, void *ctx)
+{
+	struct chart *c = ctx;
+	const struct timeline_rows *rows = c->rows;
+	double y0 = TOP, y1 = TOP + PANEL_HEIGHT, hi = 0, div;
+	const char *unit;
+	char sub[256];
+	uint32_t i;
+
+	c->cr = cr;
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	cairo_set_font_size(cr, 16);
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	text_at(cr, LEFT, 28, c->title, 0);
+	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, 12);
+	snprintf(sub, sizeof(sub), "live slab bytes, stacked: the %zu largest rows by peak and the "
+		 "rest; time in s since %.6f s (the log's clock)", c->shown,
+		 (double)rows->timeline->t0 / 1e9);
+	text_at(cr, LEFT, 48, sub, 0);
+	for (i = 0; i < rows->nsamples; i++)
+		hi = fmax(hi, rows->total[i]);
+	if (hi <= 0)
+		hi = 1024;
+	hi *= 1.05;
+	size_unit(hi, &div, &unit);
+	draw_value_axis(c, y0, y1, 0, hi, div, unit, "live");
+	if (rows->nsamples)
+		draw_areas(c, y0, y1, hi);
+	draw_time_axis(c, y0, y1);
+	draw_lost_marks(c, y0, y1);
+	draw_legend(c, y0 + 10);
+	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+	cairo_set_font_size(cr, 12);
+	text_at(cr, (c->x0 + c->x1) / 2, y1 + 36, "time (s)", 0.5);
+	if (c->pages)
+		draw_pages_panel(c, y1 + GAP, y1 + GAP + PAGES_HEIGHT);
+}
+
+int timeline_chart_write(const struct timeline_rows *rows, size_t top, const char *title,
+			 const char *path, FILE *f, struct ta_error *err)
+{
+	struct chart c;
+	double height;
+
+	memset(&c, 0, sizeof(c));
+	c.rows = rows;
+	c.title = title;
+	c.shown = top < rows->nrows ? top : rows->nrows;
+	c.pages = rows->timeline->page_events > 0;
+	c.x0 = LEFT;
+	c.x1 = WIDTH - RIGHT;
+	c.span = rows->nsamples ? (double)(rows->ts[rows->nsamples - 1] - rows->timeline->t0) / 1e9
+				: 0;
+	height = TOP + PANEL_HEIGHT + BOTTOM + (c.pages ? GAP + PAGES_HEIGHT + BOTTOM - 10 : 0);
+	return chart_render(chart_format_of_path(path), WIDTH, height, draw_timeline, &c, path, f,
+			    err);
+}
