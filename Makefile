@@ -68,6 +68,13 @@ $(BUILD)/gen/wrappers.inc: data/wrappers.txt | $(BUILD)/gen
 
 $(BUILD)/obj/analysis/callchain.o $(BUILD)/san/analysis/callchain.o: $(GEN)
 
+# data/report.css and data/report.js, built into --html pages: one C string a line
+HTML_GEN := $(BUILD)/gen/report_css.inc $(BUILD)/gen/report_js.inc
+$(BUILD)/gen/report_%.inc: data/report.% | $(BUILD)/gen
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/.*/"&\\n"/' $< > $@
+
+$(BUILD)/obj/report/html.o $(BUILD)/san/report/html.o: $(HTML_GEN)
+
 # ---- tests ------------------------------------------------------------------
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)

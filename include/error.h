@@ -8,6 +8,7 @@
 #ifndef TA_ERROR_H
 #define TA_ERROR_H
 
+#include <stdio.h>
 #include <stdlib.h>
 
 struct ta_error {
@@ -30,5 +31,7 @@ void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
+/* open_memstream(3) that cannot fail (a report written into memory). */
+FILE *xopen_memstream(char **buf, size_t *len);
 
 #endif

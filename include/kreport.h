@@ -28,6 +28,14 @@ void write_callers(FILE *f, const struct account_rows *rows, const struct dirtre
  */
 void write_static_table(FILE *f, const struct dirtree *d, uint32_t top, enum out_format format);
 
+/*
+ * The tree under node top as nested JSON for the --html sunburst:
+ * {"name": ..., "v": [static, current, current_dynamic, total_dynamic,
+ * waste], "c": [children...]} (size_attr order), nodes of all-zero
+ * values left out; "attrs" at the top names the five.
+ */
+void write_dirtree_json(FILE *f, const struct dirtree *d, uint32_t top);
+
 /* Kernel lines of the stderr summary: objects, symbols, skips, placements. */
 void write_kernel_summary(FILE *f, const char *source, const struct kernel_tree *kt,
 			  const struct dirtree *d, bool placed);

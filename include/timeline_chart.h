@@ -50,6 +50,13 @@ static inline const double *timeline_row_values(const struct timeline_rows *r, u
 size_t growth_report(struct out_doc *d, const struct timeline_rows *rows, size_t top);
 
 /*
+ * The samples as JSON for the --html page: {"t0_s", "ts_s" (seconds since
+ * t0), "total", "pages" (null without page events), "lost_s", "rows":
+ * [{"name", "values"}] of the top rows by peak}.
+ */
+void timeline_rows_write_json(FILE *f, const struct timeline_rows *rows, size_t top);
+
+/*
  * The stacked-area chart: the top rows by peak and "other", pages held on
  * a second panel when the log had page events, lost events marked.
  */

@@ -83,3 +83,12 @@ char *xstrdup(const char *s)
 
 	return memcpy(xmalloc(len), s, len);
 }
+
+FILE *xopen_memstream(char **buf, size_t *len)
+{
+	FILE *f = open_memstream(buf, len);
+
+	if (!f)
+		die_out_of_memory(BUFSIZ);
+	return f;
+}

@@ -87,7 +87,7 @@ static int load_symbols(struct analysis *r, struct ta_error *err)
 static bool needs_objects(const struct options *o)
 {
 	return o->branch || o->callers_path || o->rings_path || o->save_index ||
-	       o->place_in_tree || (!o->log_path && !o->db_path);
+	       o->place_in_tree || o->html_path || (!o->log_path && !o->db_path);
 }
 
 /* -k DIR walks the tree (when a report needs it); -k FILE loads an index. */

@@ -18,6 +18,7 @@
 #include "dirtree.h"
 #include "findings.h"
 #include "flame.h"
+#include "html.h"
 #include "folded.h"
 #include "input.h"
 #include "kindex.h"
@@ -228,6 +229,123 @@ static int write_timeline_chart(const struct analysis *r, struct ta_error *err)
 	return rc;
 }
 
+/* ---- --html ---- */
+
+/* A report's text, written by write(f, r) into memory. */
+struct memory_text {
+	char *text;
+	size_t len;
+};
+
+static void write_to_memory(struct memory_text *m, const struct analysis *r,
+			    void (*write)(FILE *f, const struct analysis *r))
+{
+	FILE *f = xopen_memstream(&m->text, &m->len);
+
+	write(f, r);
+	fclose(f);
+}
+
+static void write_tree_json(FILE *f, const struct analysis *r)
+{
+	write_dirtree_json(f, &r->dirs, r->branch);
+}
+
+static void write_folded_json(FILE *f, const struct analysis *r)
+{
+	struct folded fo;
+	uint32_t *order, n, i;
+
+	folded_init(&fo);
+	folded_add_slab(&fo, &r->by_key, &r->keys, &r->chains, WEIGHT_BYTES);
+	order = folded_sorted(&fo, &n);
+	fputs("{\"weight\":", f);
+	out_json_string(f, stack_weight_meaning(WEIGHT_BYTES));
+	fputs(",\"lines\":[", f);
+	for (i = 0; i < n; i++) {
+		fputs(i ? ",\n[" : "\n[", f);
+		out_json_string(f, strtab_get(&fo.lines, order[i]));
+		fprintf(f, ",%llu]", (unsigned long long)fo.weight[order[i]]);
+	}
+	fputs("]}\n", f);
+	free(order);
+	folded_release(&fo);
+}
+
+static void write_timeline_json(FILE *f, const struct analysis *r)
+{
+	struct timeline_rows rows;
+	struct namers n;
+
+	timeline_rows_build(&rows, &r->timeline, (analysis_rows_account(r, &n), &n.namer));
+	timeline_rows_write_json(f, &rows, timeline_rows_shown(r->opts));
+	timeline_rows_release(&rows);
+}
+
+/* The timeline as --timeline draws it, in SVG, into memory. */
+static int timeline_svg(const struct analysis *r, struct memory_text *m, struct ta_error *err)
+{
+	struct timeline_rows rows;
+	struct namers n;
+	char title[1024];
+	FILE *f = xopen_memstream(&m->text, &m->len);
+	int rc;
+
+	timeline_rows_build(&rows, &r->timeline, (analysis_rows_account(r, &n), &n.namer));
+	snprintf(title, sizeof(title), "Live bytes over time, %s", rows_noun(r->opts));
+	rc = timeline_chart_write(&rows, timeline_rows_shown(r->opts), title, "timeline.svg", f, err);
+	timeline_rows_release(&rows);
+	fclose(f);
+	return rc;
+}
+
+enum { PIECE_SUMMARY, PIECE_ACCOUNT, PIECE_STATS, PIECE_CALLERS, PIECE_TREE, PIECE_FOLDED,
+       PIECE_TIMELINE, PIECE_COUNT };
+
+static int write_html_report(const struct analysis *r, struct ta_error *err)
+{
+	static const char *const ids[PIECE_COUNT] = { "summary", "account", "stats", "callers",
+						       "tree", "folded", "timeline" };
+	struct options json_opts = *r->opts;
+	struct analysis as_json = *r;	/* the same analysis, its reports in JSON, every row */
+	struct memory_text text[PIECE_COUNT], svg = { NULL, 0 };
+	struct html_piece pieces[PIECE_COUNT];
+	struct outfile out;
+	int i, rc = -1;
+
+	memset(text, 0, sizeof(text));
+	json_opts.format = FORMAT_JSON;
+	json_opts.top = 0;
+	as_json.opts = &json_opts;
+	write_to_memory(&text[PIECE_SUMMARY], &as_json, write_summary_file);
+	write_to_memory(&text[PIECE_ACCOUNT], &as_json, write_account_rows);
+	write_to_memory(&text[PIECE_STATS], &as_json, write_stats_rows);
+	if (r->have_dirs) {
+		write_to_memory(&text[PIECE_CALLERS], &as_json, write_callers_rows);
+		write_to_memory(&text[PIECE_TREE], &as_json, write_tree_json);
+	}
+	if (r->have_keys && r->read.stats.stacks.events_with)
+		write_to_memory(&text[PIECE_FOLDED], &as_json, write_folded_json);
+	write_to_memory(&text[PIECE_TIMELINE], r, write_timeline_json);
+	if (timeline_svg(r, &svg, err) < 0)
+		goto out;
+	for (i = 0; i < PIECE_COUNT; i++) {
+		pieces[i].id = ids[i];
+		pieces[i].text = text[i].text;
+		pieces[i].len = text[i].len;
+	}
+	if (outfile_open(&out, r->opts->html_path, err) < 0)
+		goto out;
+	html_write_page(outfile_stream(&out), analysis_log_name(r), pieces, PIECE_COUNT, svg.text,
+			svg.len);
+	rc = outfile_commit(&out, false, err);
+out:
+	for (i = 0; i < PIECE_COUNT; i++)
+		free(text[i].text);
+	free(svg.text);
+	return rc;
+}
+
 static void write_static_footprint(FILE *f, const struct analysis *r)
 {
 	write_static_table(f, &r->dirs, r->branch, r->opts->format);
@@ -345,6 +463,8 @@ static int write_log_reports(struct analysis *r, struct ta_error *err)
 	if (opts->flame_path && write_flame_graph(r, err) < 0)
 		return -1;
 	if (opts->timeline_path && write_timeline_chart(r, err) < 0)
+		return -1;
+	if (opts->html_path && write_html_report(r, err) < 0)
 		return -1;
 	if (!opts->quiet) {
 		write_run_summary(r);

@@ -145,3 +145,54 @@ void write_kernel_summary(FILE *f, const char *source, const struct kernel_tree 
 			PRIu64 " not in the tree\n", d->placed[PLACE_UNIQUE], d->placed[PLACE_BY_SIZE],
 			d->placed[PLACE_AMBIGUOUS], d->placed[PLACE_UNKNOWN]);
 }
+
+static bool node_has_bytes(const struct dir_node *n)
+{
+	int a;
+
+	for (a = 0; a < ATTR_COUNT; a++)
+		if (dir_node_value(n, (enum size_attr)a))
+			return true;
+	return false;
+}
+
+static void write_node_json(FILE *f, const struct dirtree *d, uint32_t node)
+{
+	const struct dir_node *n = &d->nodes[node];
+	uint32_t c;
+	int a;
+	bool first = true;
+
+	fputs("{\"name\":", f);
+	out_json_string(f, node ? dir_node_name(d, node) : "(tree)");
+	fputs(",\"v\":[", f);
+	for (a = 0; a < ATTR_COUNT; a++)
+		fprintf(f, "%s%llu", a ? "," : "",
+			(unsigned long long)dir_node_value(n, (enum size_attr)a));
+	fputc(']', f);
+	for (c = n->first_child; c != DIR_NONE; c = d->nodes[c].next_sibling) {
+		if (!node_has_bytes(&d->nodes[c]))
+			continue;
+		fputs(first ? ",\"c\":[\n" : ",\n", f);
+		first = false;
+		write_node_json(f, d, c);
+	}
+	if (!first)
+		fputc(']', f);
+	fputc('}', f);
+}
+
+void write_dirtree_json(FILE *f, const struct dirtree *d, uint32_t top)
+{
+	int a;
+
+	fputs("{\"attrs\":[", f);
+	for (a = 0; a < ATTR_COUNT; a++) {
+		if (a)
+			fputc(',', f);
+		out_json_string(f, size_attr_name((enum size_attr)a));
+	}
+	fputs("],\"root\":", f);
+	write_node_json(f, d, top);
+	fputs("}\n", f);
+}

@@ -490,7 +490,7 @@ static void write_csv(FILE *f, const struct out_doc *d)
 
 /* ---- JSON -------------------------------------------------------------------------- */
 
-static void write_json_string(FILE *f, const char *s)
+void out_json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -511,7 +511,7 @@ static void write_json_value(FILE *f, const struct out_doc *d, const struct out_
 	char buf[VALUE_MAX];
 
 	if (v->kind == OUT_STR) {
-		write_json_string(f, strtab_get(&d->strings, v->s));
+		out_json_string(f, strtab_get(&d->strings, v->s));
 	} else if (v->kind == OUT_LINES) {
 		char *copy = xstrdup(strtab_get(&d->strings, v->s)), *line, *save = NULL;
 		bool first = true;
@@ -519,7 +519,7 @@ static void write_json_value(FILE *f, const struct out_doc *d, const struct out_
 		fputc('[', f);
 		for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 			fputs(first ? "" : ", ", f);
-			write_json_string(f, line);
+			out_json_string(f, line);
 			first = false;
 		}
 		fputc(']', f);
@@ -533,17 +533,17 @@ static void write_json(FILE *f, const struct out_doc *d)
 	size_t i, r, c;
 
 	fprintf(f, "{\n  \"schema_version\": %d,\n  \"report\": ", OUTPUT_SCHEMA_VERSION);
-	write_json_string(f, d->report);
+	out_json_string(f, d->report);
 	for (i = 0; i < d->nblocks; i++) {
 		const struct out_block *b = &d->blocks[i];
 
 		fputs(",\n  ", f);
-		write_json_string(f, b->key);
+		out_json_string(f, b->key);
 		if (b->type == BLOCK_LIST) {
 			fputs(": {", f);
 			for (r = 0; r < b->nvalues; r++) {
 				fputs(r ? ",\n    " : "\n    ", f);
-				write_json_string(f, b->keys[r]);
+				out_json_string(f, b->keys[r]);
 				fputs(": ", f);
 				write_json_value(f, d, &b->values[r]);
 			}
@@ -555,7 +555,7 @@ static void write_json(FILE *f, const struct out_doc *d)
 			fputs(r ? ",\n    {" : "\n    {", f);
 			for (c = 0; c < b->ncolumns; c++) {
 				fputs(c ? ", " : "", f);
-				write_json_string(f, b->columns[c].key);
+				out_json_string(f, b->columns[c].key);
 				fputs(": ", f);
 				write_json_value(f, d, &b->values[r * b->ncolumns + c]);
 			}

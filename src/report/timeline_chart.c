@@ -128,6 +128,50 @@ void timeline_rows_release(struct timeline_rows *rows)
 	memset(rows, 0, sizeof(*rows));
 }
 
+static void write_number_array(FILE *f, const double *v, uint32_t n)
+{
+	uint32_t i;
+
+	fputc('[', f);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s%.0f", i ? "," : "", v[i]);
+	fputc(']', f);
+}
+
+void timeline_rows_write_json(FILE *f, const struct timeline_rows *rows, size_t top)
+{
+	const struct timeline *t = rows->timeline;
+	size_t shown = top < rows->nrows ? top : rows->nrows, r;
+	uint32_t i;
+
+	fprintf(f, "{\"t0_s\":%.6f,\"ts_s\":[", (double)t->t0 / 1e9);
+	for (i = 0; i < rows->nsamples; i++)
+		fprintf(f, "%s%.6f", i ? "," : "", (double)(rows->ts[i] - t->t0) / 1e9);
+	fputs("],\n\"total\":", f);
+	write_number_array(f, rows->total, rows->nsamples);
+	fputs(",\n\"pages\":", f);
+	if (t->page_events) {
+		fputc('[', f);
+		for (i = 0; i < t->nsamples; i++)
+			fprintf(f, "%s%lld", i ? "," : "", (long long)t->samples[i].pages);
+		fputc(']', f);
+	} else {
+		fputs("null", f);
+	}
+	fputs(",\n\"lost_s\":[", f);
+	for (i = 0; i < t->nlost; i++)
+		fprintf(f, "%s%.6f", i ? "," : "", (double)(t->lost_at[i] - t->t0) / 1e9);
+	fputs("],\n\"rows\":[", f);
+	for (r = 0; r < shown; r++) {
+		fputs(r ? ",\n{\"name\":" : "\n{\"name\":", f);
+		out_json_string(f, rows->names[r]);
+		fputs(",\"values\":", f);
+		write_number_array(f, timeline_row_values(rows, (uint32_t)r), rows->nsamples);
+		fputc('}', f);
+	}
+	fputs("]}\n", f);
+}
+
 /* ---- growth ---- */
 
 static const struct out_column growth_columns[] = {

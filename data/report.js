@@ -1,0 +1,486 @@
+/*
+ * trace_analyze --html: the page's behaviour (built into every page).
+ * Reads the data islands (<script type="application/json" id="data-...">),
+ * the same JSON documents --format json writes, and draws: the summary's
+ * blocks, the account as a sortable, filterable table, the live bytes at
+ * the timeline's end, with a tree the zoomable sunburst, with stacks the
+ * zoomable flame graph. The URL fragment sets the view, so that a link
+ * (or a test) can show one: #sort=KEY&asc=1&filter=TEXT&attr=ATTR&zoom=PATH&flame=A;B
+ * &only=SECTION (the others hidden).
+ * No network, no library.
+ */
+'use strict';
+(function () {
+	var errors = [];
+	window.addEventListener('error', function (e) {
+		errors.push(String(e.message));
+		document.body.setAttribute('data-errors', errors.join(' | '));
+	});
+
+	var params = new URLSearchParams(location.hash.slice(1));
+
+	function data(id) {
+		var el = document.getElementById('data-' + id);
+		return el ? JSON.parse(el.textContent) : null;
+	}
+
+	function h(tag, attrs) {
+		var el = document.createElement(tag), k, i;
+		for (k in attrs || {})
+			if (attrs[k] !== null && attrs[k] !== undefined)
+				el.setAttribute(k, attrs[k]);
+		for (i = 2; i < arguments.length; i++)
+			if (arguments[i] !== null && arguments[i] !== undefined)
+				el.append(arguments[i]);
+		return el;
+	}
+
+	function svg(tag, attrs) {
+		var el = document.createElementNS('http://www.w3.org/2000/svg', tag), k;
+		for (k in attrs || {})
+			el.setAttribute(k, attrs[k]);
+		return el;
+	}
+
+	function grouped(n) {
+		var s = String(n), neg = s[0] === '-';
+		if (neg)
+			s = s.slice(1);
+		var parts = s.split('.');
+		parts[0] = parts[0].replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+		return (neg ? '-' : '') + parts.join('.');
+	}
+
+	function bytes(b) {
+		var a = Math.abs(b);
+		if (a >= 10 * 1048576)
+			return (b / 1048576).toFixed(1) + ' MiB';
+		if (a >= 10 * 1024)
+			return (b / 1024).toFixed(1) + ' KiB';
+		return grouped(b) + ' B';
+	}
+
+	function cell(v) {
+		if (v === null || v === undefined)
+			return '';
+		if (typeof v === 'number')
+			return grouped(v);
+		if (Array.isArray(v))
+			return v.join('\n');
+		return String(v);
+	}
+
+	/* ---- summary: every block of the document, as the text report has them ---- */
+
+	function tableOf(rows) {
+		var cols = rows.length ? Object.keys(rows[0]) : [];
+		var t = h('table');
+		var tr = h('tr');
+		cols.forEach(function (c) {
+			tr.append(h('th', { class: typeof rows[0][c] === 'string' ? 'name' : null }, c));
+		});
+		t.append(h('thead', null, tr));
+		var body = h('tbody');
+		rows.forEach(function (r) {
+			var row = h('tr');
+			cols.forEach(function (c) {
+				row.append(h('td', { class: typeof r[c] === 'string' ? 'name' : null }, cell(r[c])));
+			});
+			body.append(row);
+		});
+		t.append(body);
+		return t;
+	}
+
+	function listOf(obj) {
+		var t = h('table');
+		Object.keys(obj).forEach(function (k) {
+			t.append(h('tr', null, h('td', { class: 'name' }, k.replace(/_/g, ' ')),
+				   h('td', { id: 'v-' + k }, cell(obj[k]))));
+		});
+		return t;
+	}
+
+	function renderSummary() {
+		var doc = data('summary'), into = document.querySelector('#summary .body');
+		if (!doc)
+			return;
+		var blocks = h('div', { class: 'blocks' });
+		Object.keys(doc).forEach(function (key) {
+			var val = doc[key];
+			if (key === 'schema_version' || key === 'report')
+				return;
+			var box = h('div', { class: 'block', id: 'sum-' + key }, h('h3', null, key.replace(/_/g, ' ')));
+			if (Array.isArray(val))
+				box.append(val.length ? tableOf(val) : h('p', { class: 'note' }, 'none'));
+			else if (val && typeof val === 'object')
+				box.append(listOf(val));
+			else
+				box.append(h('p', null, cell(val)));
+			blocks.append(box);
+		});
+		into.append(blocks);
+	}
+
+	/* ---- the account: all rows, sortable by every -o key, filterable ---- */
+
+	var columns = [
+		{ key: 'caller', title: 'caller', text: true },
+		{ key: 'current_dynamic', title: 'current_dynamic', aka: [] },
+		{ key: 'waste', title: 'waste (live)' },
+		{ key: 'total_dynamic', title: 'total_dynamic', aka: ['bytes'] },
+		{ key: 'bytes_req', title: 'total requested' },
+		{ key: 'total_waste', title: 'total_waste' },
+		{ key: 'frag_pct', title: 'frag %', aka: ['frag'] },
+		{ key: 'alloc_count', title: 'alloc_count', aka: ['hit', 'hits'] },
+		{ key: 'free_count', title: 'free_count' },
+		{ key: 'pingpong', title: 'pingpong' },
+		{ key: 'peak_dynamic', title: 'peak', aka: ['peak'] },
+		{ key: 'place', title: 'where', text: true }
+	];
+
+	function accountRows() {
+		var acct = data('account'), stats = data('stats'), callers = data('callers');
+		var byName = {}, rows = [];
+		if (!acct)
+			return rows;
+		acct.callers.forEach(function (r) {
+			var row = { caller: r.caller, current_dynamic: r.current_dynamic, waste: r.waste,
+				    total_dynamic: r.total_dynamic, alloc_count: r.alloc_count,
+				    free_count: r.free_count };
+			byName[r.caller] = row;
+			rows.push(row);
+		});
+		(stats ? stats.callers : []).forEach(function (s) {
+			var row = byName[s.caller];
+			if (!row)
+				return;
+			row.bytes_req = s.bytes_req;
+			row.total_waste = s.total_waste;
+			row.frag_pct = s.frag_pct;
+			row.pingpong = s.pingpong;
+			row.peak_dynamic = s.peak_dynamic;
+		});
+		(callers ? callers.callers : []).forEach(function (c) {
+			if (byName[c.caller])
+				byName[c.caller].place = c.place;
+		});
+		return rows;
+	}
+
+	function columnOf(key) {
+		for (var i = 0; i < columns.length; i++)
+			if (columns[i].key === key || (columns[i].aka || []).indexOf(key) >= 0)
+				return columns[i];
+		return null;
+	}
+
+	function renderTable() {
+		var rows = accountRows(), into = document.querySelector('#table .body');
+		var acct = data('account');
+		if (!acct)
+			return;
+		var cols = columns.filter(function (c) {
+			return rows.some(function (r) { return r[c.key] !== undefined; });
+		});
+		var sort = columnOf(params.get('sort') || 'current_dynamic') || columnOf('current_dynamic');
+		var asc = params.get('asc') === '1';
+		var filter = h('input', { type: 'search', id: 'acct-filter', placeholder: 'filter callers (text or /regex/)',
+					 value: params.get('filter') || '' });
+		var count = h('span', { id: 'acct-count', class: 'note' });
+		var table = h('table', { id: 'acct' });
+		var head = h('tr');
+		var body = h('tbody');
+		var foot = h('tfoot');
+		into.append(h('div', { class: 'controls' }, filter, count,
+			      h('span', { class: 'note' }, 'click a heading to sort; totals are of the rows shown')));
+		cols.forEach(function (c) {
+			var th = h('th', { class: 'sortable' + (c.text ? ' name' : ''), 'data-key': c.key }, c.title);
+			th.addEventListener('click', function () {
+				asc = sort === c ? !asc : !!c.text;
+				sort = c;
+				draw();
+			});
+			head.append(th);
+		});
+		table.append(h('thead', null, head), body, foot);
+		into.append(h('div', { class: 'scroll' }, table));
+
+		function matcher() {
+			var f = filter.value.trim(), re = null;
+			if (!f)
+				return function () { return true; };
+			if (f.length > 2 && f[0] === '/' && f[f.length - 1] === '/') {
+				try { re = new RegExp(f.slice(1, -1), 'i'); } catch (e) { re = null; }
+			}
+			if (re)
+				return function (r) { return re.test(r.caller) || re.test(r.place || ''); };
+			f = f.toLowerCase();
+			return function (r) {
+				return r.caller.toLowerCase().indexOf(f) >= 0 || (r.place || '').toLowerCase().indexOf(f) >= 0;
+			};
+		}
+
+		function draw() {
+			var keep = matcher(), shown = rows.filter(keep), sums = {};
+			shown.sort(function (a, b) {
+				var x = a[sort.key], y = b[sort.key], d;
+				if (sort.text)
+					d = String(x || '').localeCompare(String(y || ''));
+				else
+					d = (x || 0) - (y || 0);
+				if (!asc)
+					d = -d;
+				return d || a.caller.localeCompare(b.caller);
+			});
+			head.querySelectorAll('th').forEach(function (th) {
+				th.classList.toggle('sorted', th.getAttribute('data-key') === sort.key);
+				th.classList.toggle('asc', asc);
+			});
+			body.textContent = '';
+			shown.forEach(function (r) {
+				var tr = h('tr', { 'data-caller': r.caller });
+				cols.forEach(function (c) {
+					tr.append(h('td', { class: c.text ? 'name' : null }, cell(r[c.key])));
+					if (!c.text && c.key !== 'frag_pct')
+						sums[c.key] = (sums[c.key] || 0) + (r[c.key] || 0);
+				});
+				body.append(tr);
+			});
+			foot.textContent = '';
+			var tr = h('tr', { id: 'acct-totals' });
+			cols.forEach(function (c, i) {
+				tr.append(h('th', { class: c.text ? 'name' : null, 'data-key': c.key },
+					    i === 0 ? 'total' : sums[c.key] !== undefined ? grouped(sums[c.key]) : ''));
+			});
+			foot.append(tr);
+			count.textContent = shown.length + ' of ' + rows.length + ' rows';
+			table.setAttribute('data-sort', sort.key + (asc ? ' asc' : ' desc'));
+		}
+		filter.addEventListener('input', draw);
+		draw();
+	}
+
+	/* ---- the timeline: its picture is inline; the live bytes at its end ---- */
+
+	function renderTimeline() {
+		var t = data('timeline'), sec = document.getElementById('timeline');
+		if (!t || !sec || !t.total.length)
+			return;
+		var end = t.total[t.total.length - 1];
+		sec.querySelector('.body').prepend(h('p', { class: 'note' },
+			'live slab bytes at the log\'s last event: ',
+			h('b', { id: 'tl-end', 'data-bytes': end }, grouped(end) + ' bytes (' + bytes(end) + ')'),
+			'; ' + t.ts_s.length + ' samples over ' + t.ts_s[t.ts_s.length - 1].toFixed(3) + ' s',
+			t.lost_s.length ? '; events lost at ' + t.lost_s.length + ' places (red)' : ''));
+	}
+
+	/* ---- the sunburst: the directory tree, click to zoom in, the centre to zoom out ---- */
+
+	function hueOf(name) {
+		var x = 0, i;
+		for (i = 0; i < name.length; i++)
+			x = (x * 31 + name.charCodeAt(i)) >>> 0;
+		return x % 360;
+	}
+
+	function renderSunburst() {
+		var tree = data('tree'), sec = document.getElementById('sunburst');
+		if (!tree)
+			return;
+		sec.hidden = false;
+		var attrs = tree.attrs, attr = attrs.indexOf(params.get('attr') || '');
+		if (attr < 0)
+			attr = tree.root.v[attrs.indexOf('current_dynamic')] > 0 ? attrs.indexOf('current_dynamic') : 0;
+		(function link(n, parent) {
+			n.parent = parent;
+			n.path = parent ? (parent.parent ? parent.path + '/' : '') + n.name : '';
+			(n.c || []).forEach(function (k) { link(k, n); });
+		})(tree.root, null);
+		function find(path) {
+			var n = tree.root;
+			if (!path)
+				return n;
+			path.split('/').forEach(function (part) {
+				var next = (n.c || []).filter(function (k) { return k.name === part; })[0];
+				if (next)
+					n = next;
+			});
+			return n;
+		}
+		var focus = find(params.get('zoom') || '');
+		var select = h('select', { id: 'sb-attr' });
+		attrs.forEach(function (a, i) {
+			var o = h('option', { value: i }, a);
+			if (i === attr)
+				o.selected = true;
+			select.append(o);
+		});
+		var crumbs = h('span', { class: 'crumbs', id: 'sb-crumbs' });
+		var size = 640, R = size / 2, levels = 6;
+		var box = svg('svg', { id: 'sb-svg', width: size, height: size, viewBox: -R + ' ' + -R + ' ' + size + ' ' + size });
+		sec.querySelector('.body').append(h('div', { class: 'controls' }, h('label', null, 'measure ', select),
+			crumbs, h('span', { class: 'note' }, 'click a wedge to zoom in, the centre to zoom out')), box);
+		select.addEventListener('change', function () { attr = +select.value; draw(); });
+
+		function topLevel(n) {
+			while (n.parent && n.parent.parent)
+				n = n.parent;
+			return n;
+		}
+		function arc(r0, r1, a0, a1) {
+			var large = a1 - a0 > Math.PI ? 1 : 0;
+			function pt(r, a) { return (r * Math.sin(a)).toFixed(2) + ' ' + (-r * Math.cos(a)).toFixed(2); }
+			if (a1 - a0 >= 2 * Math.PI - 1e-9)
+				a1 = a0 + 2 * Math.PI - 1e-4;
+			return 'M' + pt(r0, a0) + 'A' + r0 + ' ' + r0 + ' 0 ' + large + ' 1 ' + pt(r0, a1) +
+				'L' + pt(r1, a1) + 'A' + r1 + ' ' + r1 + ' 0 ' + large + ' 0 ' + pt(r1, a0) + 'Z';
+		}
+		function draw() {
+			var ring = (R - 70) / levels, total = focus.v[attr];
+			box.textContent = '';
+			var centre = svg('circle', { r: 68, fill: '#f4f5f7', id: 'sb-centre', cursor: 'pointer' });
+			centre.addEventListener('click', function () {
+				if (focus.parent) {
+					focus = focus.parent;
+					draw();
+				}
+			});
+			box.append(centre);
+			var label = svg('text', { 'text-anchor': 'middle', y: -4, 'font-size': 13, 'font-weight': 'bold', id: 'sb-center', 'data-path': focus.path });
+			label.textContent = focus.parent ? focus.name : '(whole tree)';
+			var value = svg('text', { 'text-anchor': 'middle', y: 14, 'font-size': 12 });
+			value.textContent = bytes(total);
+			box.append(label, value);
+			crumbs.textContent = '/' + focus.path;
+			(function rings(n, depth, a0, a1) {
+				if (depth > levels || !n.c)
+					return;
+				var sum = n.v[attr], a = a0;
+				if (sum <= 0)
+					return;
+				n.c.forEach(function (k) {
+					var span = (a1 - a0) * k.v[attr] / sum;
+					if (span <= 0)
+						return;
+					if (span * 180 / Math.PI >= 0.3) {
+						var top = topLevel(k);
+						var light = Math.min(85, 38 + depth * 8);
+						var p = svg('path', { d: arc(68 + (depth - 1) * ring, 68 + depth * ring, a, a + span),
+							fill: 'hsl(' + hueOf(top.name) + ',55%,' + light + '%)', 'data-path': k.path });
+						var tip = svg('title');
+						tip.textContent = k.path + '\n' + grouped(k.v[attr]) + ' bytes (' + bytes(k.v[attr]) + '), ' +
+							(100 * k.v[attr] / (total || 1)).toFixed(1) + '% of ' + (focus.path || 'the tree');
+						p.append(tip);
+						p.addEventListener('click', function () {
+							if (k.c) {
+								focus = k;
+								draw();
+							}
+						});
+						box.append(p);
+						rings(k, depth + 1, a, a + span);
+					}
+					a += span;
+				});
+			})(focus, 1, 0, 2 * Math.PI);
+		}
+		draw();
+	}
+
+	/* ---- the flame graph: call chains from the root up, click to zoom ---- */
+
+	function renderFlame() {
+		var folded = data('folded'), sec = document.getElementById('flame');
+		if (!folded || !folded.lines.length)
+			return;
+		sec.hidden = false;
+		var root = { name: 'all', v: 0, kids: {}, parent: null, path: '' };
+		var depthMax = 0;
+		folded.lines.forEach(function (line) {
+			var n = root, frames = line[0].split(';');
+			root.v += line[1];
+			frames.forEach(function (f, i) {
+				if (!n.kids[f])
+					n.kids[f] = { name: f, v: 0, kids: {}, parent: n, path: (n.path ? n.path + ';' : '') + f };
+				n = n.kids[f];
+				n.v += line[1];
+			});
+			depthMax = Math.max(depthMax, frames.length);
+		});
+		function find(path) {
+			var n = root;
+			(path ? path.split(';') : []).forEach(function (f) {
+				if (n.kids[f])
+					n = n.kids[f];
+			});
+			return n;
+		}
+		var focus = find(params.get('flame') || '');
+		var rowH = 18, boxEl = h('div', { id: 'fl-box' });
+		var crumbs = h('span', { class: 'crumbs', id: 'fl-root' });
+		sec.querySelector('.body').append(h('div', { class: 'controls' },
+			h('span', { class: 'note' }, folded.weight + '; click a frame to zoom in, the bottom one to zoom out'), crumbs), boxEl);
+		function draw() {
+			var width = boxEl.clientWidth || 1000, ancestors = [], n;
+			boxEl.textContent = '';
+			boxEl.style.height = (depthMax + 1) * rowH + 'px';
+			crumbs.textContent = focus.path || 'all';
+			crumbs.setAttribute('data-path', focus.path);
+			for (n = focus; n; n = n.parent)
+				ancestors.unshift(n);
+			function frame(node, depth, x, w, dim) {
+				var el = h('div', { class: 'fr', title: node.name + '\n' + grouped(node.v) + ' (' +
+					(100 * node.v / (root.v || 1)).toFixed(2) + '% of all)', 'data-path': node.path },
+					w > 40 ? node.name : '');
+				el.style.left = x + 'px';
+				el.style.width = Math.max(w - 1, 1) + 'px';
+				el.style.bottom = depth * rowH + 'px';
+				el.style.background = dim ? '#ddd' : 'hsl(' + (20 + hueOf(node.name) % 40) + ',85%,' + (62 + hueOf(node.name) % 15) + '%)';
+				el.addEventListener('click', function (e) {
+					e.stopPropagation();
+					focus = node === focus && node.parent ? node.parent : node;
+					draw();
+				});
+				boxEl.append(el);
+			}
+			ancestors.forEach(function (a, i) { frame(a, i, 0, width, a !== focus); });
+			(function kids(node, depth, x, w) {
+				var at = x;
+				Object.keys(node.kids).sort().forEach(function (k) {
+					var kid = node.kids[k], kw = w * kid.v / (node.v || 1);
+					if (kw >= 0.5) {
+						frame(kid, depth, at, kw, false);
+						kids(kid, depth + 1, at, kw);
+					}
+					at += kw;
+				});
+			})(focus, ancestors.length, 0, width);
+		}
+		draw();
+		window.addEventListener('resize', draw);
+	}
+
+	/* ---- the page ---- */
+
+	function renderNav() {
+		var nav = document.getElementById('nav');
+		document.querySelectorAll('main section').forEach(function (s) {
+			if (!s.hidden)
+				nav.append(h('a', { href: '#' + s.id }, s.querySelector('h2').textContent));
+		});
+	}
+
+	renderSummary();
+	renderTable();
+	renderTimeline();
+	renderSunburst();
+	renderFlame();
+	renderNav();
+	if (params.get('only'))	/* one section alone: a link to it, a picture of it */
+		document.querySelectorAll('main section').forEach(function (s) {
+			if (s.id !== params.get('only'))
+				s.hidden = true;
+		});
+	document.body.setAttribute('data-ready', '1');
+})();

@@ -1,0 +1,103 @@
+/*
+ * html.c - the --html page's frame (html.h): the head with the built-in
+ * style, the sections the script fills, the data islands and the script.
+ * Text inside <script> cannot hold "</": it is written as "<\/", which
+ * JSON reads as the same string.
+ *
+ * Not here: any report's content, the page's behaviour (data/report.js).
+ */
+#include <string.h>
+
+#include "html.h"
+
+static const char report_css[] =
+#include "report_css.inc"
+	;
+
+static const char report_js[] =
+#include "report_js.inc"
+	;
+
+/* text for a <script> element: "</" never closes it early */
+static void write_script_text(FILE *f, const char *s, size_t len)
+{
+	size_t i, from = 0;
+
+	for (i = 0; i + 1 < len; i++)
+		if (s[i] == '<' && s[i + 1] == '/') {
+			fwrite(s + from, 1, i - from, f);
+			fputs("<\\/", f);
+			from = i + 2;
+			i++;
+		}
+	fwrite(s + from, 1, len - from, f);
+}
+
+static void write_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		switch (*s) {
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+}
+
+/* The SVG without its XML declaration, which may not stand inside HTML. */
+static void write_inline_svg(FILE *f, const char *svg, size_t len)
+{
+	const char *start = memmem(svg, len, "<svg", 4);
+
+	if (!start)
+		return;
+	fwrite(start, 1, len - (size_t)(start - svg), f);
+}
+
+void html_write_page(FILE *f, const char *title, const struct html_piece *pieces, size_t n,
+		     const char *timeline_svg, size_t svg_len)
+{
+	size_t i;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<title>trace_analyze: ", f);
+	write_escaped(f, title);
+	fputs("</title>\n<style>\n", f);
+	fputs(report_css, f);
+	fputs("</style>\n</head>\n<body>\n<header><h1>trace_analyze: <span id=\"log-name\">", f);
+	write_escaped(f, title);
+	fputs("</span></h1>\n<nav id=\"nav\"></nav></header>\n"
+	      "<main>\n"
+	      "<section id=\"summary\"><h2>Summary</h2><div class=\"body\"></div></section>\n"
+	      "<section id=\"table\"><h2>Account</h2><div class=\"body\"></div></section>\n", f);
+	if (timeline_svg) {
+		fputs("<section id=\"timeline\"><h2>Timeline</h2><div class=\"body\">\n", f);
+		write_inline_svg(f, timeline_svg, svg_len);
+		fputs("</div></section>\n", f);
+	}
+	fputs("<section id=\"sunburst\" hidden><h2>Directories</h2><div class=\"body\"></div>"
+	      "</section>\n"
+	      "<section id=\"flame\" hidden><h2>Flame graph</h2><div class=\"body\"></div></section>\n"
+	      "</main>\n", f);
+	for (i = 0; i < n; i++) {
+		if (!pieces[i].text)
+			continue;
+		fprintf(f, "<script type=\"application/json\" id=\"data-%s\">", pieces[i].id);
+		write_script_text(f, pieces[i].text, pieces[i].len);
+		fputs("</script>\n", f);
+	}
+	fputs("<script>\n", f);
+	fputs(report_js, f);
+	fputs("</script>\n</body>\n</html>\n", f);
+}

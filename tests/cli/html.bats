@@ -1,0 +1,122 @@
+#!/usr/bin/env bats
+# --html: one self-contained page, loaded for real in headless Chromium: no
+# script error, the rows and totals the text reports give, sorting, the
+# sunburst's and the flame graph's zoom driven through the URL fragment
+# (the page's own links), and a picture taken. Skipped, saying why, when
+# Debian's chromium is not installed (scripts/deps.sh installs it).
+
+load ../lib/helpers
+
+WORK="$CORPUS/linux-6.1-tiny/stacktrace-kmem.log"
+TREE="$CORPUS/linux-6.1-tiny/tree"
+
+setup() {
+	require_corpus
+	cd "$BATS_TEST_TMPDIR"
+}
+
+need_chromium() {
+	command -v chromium > /dev/null || skip "no chromium (scripts/deps.sh installs it)"
+}
+
+# browse PAGE#FRAGMENT: the DOM after the scripts ran into dom.html, the
+# browser's log (console messages) into console.txt
+browse() {
+	chromium --headless --no-sandbox --disable-gpu --user-data-dir="$BATS_TEST_TMPDIR/chrome" \
+		--enable-logging=stderr --v=0 --virtual-time-budget=5000 \
+		--dump-dom "file://$BATS_TEST_TMPDIR/$1" > dom.html 2> console.txt
+	grep -q 'data-ready="1"' dom.html || { echo "page not ready: $1"; head -c 2000 console.txt; false; }
+	! grep -q 'data-errors=' dom.html || { grep -o 'data-errors="[^"]*"' dom.html; false; }
+	! grep -Ei 'CONSOLE.*(error|uncaught)|Uncaught' console.txt || false
+}
+
+# attr ID ATTRIBUTE: an attribute of the element with that id in dom.html
+attr() {
+	grep -o "id=\"$1\"[^>]*" dom.html | grep -o " $2=\"[^\"]*\"" | head -n 1 | cut -d'"' -f2
+}
+
+@test "--html writes one self-contained page for every corpus log" {
+	local log n=0
+	for log in "$CORPUS"/linux-6.1-tiny/*.log "$CORPUS"/host-6.18/*.log; do
+		run "$TA" -q -f "$log" --html "r$n.html"
+		[ "$status" -eq 0 ] || { echo "$log: $output"; false; }
+		head -n 1 "r$n.html" | grep -qx '<!DOCTYPE html>'
+		# nothing fetched from anywhere: no URL but the SVG namespaces
+		! grep -Eo '(src|href)="[a-z]+:[^"]*"|@import|https?://[^" ]*' "r$n.html" |
+			grep -v 'http://www.w3.org/' || false
+		n=$((n + 1))
+	done
+	"$TA" -q -k "$TREE" -f "$WORK" --html full.html
+	[ "$(stat -c %s full.html)" -lt 1000000 ]
+}
+
+@test "the page loads without a script error; its rows and totals are the account's" {
+	need_chromium
+	"$TA" -q -k "$TREE" -f "$WORK" --html r.html -c account.txt
+	browse r.html
+	rows=$(awk 'NR > 9 && NF' account.txt | wc -l)
+	[ "$rows" -eq "$(awk '/^number of callers:/ { print $4 }' account.txt)" ]
+	grep -q "id=\"acct-count\"[^>]*>$rows of $rows rows<" dom.html
+	[ "$(grep -o '<tr data-caller=' dom.html | wc -l)" -eq "$rows" ]
+	# the timeline ends on the live bytes: the account's, and the replay's
+	live=$(awk '/^current bytes allocated:/ { print $4 }' account.txt)
+	[ "$(attr tl-end data-bytes)" = "$live" ]
+	[ "$(ref_account "$WORK" | awk '/^current bytes allocated:/ { print $4 }')" = "$live" ]
+	# the first row, as -c sorts it
+	first=$(awk 'NR == 10 { print $NF }' account.txt)
+	[ "$(grep -o '<tr data-caller="[^"]*"' dom.html | head -n 1 | cut -d'"' -f2)" = "$first" ]
+	# every section there
+	for s in summary table timeline sunburst flame; do
+		grep -q "<section id=\"$s\">" dom.html
+	done
+}
+
+@test "sorting by another key and filtering change the rows shown" {
+	need_chromium
+	"$TA" -q -k "$TREE" -f "$WORK" --html r.html
+	browse 'r.html#sort=total_waste'
+	want=$("$TA" -q -f "$WORK" --stats - -o total_waste --top 1 | awk 'NR == 3 { print $1 }')
+	[ "$(grep -o '<tr data-caller="[^"]*"' dom.html | head -n 1 | cut -d'"' -f2)" = "$want" ]
+	[ "$(attr acct data-sort)" = "total_waste desc" ]
+	browse 'r.html#filter=copy_process'
+	n=$("$TA" -q -f "$WORK" -c - | awk 'NR > 9 && $NF ~ /copy_process/' | wc -l)
+	[ "$n" -gt 1 ]
+	grep -q "id=\"acct-count\"[^>]*>$n of [0-9]* rows<" dom.html
+	! grep -o '<tr data-caller="[^"]*"' dom.html | grep -v copy_process || false
+}
+
+@test "the sunburst zooms into a directory, and shows another measure" {
+	need_chromium
+	"$TA" -q -k "$TREE" -f "$WORK" --html r.html
+	browse 'r.html#zoom=fs&attr=static'
+	[ "$(attr sb-center data-path)" = "fs" ]
+	# every wedge drawn is under fs/
+	grep -o '<path d="[^"]*" fill="[^"]*" data-path="[^"]*"' dom.html |
+		grep -o 'data-path="[^"]*"' > wedges.txt
+	[ "$(wc -l < wedges.txt)" -gt 3 ]
+	! grep -v '^data-path="fs/' wedges.txt || false
+	grep -q '<option value="0" selected="">static</option>\|<option value="0">static</option>' dom.html
+	browse 'r.html'
+	[ "$(attr sb-center data-path)" = "" ]
+}
+
+@test "the flame graph zooms into a call chain" {
+	need_chromium
+	"$TA" -q -f "$WORK" --html r.html
+	browse 'r.html'
+	[ "$(attr fl-root data-path)" = "" ]
+	chain=$("$TA" -q -f "$WORK" --folded - | sort -k2 -n -r | head -n 1 | cut -d' ' -f1 | cut -d';' -f1-2)
+	browse "r.html#flame=$chain"
+	[ "$(attr fl-root data-path)" = "$chain" ]
+}
+
+@test "a picture of the page is taken and is a real PNG" {
+	need_chromium
+	"$TA" -q -k "$TREE" -f "$WORK" --html r.html
+	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+		--user-data-dir="$BATS_TEST_TMPDIR/chrome" --window-size=1200,900 \
+		--screenshot="$BATS_TEST_TMPDIR/page.png" "file://$BATS_TEST_TMPDIR/r.html#only=sunburst" \
+		> /dev/null 2>&1
+	[ "$(head -c 8 page.png | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ]
+	[ "$(stat -c %s page.png)" -gt 20000 ]
+}
