@@ -379,6 +379,14 @@
 							}
 						});
 						box.append(p);
+						var r0 = 68 + (depth - 1) * ring, mid = a + span / 2;
+						if (span * (r0 + ring / 2) > 46) {	/* room for a name */
+							var t = svg('text', { x: ((r0 + ring / 2) * Math.sin(mid)).toFixed(1),
+								y: (-(r0 + ring / 2) * Math.cos(mid) + 4).toFixed(1),
+								'text-anchor': 'middle', 'font-size': 10 });
+							t.textContent = k.name.length > 12 ? k.name.slice(0, 11) + '\u2026' : k.name;
+							box.append(t);
+						}
 						rings(k, depth + 1, a, a + span);
 					}
 					a += span;

@@ -3,7 +3,8 @@
 # 20,000 lines of a real Linux 6.1 boot log, read from a pipe as a
 # trace_pipe stream would be, then placed in that kernel's tree through its
 # index (data/README.md says where both come from): callers file, a branch,
-# ringcharts of the dynamic and of the static footprint.
+# ringcharts of the dynamic and of the static footprint, the timeline of
+# live bytes and the interactive page (--html) that holds them all.
 # Outputs go to demo-out/ (or $DEMO_OUT).
 set -eu
 cd "$(dirname "$0")/.."
@@ -25,6 +26,10 @@ gzip -dc "$log" | ./trace_analyze -q -f - -c "$out/account-functions.txt" --grou
 ./trace_analyze -q -k "$index" -f "$out/boot-kmem-excerpt.log" -b fs -c "$out/account-fs.txt" \
 	-r "$out/rings-fs-waste.png" -a waste
 ./trace_analyze -q -k "$index" -c "$out/static.txt" -r "$out/rings_static.png"
+
+# live bytes over time, and one page to click through (open it in a browser)
+./trace_analyze -q -k "$index" -f "$out/boot-kmem-excerpt.log" --timeline "$out/timeline.png" \
+	--html "$out/report.html" --summary "$out/summary-report.txt"
 
 cat "$out/summary.txt"
 tail -n 3 "$out/summary-kernel.txt"
