@@ -58,6 +58,13 @@ struct account {
 	uint32_t nsites;	/* ids below this have a slot */
 	uint32_t sites_cap;
 	struct account_totals totals;
+	/*
+	 * Per call site: its live objects allocated again with no free seen
+	 * (the implicit frees it suffered). Not saved in a DB: only the event
+	 * replay that --summary makes fills it.
+	 */
+	uint64_t *reallocated;
+	uint32_t reallocated_cap;
 };
 
 void account_init(struct account *a, unsigned families);
@@ -65,6 +72,12 @@ void account_release(struct account *a);
 
 /* Apply one event; events that are not slab events are ignored. */
 void account_apply(struct account *a, const struct kmem_event *ev);
+
+/* How many of call site id's live objects were allocated again without a free. */
+static inline uint64_t account_reallocated(const struct account *a, uint32_t id)
+{
+	return id < a->reallocated_cap ? a->reallocated[id] : 0;
+}
 
 /* The counters of call site id, or NULL if it never allocated. */
 const struct site_stats *account_site(const struct account *a, uint32_t id);

@@ -37,6 +37,9 @@ struct summary_report {
 	const struct strtab *caches;
 	uint64_t first_ns, last_ns;	/* of the events counted */
 	const struct timeline_rows *growth;	/* NULL: no growth table */
+	/* the rows' account and names, for "re-allocated while live" (NULL: none) */
+	const struct account *rows;
+	const struct row_namer *namer;
 };
 
 /* --summary: totals, fragmentation, ping-pong, nodes, events, findings. */

@@ -19,6 +19,7 @@ void account_release(struct account *a)
 {
 	ptrmap_release(&a->live);
 	free(a->sites);
+	free(a->reallocated);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -62,6 +63,22 @@ static void release_live(struct account *a, struct live_alloc *old)
 	s->current_req -= old->bytes_req;
 }
 
+/* Site id's live object was allocated again: freed where no tracepoint saw it. */
+static void count_reallocated(struct account *a, uint32_t id)
+{
+	if (id >= a->reallocated_cap) {
+		uint32_t cap = a->reallocated_cap ? a->reallocated_cap : 256;
+
+		while (cap <= id)
+			cap *= 2;
+		a->reallocated = xrealloc(a->reallocated, cap * sizeof(*a->reallocated));
+		memset(a->reallocated + a->reallocated_cap, 0,
+		       (cap - a->reallocated_cap) * sizeof(*a->reallocated));
+		a->reallocated_cap = cap;
+	}
+	a->reallocated[id]++;
+}
+
 static void apply_alloc(struct account *a, const struct kmem_event *ev)
 {
 	struct site_stats *s;
@@ -91,6 +108,7 @@ static void apply_alloc(struct account *a, const struct kmem_event *ev)
 
 	slot = ptrmap_insert(&a->live, ev->ptr, &existed);
 	if (existed) {
+		count_reallocated(a, slot->call_site);
 		release_live(a, slot);
 		a->totals.implicit_frees++;
 	}

@@ -93,6 +93,8 @@ static void write_summary_file(FILE *f, const struct analysis *r)
 		.first_ns = r->first_ns,
 		.last_ns = r->last_ns,
 		.growth = &growth,
+		.rows = analysis_rows_account(r, &n),
+		.namer = &n.namer,
 	};
 
 	if (analysis_time_window_set(r->opts)) {	/* count the events of the window only */
@@ -100,7 +102,7 @@ static void write_summary_file(FILE *f, const struct analysis *r)
 		memcpy(window.events, r->in_window, sizeof(window.events));
 		s.stats = &window;
 	}
-	timeline_rows_build(&growth, &r->timeline, (analysis_rows_account(r, &n), &n.namer));
+	timeline_rows_build(&growth, &r->timeline, &n.namer);
 	write_summary_report(f, &s, r->opts->format);
 	timeline_rows_release(&growth);
 }

@@ -118,6 +118,92 @@ static void add_events_block(struct out_doc *d, const struct summary_report *s)
 	out_item_f64(d, b, "last_seconds", "last event (s)", (double)s->last_ns / 1e9);
 }
 
+static const struct out_column reallocated_columns[] = {
+	{ "caller", NULL, OUT_STR, true },
+	{ "reallocated", "re-allocated live", OUT_U64, false },
+	{ "allocs", NULL, OUT_U64, false },
+	{ "share_pct", "share", OUT_PCT, false },
+	{ "live_bytes", "live at end", OUT_U64, false },
+	{ "what", NULL, OUT_STR, true },
+};
+
+struct reallocated_row {
+	uint64_t count, allocs, live;
+	uint32_t name;
+};
+
+static int by_reallocated(const void *pa, const void *pb)
+{
+	const struct reallocated_row *a = pa, *b = pb;
+
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	return (a->name > b->name) - (a->name < b->name);
+}
+
+#define REALLOCATED_ROWS 10
+
+/*
+ * The rows whose live objects were allocated again with no free seen (the
+ * implicit frees): their frees take a path with no tracepoint, so what the
+ * account still counts live there is likely overstated. Rows holding at
+ * least 5% of the implicit frees (and 10 of them), most first.
+ */
+static void add_reallocated_table(struct out_doc *d, const struct summary_report *s)
+{
+	const struct account *a = s->rows;
+	struct reallocated_row *rows;
+	struct strtab names;
+	struct out_block *t;
+	uint64_t total = a->totals.implicit_frees, least;
+	uint32_t id, n, i;
+	char name[1024];
+
+	if (!total)
+		return;
+	least = total / 20 > 10 ? total / 20 : 10;
+	strtab_init(&names);
+	rows = xcalloc(a->nsites + 1, sizeof(*rows));
+	for (id = 0; id < a->nsites; id++) {
+		size_t len;
+
+		if (!a->sites[id].alloc_count)
+			continue;
+		len = s->namer->name(s->namer->ctx, id, name, sizeof(name));
+		i = strtab_intern(&names, name, len);
+		rows[i].name = i;
+		rows[i].count += account_reallocated(a, id);
+		rows[i].allocs += a->sites[id].alloc_count;
+		rows[i].live += a->sites[id].current_dynamic;
+	}
+	n = names.count;
+	qsort(rows, n, sizeof(*rows), by_reallocated);
+	for (i = 0; i < n && i < REALLOCATED_ROWS && rows[i].count >= least; i++)
+		;
+	if (i) {
+		t = out_table(d, "reallocated_while_live",
+			      "re-allocated while live (freed where no tracepoint saw it: live bytes "
+			      "likely overstated)", reallocated_columns,
+			      sizeof(reallocated_columns) / sizeof(reallocated_columns[0]));
+		n = i;
+		for (i = 0; i < n; i++) {
+			char what[160];
+
+			snprintf(what, sizeof(what), "%.1f%% of its objects came back while live: "
+				 "its live bytes are likely overstated",
+				 100.0 * (double)rows[i].count / (double)rows[i].allocs);
+			out_row_str(d, t, strtab_get(&names, rows[i].name));
+			out_row_u64(d, t, rows[i].count);
+			out_row_u64(d, t, rows[i].allocs);
+			out_row_pct(d, t, 100.0 * (double)rows[i].count / (double)rows[i].allocs);
+			out_row_u64(d, t, rows[i].live);
+			out_row_str(d, t, what);
+		}
+	}
+	free(rows);
+	strtab_release(&names);
+}
+
 void write_summary_report(FILE *f, const struct summary_report *s, enum out_format format)
 {
 	struct out_doc d;
@@ -130,6 +216,8 @@ void write_summary_report(FILE *f, const struct summary_report *s, enum out_form
 	add_events_block(&d, s);
 	if (s->findings)
 		findings_report(&d, s->findings, s->caches);
+	if (s->rows && s->namer)
+		add_reallocated_table(&d, s);
 	if (s->growth)
 		growth_report(&d, s->growth, 10);
 	out_write(f, &d, format);

@@ -85,6 +85,10 @@ static void realloc_of_live_pointer_is_implicit_free(void **state)
 	assert_int_equal(sa->total_dynamic, 192);
 	assert_int_equal(sb->current_dynamic, 64);
 	assert_int_equal(a.totals.implicit_frees, 1);
+	/* the object re-allocated while live was A's: A's live bytes are suspect */
+	assert_int_equal(account_reallocated(&a, SITE_A), 1);
+	assert_int_equal(account_reallocated(&a, SITE_B), 0);
+	assert_int_equal(account_reallocated(&a, 999), 0);
 	apply(&a, KMEM_CACHE_FREE, SITE_A, 0x100, 0, 0);	/* frees B's object */
 	assert_int_equal(sb->free_count, 1);
 	assert_int_equal(sb->current_dynamic, 0);
