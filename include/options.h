@@ -46,6 +46,7 @@ struct options {
 	const char *flame_path;		/* --flame: a flame graph, PNG/SVG/PDF */
 	const char *timeline_path;	/* --timeline: live bytes over time, PNG/SVG/PDF */
 	const char *html_path;		/* --html: one self-contained interactive report */
+	bool strict_kernel;		/* --strict-kernel: a log of another build is an error */
 	enum stack_weight weight;	/* --weight */
 	uint64_t page_size;		/* --page-size, bytes (default 4096) */
 	enum out_format format;		/* --format */

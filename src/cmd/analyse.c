@@ -34,7 +34,7 @@ static const char usage_line[] =
 	"                     [--outstanding FILE [--min-age S]] [--time START,END]\n"
 	"                     [--folded FILE] [--folded-pages FILE] [--flame FILE]\n"
 	"                     [--weight bytes|live|waste|count] [--wrappers FILE]\n"
-	"                     [--timeline FILE] [--html FILE]\n"
+	"                     [--timeline FILE] [--html FILE] [--strict-kernel]\n"
 	"                     [--format text|csv|json] [-q]\n"
 	"       trace_analyze -k DIR|INDEX [-b DIR] [-r FILE] [-c FILE] [--save-index FILE]\n";
 
@@ -132,6 +132,9 @@ static void print_help(void)
 	      "                            current (static + current_dynamic)\n"
 	      "  -i, --rings-show          open the ringchart in the desktop's viewer\n"
 	      "      --save-index FILE     write the tree's index: -k FILE then needs no tree\n"
+	      "      --strict-kernel       a log whose call sites' sizes (/0xSIZE) disagree\n"
+	      "                            with the tree's functions is an error, not a\n"
+	      "                            warning (a log of another build)\n"
 	      "\n"
 	      "Other:\n"
 	      "      --threads N           parser threads (default 0: one per CPU, at most 4)\n"
@@ -177,6 +180,7 @@ enum long_only {
 	OPT_PAGE_SIZE,
 	OPT_TIMELINE,
 	OPT_HTML,
+	OPT_STRICT_KERNEL,
 };
 
 const struct option analyse_long_options[] = {
@@ -214,6 +218,7 @@ const struct option analyse_long_options[] = {
 	{ "page-size", required_argument, NULL, OPT_PAGE_SIZE },
 	{ "timeline", required_argument, NULL, OPT_TIMELINE },
 	{ "html", required_argument, NULL, OPT_HTML },
+	{ "strict-kernel", no_argument, NULL, OPT_STRICT_KERNEL },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -461,6 +466,9 @@ int analyse_parse_options(int argc, char **argv, struct options *opts)
 			break;
 		case OPT_HTML:
 			opts->html_path = optarg;
+			break;
+		case OPT_STRICT_KERNEL:
+			opts->strict_kernel = true;
 			break;
 		case OPT_WEIGHT:
 			key = stack_weight_of_name(optarg);

@@ -729,6 +729,74 @@ int analysis_load_kernel(struct analysis *a, struct ta_error *err)
 }
 
 /* -f or --db-file: every event through the accounts; warnings on stderr. */
+/* What the call sites' printed sizes say of the tree (--strict-kernel). */
+struct kernel_match {
+	uint64_t checked;	/* call sites printing /0xSIZE whose function the tree defines */
+	uint64_t disagree;	/* of those, no definition of that size */
+	char examples[2][256];
+};
+
+/* The log's "/0xSIZE" against the tree's function sizes. */
+static void match_kernel(const struct analysis *a, struct kernel_match *m)
+{
+	const struct strtab *cs = &a->strings.call_sites;
+	char name[CALLSITE_NAME_MAX];
+	uint32_t id;
+
+	memset(m, 0, sizeof(*m));
+	for (id = 0; id < cs->count; id++) {
+		const char *text = strtab_get(cs, id);
+		size_t len = strtab_length(cs, id), n, count, i;
+		const struct kfunc *defs;
+		uint64_t size = 0;
+
+		if (!memchr(text, '/', len))
+			continue;	/* no printed size: nothing to compare */
+		n = callsite_function(text, len, &a->syms, name, sizeof(name), &size);
+		defs = size ? ktree_find_function(&a->ktree, name, n, &count) : NULL;
+		if (!defs)
+			continue;
+		m->checked++;
+		for (i = 0; i < count && defs[i].size != size; i++)
+			;
+		if (i < count)
+			continue;
+		if (m->disagree < 2)
+			snprintf(m->examples[m->disagree], sizeof(m->examples[0]),
+				 "%.*s (0x%llx in %s)", (int)len, text,
+				 (unsigned long long)defs[0].size,
+				 ktree_string(&a->ktree, a->ktree.objects[defs[0].object].path));
+		m->disagree++;
+	}
+}
+
+/*
+ * A log recorded on another build than the tree places its call sites in
+ * the wrong functions: past 5% of the call sites checked (and 3), say so,
+ * or fail with --strict-kernel.
+ */
+static int check_kernel_match(const struct analysis *a, struct ta_error *err)
+{
+	struct kernel_match m;
+	char what[1024];
+
+	if (!a->have_ktree || !a->ktree.nfuncs)
+		return 0;
+	match_kernel(a, &m);
+	if (m.disagree < 3 || m.disagree * 20 <= m.checked)
+		return 0;
+	snprintf(what, sizeof(what), "'%s' does not look recorded on the kernel of '%s': %llu of "
+		 "the %llu call sites whose function size the log prints (/0xSIZE) disagree with "
+		 "the tree's, e.g. %s, %s", a->facts.log_name, a->opts->kernel,
+		 (unsigned long long)m.disagree, (unsigned long long)m.checked, m.examples[0],
+		 m.examples[1]);
+	if (a->opts->strict_kernel)
+		return error_set(err, "%s", what);
+	warn("%s; its call sites are placed by name all the same (--strict-kernel makes this an "
+	     "error)", what);
+	return 0;
+}
+
 int analysis_read(struct analysis *a, struct ta_error *err)
 {
 	const struct options *opts = a->opts;
@@ -749,6 +817,8 @@ int analysis_read(struct analysis *a, struct ta_error *err)
 		warn("the last line of '%s' has no newline (truncated log?): skipped",
 		     a->facts.log_name);
 	warn_about_unresolved_addresses(a);
+	if (check_kernel_match(a, err) < 0)
+		return -1;
 	if (a->have_dirs)
 		place_call_sites(a);
 	return 0;

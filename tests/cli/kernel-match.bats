@@ -1,0 +1,47 @@
+#!/usr/bin/env bats
+# A log recorded on another kernel than the tree given: the call sites'
+# printed function sizes (/0xSIZE) disagree with the tree's, and the tool
+# says so (or, with --strict-kernel, refuses), from a tree, its index or a DB.
+
+load ../lib/helpers
+
+TREE61="$CORPUS/linux-6.1-tiny/tree"
+LOG61="$CORPUS/linux-6.1-tiny/workload-kmem.log"
+LOG618="$CORPUS/host-6.18/small-kmem.log"
+
+setup() {
+	require_corpus
+	cd "$BATS_TEST_TMPDIR"
+}
+
+@test "the 6.18 log with the 6.1 tree: a warning naming how many disagree, two examples" {
+	run "$TA" -q -k "$TREE61" -f "$LOG618" -l callers.txt
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "${lines[0]}" == "trace_analyze: warning: '$LOG618' does not look recorded on the kernel of '$TREE61': 98 of the 98 call sites whose function size the log prints (/0xSIZE) disagree with the tree's, e.g. "*" (0x"*" in "*".o), "*" (0x"*" in "*".o); its call sites are placed by name all the same (--strict-kernel makes this an error)" ]]
+	[ -s callers.txt ]
+}
+
+@test "--strict-kernel: the same is an error, exit 1, nothing written" {
+	run "$TA" -q -k "$TREE61" -f "$LOG618" -l callers.txt --strict-kernel
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == "trace_analyze: error: '$LOG618' does not look recorded on the kernel of '$TREE61': 98 of the 98 call sites"* ]]
+	[ ! -e callers.txt ]
+}
+
+@test "the 6.1 log with its own tree: no warning, even strict" {
+	run "$TA" -q -k "$TREE61" -f "$LOG61" -l callers.txt --strict-kernel
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
+@test "the same check from the tree's index and from a DB of the other build" {
+	gzip -dc "$TOP/data/linux-6.1-tiny.kidx.gz" > tree.kidx
+	run "$TA" -q -k tree.kidx -f "$LOG618" -l /dev/null --strict-kernel
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"98 of the 98 call sites"* ]]
+	"$TA" -q -f "$LOG618" --save-db other.db
+	run "$TA" -q -k tree.kidx --db-file other.db -l /dev/null
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"warning: "*"does not look recorded on the kernel of 'tree.kidx': 98 of the 98"* ]]
+}
