@@ -48,7 +48,7 @@ void write_summary_report(FILE *f, const struct summary_report *s, enum out_form
 struct outstanding_query {
 	const struct account *account;	/* its live map: what is still allocated */
 	const struct row_namer *namer;	/* the name of a live allocation's id */
-	uint64_t end_ns;		/* the log's last timestamp */
+	uint64_t start_ns, end_ns;	/* the log's first and last timestamps */
 	uint64_t min_age_ns;		/* hide younger allocations */
 	size_t top;			/* 0: all rows */
 	/* leaks by stack, when the log had stacks; by_key NULL: no such table */

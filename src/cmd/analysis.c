@@ -310,6 +310,12 @@ static void consume_event(void *ctx, const struct kmem_event *ev)
 	if (r->saving && !r->save_failed &&
 	    db_writer_add(r->saving, ev, &r->save_error) < 0)
 		r->save_failed = true;
+	if (ev->ts_ns) {
+		if (!r->log_first_ns || ev->ts_ns < r->log_first_ns)
+			r->log_first_ns = ev->ts_ns;
+		if (ev->ts_ns > r->log_last_ns)
+			r->log_last_ns = ev->ts_ns;
+	}
 	if (!in_time_window(r->opts, ev)) {
 		r->outside_window++;
 		return;
@@ -729,6 +735,31 @@ int analysis_load_kernel(struct analysis *a, struct ta_error *err)
 }
 
 /* -f or --db-file: every event through the accounts; warnings on stderr. */
+/* --time kept nothing: say where the log's events are, or every report is empty unexplained. */
+static void warn_about_an_empty_window(const struct analysis *a)
+{
+	const struct options *o = a->opts;
+	char from[32] = "", to[32] = "";
+	uint64_t kept = 0;
+	int k;
+
+	if (!analysis_time_window_set(o) || !a->log_last_ns)
+		return;
+	for (k = 0; k < KMEM_KIND_COUNT; k++)
+		if (k != KMEM_LOST_EVENTS && k != KMEM_BUFFER_STARTED)
+			kept += a->in_window[k];
+	if (kept)
+		return;
+	if (o->has_time_start)
+		snprintf(from, sizeof(from), "%.6f", (double)o->time_start_ns / 1e9);
+	if (o->has_time_end)
+		snprintf(to, sizeof(to), "%.6f", (double)o->time_end_ns / 1e9);
+	warn("--time %s,%s kept none of the %llu events: the log runs from %.6f to %.6f s "
+	     "(%.3f s)", from, to, (unsigned long long)a->outside_window,
+	     (double)a->log_first_ns / 1e9, (double)a->log_last_ns / 1e9,
+	     (double)(a->log_last_ns - a->log_first_ns) / 1e9);
+}
+
 /* What the call sites' printed sizes say of the tree (--strict-kernel). */
 struct kernel_match {
 	uint64_t checked;	/* call sites printing /0xSIZE whose function the tree defines */
@@ -817,6 +848,7 @@ int analysis_read(struct analysis *a, struct ta_error *err)
 		warn("the last line of '%s' has no newline (truncated log?): skipped",
 		     a->facts.log_name);
 	warn_about_unresolved_addresses(a);
+	warn_about_an_empty_window(a);
 	if (check_kernel_match(a, err) < 0)
 		return -1;
 	if (a->have_dirs)

@@ -114,6 +114,7 @@ static void write_outstanding_file(FILE *f, const struct analysis *r)
 	struct outstanding_query q = {
 		.account = analysis_rows_account(r, &n),
 		.namer = &n.namer,
+		.start_ns = r->first_ns,
 		.end_ns = r->last_ns,
 		.min_age_ns = r->opts->min_age_ns,
 		.top = r->opts->top,

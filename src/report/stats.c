@@ -116,6 +116,8 @@ static void add_events_block(struct out_doc *d, const struct summary_report *s)
 	}
 	out_item_f64(d, b, "first_seconds", "first event (s)", (double)s->first_ns / 1e9);
 	out_item_f64(d, b, "last_seconds", "last event (s)", (double)s->last_ns / 1e9);
+	out_item_f64(d, b, "span_seconds", "span (s)",
+		     (double)(s->last_ns > s->first_ns ? s->last_ns - s->first_ns : 0) / 1e9);
 }
 
 static const struct out_column reallocated_columns[] = {
@@ -437,7 +439,18 @@ void write_outstanding(FILE *f, const struct outstanding_query *q, enum out_form
 	out_item_u64(&d, head, "bytes", "live bytes", total_bytes);
 	out_item_u64(&d, head, "callers", "callers", nrows);
 	out_item_f64(&d, head, "min_age_s", "minimum age (s)", (double)q->min_age_ns / 1e9);
+	out_item_f64(&d, head, "log_start_s", "log start (s)", (double)q->start_ns / 1e9);
 	out_item_f64(&d, head, "log_end_s", "log end (s)", (double)q->end_ns / 1e9);
+	out_item_f64(&d, head, "log_span_s", "log span (s)",
+		     (double)(q->end_ns > q->start_ns ? q->end_ns - q->start_ns : 0) / 1e9);
+	if (!n && q->account->live.count && q->min_age_ns) {
+		char note[256];
+
+		snprintf(note, sizeof(note), "--min-age %.3f s left out all %zu live allocations: "
+			 "the log spans %.3f s", (double)q->min_age_ns / 1e9, q->account->live.count,
+			 (double)(q->end_ns > q->start_ns ? q->end_ns - q->start_ns : 0) / 1e9);
+		out_item_str(&d, head, "note", "note", note);
+	}
 	t = out_table(&d, "callers", NULL, outstanding_columns,
 		      sizeof(outstanding_columns) / sizeof(outstanding_columns[0]));
 	shown = q->top && q->top < nrows ? q->top : nrows;
