@@ -104,6 +104,14 @@ int analysis_read(struct analysis *a, struct ta_error *err);
 /* The account the rows come from, for opts->group_by, and how they are named. */
 const struct account *analysis_rows_account(const struct analysis *a, struct namers *n);
 
+/*
+ * -b as the reports that read live allocations apply it: the ids of the
+ * rows' account (rows) and of the account by origin key (keys) placed
+ * under the branch; both keep everything without -b.
+ */
+void analysis_branch_filters(const struct analysis *a, struct row_filter *rows,
+			     struct row_filter *keys);
+
 /* The rows of the account as -c lists them: grouped, sorted, placed, cut to -b. */
 void analysis_rows(const struct analysis *a, struct account_rows *rows);
 

@@ -67,6 +67,17 @@ struct row_namer {
 	const void *ctx;
 };
 
+/* Which ids of an account a report keeps (-b); NULL or keep NULL: every id. */
+struct row_filter {
+	bool (*keep)(const void *ctx, uint32_t id);
+	const void *ctx;
+};
+
+static inline bool row_kept(const struct row_filter *f, uint32_t id)
+{
+	return !f || !f->keep || f->keep(f->ctx, id);
+}
+
 /* Call sites as trace_analyze.py names them ("sym+0xoff"; by_function: "sym"). */
 struct callsite_namer {
 	const struct strtab *call_sites;

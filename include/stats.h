@@ -37,6 +37,9 @@ struct summary_report {
 	const struct strtab *caches;
 	uint64_t first_ns, last_ns;	/* of the events counted */
 	const struct timeline_rows *growth;	/* NULL: no growth table */
+	/* -b: the rows (branch) counted in a block of their own; NULL: no branch */
+	const char *branch;
+	const struct row_filter *rows_kept;
 	/* the rows' account and names, for "re-allocated while live" (NULL: none) */
 	const struct account *rows;
 	const struct row_namer *namer;
@@ -56,6 +59,8 @@ struct outstanding_query {
 	const struct origin_keys *keys;
 	const struct callchains *chains;
 	const struct timeline_rows *growth;	/* NULL: no growth table */
+	struct row_filter rows_kept;	/* -b: the live allocations of these rows only */
+	struct row_filter keys_kept;	/* and, in the stack table, of these keys */
 };
 
 /*

@@ -32,9 +32,12 @@ struct timeline_rows {
 	double span_s;
 };
 
-/* Rows of the timeline's keys as namer names them; keep(id) NULL or says which keys count. */
+/*
+ * Rows of the timeline's keys as namer names them; with kept (-b), only
+ * the keys it keeps, and the total is theirs.
+ */
 void timeline_rows_build(struct timeline_rows *rows, const struct timeline *t,
-			 const struct row_namer *namer);
+			 const struct row_namer *namer, const struct row_filter *kept);
 void timeline_rows_release(struct timeline_rows *rows);
 
 static inline const double *timeline_row_values(const struct timeline_rows *r, uint32_t row)

@@ -216,6 +216,46 @@ const struct account *analysis_rows_account(const struct analysis *r, struct nam
 	return &r->account;
 }
 
+static bool placed_in_branch(const struct analysis *r, const uint32_t *place, uint32_t id,
+			     uint32_t nplaces)
+{
+	return place && id < nplaces && place[id] != DIR_NONE &&
+	       dirtree_is_within(&r->dirs, place[id], r->branch);
+}
+
+/* Rows of the rows' account: call sites, or origin keys by their origin's place. */
+static bool row_id_in_branch(const void *ctx, uint32_t id)
+{
+	const struct analysis *r = ctx;
+
+	if (by_origin(r))
+		return placed_in_branch(r, r->key_place, id, r->by_key.nsites);
+	return placed_in_branch(r, r->site_place, id, r->account.nsites);
+}
+
+/* Origin keys (the stack tables): by their origin, or by their call site's place. */
+static bool key_in_branch(const void *ctx, uint32_t key)
+{
+	const struct analysis *r = ctx;
+	uint32_t call_site, stack;
+
+	if (by_origin(r))
+		return placed_in_branch(r, r->key_place, key, r->by_key.nsites);
+	origin_key_parts(&r->keys, key, &call_site, &stack);
+	return placed_in_branch(r, r->site_place, call_site, r->account.nsites);
+}
+
+void analysis_branch_filters(const struct analysis *a, struct row_filter *rows,
+			     struct row_filter *keys)
+{
+	bool cut = a->opts->branch && a->have_dirs;
+
+	rows->keep = cut ? row_id_in_branch : NULL;
+	rows->ctx = a;
+	keys->keep = cut && a->have_keys ? key_in_branch : NULL;
+	keys->ctx = a;
+}
+
 /* The account rows, placed in the tree and cut to -b when there is one. */
 void analysis_rows(const struct analysis *r, struct account_rows *rows)
 {

@@ -38,6 +38,17 @@
 #include "symbols.h"
 #include "timeline_chart.h"
 
+/* The timeline's rows as the reports name and cut them (--group-by, -b). */
+static void timeline_rows_of(const struct analysis *r, struct timeline_rows *rows)
+{
+	struct row_filter kept, keys;
+	struct namers n;
+
+	analysis_rows_account(r, &n);
+	analysis_branch_filters(r, &kept, &keys);
+	timeline_rows_build(rows, &r->timeline, &n.namer, &kept);
+}
+
 /* Write one report to path ('-' = standard output) with write(f, r), whole or not at all. */
 static int write_report(const struct analysis *r, const char *path,
 			void (*write)(FILE *f, const struct analysis *r), struct ta_error *err)
@@ -80,6 +91,7 @@ static void write_stats_rows(FILE *f, const struct analysis *r)
 static void write_summary_file(FILE *f, const struct analysis *r)
 {
 	struct timeline_rows growth;
+	struct row_filter kept, keys;
 	struct namers n;
 	struct parse_stats window;
 	struct summary_report s = {
@@ -95,14 +107,18 @@ static void write_summary_file(FILE *f, const struct analysis *r)
 		.growth = &growth,
 		.rows = analysis_rows_account(r, &n),
 		.namer = &n.namer,
+		.branch = r->opts->branch && r->have_dirs ? r->opts->branch : NULL,
+		.rows_kept = &kept,
 	};
+
+	analysis_branch_filters(r, &kept, &keys);
 
 	if (analysis_time_window_set(r->opts)) {	/* count the events of the window only */
 		window = r->read.stats;
 		memcpy(window.events, r->in_window, sizeof(window.events));
 		s.stats = &window;
 	}
-	timeline_rows_build(&growth, &r->timeline, &n.namer);
+	timeline_rows_of(r, &growth);
 	write_summary_report(f, &s, r->opts->format);
 	timeline_rows_release(&growth);
 }
@@ -125,7 +141,8 @@ static void write_outstanding_file(FILE *f, const struct analysis *r)
 		q.keys = &r->keys;
 		q.chains = &r->chains;
 	}
-	timeline_rows_build(&growth, &r->timeline, q.namer);
+	analysis_branch_filters(r, &q.rows_kept, &q.keys_kept);
+	timeline_rows_build(&growth, &r->timeline, q.namer, &q.rows_kept);
 	q.growth = &growth;
 	write_outstanding(f, &q, r->opts->format);
 	timeline_rows_release(&growth);
@@ -212,13 +229,12 @@ static int write_timeline_chart(const struct analysis *r, struct ta_error *err)
 	const struct options *o = r->opts;
 	struct timeline_rows rows;
 	struct outfile out;
-	struct namers n;
 	char title[1024];
 	int rc;
 
 	if (outfile_open(&out, o->timeline_path, err) < 0)
 		return -1;
-	timeline_rows_build(&rows, &r->timeline, (analysis_rows_account(r, &n), &n.namer));
+	timeline_rows_of(r, &rows);
 	snprintf(title, sizeof(title), "Live bytes of '%s' over time, %s%s", analysis_log_name(r),
 		 rows_noun(o), o->families == FAMILY_MALLOC ? " (kmalloc only)" :
 		 o->families == FAMILY_CACHE ? " (kmem_cache only)" : "");
@@ -278,9 +294,8 @@ static void write_folded_json(FILE *f, const struct analysis *r)
 static void write_timeline_json(FILE *f, const struct analysis *r)
 {
 	struct timeline_rows rows;
-	struct namers n;
 
-	timeline_rows_build(&rows, &r->timeline, (analysis_rows_account(r, &n), &n.namer));
+	timeline_rows_of(r, &rows);
 	timeline_rows_write_json(f, &rows, timeline_rows_shown(r->opts));
 	timeline_rows_release(&rows);
 }
@@ -289,12 +304,11 @@ static void write_timeline_json(FILE *f, const struct analysis *r)
 static int timeline_svg(const struct analysis *r, struct memory_text *m, struct ta_error *err)
 {
 	struct timeline_rows rows;
-	struct namers n;
 	char title[1024];
 	FILE *f = xopen_memstream(&m->text, &m->len);
 	int rc;
 
-	timeline_rows_build(&rows, &r->timeline, (analysis_rows_account(r, &n), &n.namer));
+	timeline_rows_of(r, &rows);
 	snprintf(title, sizeof(title), "Live bytes over time, %s", rows_noun(r->opts));
 	rc = timeline_chart_write(&rows, timeline_rows_shown(r->opts), title, "timeline.svg", f, err);
 	timeline_rows_release(&rows);

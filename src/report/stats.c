@@ -169,7 +169,7 @@ static void add_reallocated_table(struct out_doc *d, const struct summary_report
 	for (id = 0; id < a->nsites; id++) {
 		size_t len;
 
-		if (!a->sites[id].alloc_count)
+		if (!a->sites[id].alloc_count || !row_kept(s->rows_kept, id))
 			continue;
 		len = s->namer->name(s->namer->ctx, id, name, sizeof(name));
 		i = strtab_intern(&names, name, len);
@@ -206,6 +206,38 @@ static void add_reallocated_table(struct out_doc *d, const struct summary_report
 	strtab_release(&names);
 }
 
+/* -b: the totals of the rows under the branch (the blocks above are of the whole log). */
+static void add_branch_block(struct out_doc *d, const struct summary_report *s)
+{
+	const struct account *a = s->rows;
+	struct site_stats sum;
+	struct out_block *b;
+	uint32_t id;
+
+	memset(&sum, 0, sizeof(sum));
+	for (id = 0; id < a->nsites; id++) {
+		const struct site_stats *x = &a->sites[id];
+
+		if (!x->alloc_count || !row_kept(s->rows_kept, id))
+			continue;
+		sum.total_dynamic += x->total_dynamic;
+		sum.total_req += x->total_req;
+		sum.current_dynamic += x->current_dynamic;
+		sum.current_req += x->current_req;
+		sum.alloc_count += x->alloc_count;
+		sum.free_count += x->free_count;
+	}
+	b = out_list(d, "branch", "under -b");
+	out_item_str(d, b, "branch", "branch", s->branch);
+	out_item_u64(d, b, "allocs", "allocations", sum.alloc_count);
+	out_item_u64(d, b, "frees", "frees matched", sum.free_count);
+	out_item_u64(d, b, "requested", "requested", sum.total_req);
+	out_item_u64(d, b, "allocated", "allocated", sum.total_dynamic);
+	out_item_u64(d, b, "total_waste", "total_waste", sum.total_dynamic - sum.total_req);
+	out_item_u64(d, b, "live", "live at end", sum.current_dynamic);
+	out_item_u64(d, b, "waste", "waste (live)", sum.current_dynamic - sum.current_req);
+}
+
 void write_summary_report(FILE *f, const struct summary_report *s, enum out_format format)
 {
 	struct out_doc d;
@@ -216,6 +248,8 @@ void write_summary_report(FILE *f, const struct summary_report *s, enum out_form
 	out_item_str(&d, src, "log", "log", s->source);
 	add_bytes_block(&d, s->totals);
 	add_events_block(&d, s);
+	if (s->branch && s->rows && s->rows_kept)
+		add_branch_block(&d, s);
 	if (s->findings)
 		findings_report(&d, s->findings, s->caches);
 	if (s->rows && s->namer)
@@ -283,7 +317,7 @@ static struct live_item *collect_live(const struct outstanding_query *q, struct 
 		if (!a->ptr)
 			continue;
 		age = q->end_ns > a->ts_ns ? q->end_ns - a->ts_ns : 0;
-		if (age < q->min_age_ns)
+		if (age < q->min_age_ns || !row_kept(&q->rows_kept, a->call_site))
 			continue;
 		len = q->namer->name(q->namer->ctx, a->call_site, name, sizeof(name));
 		items[*n].row = strtab_intern(names, name, len);
@@ -374,7 +408,7 @@ static void add_stack_table(struct out_doc *d, const struct outstanding_query *q
 		if (!a->ptr)
 			continue;
 		age = q->end_ns > a->ts_ns ? q->end_ns - a->ts_ns : 0;
-		if (age < q->min_age_ns)
+		if (age < q->min_age_ns || !row_kept(&q->keys_kept, a->call_site))
 			continue;
 		origin_key_parts(q->keys, a->call_site, &call_site, &stack);
 		if (stack == STACK_NONE || stack >= nstacks)

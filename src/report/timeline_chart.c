@@ -46,9 +46,12 @@ static int by_peak(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
+#define NOT_KEPT UINT32_MAX
+
 void timeline_rows_build(struct timeline_rows *rows, const struct timeline *t,
-			 const struct row_namer *namer)
+			 const struct row_namer *namer, const struct row_filter *kept)
 {
+	bool cut = kept && kept->keep;
 	uint32_t nkeys = t->nsamples ? t->samples[t->nsamples - 1].nkeys : 0;
 	uint32_t *row_of = xcalloc(nkeys ? nkeys : 1, sizeof(*row_of));
 	struct peak_order *order;
@@ -64,21 +67,30 @@ void timeline_rows_build(struct timeline_rows *rows, const struct timeline *t,
 	rows->total = xcalloc(n ? n : 1, sizeof(*rows->total));
 	for (i = 0; i < n; i++) {
 		rows->ts[i] = t->samples[i].ts_ns;
-		rows->total[i] = (double)t->samples[i].total;
+		rows->total[i] = cut ? 0 : (double)t->samples[i].total;
 	}
 	rows->span_s = n > 1 ? (double)(rows->ts[n - 1] - rows->ts[0]) / 1e9 : 0;
 	strtab_init(&names);
 	for (k = 0; k < nkeys; k++) {
-		size_t len = namer->name(namer->ctx, k, name, sizeof(name));
+		size_t len;
 
+		row_of[k] = NOT_KEPT;
+		if (!row_kept(kept, k))
+			continue;
+		len = namer->name(namer->ctx, k, name, sizeof(name));
 		row_of[k] = strtab_intern(&names, name, len);
 	}
 	values = xcalloc((size_t)names.count * (n ? n : 1) + 1, sizeof(*values));
 	for (i = 0; i < n; i++) {
 		const struct timeline_sample *s = &t->samples[i];
 
-		for (k = 0; k < s->nkeys; k++)
+		for (k = 0; k < s->nkeys; k++) {
+			if (row_of[k] == NOT_KEPT)
+				continue;
 			values[(size_t)row_of[k] * n + i] += (double)s->live[k];
+			if (cut)
+				rows->total[i] += (double)s->live[k];
+		}
 	}
 	peak = xcalloc(names.count + 1, sizeof(*peak));
 	order = xcalloc(names.count + 1, sizeof(*order));
