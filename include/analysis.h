@@ -87,6 +87,7 @@ struct analysis {
 /* The names rows are reported under: call sites, functions, origins or caches. */
 struct namers {
 	struct callsite_namer cs;
+	const struct analysis *dirs;	/* --group-by dir: call sites by directory */
 	struct origin_namer on;
 	struct strtab_namer caches;
 	struct row_namer namer;

@@ -54,7 +54,7 @@ bool read_seconds(const char *s, uint64_t *ns);
 bool read_pid_list(const char *s, int *pids, size_t *n, size_t max);
 
 /*
- * --group-by: "callsite", "function", "origin", "cache", "dir" -> enum
+ * --group-by: "callsite", "function", "origin", "cache", "dir", "size-class" -> enum
  * group_by (options.h), or -1 when s is none of them or not among those
  * allowed (a mask of 1 << GROUP_x).
  */

@@ -87,6 +87,8 @@ void dirtree_add_dynamic(struct dirtree *d, uint32_t node, uint64_t total_dynami
 
 bool dirtree_is_within(const struct dirtree *d, uint32_t node, uint32_t ancestor);
 uint32_t dirtree_common_ancestor(const struct dirtree *d, uint32_t a, uint32_t b);
+/* The child of top on the way to node (node itself if top is its parent); DIR_NONE if none. */
+uint32_t dirtree_child_toward(const struct dirtree *d, uint32_t node, uint32_t top);
 
 /* "fs/ext2/inode.o"; the root is "." . Returns the length (truncated to cap). */
 size_t dirtree_path(const struct dirtree *d, uint32_t node, char *out, size_t cap);

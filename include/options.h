@@ -18,7 +18,8 @@ enum group_by {
 	GROUP_FUNCTION,		/* the offsets of a function merged */
 	GROUP_ORIGIN,		/* who is behind the allocator and its wrappers */
 	GROUP_CACHE,		/* the slab cache (name=, or kmalloc's size class) */
-	GROUP_DIR,		/* the kernel tree's directory (diff, with -k) */
+	GROUP_DIR,		/* the kernel tree's directory (with -k) */
+	GROUP_SIZE_CLASS,	/* the kmalloc size class of bytes_alloc: kmalloc-8 ... kmalloc-8k */
 };
 
 /* What a folded stack or a flame graph box weighs (--weight). */

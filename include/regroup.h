@@ -30,6 +30,17 @@ void count_by_origin(struct account *by_key, struct origin_keys *keys,
 size_t slab_cache_name(const struct trace_strings *s, const struct kmem_event *ev, char *out,
 		       size_t cap);
 
+/*
+ * The kmalloc size class that holds bytes bytes, into out: "kmalloc-8",
+ * "kmalloc-96", ..., "kmalloc-1k" ... "kmalloc-8k", "kmalloc-large" past
+ * 8 KiB (the kernel's own names of its kmalloc caches).
+ */
+size_t kmalloc_size_class(uint32_t bytes, char *out, size_t cap);
+
+/* Count a slab event under the size class of its bytes_alloc. */
+void count_by_size_class(struct account *by_class, struct strtab *class_names,
+			 const struct kmem_event *ev);
+
 /* Count a slab event under its cache, names interned in cache_names. */
 void count_by_cache(struct account *by_cache, struct strtab *cache_names,
 		    const struct trace_strings *s, const struct kmem_event *ev);

@@ -67,3 +67,38 @@ void count_by_cache(struct account *by_cache, struct strtab *cache_names,
 	keyed.call_site = strtab_intern(cache_names, name, n);
 	account_apply(by_cache, &keyed);
 }
+
+size_t kmalloc_size_class(uint32_t bytes, char *out, size_t cap)
+{
+	static const uint32_t classes[] = { 8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048,
+					    4096, 8192 };
+	size_t i;
+	int n = -1;
+
+	for (i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+		if (bytes <= classes[i]) {
+			n = classes[i] >= 1024 ? snprintf(out, cap, "kmalloc-%uk", classes[i] / 1024)
+					       : snprintf(out, cap, "kmalloc-%u", classes[i]);
+			break;
+		}
+	if (n < 0)
+		n = snprintf(out, cap, "kmalloc-large");
+	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
+void count_by_size_class(struct account *by_class, struct strtab *class_names,
+			 const struct kmem_event *ev)
+{
+	struct kmem_event keyed;
+	char name[32];
+	size_t n;
+
+	if (!kmem_is_slab_alloc(ev->kind)) {
+		account_apply(by_class, ev);
+		return;
+	}
+	keyed = *ev;
+	n = kmalloc_size_class(ev->bytes_alloc, name, sizeof(name));
+	keyed.call_site = strtab_intern(class_names, name, n);
+	account_apply(by_class, &keyed);
+}

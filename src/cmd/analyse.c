@@ -27,7 +27,8 @@
 static const char usage_line[] =
 	"usage: trace_analyze [-k DIR|INDEX] [--system-map FILE] -f LOG|--db-file DB\n"
 	"                     [--save-db DB] [-c FILE] [-o KEY]\n"
-	"                     [--malloc | --cache] [--group-by function|origin|cache]\n"
+	"                     [--malloc | --cache] [--group-by callsite|function|origin|\n"
+	"                                          cache|size-class|dir]\n"
 	"                     [-b DIR]\n"
 	"                     [-l FILE] [-r FILE [-a ATTR] [-i]] [--save-index FILE]\n"
 	"                     [--summary FILE] [--stats FILE [--top N]] [--page FILE]\n"
@@ -72,7 +73,10 @@ static void print_help(void)
 	      "                            'function' (offsets of a function merged), or\n"
 	      "                            'origin' (who is behind the allocator and its\n"
 	      "                            wrappers, from the log's stack traces), or\n"
-	      "                            'cache' (the slab cache); also for --stats\n"
+	      "                            'cache' (the slab cache), or 'size-class'\n"
+	      "                            (kmalloc-8 ... kmalloc-8k by bytes_alloc),\n"
+	      "                            or 'dir' (with -k: the directory under -b,\n"
+	      "                            or the top level); also for --stats\n"
 	      "                            and --outstanding\n"
 	      "      --format FORMAT       text (default: trace_analyze.py's layout), csv\n"
 	      "                            or json, for the account and every report\n"
@@ -229,7 +233,7 @@ const struct option analyse_long_options[] = {
 
 /* The groupings of the bare command's rows (dir is diff's). */
 #define ANALYSE_GROUPS (1u << GROUP_CALLSITE | 1u << GROUP_FUNCTION | 1u << GROUP_ORIGIN | \
-			1u << GROUP_CACHE)
+			1u << GROUP_CACHE | 1u << GROUP_DIR | 1u << GROUP_SIZE_CLASS)
 
 static bool parse_count(const char *s, size_t *out)
 {
@@ -336,9 +340,15 @@ static int check_combinations(struct options *opts)
 	if (opts->flame_path && !chart_path_ok(opts->flame_path))
 		return analyse_usage("--flame '%s': a chart is written as .png, .svg or .pdf: name "
 				     "it so", opts->flame_path);
+	if (opts->group_by == GROUP_DIR && !opts->kernel)
+		return analyse_usage("%s", "--group-by dir places call sites in the tree's "
+				     "directories: give the tree with -k DIR");
 	if (opts->group_by == GROUP_CACHE && (opts->branch || opts->callers_path))
 		return analyse_usage("%s", "--group-by cache: slab caches are in no directory of the "
 				     "tree (-b, -l)");
+	if (opts->group_by == GROUP_SIZE_CLASS && (opts->branch || opts->callers_path))
+		return analyse_usage("%s", "--group-by size-class: size classes are in no directory "
+				     "of the tree (-b, -l)");
 	if (opts->weight != WEIGHT_BYTES && !opts->folded_path && !opts->flame_path)
 		return analyse_usage("%s", "--weight says what --folded and --flame weigh: give one "
 				   "of them");

@@ -87,7 +87,8 @@ static int load_symbols(struct analysis *r, struct ta_error *err)
 static bool needs_objects(const struct options *o)
 {
 	return o->branch || o->callers_path || o->rings_path || o->save_index ||
-	       o->place_in_tree || o->html_path || (!o->log_path && !o->db_path);
+	       o->place_in_tree || o->html_path || o->group_by == GROUP_DIR ||
+	       (!o->log_path && !o->db_path);
 }
 
 /* -k DIR walks the tree (when a report needs it); -k FILE loads an index. */
@@ -192,6 +193,24 @@ static bool row_is_in_branch(const struct account_row *row, const void *ctx)
 	return row->place != DIR_NONE && dirtree_is_within(&r->dirs, row->place, r->branch);
 }
 
+/*
+ * --group-by dir: a call site by the directory it is placed in, at the
+ * level under -b (or the top level); "(not in the tree)" when unplaced.
+ */
+static size_t dir_row_name(const void *ctx, uint32_t id, char *out, size_t cap)
+{
+	const struct analysis *r = ctx;
+	uint32_t node = r->site_place && id < r->account.nsites ? r->site_place[id] : DIR_NONE;
+	int n;
+
+	if (node != DIR_NONE)
+		node = dirtree_child_toward(&r->dirs, node, r->branch);
+	if (node != DIR_NONE)
+		return dirtree_path(&r->dirs, node, out, cap);
+	n = snprintf(out, cap, "%s", r->opts->branch ? "(not under -b)" : "(not in the tree)");
+	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
 /* The rows' names: call sites, functions, origins (over the account by key), caches. */
 const struct account *analysis_rows_account(const struct analysis *r, struct namers *n)
 {
@@ -206,10 +225,16 @@ const struct account *analysis_rows_account(const struct analysis *r, struct nam
 		n->namer.ctx = &n->on;
 		return &r->by_key;
 	}
-	if (r->opts->group_by == GROUP_CACHE) {
+	if (r->opts->group_by == GROUP_CACHE || r->opts->group_by == GROUP_SIZE_CLASS) {
 		n->namer.name = strtab_row_name;
 		n->namer.ctx = &n->caches;
 		return &r->by_cache;
+	}
+	n->dirs = r;
+	if (r->opts->group_by == GROUP_DIR) {
+		n->namer.name = dir_row_name;
+		n->namer.ctx = r;
+		return &r->account;
 	}
 	n->namer.name = callsite_row_name;
 	n->namer.ctx = &n->cs;
@@ -260,7 +285,8 @@ void analysis_branch_filters(const struct analysis *a, struct row_filter *rows,
 void analysis_rows(const struct analysis *r, struct account_rows *rows)
 {
 	const uint32_t *place = by_origin(r) ? r->key_place
-			      : r->opts->group_by == GROUP_CACHE ? NULL : r->site_place;
+			      : r->opts->group_by == GROUP_CACHE ||
+				r->opts->group_by == GROUP_SIZE_CLASS ? NULL : r->site_place;
 	struct row_places places = { place, join_places, &r->dirs };
 	struct namers n;
 	const struct account *a = analysis_rows_account(r, &n);
@@ -372,8 +398,12 @@ static void consume_event(void *ctx, const struct kmem_event *ev)
 	account_apply(&r->account, ev);
 	if (r->have_keys && kmem_is_slab(ev->kind))
 		count_by_origin(&r->by_key, &r->keys, ev);
-	if (r->have_caches && kmem_is_slab(ev->kind))
-		count_by_cache(&r->by_cache, &r->cache_keys, &r->strings, ev);
+	if (r->have_caches && kmem_is_slab(ev->kind)) {
+		if (r->opts->group_by == GROUP_SIZE_CLASS)
+			count_by_size_class(&r->by_cache, &r->cache_keys, ev);
+		else
+			count_by_cache(&r->by_cache, &r->cache_keys, &r->strings, ev);
+	}
 	if (r->have_findings)
 		findings_apply(&r->findings, ev);
 	if (r->have_pages && kmem_is_page(ev->kind))
@@ -395,6 +425,7 @@ static bool needs_event_stream(const struct options *o)
 {
 	return o->summary_path || o->outstanding_path || o->page_path || o->has_time_start ||
 	       o->has_time_end || analysis_needs_stacks(o) || o->group_by == GROUP_CACHE ||
+	       o->group_by == GROUP_SIZE_CLASS ||
 	       o->replay_events || analysis_needs_timeline(o);
 }
 
@@ -750,7 +781,7 @@ static void prepare_timeline(struct analysis *r)
 /* Origins and stacks: set up before the log is read, as System.map is loaded. */
 static int prepare_origins(struct analysis *r, struct ta_error *err)
 {
-	if (r->opts->group_by == GROUP_CACHE) {
+	if (r->opts->group_by == GROUP_CACHE || r->opts->group_by == GROUP_SIZE_CLASS) {
 		strtab_init(&r->cache_keys);
 		account_init(&r->by_cache, r->opts->families);
 		r->have_caches = true;

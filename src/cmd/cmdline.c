@@ -141,7 +141,8 @@ bool read_seconds(const char *s, uint64_t *ns)
 	return true;
 }
 
-static const char *const group_names[] = { "callsite", "function", "origin", "cache", "dir" };
+static const char *const group_names[] = { "callsite", "function", "origin", "cache", "dir",
+					    "size-class" };
 #define GROUP_COUNT (sizeof(group_names) / sizeof(group_names[0]))
 
 int group_by_of_name(const char *s, unsigned allowed)

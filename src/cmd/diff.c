@@ -43,6 +43,10 @@ static const char usage_line[] =
 
 #define diff_usage(...) usage_error(usage_line, "diff", __VA_ARGS__)
 
+/* What diff's rows can be: all but the size classes. */
+#define DIFF_GROUPS (1u << GROUP_CALLSITE | 1u << GROUP_FUNCTION | 1u << GROUP_ORIGIN | \
+		     1u << GROUP_CACHE | 1u << GROUP_DIR)
+
 static void print_help(void)
 {
 	fputs(usage_line, stdout);
@@ -254,10 +258,10 @@ static int parse_diff_options(int argc, char **argv, struct diff_options *d)
 			d->kernels[1] = optarg;
 			break;
 		case OPT_GROUP_BY:
-			key = group_by_of_name(optarg, ~0u);
+			key = group_by_of_name(optarg, DIFF_GROUPS);
 			if (key < 0)
 				return diff_usage("unknown --group-by value '%s' (%s)", optarg,
-						  group_by_list(~0u));
+						  group_by_list(DIFF_GROUPS));
 			d->group_by = (enum group_by)key;
 			break;
 		case 'b':
@@ -494,13 +498,6 @@ static void add_entry(struct side *s, const char *name, size_t len, double value
 }
 
 /* The directory (or object) just below top that holds node, or DIR_NONE. */
-static uint32_t child_of_top(const struct dirtree *t, uint32_t node, uint32_t top)
-{
-	while (node != DIR_NONE && t->nodes[node].parent != top)
-		node = t->nodes[node].parent;
-	return node;
-}
-
 /*
  * A row whose figure is 0 on a side is not there for that figure (a
  * function that held nothing at the end is not "added" to current_dynamic);
@@ -540,7 +537,7 @@ static void collect_rows(struct side *s, const struct diff_options *d)
 			add_entry(s, r->caller, strlen(r->caller), figure_of(&r->s, d->figure));
 			continue;
 		}
-		uint32_t top = s->a.branch, node = child_of_top(&s->a.dirs, r->place, top);
+		uint32_t top = s->a.branch, node = dirtree_child_toward(&s->a.dirs, r->place, top);
 		size_t n;
 
 		if (node == DIR_NONE)

@@ -214,6 +214,10 @@ static const char *rows_noun(const struct options *o)
 		return "by origin";
 	case GROUP_CACHE:
 		return "by slab cache";
+	case GROUP_SIZE_CLASS:
+		return "by kmalloc size class";
+	case GROUP_DIR:
+		return "by directory";
 	default:
 		return "by call site";
 	}

@@ -365,3 +365,10 @@ void dirtree_ring_view(const struct dirtree *d, uint32_t top, enum size_attr a,
 		dirtree_path(d, top, label, sizeof(label));
 	add_view(d, top, RING_NONE, a, label, out);
 }
+
+uint32_t dirtree_child_toward(const struct dirtree *d, uint32_t node, uint32_t top)
+{
+	while (node != DIR_NONE && d->nodes[node].parent != top)
+		node = d->nodes[node].parent;
+	return node;
+}

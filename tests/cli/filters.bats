@@ -86,3 +86,35 @@ agree() {
 	! awk 'NR > 2 { print $1 }' stats.txt | grep -F '+0x' || false
 	! awk 'NR > 9 && NF == 5 { print $1 }' outstanding.txt | grep -F '+0x' || false
 }
+
+@test "--group-by dir: the dynamic account per directory sums to the account; -b goes one level down" {
+	"$TA" -q -k "$TREE" -f "$LOG" --group-by dir -c dirs.txt
+	"$TA" -q -f "$LOG" -c all.txt
+	[ "$(awk 'NR > 9 && NF { n += $3 } END { print n }' dirs.txt)" = \
+	  "$(awk '/^current bytes allocated:/ { print $4 }' all.txt)" ]
+	[ "$(awk 'NR > 9 && NF { n += $1 } END { print n }' dirs.txt)" = \
+	  "$(awk 'NR > 9 && NF { n += $1 } END { print n }' all.txt)" ]
+	grep -q ' drivers$' dirs.txt
+	# the drivers row is what -b drivers gives
+	"$TA" -q -k "$TREE" -f "$LOG" -b drivers -c drivers.txt
+	[ "$(awk '$NF == "drivers" { print $3 }' dirs.txt)" = \
+	  "$(awk '/^current bytes allocated:/ { print $4 }' drivers.txt)" ]
+	"$TA" -q -k "$TREE" -f "$LOG" --group-by dir -b fs -c fs.txt
+	! awk 'NR > 9 && NF { print $NF }' fs.txt | grep -v '^fs/' || false
+	run "$TA" -f "$LOG" --group-by dir -c -
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: --group-by dir places call sites in the tree's directories: give the tree with -k DIR" ]
+}
+
+@test "--group-by size-class: kmalloc classes of bytes_alloc, as an independent count makes them" {
+	"$TA" -q -f "$LOG" --group-by size-class -c classes.txt
+	"$TA" -q -f "$LOG" -c all.txt
+	[ "$(awk 'NR > 9 && NF { n += $3 } END { print n }' classes.txt)" = \
+	  "$(awk '/^current bytes allocated:/ { print $4 }' all.txt)" ]
+	! awk 'NR > 9 && NF { print $NF }' classes.txt | grep -vx 'kmalloc-\(8\|16\|32\|64\|96\|128\|192\|256\|512\|1k\|2k\|4k\|8k\|large\)' || false
+	# bytes allocated in the 192 class: every allocation of 129 to 192 bytes
+	want=$(grep -v '^ *=>' "$LOG" | grep -E ' (kmalloc|kmalloc_node|kmem_cache_alloc|kmem_cache_alloc_node): ' |
+		grep -v 'ptr=0000000000000000\|ptr=(null)\|ptr=0x0 ' |
+		sed -n 's/.*bytes_alloc=\([0-9]*\).*/\1/p' | awk '$1 > 128 && $1 <= 192 { n += $1 } END { print n }')
+	[ "$(awk '$NF == "kmalloc-192" { print $1 }' classes.txt)" = "$want" ]
+}

@@ -72,7 +72,7 @@ usage_error() {	# EXPECTED-FIRST-LINE: after `run`, check exit 2 and the usage l
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" extra
 	usage_error "trace_analyze: error: unexpected argument 'extra'"
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" --group-by file
-	usage_error "trace_analyze: error: unknown --group-by value 'file' (callsite, function, origin, cache)"
+	usage_error "trace_analyze: error: unknown --group-by value 'file' (callsite, function, origin, cache, dir, size-class)"
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" --weight heavy --folded -
 	usage_error "trace_analyze: error: unknown --weight 'heavy' (bytes, live, waste, count)"
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" --weight live -c -
