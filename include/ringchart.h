@@ -23,6 +23,7 @@
 
 #define RING_NONE UINT32_MAX
 #define RING_MIN_DEGREES 0.4
+#define RING_THIN_DEGREES 1.5	/* a narrower wedge is drawn grey, its subtree not at all */
 
 struct ring_node {
 	char *label;
@@ -48,7 +49,7 @@ void ring_tree_release(struct ring_tree *t);
 uint32_t ring_tree_add(struct ring_tree *t, uint32_t parent, const char *label, uint64_t value,
 		       bool leaf);
 
-/* "1 byte", "512 bytes", "12.3 kB", "4.0 MB" (powers of 1024, as trace_analyze.py). */
+/* "1 byte", "512 bytes", "12.3 KiB", "4.0 MiB" (powers of 1024). */
 void human_size(uint64_t bytes, char *out, size_t cap);
 
 /* Draw t under a title line into f, as PNG, SVG or PDF by path's name. */

@@ -67,7 +67,7 @@ uint32_t ring_tree_add(struct ring_tree *t, uint32_t parent, const char *label, 
 	return id;
 }
 
-/* "+12.3 kB", "-4.0 kB", "0 bytes": a change. */
+/* "+12.3 KiB", "-4.0 KiB", "0 bytes": a change. */
 static void human_change(int64_t delta, char *out, size_t cap)
 {
 	char size[24];
@@ -78,7 +78,7 @@ static void human_change(int64_t delta, char *out, size_t cap)
 
 void human_size(uint64_t bytes, char *out, size_t cap)
 {
-	static const char *const units[] = { "kB", "MB", "GB", "TB", "PB" };
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
 	double v = (double)bytes;
 	int u = -1;
 
@@ -107,8 +107,11 @@ struct chart {
 	double ring;		/* width of one ring */
 	uint64_t total;		/* the root's value */
 	uint64_t hidden;	/* nodes too narrow to draw (merged into "more") */
+	uint64_t thin;		/* thin wedges drawn grey, without their subtree */
 	struct label_job *jobs;
 	size_t njobs, jobs_cap;
+	char **owned;		/* labels made for the chart ("ext4/inode.o") */
+	size_t nowned, owned_cap;
 };
 
 struct label_job {
@@ -158,8 +161,21 @@ static void hsl_to_rgb(double h, double s, double l, double rgb[3])
 	rgb[2] = hue_to_channel(p, q, h - 1.0 / 3);
 }
 
-/* Hue from the wedge's middle angle; lightness falls with depth. */
-static void wedge_colour(double mid, unsigned depth, bool grey, double rgb[3])
+/*
+ * The hue of a top-level directory, from its name: the same directory has
+ * the same colour in every chart (FNV-1a, spread over the circle).
+ */
+static double hue_of_name(const char *name)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 16777619u;
+	return (double)(h % 3600) / 3600.0;
+}
+
+/* The top-level directory's hue; lightness falls with depth. */
+static void wedge_colour(double hue, unsigned depth, bool grey, double rgb[3])
 {
 	double l = 0.82 - 0.085 * (depth - 1);
 
@@ -169,7 +185,7 @@ static void wedge_colour(double mid, unsigned depth, bool grey, double rgb[3])
 		rgb[0] = rgb[1] = rgb[2] = l + 0.05;
 		return;
 	}
-	hsl_to_rgb(fmod(mid / (2 * M_PI) + 0.58, 1.0), 0.62, l, rgb);
+	hsl_to_rgb(hue, 0.62, l, rgb);
 }
 
 /* A change: warm when it grew, cool when it shrank, grey when it did neither. */
@@ -252,8 +268,30 @@ static uint32_t *sorted_children(const struct ring_tree *t, uint32_t node, size_
 	return kids;
 }
 
-static void draw_children(struct chart *c, uint32_t node, unsigned depth, double a0)
+/* "ext4/inode.o": an object's label with its directory, so that it is not ambiguous. */
+static const char *object_label(struct chart *c, uint32_t node)
 {
+	const struct ring_node *k = &c->t->nodes[node];
+	size_t n;
+	char *s;
+
+	if (!k->leaf || k->parent == 0 || k->parent == RING_NONE)
+		return k->label;
+	n = strlen(c->t->nodes[k->parent].label) + strlen(k->label) + 2;
+	s = xmalloc(n);
+	snprintf(s, n, "%s/%s", c->t->nodes[k->parent].label, k->label);
+	if (c->nowned == c->owned_cap) {
+		c->owned_cap = c->owned_cap ? c->owned_cap * 2 : 64;
+		c->owned = xrealloc(c->owned, c->owned_cap * sizeof(*c->owned));
+	}
+	c->owned[c->nowned++] = s;
+	return s;
+}
+
+static void draw_children(struct chart *c, uint32_t node, unsigned depth, double a0,
+			  double hue)
+{
+	const double thin_angle = RING_THIN_DEGREES * M_PI / 180;
 	const double min_angle = RING_MIN_DEGREES * M_PI / 180;
 	double r_in = c->r0 + (depth - 1) * c->ring, r_out = r_in + c->ring;
 	uint64_t more_value = 0;
@@ -266,8 +304,10 @@ static void draw_children(struct chart *c, uint32_t node, unsigned depth, double
 	for (i = 0; i < n; i++) {
 		const struct ring_node *k = &c->t->nodes[kids[i]];
 		double span = 2 * M_PI * (double)k->value / (double)c->total;
-		struct label_job job = { k->label, 0, k->value, k->delta, a, a + span, r_in, r_out,
-					 { 0 } };
+		struct label_job job = { object_label(c, kids[i]), 0, k->value, k->delta, a, a + span,
+					 r_in, r_out, { 0 } };
+		double kid_hue = depth == 1 ? hue_of_name(k->label) : hue;
+		bool thin = span < thin_angle && k->first_child != RING_NONE;
 
 		if (span < min_angle) {
 			more++;
@@ -278,10 +318,13 @@ static void draw_children(struct chart *c, uint32_t node, unsigned depth, double
 		if (c->t->signed_values)
 			change_colour(k->delta, depth, job.rgb);
 		else
-			wedge_colour(a + span / 2, depth, false, job.rgb);
+			wedge_colour(kid_hue, depth, thin, job.rgb);
 		draw_wedge(c, a, a + span, r_in, r_out, job.rgb);
 		queue_label(c, &job);
-		draw_children(c, kids[i], depth + 1, a);
+		if (thin)
+			c->thin++;	/* its subtree would be a spike: one grey wedge */
+		else
+			draw_children(c, kids[i], depth + 1, a, kid_hue);
 		a += span;
 	}
 	if (more) {
@@ -290,7 +333,7 @@ static void draw_children(struct chart *c, uint32_t node, unsigned depth, double
 					 { 0 } };
 
 		if (span >= min_angle / 4) {
-			wedge_colour(a + span / 2, depth, true, job.rgb);
+			wedge_colour(hue, depth, true, job.rgb);
 			draw_wedge(c, a, a + span, r_in, r_out, job.rgb);
 			queue_label(c, &job);
 		}
@@ -518,9 +561,47 @@ static void draw_legend(struct chart *c)
 	cairo_show_text(c->cr, "(wedge size: the change, grown plus shrunk)");
 }
 
+#define LEGEND_ROWS 14
+
+/* The top-level directories, their colour, size and share: which wedge is which. */
+static void draw_share_legend(struct chart *c)
+{
+	double x = 24, y = TITLE_SPACE + 16, rgb[3];
+	char line[160], size[32];
+	uint32_t *kids;
+	size_t n, i;
+
+	kids = sorted_children(c->t, 0, &n);
+	cairo_set_font_size(c->cr, 13);
+	for (i = 0; i < n && i < LEGEND_ROWS; i++) {
+		const struct ring_node *k = &c->t->nodes[kids[i]];
+
+		if (!k->value)
+			break;
+		wedge_colour(hue_of_name(k->label), 1, false, rgb);
+		cairo_rectangle(c->cr, x, y - 11, 14, 14);
+		cairo_set_source_rgb(c->cr, rgb[0], rgb[1], rgb[2]);
+		cairo_fill(c->cr);
+		human_size(k->value, size, sizeof(size));
+		snprintf(line, sizeof(line), "%s  %s  %.1f%%", k->label, size,
+			 100.0 * (double)k->value / (double)(c->total ? c->total : 1));
+		cairo_set_source_rgb(c->cr, 0.1, 0.1, 0.1);
+		cairo_move_to(c->cr, x + 20, y);
+		cairo_show_text(c->cr, line);
+		y += 20;
+	}
+	if (n > LEGEND_ROWS) {
+		snprintf(line, sizeof(line), "and %zu more", n - LEGEND_ROWS);
+		cairo_move_to(c->cr, x + 20, y);
+		cairo_show_text(c->cr, line);
+	}
+	free(kids);
+}
+
 static void draw_title(struct chart *c, const char *title)
 {
-	char foot[256];
+	char foot[512];
+	int n;
 
 	cairo_set_source_rgb(c->cr, 0.1, 0.1, 0.1);
 	cairo_select_font_face(c->cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
@@ -531,19 +612,24 @@ static void draw_title(struct chart *c, const char *title)
 	cairo_restore(c->cr);
 	cairo_select_font_face(c->cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(c->cr, 12);
-	if (c->hidden)
-		snprintf(foot, sizeof(foot), "One ring per directory level, object files outermost. "
-			 "%llu wedges under %.1f\xc2\xb0 are merged into grey \"more\" wedges.",
-			 (unsigned long long)c->hidden, RING_MIN_DEGREES);
-	else
-		snprintf(foot, sizeof(foot),
-			 "One ring per directory level, object files outermost.");
+	n = snprintf(foot, sizeof(foot), "One ring per directory level, object files outermost; "
+		     "a colour per top-level directory.");
+	if (c->hidden && n < (int)sizeof(foot))
+		n += snprintf(foot + n, sizeof(foot) - (size_t)n, " %llu wedges under %.1f\xc2\xb0 "
+			      "are merged into grey \"more\" wedges.", (unsigned long long)c->hidden,
+			      RING_MIN_DEGREES);
+	if (c->thin && n < (int)sizeof(foot))
+		snprintf(foot + n, sizeof(foot) - (size_t)n, " %llu wedges under %.1f\xc2\xb0 are "
+			 "grey, their subdirectories not drawn.", (unsigned long long)c->thin,
+			 RING_THIN_DEGREES);
 	cairo_save(c->cr);
 	cairo_translate(c->cr, WIDTH / 2, HEIGHT - FOOT_SPACE / 2);
 	show_line(c->cr, foot, 0, 12);
 	cairo_restore(c->cr);
 	if (c->t->signed_values)
 		draw_legend(c);
+	else
+		draw_share_legend(c);
 }
 
 static void draw_chart(struct chart *c, const char *title)
@@ -564,7 +650,7 @@ static void draw_chart(struct chart *c, const char *title)
 	cairo_set_source_rgb(c->cr, 1, 1, 1);
 	cairo_paint(c->cr);
 	if (c->total && depth)
-		draw_children(c, 0, 1, 0);
+		draw_children(c, 0, 1, 0, 0);
 	cairo_select_font_face(c->cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 	for (i = 0; i < c->njobs; i++)
 		draw_label(c, &c->jobs[i]);
@@ -596,5 +682,8 @@ int ringchart_write(const struct ring_tree *t, const char *title, const char *pa
 			      path, f, err);
 
 	free(c.jobs);
+	while (c.nowned)
+		free(c.owned[--c.nowned]);
+	free(c.owned);
 	return rc;
 }

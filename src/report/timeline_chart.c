@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "chartfile.h"
+#include "ringchart.h"
 #include "strtab.h"
 #include "timeline_chart.h"
 
@@ -208,16 +209,6 @@ static int by_growth(const void *pa, const void *pb)
 	return a->grew != b->grew ? (a->grew > b->grew ? -1 : 1) : (a->row > b->row) - (a->row < b->row);
 }
 
-static void human_size(char *out, size_t cap, double bytes)
-{
-	if (bytes >= 10.0 * 1024 * 1024)
-		snprintf(out, cap, "%.1f MiB", bytes / (1024.0 * 1024));
-	else if (bytes >= 10.0 * 1024)
-		snprintf(out, cap, "%.0f KiB", bytes / 1024.0);
-	else
-		snprintf(out, cap, "%.0f bytes", bytes);
-}
-
 size_t growth_report(struct out_doc *d, const struct timeline_rows *rows, size_t top)
 {
 	struct grower *g = xcalloc(rows->nrows + 1, sizeof(*g));
@@ -249,7 +240,7 @@ size_t growth_report(struct out_doc *d, const struct timeline_rows *rows, size_t
 		const struct growth_fit *f = &rows->fit[g[i].row];
 		char what[160], size[32];
 
-		human_size(size, sizeof(size), f->grew);
+		human_size((uint64_t)llround(fmax(f->grew, 0)), size, sizeof(size));
 		snprintf(what, sizeof(what), "grew %s over %.1f s, %s", size, f->span_s,
 			 f->r2 >= 0.95 ? "steady" : "mostly steady");
 		out_row_str(d, t, rows->names[g[i].row]);
@@ -476,7 +467,7 @@ static void draw_legend(struct chart *c, double y)
 
 		if (r < c->shown) {
 			last = timeline_row_values(rows, (uint32_t)r)[rows->nsamples - 1];
-			human_size(peak, sizeof(peak), rows->peak[r]);
+			human_size((uint64_t)llround(rows->peak[r]), peak, sizeof(peak));
 		} else {
 			double sum = 0;
 			size_t k;
@@ -488,7 +479,7 @@ static void draw_legend(struct chart *c, double y)
 			last = rows->total[rows->nsamples - 1] - sum;
 			snprintf(peak, sizeof(peak), "%u rows", rows->nrows - (unsigned)c->shown);
 		}
-		human_size(end, sizeof(end), last);
+		human_size((uint64_t)llround(fmax(last, 0)), end, sizeof(end));
 		set_color(cr, r, c->shown, 0.85);
 		cairo_rectangle(cr, x, y - 9, 11, 11);
 		cairo_fill(cr);

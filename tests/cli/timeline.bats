@@ -42,9 +42,9 @@ setup() {
 	net=$(ref_account "$log" | awk '$NF == "mas_preallocate+0x3ef" { print $3 }')
 	[ -n "$net" ]
 	[ "$(awk '{ print $6 }' <<< "$row")" = "$net" ]
-	[[ "$row" == *"grew 81 KiB over 0.1 s, steady" ]]
+	[[ "$row" == *"grew 81.0 KiB over 0.1 s, steady" ]]
 	# --outstanding says the same
-	"$TA" -q -f "$log" --outstanding - | grep -q '^mas_preallocate+0x3ef .* grew 81 KiB over 0.1 s, steady$'
+	"$TA" -q -f "$log" --outstanding - | grep -q '^mas_preallocate+0x3ef .* grew 81.0 KiB over 0.1 s, steady$'
 }
 
 @test "growth: nothing grows in the 6.1 workload log, and no growth table is printed" {

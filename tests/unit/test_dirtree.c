@@ -155,9 +155,9 @@ static void sizes_read_as_trace_analyze_py_printed_them(void **state)
 	human_size(1023, s, sizeof(s));
 	assert_string_equal(s, "1023 bytes");
 	human_size(1024 * 123, s, sizeof(s));
-	assert_string_equal(s, "123.0 kB");
+	assert_string_equal(s, "123.0 KiB");
 	human_size(1024 * 12342, s, sizeof(s));
-	assert_string_equal(s, "12.1 MB");
+	assert_string_equal(s, "12.1 MiB");
 }
 
 int main(void)
