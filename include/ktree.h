@@ -72,6 +72,12 @@ struct kernel_tree {
 	char *system_map;		/* its System.map, verbatim; NULL if none */
 	size_t system_map_len;
 	struct ktree_counts counts;
+	/* of a walk only (an index does not keep them): */
+	uint64_t boot_objects;		/* arch/<arch>/boot objects: not linked into vmlinux */
+	struct vmlinux_sizes {
+		bool present;
+		uint64_t text, data, bss;	/* allocated sections, as size(1) adds them */
+	} vmlinux;
 };
 
 void ktree_init(struct kernel_tree *t);

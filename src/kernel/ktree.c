@@ -439,6 +439,43 @@ static bool is_build_tool_directory(const char *name)
 	return strcmp(name, "scripts") == 0 || strcmp(name, "tools") == 0;
 }
 
+/* arch/<arch>/boot: the boot decompressor and real-mode setup, not part of vmlinux. */
+static bool is_boot_directory(const struct walk *w, int depth, const char *name)
+{
+	return depth == 3 && strcmp(name, "boot") == 0 &&
+	       strncmp(w->path + w->root_len, "arch/", 5) == 0;
+}
+
+/* The kernel objects under w->path, counted and not read. */
+static uint64_t count_objects(struct walk *w, size_t len)
+{
+	char **names;
+	size_t n, i;
+	uint64_t count = 0;
+
+	if (list_directory(w->path, &names, &n) < 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		size_t nlen = strlen(names[i]);
+		struct stat st;
+
+		if (len + 1 + nlen >= sizeof(w->path))
+			continue;
+		w->path[len] = '/';
+		memcpy(w->path + len + 1, names[i], nlen + 1);
+		if (lstat(w->path, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode))
+			count += count_objects(w, len + 1 + nlen);
+		else if (S_ISREG(st.st_mode) && is_kernel_object_name(names[i]) &&
+			 has_source(names, n, names[i]))
+			count++;
+	}
+	w->path[len] = '\0';
+	free_names(names, n);
+	return count;
+}
+
 static void walk_directory(struct walk *w, size_t len, int depth)
 {
 	char **names;
@@ -459,7 +496,9 @@ static void walk_directory(struct walk *w, size_t len, int depth)
 		if (lstat(w->path, &st) < 0)
 			continue;
 		if (S_ISDIR(st.st_mode)) {
-			if (!(depth == 0 && is_build_tool_directory(names[i])))
+			if (is_boot_directory(w, depth + 1, names[i]))
+				w->t->boot_objects += count_objects(w, len + 1 + nlen);
+			else if (!(depth == 0 && is_build_tool_directory(names[i])))
 				walk_directory(w, len + 1 + nlen, depth + 1);
 		} else if (S_ISREG(st.st_mode) && is_kernel_object_name(names[i]) &&
 			   has_source(names, n, names[i])) {
@@ -526,6 +565,41 @@ static int read_system_map(struct kernel_tree *t, const char *dir, struct ta_err
 	return rc;
 }
 
+/* <tree>/vmlinux's allocated sections, as size(1) counts them; nothing without one. */
+static void read_vmlinux_sizes(struct kernel_tree *t, const char *dir)
+{
+	size_t n = strlen(dir) + sizeof("/vmlinux");
+	char *path = xmalloc(n);
+	Elf_Scn *scn = NULL;
+	Elf *elf;
+	int fd;
+
+	snprintf(path, n, "%s/vmlinux", dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	free(path);
+	if (fd < 0)
+		return;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF) {
+		while ((scn = elf_nextscn(elf, scn)) != NULL) {
+			GElf_Shdr sh;
+
+			if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
+				continue;
+			if (sh.sh_type == SHT_NOBITS)
+				t->vmlinux.bss += sh.sh_size;
+			else if (sh.sh_flags & SHF_WRITE)
+				t->vmlinux.data += sh.sh_size;
+			else
+				t->vmlinux.text += sh.sh_size;
+			t->vmlinux.present = true;
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+}
+
 int ktree_walk(struct kernel_tree *t, const char *dir, struct ta_error *err)
 {
 	struct walk w = { .t = t };
@@ -549,6 +623,7 @@ int ktree_walk(struct kernel_tree *t, const char *dir, struct ta_error *err)
 	w.root_len = len + 1;
 	t->name = tree_name_of(dir);
 	walk_directory(&w, len, 0);
+	read_vmlinux_sizes(t, dir);
 	free(w.syms);
 	free(w.section_kind);
 	ktree_sort_functions(t);

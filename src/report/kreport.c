@@ -139,6 +139,21 @@ void write_kernel_summary(FILE *f, const char *source, const struct kernel_tree 
 		fprintf(f, "  objects skipped:   %" PRIu64 " (not ELF %" PRIu64 ", truncated or "
 			"unreadable %" PRIu64 ", no symbol table %" PRIu64 ")\n",
 			skipped, c->not_elf, c->bad_elf, c->no_symtab);
+	if (kt->boot_objects)
+		fprintf(f, "  left out:          %" PRIu64 " objects under arch/*/boot (the boot "
+			"decompressor and setup code: not linked into vmlinux)\n", kt->boot_objects);
+	if (kt->vmlinux.present && d && d->count) {
+		uint64_t sum = kt->vmlinux.text + kt->vmlinux.data + kt->vmlinux.bss;
+		uint64_t sized = dir_node_static(&d->nodes[0]);
+
+		fprintf(f, "  vmlinux:           text %" PRIu64 ", data %" PRIu64 ", bss %" PRIu64
+			" = %" PRIu64 " bytes (its sections, as size(1) adds them)\n",
+			kt->vmlinux.text, kt->vmlinux.data, kt->vmlinux.bss, sum);
+		fprintf(f, "  static footprint:  %" PRIu64 " bytes of sized symbols in the objects, "
+			"%.1f%% of vmlinux; the rest has no symbol size: string literals and merged "
+			"constants, alignment padding, linker tables (__ksymtab, __param, ...), "
+			"per-CPU and init sections\n", sized, sum ? 100.0 * (double)sized / (double)sum : 0);
+	}
 	if (placed && d)
 		fprintf(f, "  call sites placed: %" PRIu64 " defined once, %" PRIu64
 			" by function size, %" PRIu64 " ambiguous (in the common directory), %"

@@ -45,3 +45,20 @@ setup() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"warning: "*"does not look recorded on the kernel of 'tree.kidx': 98 of the 98"* ]]
 }
+
+@test "the static footprint leaves out the boot decompressor and reconciles with vmlinux's sections" {
+	run "$TA" -k "$TREE61" -c static.txt
+	[ "$status" -eq 0 ]
+	! grep -q 'arch/x86/boot' static.txt || false
+	[[ "$output" == *"left out:          38 objects under arch/*/boot (the boot decompressor and setup code: not linked into vmlinux)"* ]]
+	# the sections as binutils' size(1) adds them
+	read -r text data bss dec _ < <(size "$TREE61/vmlinux" | tail -n 1)
+	[[ "$output" == *"vmlinux:           text $text, data $data, bss $bss = $dec bytes (its sections, as size(1) adds them)"* ]]
+	sized=$(sed -n 's/^  static footprint:  \([0-9]*\) bytes of sized symbols.*/\1/p' <<< "$output")
+	[ -n "$sized" ]
+	[ "$sized" -lt "$dec" ]
+	# the table's total is the sized symbols the summary compares
+	[ "$(awk '/^static bytes:/ { print $3 }' static.txt)" = "$sized" ]
+	[ "$(awk '/^objects:/ { print $2 }' static.txt)" = 1234 ]
+	find "$TREE61/arch/x86/boot" -name '*.o' | grep -q .
+}

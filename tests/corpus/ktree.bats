@@ -160,5 +160,5 @@ unique_definitions() {
 	run "$TA" -k "$TREE"
 	[ "$status" -eq 0 ]
 	[ -s rings_static.png ]
-	[[ "$output" == *"kernel '$TREE': 1272 objects"* ]]
+	[[ "$output" == *"kernel '$TREE': 1234 objects"* ]]
 }

@@ -11,7 +11,8 @@ readelf output (not libelf), for the tests of trace_analyze's tree walk.
   ref_ktree.py objects TREE  "object text data rodata bss" per object
 
 Objects taken: '*.o' with a '.c' or '.S' beside it, not under the top-level
-scripts/ or tools/, not built-in.*, vmlinux.o or *.mod.o (trace_analyze's
+scripts/ or tools/, nor under arch/<arch>/boot/ (the boot decompressor and
+setup code, not linked into vmlinux), not built-in.*, vmlinux.o or *.mod.o (trace_analyze's
 rule, DESIGN.md). Sizes: sized FUNC symbols are text; sized OBJECT/TLS
 symbols are bss in a NOBITS section or COMMON, data in a writable section,
 text in an executable one, else rodata; one symbol per (section, value).
@@ -28,6 +29,9 @@ def objects(tree):
         rel = os.path.relpath(root, tree)
         if rel == '.':
             dirs[:] = [d for d in dirs if d not in ('scripts', 'tools')]
+        parts = rel.split(os.sep)
+        if len(parts) == 2 and parts[0] == 'arch':
+            dirs[:] = [d for d in dirs if d != 'boot']
         names = set(files)
         for f in files:
             if not f.endswith('.o') or f.startswith('built-in.') or f == 'vmlinux.o' \
