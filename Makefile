@@ -157,12 +157,21 @@ $(BUILD)/tools/open_pipes: tests/tools/open_pipes.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARN) -o $@ $<
 
-check: check-deps check-test-deps trace_analyze $(UNIT_BINS) $(BUILD)/san/trace_analyze $(SAN_UNIT_BINS) \
-	$(BUILD)/tools/open_pipes \
-	$(BUILD)/fuzz/seeds_db $(BUILD)/fuzz/seeds_text $(FUZZ_KIDX)
+# The README's two commands install what is missing first (scripts/deps.sh,
+# as root or through sudo without a password); otherwise they say what to run.
+deps:
+	@if [ "$$(id -u)" -eq 0 ] || sudo -n true 2> /dev/null; then scripts/deps.sh; fi
+
+check: deps
+	@$(MAKE) --no-print-directory check-build
 	@scripts/run-tests.sh
 
-demo: check-deps trace_analyze
+check-build: check-deps check-test-deps trace_analyze $(UNIT_BINS) $(BUILD)/san/trace_analyze \
+	$(SAN_UNIT_BINS) $(BUILD)/tools/open_pipes \
+	$(BUILD)/fuzz/seeds_db $(BUILD)/fuzz/seeds_text $(FUZZ_KIDX)
+
+demo: deps
+	@$(MAKE) --no-print-directory check-deps trace_analyze
 	@scripts/demo.sh
 
 bench: trace_analyze
@@ -176,5 +185,5 @@ install: trace_analyze
 clean:
 	rm -rf $(BUILD) trace_analyze
 
-.PHONY: all check-deps check-test-deps check demo bench install clean fuzz fuzz-db fuzz-text
+.PHONY: all deps check-deps check-test-deps check check-build demo bench install clean fuzz fuzz-db fuzz-text
 .SECONDARY:
