@@ -198,6 +198,8 @@ static const struct out_column account_columns[] = {
 	{ "current_req", NULL, OUT_U64, false },
 	{ "alloc_count", NULL, OUT_U64, false },
 	{ "free_count", NULL, OUT_U64, false },
+	{ "total_req", NULL, OUT_U64, false },
+	{ "total_waste", NULL, OUT_I64, false },
 };
 
 static void write_account_document(FILE *f, const struct account_rows *rows,
@@ -229,6 +231,8 @@ static void write_account_document(FILE *f, const struct account_rows *rows,
 		out_row_u64(&d, table, r->s.current_req);
 		out_row_u64(&d, table, r->s.alloc_count);
 		out_row_u64(&d, table, r->s.free_count);
+		out_row_u64(&d, table, r->s.total_req);
+		out_row_i64(&d, table, site_total_waste(&r->s));
 	}
 	out_write(f, &d, format);
 	out_doc_release(&d);

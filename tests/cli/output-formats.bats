@@ -26,9 +26,9 @@ same_numbers_in_all_formats() {	# LOG [options...]
 	[ "${lines[1]}" = "key,value" ]
 	[ "${lines[2]}" = "current_bytes_allocated,3072" ]
 	[ "${lines[8]}" = "# callers" ]
-	[ "${lines[9]}" = "caller,total_dynamic,waste,current_dynamic,current_req,alloc_count,free_count" ]
-	[ "${lines[10]}" = "mas_preallocate+0x3ef,2048,0,2048,2048,8,0" ]
-	[ "${lines[14]}" = "perf_event_mmap+0x155,16384,0,0,0,4,4" ]
+	[ "${lines[9]}" = "caller,total_dynamic,waste,current_dynamic,current_req,alloc_count,free_count,total_req,total_waste" ]
+	[ "${lines[10]}" = "mas_preallocate+0x3ef,2048,0,2048,2048,8,0,2048,0" ]
+	[ "${lines[14]}" = "perf_event_mmap+0x155,16384,0,0,0,4,4,16384,0" ]
 }
 
 @test "an empty account is valid JSON too" {

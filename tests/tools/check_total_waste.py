@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""check_total_waste.py LOG TA - a call site's total_waste in --stats is the
+"""check_total_waste.py LOG TA - a call site's total_waste in --stats (and in the
+account's CSV/JSON document) is the
 sum of bytes_alloc - bytes_req over all its allocations in the log: an
 independent count straight from the log's text (tracefs form, symbolic call
 sites), not from the tool. Exit 1 on any difference."""
@@ -16,8 +17,15 @@ for line in open(log, errors="replace"):
         continue
     site = f["call_site"].split("/")[0]
     want[site] = want.get(site, 0) + int(f["bytes_alloc"]) - int(f["bytes_req"])
-out = subprocess.run([ta, "-q", "-f", log, "--stats", "-", "--format", "csv"], capture_output=True, text=True).stdout
-got = {r["caller"]: int(r["total_waste"]) for r in csv.DictReader(l for l in out.splitlines() if not l.startswith("#"))}
-bad = [(k, want.get(k), got.get(k)) for k in set(want) | set(got) if want.get(k, 0) != got.get(k, 0)]
-print(len(want), "sites", len(bad), "differ", bad[:5])
-sys.exit(1 if bad or not want else 0)
+bad_all = []
+# the same column in --stats and in the account (-c) document
+for args in (["--stats", "-"], ["-c", "-"]):
+    out = subprocess.run([ta, "-q", "-f", log] + args + ["--format", "csv"], capture_output=True,
+                         text=True).stdout
+    rows = [l for l in out.splitlines() if not l.startswith("#")]
+    start = next(i for i, l in enumerate(rows) if l.startswith("caller,"))
+    got = {r["caller"]: int(r["total_waste"]) for r in csv.DictReader(rows[start:]) if r.get("caller")}
+    bad = [(k, want.get(k), got.get(k)) for k in set(want) | set(got) if want.get(k, 0) != got.get(k, 0)]
+    print(args[0], len(want), "sites", len(bad), "differ", bad[:5])
+    bad_all += bad
+sys.exit(1 if bad_all or not want else 0)
