@@ -50,6 +50,9 @@ int outfile_commit(struct outfile *o, bool durable, struct ta_error *err);
 /* Give up: close and remove the temporary file. Safe after commit. */
 void outfile_abort(struct outfile *o);
 
+/* After writing with status rc: commit it (not durable) when rc is 0, else abort; the result. */
+int outfile_finish(struct outfile *o, int rc, struct ta_error *err);
+
 /*
  * Remove every temporary file still open (async-signal-safe): for a
  * command that ends itself on a signal without reaching its commits.

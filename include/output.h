@@ -139,6 +139,9 @@ static inline size_t out_rows(const struct out_block *t)
 
 void out_write(FILE *f, const struct out_doc *d, enum out_format format);
 
+/* s as XML/HTML text or attribute value: & < > " escaped. */
+void out_xml_text(FILE *f, const char *s);
+
 /* s as a JSON string, quoted and escaped (bytes past ASCII as \u00XX). */
 void out_json_string(FILE *f, const char *s);
 

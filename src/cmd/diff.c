@@ -848,10 +848,7 @@ static int diff_delta_chart(const struct diff_options *d, const struct side side
 	rc = outfile_open(&out, d->rings_path, err);
 	if (rc == 0) {
 		rc = ringchart_write(&t, title, d->rings_path, outfile_stream(&out), err);
-		if (rc == 0)
-			rc = outfile_commit(&out, false, err);
-		else
-			outfile_abort(&out);
+		rc = outfile_finish(&out, rc, err);
 	}
 	ring_tree_release(&t);
 	return rc;

@@ -197,10 +197,7 @@ static int write_flame_graph(const struct analysis *r, struct ta_error *err)
 	rc = flame_write(&fo, title, o->weight == WEIGHT_COUNT ? "allocations" : "bytes",
 			 o->flame_path, outfile_stream(&out), err);
 	folded_release(&fo);
-	if (rc == 0)
-		rc = outfile_commit(&out, false, err);
-	else
-		outfile_abort(&out);
+	rc = outfile_finish(&out, rc, err);
 	return rc;
 }
 
@@ -245,10 +242,7 @@ static int write_timeline_chart(const struct analysis *r, struct ta_error *err)
 	rc = timeline_chart_write(&rows, timeline_rows_shown(o), title, o->timeline_path,
 				  outfile_stream(&out), err);
 	timeline_rows_release(&rows);
-	if (rc == 0)
-		rc = outfile_commit(&out, false, err);
-	else
-		outfile_abort(&out);
+	rc = outfile_finish(&out, rc, err);
 	return rc;
 }
 
@@ -426,10 +420,7 @@ static int write_chart(const struct analysis *r, struct ta_error *err)
 	chart_title(r, title, sizeof(title));
 	rc = ringchart_write(&view, title, r->opts->rings_path, outfile_stream(&out), err);
 	ring_tree_release(&view);
-	if (rc == 0)
-		rc = outfile_commit(&out, false, err);
-	else
-		outfile_abort(&out);
+	rc = outfile_finish(&out, rc, err);
 	if (rc == 0 && r->opts->rings_show)
 		show_chart(r->opts->rings_path);
 	return rc;

@@ -446,44 +446,17 @@ static bool is_boot_directory(const struct walk *w, int depth, const char *name)
 	       strncmp(w->path + w->root_len, "arch/", 5) == 0;
 }
 
-/* The kernel objects under w->path, counted and not read. */
-static uint64_t count_objects(struct walk *w, size_t len)
+/* The kernel objects under w->path: read, or only counted; returns how many. */
+static uint64_t walk_directory(struct walk *w, size_t len, int depth, bool count_only)
 {
 	char **names;
 	size_t n, i;
-	uint64_t count = 0;
-
-	if (list_directory(w->path, &names, &n) < 0)
-		return 0;
-	for (i = 0; i < n; i++) {
-		size_t nlen = strlen(names[i]);
-		struct stat st;
-
-		if (len + 1 + nlen >= sizeof(w->path))
-			continue;
-		w->path[len] = '/';
-		memcpy(w->path + len + 1, names[i], nlen + 1);
-		if (lstat(w->path, &st) < 0)
-			continue;
-		if (S_ISDIR(st.st_mode))
-			count += count_objects(w, len + 1 + nlen);
-		else if (S_ISREG(st.st_mode) && is_kernel_object_name(names[i]) &&
-			 has_source(names, n, names[i]))
-			count++;
-	}
-	w->path[len] = '\0';
-	free_names(names, n);
-	return count;
-}
-
-static void walk_directory(struct walk *w, size_t len, int depth)
-{
-	char **names;
-	size_t n, i;
+	uint64_t found = 0;
 
 	if (list_directory(w->path, &names, &n) < 0) {
-		warn("cannot read directory '%s': %s: skipped", w->path, strerror(errno));
-		return;
+		if (!count_only)
+			warn("cannot read directory '%s': %s: skipped", w->path, strerror(errno));
+		return 0;
 	}
 	for (i = 0; i < n; i++) {
 		size_t nlen = strlen(names[i]);
@@ -496,17 +469,22 @@ static void walk_directory(struct walk *w, size_t len, int depth)
 		if (lstat(w->path, &st) < 0)
 			continue;
 		if (S_ISDIR(st.st_mode)) {
-			if (is_boot_directory(w, depth + 1, names[i]))
-				w->t->boot_objects += count_objects(w, len + 1 + nlen);
+			if (count_only)
+				found += walk_directory(w, len + 1 + nlen, depth + 1, true);
+			else if (is_boot_directory(w, depth + 1, names[i]))
+				w->t->boot_objects += walk_directory(w, len + 1 + nlen, depth + 1, true);
 			else if (!(depth == 0 && is_build_tool_directory(names[i])))
-				walk_directory(w, len + 1 + nlen, depth + 1);
+				found += walk_directory(w, len + 1 + nlen, depth + 1, false);
 		} else if (S_ISREG(st.st_mode) && is_kernel_object_name(names[i]) &&
 			   has_source(names, n, names[i])) {
-			read_object(w);
+			found++;
+			if (!count_only)
+				read_object(w);
 		}
 	}
 	w->path[len] = '\0';
 	free_names(names, n);
+	return found;
 }
 
 static char *tree_name_of(const char *dir)
@@ -622,7 +600,7 @@ int ktree_walk(struct kernel_tree *t, const char *dir, struct ta_error *err)
 	w.path[len] = '\0';
 	w.root_len = len + 1;
 	t->name = tree_name_of(dir);
-	walk_directory(&w, len, 0);
+	walk_directory(&w, len, 0, false);
 	read_vmlinux_sizes(t, dir);
 	free(w.syms);
 	free(w.section_kind);

@@ -9,6 +9,7 @@
 
 #include "chartfile.h"
 #include "flame.h"
+#include "output.h"
 
 #define FONT "DejaVu Sans"
 #define FONT_SIZE 12.0
@@ -209,28 +210,6 @@ static void share_text(const struct graph *g, uint32_t i, const char *unit, char
 
 /* ---- SVG --------------------------------------------------------------------------------- */
 
-static void xml_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-	}
-}
-
 static void write_svg(FILE *f, const struct graph *g, const char *title, const char *unit)
 {
 	char label[512], share[128];
@@ -245,11 +224,11 @@ static void write_svg(FILE *f, const struct graph *g, const char *title, const c
 	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"#f8f8f8\"/>\n");
 	fprintf(f, "<text x=\"%d\" y=\"24\" text-anchor=\"middle\" font-size=\"17\">",
 		FLAME_WIDTH / 2);
-	xml_text(f, title);
+	out_xml_text(f, title);
 	total_text(g, unit, share, sizeof(share));
 	fprintf(f, "</text>\n<text x=\"%d\" y=\"44\" text-anchor=\"middle\" fill=\"#555\">",
 		FLAME_WIDTH / 2);
-	xml_text(f, share);
+	out_xml_text(f, share);
 	fputs("; outermost frames at the bottom; hover over a box for its name and share"
 	      "</text>\n", f);
 	for (i = 0; i < g->count; i++) {
@@ -258,16 +237,16 @@ static void write_svg(FILE *f, const struct graph *g, const char *title, const c
 			continue;
 		share_text(g, i, unit, share, sizeof(share));
 		fputs("<g><title>", f);
-		xml_text(f, b.name);
+		out_xml_text(f, b.name);
 		fputs(" (", f);
-		xml_text(f, share);
+		out_xml_text(f, share);
 		fprintf(f, ")</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" "
 			"fill=\"rgb(%d,%d,%d)\" rx=\"2\" ry=\"2\"/>", b.x, b.y, b.w,
 			FLAME_FRAME_HEIGHT - 1, (int)(b.r * 255), (int)(b.g * 255), (int)(b.b * 255));
 		label_of(&b, label, sizeof(label));
 		if (label[0] || strlen(b.name) * CHAR_WIDTH + 6 <= b.w) {
 			fprintf(f, "<text x=\"%.2f\" y=\"%.1f\">", b.x + 3, b.y + 12.5);
-			xml_text(f, label_of(&b, label, sizeof(label)));
+			out_xml_text(f, label_of(&b, label, sizeof(label)));
 			fputs("</text>", f);
 		}
 		fputs("</g>\n", f);

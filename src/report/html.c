@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "html.h"
+#include "output.h"
 
 static const char report_css[] =
 #include "report_css.inc"
@@ -33,27 +34,6 @@ static void write_script_text(FILE *f, const char *s, size_t len)
 	fwrite(s + from, 1, len - from, f);
 }
 
-static void write_escaped(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		switch (*s) {
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-}
-
 /* The SVG without its XML declaration, which may not stand inside HTML. */
 static void write_inline_svg(FILE *f, const char *svg, size_t len)
 {
@@ -72,11 +52,11 @@ void html_write_page(FILE *f, const char *title, const struct html_piece *pieces
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<title>trace_analyze: ", f);
-	write_escaped(f, title);
+	out_xml_text(f, title);
 	fputs("</title>\n<style>\n", f);
 	fputs(report_css, f);
 	fputs("</style>\n</head>\n<body>\n<header><h1>trace_analyze: <span id=\"log-name\">", f);
-	write_escaped(f, title);
+	out_xml_text(f, title);
 	fputs("</span></h1>\n<nav id=\"nav\"></nav></header>\n"
 	      "<main>\n"
 	      "<section id=\"summary\"><h2>Summary</h2><div class=\"body\"></div></section>\n"

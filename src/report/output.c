@@ -490,6 +490,28 @@ static void write_csv(FILE *f, const struct out_doc *d)
 
 /* ---- JSON -------------------------------------------------------------------------- */
 
+void out_xml_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+	}
+}
+
 void out_json_string(FILE *f, const char *s)
 {
 	fputc('"', f);

@@ -329,3 +329,11 @@ void outfile_abort(struct outfile *o)
 	free(o->name);
 	o->tmp_path = o->target = o->name = NULL;
 }
+
+int outfile_finish(struct outfile *o, int rc, struct ta_error *err)
+{
+	if (rc == 0)
+		return outfile_commit(o, false, err);
+	outfile_abort(o);
+	return rc;
+}
