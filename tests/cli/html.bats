@@ -120,3 +120,12 @@ attr() {
 	[ "$(head -c 8 page.png | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ]
 	[ "$(stat -c %s page.png)" -gt 20000 ]
 }
+
+@test "a log with no event still gives a page that loads, and an empty timeline" {
+	need_chromium
+	head -n 12 "$FIX/tracefs-6.1-rawptr.log" > empty.log
+	"$TA" -q -f empty.log --html r.html --timeline t.png 2> /dev/null
+	browse r.html
+	grep -q 'id="acct-count"[^>]*>0 of 0 rows<' dom.html
+	[ "$(head -c 8 t.png | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ]
+}
