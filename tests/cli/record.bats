@@ -248,7 +248,10 @@ pipe_allocs() {
 	run "$TA" top --group-by dir
 	[ "$status" -eq 2 ]
 	[[ "${lines[0]}" == "trace_analyze: error: unknown --group-by value 'dir' (callsite, function, origin, cache)" ]]
-	run "$TA" top --group-by origin --interval 0.2 --iterations 1
+	"$PIPES" 200 3 & load=$!
+	run "$TA" top --group-by origin --interval 0.5 --iterations 2
+	kill "$load" 2> /dev/null || true
+	wait || true
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"per origin"* ]]
 	[[ "$output" == *"with a stack"* ]]

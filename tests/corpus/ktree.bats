@@ -17,7 +17,7 @@ setup() {
 # ref_ktree static|defs: cached like ref_account (the sanitizer run asks again).
 ref_ktree() {
 	mkdir -p "$REF_CACHE"
-	local f="$REF_CACHE/ktree-$1"
+	local f="$REF_CACHE/ktree-$1-$(sha1sum < "$TOP/tests/tools/ref_ktree.py" | cut -c1-12)"
 	[ -s "$f" ] || { python3 "$TOP/tests/tools/ref_ktree.py" "$1" "$TREE" > "$f.tmp" && mv "$f.tmp" "$f"; }
 	cat "$f"
 }
