@@ -428,26 +428,38 @@ static void draw_areas(struct chart *c, double y0, double y1, double hi)
 	cairo_stroke(cr);
 }
 
+/* Where the log says events were lost: one dashed line per place (marks closer than 6 px merged). */
 static void draw_lost_marks(struct chart *c, double y0, double y1)
 {
 	const struct timeline *t = c->rows->timeline;
 	cairo_t *cr = c->cr;
 	double dash[] = { 4, 3 };
-	uint32_t i;
+	uint32_t i = 0, places = 0;
+	char label[48];
 
 	cairo_save(cr);
 	cairo_set_dash(cr, dash, 2, 0);
 	cairo_set_line_width(cr, 1.2);
 	cairo_set_font_size(cr, 10);
-	for (i = 0; i < t->nlost; i++) {
+	while (i < t->nlost) {
 		double x = x_of(c, t->lost_at[i]);
+		uint32_t n = 0;
 
+		while (i < t->nlost && x_of(c, t->lost_at[i]) - x < 6) {
+			i++;
+			n++;
+		}
 		cairo_set_source_rgb(cr, 0.85, 0.1, 0.1);
 		cairo_move_to(cr, floor(x) + 0.5, y0);
 		cairo_line_to(cr, floor(x) + 0.5, y1);
 		cairo_stroke(cr);
-		if (i < 20)
-			text_at(cr, x + 2, y0 + 10 + (double)(i % 3) * 11, "lost", 0);
+		if (places++ < 20) {
+			if (n > 1)
+				snprintf(label, sizeof(label), "lost (%u marks)", n);
+			else
+				snprintf(label, sizeof(label), "lost");
+			text_at(cr, x + 3, y0 + 10 + (double)(places % 3) * 11, label, 0);
+		}
 	}
 	cairo_restore(cr);
 }
