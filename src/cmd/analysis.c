@@ -833,12 +833,30 @@ static void warn_about_an_empty_window(const struct analysis *a)
 
 /* What the call sites' printed sizes say of the tree (--strict-kernel). */
 struct kernel_match {
-	uint64_t checked;	/* call sites printing /0xSIZE whose function the tree defines */
+	uint64_t checked;	/* call sites with a size or an address whose function the tree defines */
 	uint64_t disagree;	/* of those, no definition of that size */
 	char examples[2][256];
 };
 
-/* The log's "/0xSIZE" against the tree's function sizes. */
+/* Is one of the tree's definitions of name[0..n) as printed: of that size, or holding that offset? */
+static bool tree_agrees(const struct analysis *a, const char *name, size_t n, uint64_t size,
+			uint64_t offset, const struct kfunc **first)
+{
+	size_t count, i;
+	const struct kfunc *defs = ktree_find_function(&a->ktree, name, n, &count);
+
+	*first = defs;
+	for (i = 0; defs && i < count; i++)
+		if (size ? defs[i].size == size : offset < defs[i].size)
+			return true;
+	return !defs;	/* not in the tree: nothing to compare */
+}
+
+/*
+ * The log's call sites against the tree's function sizes: the size a
+ * call site prints ("/0xSIZE"), or, for a bare address resolved through
+ * System.map, its offset, which must fall inside the function.
+ */
 static void match_kernel(const struct analysis *a, struct kernel_match *m)
 {
 	const struct strtab *cs = &a->strings.call_sites;
@@ -848,26 +866,34 @@ static void match_kernel(const struct analysis *a, struct kernel_match *m)
 	memset(m, 0, sizeof(*m));
 	for (id = 0; id < cs->count; id++) {
 		const char *text = strtab_get(cs, id);
-		size_t len = strtab_length(cs, id), n, count, i;
-		const struct kfunc *defs;
-		uint64_t size = 0;
+		size_t len = strtab_length(cs, id), n;
+		const struct kfunc *def;
+		uint64_t size = 0, offset = 0, addr;
 
-		if (!memchr(text, '/', len))
-			continue;	/* no printed size: nothing to compare */
-		n = callsite_function(text, len, &a->syms, name, sizeof(name), &size);
-		defs = size ? ktree_find_function(&a->ktree, name, n, &count) : NULL;
-		if (!defs)
+		if (memchr(text, '/', len)) {
+			n = callsite_function(text, len, &a->syms, name, sizeof(name), &size);
+			if (!size)
+				continue;
+		} else if (callsite_is_address(text, len, &addr)) {
+			const struct ksym *s = symbols_lookup(&a->syms, addr);
+
+			if (!s)
+				continue;
+			n = (size_t)snprintf(name, sizeof(name), "%s", ksym_name(&a->syms, s));
+			offset = addr - s->addr;
+		} else {
+			continue;	/* "sym+0xoff": no size to compare */
+		}
+		if (tree_agrees(a, name, n, size, offset, &def)) {
+			m->checked += def != NULL;
 			continue;
+		}
 		m->checked++;
-		for (i = 0; i < count && defs[i].size != size; i++)
-			;
-		if (i < count)
-			continue;
 		if (m->disagree < 2)
 			snprintf(m->examples[m->disagree], sizeof(m->examples[0]),
 				 "%.*s (0x%llx in %s)", (int)len, text,
-				 (unsigned long long)defs[0].size,
-				 ktree_string(&a->ktree, a->ktree.objects[defs[0].object].path));
+				 (unsigned long long)def->size,
+				 ktree_string(&a->ktree, a->ktree.objects[def->object].path));
 		m->disagree++;
 	}
 }
@@ -888,8 +914,8 @@ static int check_kernel_match(const struct analysis *a, struct ta_error *err)
 	if (m.disagree < 3 || m.disagree * 20 <= m.checked)
 		return 0;
 	snprintf(what, sizeof(what), "'%s' does not look recorded on the kernel of '%s': %llu of "
-		 "the %llu call sites whose function size the log prints (/0xSIZE) disagree with "
-		 "the tree's, e.g. %s, %s", a->facts.log_name, a->opts->kernel,
+		 "the %llu call sites checked (their printed /0xSIZE, or their offset) disagree with "
+		 "the tree's function sizes, e.g. %s, %s", a->facts.log_name, a->opts->kernel,
 		 (unsigned long long)m.disagree, (unsigned long long)m.checked, m.examples[0],
 		 m.examples[1]);
 	if (a->opts->strict_kernel)
