@@ -128,7 +128,14 @@ pipe_allocs() {
 @test "record, two Ctrl-C at once: abandoned, exit 130, nothing written" {
 	"$TA" record -q -o kmem.log 2> err.txt & rec=$!
 	sleep 1.5
-	kill -INT "$rec"; sleep 0.001; kill -INT "$rec"	# two signals, not one merged
+	# two signals, not one merged: the second once the first is no longer pending
+	kill -INT "$rec"
+	for _ in $(seq 200); do
+		grep -q '^ShdPnd:[[:space:]]*0*$' "/proc/$rec/status" 2> /dev/null &&
+			grep -q '^SigPnd:[[:space:]]*0*$' "/proc/$rec/status" 2> /dev/null && break
+		sleep 0.001
+	done
+	kill -INT "$rec"
 	st=0
 	wait "$rec" || st=$?
 	[ "$st" -eq 130 ]
