@@ -625,6 +625,8 @@ static int run_record(struct record_args *args)
 	rc = pipeline_run(&args->opts, &err);	/* reads until the controller closes the feed */
 	atomic_store(&r.analysis_ended, 1);	/* after a failure: the capture ends too */
 	pthread_join(r.controller, NULL);
+	if (interrupts_seen >= 2)	/* the second Ctrl-C came while the first drained */
+		abort_recording(&r);
 	if (r.child && !r.child_done && waitpid(r.child, &r.child_status, 0) == r.child)
 		r.child_done = true;
 	say_how_child_ended(&r);
