@@ -17,9 +17,14 @@ require_corpus() {
 # because the sanitizer run asks for the same ones again.
 ref_account() {
 	mkdir -p "$REF_CACHE"
-	local key
-	# the arguments and the replay's own text: a changed replay is run again
-	key=$({ printf '%s\n' "$@"; cat "$TOP/tests/tools/ref_account.py"; } | sha1sum | cut -c1-16)
+	local key a
+	# the arguments, each file's own identity (a relative 'kmem.log' is another
+	# file in every test), and the replay's text: a changed replay runs again
+	key=$({ for a in "$@"; do
+			printf '%s\n' "$a"
+			[ -f "$a" ] && stat -L -c '%d:%i:%s:%Y' "$a" && realpath "$a"
+		done
+		cat "$TOP/tests/tools/ref_account.py"; } | sha1sum | cut -c1-16)
 	if [ ! -s "$REF_CACHE/$key" ]; then
 		python3 "$TOP/tests/tools/ref_account.py" "$@" > "$REF_CACHE/$key.tmp" &&
 			mv "$REF_CACHE/$key.tmp" "$REF_CACHE/$key"
