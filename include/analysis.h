@@ -75,7 +75,7 @@ struct analysis {
 	struct timeline timeline;	/* --timeline, --html; growth for --summary, --outstanding */
 	bool have_timeline;
 	uint64_t first_ns, last_ns;	/* timestamps of the events counted */
-	uint64_t log_first_ns, log_last_ns;	/* of every event read, --time or not */
+	uint64_t log_first_ns, log_last_ns;	/* with --time: of every event read, in it or not */
 	uint64_t in_window[KMEM_KIND_COUNT];	/* events counted, by kind (--time) */
 	uint64_t outside_window;
 	struct input input;

@@ -31,11 +31,11 @@ size_t slab_cache_name(const struct trace_strings *s, const struct kmem_event *e
 		       size_t cap);
 
 /*
- * The kmalloc size class that holds bytes bytes, into out: "kmalloc-8",
- * "kmalloc-96", ..., "kmalloc-1k" ... "kmalloc-8k", "kmalloc-large" past
- * 8 KiB (the kernel's own names of its kmalloc caches).
+ * The kmalloc size class that holds bytes bytes: "kmalloc-8", "kmalloc-96",
+ * ..., "kmalloc-1k" ... "kmalloc-8k", "kmalloc-large" past 8 KiB (the
+ * kernel's own names of its kmalloc caches).
  */
-size_t kmalloc_size_class(uint32_t bytes, char *out, size_t cap);
+const char *kmalloc_size_class(uint32_t bytes);
 
 /* Count a slab event under the size class of its bytes_alloc. */
 void count_by_size_class(struct account *by_class, struct strtab *class_names,

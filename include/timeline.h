@@ -35,6 +35,7 @@ struct timeline_sample {
 struct timeline {
 	const struct account *account;	/* whose current_dynamic is sampled */
 	uint64_t t0, width;	/* slice i is [t0 + i * width, t0 + (i + 1) * width) */
+	uint64_t filling_end;	/* the end of the slice now filling: an event before it closes none */
 	bool started;
 	struct timeline_sample samples[TIMELINE_SAMPLES];
 	uint32_t nsamples;	/* the slices before the one now filling */

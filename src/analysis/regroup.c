@@ -68,37 +68,39 @@ void count_by_cache(struct account *by_cache, struct strtab *cache_names,
 	account_apply(by_cache, &keyed);
 }
 
-size_t kmalloc_size_class(uint32_t bytes, char *out, size_t cap)
-{
-	static const uint32_t classes[] = { 8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048,
-					    4096, 8192 };
-	size_t i;
-	int n = -1;
+/* The kmalloc classes, as the kernel names its caches. */
+static const struct {
+	uint32_t bytes;
+	const char *name;
+} size_classes[] = {
+	{ 8, "kmalloc-8" }, { 16, "kmalloc-16" }, { 32, "kmalloc-32" }, { 64, "kmalloc-64" },
+	{ 96, "kmalloc-96" }, { 128, "kmalloc-128" }, { 192, "kmalloc-192" },
+	{ 256, "kmalloc-256" }, { 512, "kmalloc-512" }, { 1024, "kmalloc-1k" },
+	{ 2048, "kmalloc-2k" }, { 4096, "kmalloc-4k" }, { 8192, "kmalloc-8k" },
+};
 
-	for (i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
-		if (bytes <= classes[i]) {
-			n = classes[i] >= 1024 ? snprintf(out, cap, "kmalloc-%uk", classes[i] / 1024)
-					       : snprintf(out, cap, "kmalloc-%u", classes[i]);
-			break;
-		}
-	if (n < 0)
-		n = snprintf(out, cap, "kmalloc-large");
-	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+const char *kmalloc_size_class(uint32_t bytes)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(size_classes) / sizeof(size_classes[0]); i++)
+		if (bytes <= size_classes[i].bytes)
+			return size_classes[i].name;
+	return "kmalloc-large";
 }
 
 void count_by_size_class(struct account *by_class, struct strtab *class_names,
 			 const struct kmem_event *ev)
 {
 	struct kmem_event keyed;
-	char name[32];
-	size_t n;
+	const char *name;
 
 	if (!kmem_is_slab_alloc(ev->kind)) {
 		account_apply(by_class, ev);
 		return;
 	}
 	keyed = *ev;
-	n = kmalloc_size_class(ev->bytes_alloc, name, sizeof(name));
-	keyed.call_site = strtab_intern(class_names, name, n);
+	name = kmalloc_size_class(ev->bytes_alloc);
+	keyed.call_site = strtab_intern(class_names, name, strlen(name));
 	account_apply(by_class, &keyed);
 }

@@ -65,34 +65,42 @@ static void widen_slices(struct timeline *t)
 	t->width *= 2;
 }
 
+/* Close the slices before slice n: each gets the state now. */
+static void close_slices_to(struct timeline *t, uint64_t n)
+{
+	while (t->nsamples < n) {
+		take_sample(t, &t->samples[t->nsamples], t->t0 + (t->nsamples + 1) * t->width);
+		t->nsamples++;
+	}
+}
+
+/* ts is past the slice filling: close the slices before its own, widening them if need be. */
+static void move_to(struct timeline *t, uint64_t ts)
+{
+	uint64_t slice = (ts - t->t0) / t->width;
+
+	while (slice >= TIMELINE_SAMPLES) {
+		close_slices_to(t, TIMELINE_SAMPLES);
+		widen_slices(t);
+		slice = (ts - t->t0) / t->width;
+	}
+	close_slices_to(t, slice);
+	t->filling_end = t->t0 + (t->nsamples + 1) * t->width;
+}
+
 void timeline_before_event(struct timeline *t, const struct kmem_event *ev)
 {
-	uint64_t slice;
-
 	if (!ev->ts_ns || ev->kind == KMEM_LOST_EVENTS || ev->kind == KMEM_BUFFER_STARTED)
 		return;
 	if (!t->started) {
 		t->started = true;
 		t->t0 = ev->ts_ns;
+		t->filling_end = t->t0 + t->width;
 	}
 	if (ev->ts_ns > t->last_ts)
 		t->last_ts = ev->ts_ns;
-	if (ev->ts_ns < t->t0)
-		return;
-	slice = (ev->ts_ns - t->t0) / t->width;
-	while (slice >= TIMELINE_SAMPLES) {
-		/* close the slices up to the end, then halve their number */
-		while (t->nsamples < TIMELINE_SAMPLES) {
-			take_sample(t, &t->samples[t->nsamples], t->t0 + (t->nsamples + 1) * t->width);
-			t->nsamples++;
-		}
-		widen_slices(t);
-		slice = (ev->ts_ns - t->t0) / t->width;
-	}
-	while (t->nsamples < slice) {
-		take_sample(t, &t->samples[t->nsamples], t->t0 + (t->nsamples + 1) * t->width);
-		t->nsamples++;
-	}
+	if (ev->ts_ns >= t->filling_end)	/* earlier times, even before t0, fill this slice */
+		move_to(t, ev->ts_ns);
 }
 
 void timeline_after_event(struct timeline *t, const struct kmem_event *ev)

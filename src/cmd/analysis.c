@@ -369,6 +369,21 @@ static void prefetch_event(void *ctx, const struct kmem_event *ev, int far)
 		ptrmap_prefetch_record(&r->account.live, ev->ptr);
 }
 
+/* --time: the log's own span noted (for an empty window's warning); is ev in the window? */
+static bool kept_by_window(struct analysis *r, const struct kmem_event *ev)
+{
+	if (ev->ts_ns) {
+		if (!r->log_first_ns || ev->ts_ns < r->log_first_ns)
+			r->log_first_ns = ev->ts_ns;
+		if (ev->ts_ns > r->log_last_ns)
+			r->log_last_ns = ev->ts_ns;
+	}
+	if (in_time_window(r->opts, ev))
+		return true;
+	r->outside_window++;
+	return false;
+}
+
 static void consume_event(void *ctx, const struct kmem_event *ev)
 {
 	struct analysis *r = ctx;
@@ -376,16 +391,8 @@ static void consume_event(void *ctx, const struct kmem_event *ev)
 	if (r->saving && !r->save_failed &&
 	    db_writer_add(r->saving, ev, &r->save_error) < 0)
 		r->save_failed = true;
-	if (ev->ts_ns) {
-		if (!r->log_first_ns || ev->ts_ns < r->log_first_ns)
-			r->log_first_ns = ev->ts_ns;
-		if (ev->ts_ns > r->log_last_ns)
-			r->log_last_ns = ev->ts_ns;
-	}
-	if (!in_time_window(r->opts, ev)) {
-		r->outside_window++;
+	if (analysis_time_window_set(r->opts) && !kept_by_window(r, ev))
 		return;
-	}
 	r->in_window[ev->kind]++;
 	if (ev->ts_ns) {
 		if (!r->first_ns || ev->ts_ns < r->first_ns)

@@ -142,7 +142,7 @@ static void write_outstanding_file(FILE *f, const struct analysis *r)
 		q.chains = &r->chains;
 	}
 	analysis_branch_filters(r, &q.rows_kept, &q.keys_kept);
-	timeline_rows_build(&growth, &r->timeline, q.namer, &q.rows_kept);
+	timeline_rows_of(r, &growth);
 	q.growth = &growth;
 	write_outstanding(f, &q, r->opts->format);
 	timeline_rows_release(&growth);
