@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "outfile.h"
+#include "testhook.h"
 
 /*
  * Temporary files to remove if a signal ends the program. A global table,
@@ -296,6 +297,8 @@ int outfile_commit(struct outfile *o, bool durable, struct ta_error *err)
 		outfile_abort(o);
 		return -1;
 	}
+	if (o->tmp_path)
+		test_pause_point("commit");
 	if (o->tmp_path && rename(o->tmp_path, o->target) < 0) {
 		error_set_errno(err, errno, "cannot write '%s'", o->name);
 		outfile_abort(o);

@@ -138,34 +138,22 @@ intact() {
 
 @test "Ctrl-C while a large account is written: the old one intact, the temporary removed" {
 	echo "the old account" > account
-	awk 'BEGIN { for (i = 0; i < 300000; i++)
+	awk 'BEGIN { for (i = 0; i < 3000; i++)
 		printf "            bash-1     [000] .....   100.%06d: kmalloc: call_site=site_%d+0x10/0x40 ptr=%016x bytes_req=8 bytes_alloc=8 gfp_flags=GFP_KERNEL node=-1 accounted=false\n", i, i, i + 4096 }' > many.log
-	caught=0
-	set -m	# job control: a background job does not ignore SIGINT, as in a terminal
-	for try in 1 2 3 4 5; do
-		"$TA" -q -f many.log -c account &
-		pid=$!
-		# wait for the temporary file, then freeze the writer mid-way
-		while kill -0 "$pid" 2> /dev/null && ! compgen -G 'account.tmp.*' > /dev/null; do :; done
-		kill -STOP "$pid" 2> /dev/null || { wait "$pid"; echo "old" > account; continue; }
-		if ! compgen -G 'account.tmp.*' > /dev/null; then	# it had already finished
-			kill -CONT "$pid"; wait "$pid"; echo "the old account" > account; continue
-		fi
-		[ "$(cat account)" = "the old account" ]	# the target untouched while it writes
-		kill -INT "$pid"
-		kill -CONT "$pid"
-		status=0
-		wait "$pid" || status=$?
-		while [ "$status" -ge 147 ] && [ "$status" -le 150 ]; do	# seen stopped: wait on
-			status=0
-			wait "$pid" || status=$?
-		done
-		[ "$status" -eq 130 ]	# ended by SIGINT, as the shell reports it
-		caught=1
-		break
-	done
+	# stopped with the account whole in its temporary file, not yet renamed; job
+	# control on, so that the background job takes SIGINT as in a terminal
+	set -m
+	TA_TEST_PAUSE=commit "$TA" -q -f many.log -c account &
+	pid=$!
 	set +m
-	[ "$caught" -eq 1 ]
+	wait_stopped "$pid"
+	compgen -G 'account.tmp.*' > /dev/null
+	[ "$(cat account)" = "the old account" ]	# the target untouched while it writes
+	kill -INT "$pid"
+	kill -CONT "$pid"
+	status=0
+	wait "$pid" || status=$?
+	[ "$status" -eq 130 ]	# ended by SIGINT, as the shell reports it
 	[ "$(cat account)" = "the old account" ]
 	[ -z "$(ls | grep '\.tmp\.')" ]
 }

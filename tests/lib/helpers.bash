@@ -39,3 +39,26 @@ diff_or_fail() {
 		return 1
 	fi
 }
+
+# wait_stopped PID: until PID is stopped (a TA_TEST_PAUSE point raised
+# SIGSTOP) or gone; fails if it is gone. No sleep decides the outcome: the
+# loop only waits for a state the program reaches by itself.
+wait_stopped() {
+	local state
+	while :; do
+		state=$(awk '{ print $3 }' "/proc/$1/stat" 2> /dev/null) || return 1
+		case "$state" in
+		T | t) return 0 ;;
+		Z | "") return 1 ;;
+		esac
+		sleep 0.01
+	done
+}
+
+# wait_for_file GLOB PID: until a file matches GLOB, or PID is gone (fails).
+wait_for_file() {
+	while ! compgen -G "$1" > /dev/null; do
+		kill -0 "$2" 2> /dev/null || return 1
+		sleep 0.01
+	done
+}

@@ -1,0 +1,20 @@
+/*
+ * testhook.h - named points where a test can stop the program: with
+ * TA_TEST_PAUSE=POINT in the environment (or A,B: each of them), reaching
+ * POINT raises SIGSTOP on the whole process, so that a signal test sends
+ * its signals while the program is known to be there (then SIGCONT),
+ * instead of sleeping and hoping. Unset, a point costs one getenv the
+ * first time and nothing after.
+ *
+ * The points (tests/cli name them): "commit" (an output complete in its
+ * temporary file, not yet renamed), "record-running" (record: tracing on,
+ * CMD started), "record-stopping" (record: told to stop, about to stop
+ * the command and drain the buffer), "record-child-grace" (record: CMD sent
+ * SIGTERM, its grace time not begun).
+ */
+#ifndef TA_TESTHOOK_H
+#define TA_TESTHOOK_H
+
+void test_pause_point(const char *point);
+
+#endif
