@@ -38,6 +38,7 @@ struct capture {
 	bool pid_filter;
 	int ncpus;
 	struct tracefs_cpu **cpu;	/* per CPU, NULL when it cannot be read */
+	int *cpu_fd;		/* their trace_pipe_raw descriptors (O_CLOEXEC) */
 	int page_size;
 	struct tep_handle *tep;
 	struct symbol_table syms;	/* /proc/kallsyms: call sites and frames named */

@@ -12,6 +12,7 @@
  * Not here: the instance's files (instance.c), what the text means.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -583,13 +584,24 @@ static int open_cpu_buffers(struct capture *c, struct ta_error *err)
 	int cpu, opened = 0;
 
 	c->cpu = xcalloc((size_t)c->ncpus, sizeof(*c->cpu));
+	c->cpu_fd = xcalloc((size_t)c->ncpus, sizeof(*c->cpu_fd));
 	c->queue = xcalloc((size_t)c->ncpus, sizeof(*c->queue));
+	if (!c->page_size)
+		c->page_size = (int)sysconf(_SC_PAGESIZE);
 	for (cpu = 0; cpu < c->ncpus; cpu++) {
-		c->cpu[cpu] = tracefs_cpu_open(c->inst, cpu, true);
-		if (!c->cpu[cpu])
+		char path[4200];
+
+		/* opened here, close-on-exec: a recorded command must hold none of them */
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", c->inst_dir, cpu);
+		c->cpu_fd[cpu] = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (c->cpu_fd[cpu] < 0)
 			continue;	/* an offline CPU */
-		if (!c->page_size)
-			c->page_size = tracefs_cpu_read_size(c->cpu[cpu]);
+		c->cpu[cpu] = tracefs_cpu_alloc_fd(c->cpu_fd[cpu], c->page_size, true);
+		if (!c->cpu[cpu]) {
+			close(c->cpu_fd[cpu]);
+			c->cpu_fd[cpu] = -1;
+			continue;
+		}
 		opened++;
 	}
 	if (!opened || c->page_size <= 0)
@@ -699,8 +711,10 @@ void capture_close(struct capture *c)
 	}
 	if (c->cpu)
 		for (cpu = 0; cpu < c->ncpus; cpu++)
-			if (c->cpu[cpu])
-				tracefs_cpu_close(c->cpu[cpu]);
+			if (c->cpu[cpu]) {
+				tracefs_cpu_free_fd(c->cpu[cpu]);
+				close(c->cpu_fd[cpu]);
+			}
 	capture_instance_close(c);	/* after the buffers are closed: else rmdir is EBUSY */
 	if (c->queue)
 		for (cpu = 0; cpu < c->ncpus; cpu++) {
@@ -720,6 +734,7 @@ void capture_close(struct capture *c)
 	pthread_cond_destroy(&c->space_free);
 	free(c->queue);
 	free(c->cpu);
+	free(c->cpu_fd);
 	free(c->tracing_dir);
 	free(c);
 }

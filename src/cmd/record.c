@@ -13,6 +13,7 @@
  *
  * Not here: tracefs (capture), parsing or reports (pipeline).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -35,6 +36,7 @@
 #include "options.h"
 #include "outfile.h"
 #include "pipeline.h"
+#include "testhook.h"
 
 static const char usage_line[] =
 	"usage: trace_analyze record [-o LOG] [--stacks] [--buffer-kb N]\n"
@@ -68,6 +70,7 @@ static const struct option own_options[] = {
 static const char *const refused[] = { "file", "db-file", "help", "version", NULL };
 
 #define MAX_PIDS 64
+#define CHILD_GRACE_S 3.0	/* CMD's time to end after SIGTERM, then SIGKILL */
 
 struct record_args {
 	struct capture_config cfg;
@@ -90,6 +93,9 @@ struct recording {
 	pid_t child;		/* CMD, or 0 */
 	int child_status;
 	bool child_done;
+	bool child_terminated;	/* sent SIGTERM when the recording stopped */
+	bool child_killed;	/* and SIGKILL after CHILD_GRACE_S */
+	sig_atomic_t signals_at_stop;	/* any signal after these abandons the recording */
 	struct capture_stats stats;
 	struct ta_error error;
 	bool failed;
@@ -353,6 +359,42 @@ static int sink_text(void *ctx, const char *text, size_t len, struct ta_error *e
  * Fork CMD stopped on a pipe until the capture runs, so that its first
  * allocation is recorded; an exec failure comes back through a second pipe.
  */
+/*
+ * Descriptors open when record started are the user's, and CMD inherits
+ * them as a shell would give them; every one opened since is ours (tracefs,
+ * outputs, pipes), and CMD must hold none, or the instance cannot be
+ * removed while CMD lives. Ours are opened O_CLOEXEC; this catches any a
+ * library opened without it.
+ */
+#define FD_SEEN_MAX 1024
+static unsigned char inherited_fd[FD_SEEN_MAX];
+
+static void note_inherited_descriptors(void)
+{
+	int fd;
+
+	for (fd = 0; fd < FD_SEEN_MAX; fd++)
+		inherited_fd[fd] = fcntl(fd, F_GETFD) >= 0;
+}
+
+/* In the child, before exec: what record opened does not cross it. */
+static void keep_ours_from_the_command(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		int fd = atoi(e->d_name);
+
+		if (e->d_name[0] == '.' || fd == dirfd(d) || (fd < FD_SEEN_MAX && inherited_fd[fd]))
+			continue;
+		fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC);
+	}
+	closedir(d);
+}
+
 static int start_child(struct recording *r, int *go_fd, int *exec_fd, struct ta_error *err)
 {
 	int go[2], ex[2];
@@ -369,6 +411,7 @@ static int start_child(struct recording *r, int *go_fd, int *exec_fd, struct ta_
 
 		close(go[1]);
 		close(ex[0]);
+		keep_ours_from_the_command();
 		signal(SIGPIPE, SIG_DFL);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);	/* the recording failed before it started */
@@ -421,7 +464,13 @@ static void say_how_child_ended(const struct recording *r)
 {
 	if (!r->child_done)
 		return;
-	if (WIFSIGNALED(r->child_status))
+	if (r->child_killed)
+		warn("'%s' did not end within %.0f s of SIGTERM when the recording stopped: killed",
+		     r->args->cmd[0], CHILD_GRACE_S);
+	else if (r->child_terminated && !r->args->opts.quiet)
+		fprintf(stderr, "trace_analyze: '%s' was still running when the recording "
+			"stopped: sent SIGTERM\n", r->args->cmd[0]);
+	else if (WIFSIGNALED(r->child_status))
 		warn("'%s' was killed by signal %d (%s)", r->args->cmd[0],
 		     WTERMSIG(r->child_status), strsignal(WTERMSIG(r->child_status)));
 	else if (WIFEXITED(r->child_status) && WEXITSTATUS(r->child_status))
@@ -429,7 +478,6 @@ static void say_how_child_ended(const struct recording *r)
 }
 
 /* ---- the controller ---- */
-
 
 /* A second Ctrl-C: nothing is written, the instance goes, the exit is 130. */
 static void abort_recording(struct recording *r)
@@ -448,27 +496,59 @@ static void abort_recording(struct recording *r)
 	_exit(130);
 }
 
+/* Signals that come while record ends: a second Ctrl-C, or any once it writes. */
+static void abort_if_told_again(struct recording *r, sig_atomic_t seen)
+{
+	if (interrupts_seen >= 2 || (seen >= 0 && signals_seen != seen))
+		abort_recording(r);
+}
+
 static void wait_for_the_end(struct recording *r)
 {
 	struct timespec tick = { 0, 20000000l };
 	double until = r->args->duration_ns ? analysis_clock() + r->args->duration_ns / 1e9 : 0;
-	int forwarded = 0;
 
+	test_pause_point("record-running");
 	for (;;) {
-		if (interrupts_seen >= 2)
-			abort_recording(r);
+		abort_if_told_again(r, -1);
 		if (signals_seen) {
 			r->stopped_by_signal = true;
-			if (r->child && !r->child_done && last_signal != SIGINT && !forwarded++)
-				kill(r->child, last_signal);	/* Ctrl-C reached CMD already */
 			break;
 		}
 		if (child_has_ended(r) || capture_failed(r->capture) ||
 		    atomic_load(&r->analysis_ended))
 			break;
-		if (until && analysis_clock() >= until) {
-			if (r->child && !r->child_done)
-				kill(r->child, SIGTERM);	/* its time is up */
+		if (until && analysis_clock() >= until)
+			break;
+		nanosleep(&tick, NULL);
+	}
+	r->signals_at_stop = signals_seen;
+	test_pause_point("record-stopping");
+}
+
+/*
+ * CMD still running when the recording stops (a signal, --duration, a
+ * failure) is sent SIGTERM, as perf record does, and given CHILD_GRACE_S
+ * to end; then SIGKILL. A second signal meanwhile abandons the recording.
+ */
+static void end_the_command(struct recording *r)
+{
+	struct timespec tick = { 0, 10000000l };
+	double deadline;
+
+	if (!r->child || child_has_ended(r))
+		return;
+	kill(r->child, SIGTERM);
+	r->child_terminated = true;
+	test_pause_point("record-child-grace");
+	deadline = analysis_clock() + CHILD_GRACE_S;
+	while (!child_has_ended(r)) {
+		abort_if_told_again(r, r->signals_at_stop);
+		if (analysis_clock() >= deadline) {
+			kill(r->child, SIGKILL);
+			if (waitpid(r->child, &r->child_status, 0) == r->child)
+				r->child_done = true;
+			r->child_killed = true;
 			break;
 		}
 		nanosleep(&tick, NULL);
@@ -481,6 +561,8 @@ static void end_capture(struct recording *r)
 	char trailer[512];
 	size_t n;
 
+	capture_stop(r->capture);	/* tracing off first: nothing CMD does now is recorded */
+	end_the_command(r);
 	if (capture_finish(r->capture, &r->stats, &err) < 0 && !r->failed) {
 		r->error = err;
 		r->failed = true;
@@ -599,7 +681,10 @@ static int run_record(struct record_args *args);
 int cmd_record(int argc, char **argv)
 {
 	struct record_args args;
-	int status = parse_record_options(argc, argv, &args);
+	int status;
+
+	note_inherited_descriptors();
+	status = parse_record_options(argc, argv, &args);
 
 	if (status < 0)
 		status = parse_analysis_options(&args);
@@ -627,9 +712,7 @@ static int run_record(struct record_args *args)
 	pthread_join(r.controller, NULL);
 	if (interrupts_seen >= 2)	/* the second Ctrl-C came while the first drained */
 		abort_recording(&r);
-	if (r.child && !r.child_done && waitpid(r.child, &r.child_status, 0) == r.child)
-		r.child_done = true;
-	say_how_child_ended(&r);
+	say_how_child_ended(&r);	/* ended by now: the controller saw to it */
 	fflush(stdout);
 	if (r.have_log) {	/* last, so that nothing is left if anything failed */
 		if (rc == 0 && !r.failed && outfile_commit(&r.log, false, &r.error) < 0)

@@ -24,9 +24,17 @@ global_settings() {
 	printf 'instances: %s\n' "$(ls "$t/instances" | tr '\n' ' ')"
 }
 
+# record mounts tracefs where nothing is mounted (a fresh machine): so do the tests
+mount_tracefs() {
+	[ -n "$(tracefs_dir)" ] && return 0
+	[ -d /sys/kernel/tracing ] || return 0
+	mount -t tracefs nodev /sys/kernel/tracing 2> /dev/null || true
+}
+
 setup() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to record"
-	[ -n "$(tracefs_dir)" ] || skip "no tracefs mounted"
+	mount_tracefs
+	[ -n "$(tracefs_dir)" ] || skip "no tracefs: the kernel has none, or it cannot be mounted"
 	[ -d "$(tracefs_dir)/instances" ] || skip "tracefs has no instances"
 	[ -x "$PIPES" ] || skip "build/tools/open_pipes not built (make check builds it)"
 	cd "$BATS_TEST_TMPDIR"
@@ -114,30 +122,41 @@ pipe_allocs() {
 	[[ "$output" == *"trace_analyze: recorded "*" events "*"; 0 lost"* ]]
 }
 
+# start_paused VAR POINTS ARGS...: record in the background, stopped at the
+# first of its TA_TEST_PAUSE points; its pid in VAR
+start_paused() {
+	local var=$1 points=$2
+	shift 2
+	TA_TEST_PAUSE="$points" "$TA" "$@" 2> err.txt &
+	printf -v "$var" '%s' "$!"
+	wait_stopped "${!var}"
+}
+
+# wait_status PID: wait for it (not in a subshell: only this shell can), its status in st
+wait_status() {
+	st=0
+	wait "$1" || st=$?
+}
+
 @test "record, Ctrl-C: the buffer is drained, the log written whole, the instance gone" {
-	"$TA" record -q -o kmem.log --events slab 2> err.txt & rec=$!
-	sleep 1.5
+	start_paused rec record-running record -q -o kmem.log --events slab
+	kill -CONT "$rec"	# tracing is on: what comes now is recorded
 	"$PIPES" 100
-	sleep 0.5
 	kill -INT "$rec"
-	wait "$rec"
+	wait_status "$rec"
+	[ "$st" -eq 0 ]
 	tail -n 1 kmem.log | grep -q '^# trace_analyze record: [0-9]* events read'
 	[ "$(pipe_allocs kmem.log)" -ge 100 ]
 }
 
-@test "record, two Ctrl-C at once: abandoned, exit 130, nothing written" {
-	"$TA" record -q -o kmem.log 2> err.txt & rec=$!
-	sleep 1.5
-	# two signals, not one merged: the second once the first is no longer pending
+@test "record, two Ctrl-C: abandoned at once, exit 130, nothing written, the instance gone" {
+	start_paused rec record-running,record-stopping record -q -o kmem.log
 	kill -INT "$rec"
-	for _ in $(seq 200); do
-		grep -q '^ShdPnd:[[:space:]]*0*$' "/proc/$rec/status" 2> /dev/null &&
-			grep -q '^SigPnd:[[:space:]]*0*$' "/proc/$rec/status" 2> /dev/null && break
-		sleep 0.001
-	done
+	kill -CONT "$rec"
+	wait_stopped "$rec"	# at record-stopping: the first one seen
 	kill -INT "$rec"
-	st=0
-	wait "$rec" || st=$?
+	kill -CONT "$rec"
+	wait_status "$rec"
 	[ "$st" -eq 130 ]
 	[ ! -e kmem.log ]
 	! ls kmem.log.tmp.* 2> /dev/null
@@ -145,13 +164,71 @@ pipe_allocs() {
 }
 
 @test "record, SIGTERM: drained and written like Ctrl-C, exit 143" {
-	"$TA" record -q -o kmem.log --events slab 2> err.txt & rec=$!
-	sleep 1.5
+	start_paused rec record-running record -q -o kmem.log --events slab
 	kill -TERM "$rec"
-	st=0
-	wait "$rec" || st=$?
+	kill -CONT "$rec"
+	wait_status "$rec"
 	[ "$st" -eq 143 ]
 	tail -n 1 kmem.log | grep -q '^# trace_analyze record: '
+}
+
+# A signal to record (not to CMD, as a terminal's Ctrl-C would be): CMD is
+# sent SIGTERM, the log is written, the instance removed, all at once.
+@test "record -- CMD, SIGINT, SIGTERM or SIGHUP to record: CMD ended, log written, instance gone" {
+	local sig want
+	for sig in INT TERM HUP; do
+		case $sig in INT) want=0 ;; TERM) want=143 ;; HUP) want=129 ;; esac
+		rm -f kmem.log
+		start_paused rec record-running record -o kmem.log -c /dev/null -- sleep 300
+		kill -"$sig" "$rec"
+		kill -CONT "$rec"
+		wait_status "$rec"
+	[ "$st" -eq "$want" ]
+		grep -q "'sleep' was still running when the recording stopped: sent SIGTERM" err.txt
+		tail -n 1 kmem.log | grep -q '^# trace_analyze record: '
+		! pgrep -x -f 'sleep 300'
+		! ls "$(tracefs_dir)/instances" | grep -q '^trace_analyze-'
+	done
+}
+
+@test "record -- CMD that ignores SIGTERM: killed after its grace time, the log written" {
+	start_paused rec record-running record -q -o kmem.log -- sh -c 'trap "" TERM; while :; do sleep 0.1; done'
+	kill -INT "$rec"
+	kill -CONT "$rec"
+	wait_status "$rec"
+	[ "$st" -eq 0 ]
+	grep -q "warning: 'sh' did not end within 3 s of SIGTERM when the recording stopped: killed" err.txt
+	tail -n 1 kmem.log | grep -q '^# trace_analyze record: '
+}
+
+@test "record -- CMD, a second Ctrl-C while CMD is given its grace time: abandoned at once" {
+	start_paused rec record-running,record-child-grace record -q -o kmem.log -- \
+		sh -c 'trap "" TERM; while :; do sleep 0.1; done'
+	kill -INT "$rec"
+	kill -CONT "$rec"
+	wait_stopped "$rec"	# CMD was sent SIGTERM and ignores it
+	kill -INT "$rec"
+	kill -CONT "$rec"
+	wait_status "$rec"
+	[ "$st" -eq 130 ]
+	[ ! -e kmem.log ]
+	! ls kmem.log.tmp.* 2> /dev/null
+}
+
+@test "record -- CMD: no descriptor of record's crosses into CMD" {
+	# what CMD holds under record = what it holds when the test runs it alone
+	run sh -c 'ls /proc/$$/fd > alone.txt'
+	run "$TA" record -q -o kmem.log --events slab -- sh -c 'ls -l /proc/$$/fd > fds.txt'
+	[ "$status" -eq 0 ]
+	! grep -q 'trace_pipe_raw\|kmem.log\|tracing' fds.txt
+	diff <(sort alone.txt) <(awk 'NF > 8 { print $9 }' fds.txt | sort)
+}
+
+@test "record -o /dev/full -- CMD: a write error ends it at once, CMD too, exit 1" {
+	run "$TA" record -q -o /dev/full -- sleep 300
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"trace_analyze: error: cannot write '/dev/full': No space left on device"* ]]
+	! pgrep -x -f 'sleep 300'
 }
 
 @test "record -- CMD killed with SIGKILL: the recording ends, says so, exit 0" {
