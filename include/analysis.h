@@ -116,6 +116,9 @@ void analysis_branch_filters(const struct analysis *a, struct row_filter *rows,
 /* The rows of the account as -c lists them: grouped, sorted, placed, cut to -b. */
 void analysis_rows(const struct analysis *a, struct account_rows *rows);
 
+/* Do the reports asked for need the summary's findings (--summary, --html)? */
+bool analysis_needs_findings(const struct options *o);
+
 /* Do the reports asked for need the log's stack traces? */
 bool analysis_needs_stacks(const struct options *o);
 

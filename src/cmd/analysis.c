@@ -87,7 +87,7 @@ static int load_symbols(struct analysis *r, struct ta_error *err)
 static bool needs_objects(const struct options *o)
 {
 	return o->branch || o->callers_path || o->rings_path || o->save_index ||
-	       o->place_in_tree || o->html_path || o->group_by == GROUP_DIR ||
+	       o->place_in_tree || o->html_path || o->group_by == GROUP_DIR || o->strict_kernel ||
 	       (!o->log_path && !o->db_path);
 }
 
@@ -420,6 +420,12 @@ static void consume_event(void *ctx, const struct kmem_event *ev)
 		timeline_after_event(&r->timeline, ev);
 }
 
+/* The summary's findings and caches: --summary, and --html, which shows them. */
+bool analysis_needs_findings(const struct options *o)
+{
+	return o->summary_path || o->html_path;
+}
+
 /* Do the reports asked for need stacks: origins, folded stacks, leaks by stack? */
 bool analysis_needs_stacks(const struct options *o)
 {
@@ -430,7 +436,8 @@ bool analysis_needs_stacks(const struct options *o)
 /* Does a report need every event, rather than the accounts a DB keeps? */
 static bool needs_event_stream(const struct options *o)
 {
-	return o->summary_path || o->outstanding_path || o->page_path || o->has_time_start ||
+	return analysis_needs_findings(o) || o->outstanding_path || o->page_path ||
+	       o->has_time_start ||
 	       o->has_time_end || analysis_needs_stacks(o) || o->group_by == GROUP_CACHE ||
 	       o->group_by == GROUP_SIZE_CLASS ||
 	       o->replay_events || analysis_needs_timeline(o);
@@ -449,7 +456,7 @@ static unsigned fields_wanted(const struct options *o)
 		want |= WANT_PAGE;
 	if (o->group_by == GROUP_CACHE)
 		want |= WANT_CACHE_NAME;
-	if (o->summary_path)	/* caches; page events for the timestamps' order */
+	if (analysis_needs_findings(o))	/* caches; page events for the timestamps' order */
 		want |= WANT_CACHE_NAME | WANT_PAGE;
 	if (o->has_time_start || o->has_time_end)
 		want |= WANT_PAGE;	/* to count them in the window */
@@ -724,7 +731,7 @@ void analysis_init(struct analysis *r, const struct options *opts)
 	symbols_init(&r->syms);
 	ktree_init(&r->ktree);
 	r->input.fd = -1;
-	if (opts->summary_path) {
+	if (analysis_needs_findings(opts)) {
 		findings_init(&r->findings);
 		r->have_findings = true;
 	}

@@ -129,3 +129,33 @@ attr() {
 	grep -q 'id="acct-count"[^>]*>0 of 0 rows<' dom.html
 	[ "$(head -c 8 t.png | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ]
 }
+
+# Every report the page shows is computed whatever else was asked: the
+# page's summary and stats equal --summary and --stats run on their own.
+@test "the page's summary and stats are --summary's and --stats', whatever the options" {
+	local opts n=0
+	while IFS= read -r opts; do
+		# shellcheck disable=SC2086
+		"$TA" -q $opts --html page.html
+		# shellcheck disable=SC2086
+		"$TA" -q $opts --summary summary.json --stats stats.json --format json --top 1000000
+		python3 "$TOP/tests/tools/html_island.py" page.html summary summary.json ||
+			{ echo "options: $opts"; false; }
+		python3 "$TOP/tests/tools/html_island.py" page.html stats stats.json ||
+			{ echo "options: $opts"; false; }
+		n=$((n + 1))
+	done <<-OPTS
+	-f $WORK
+	-f $WORK --malloc
+	-f $WORK --cache
+	-f $WORK --group-by function
+	-f $WORK --group-by origin
+	-f $WORK --group-by cache
+	-f $WORK --time 1,3
+	-k $TREE -f $WORK
+	-k $TREE -f $WORK -b fs
+	-k $TREE -f $WORK --group-by dir
+	-f $CORPUS/host-6.18/small-kmem.log
+	OPTS
+	[ "$n" -eq 11 ]
+}
