@@ -122,7 +122,7 @@ static void add_wrapper(struct callchains *c, const char *name, size_t len)
 /* One name a line, '#' comments, blank lines; spaces around a name ignored. */
 static int read_wrappers_file(struct callchains *c, const char *path, struct ta_error *err)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(path, "re");
 	char line[4096];
 	unsigned long no = 0;
 

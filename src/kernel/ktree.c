@@ -527,7 +527,7 @@ static int read_system_map(struct kernel_tree *t, const char *dir, struct ta_err
 		free(path);
 		return 0;	/* a tree without one: hex call sites stay hex */
 	}
-	f = fopen(path, "r");
+	f = fopen(path, "re");
 	if (!f) {
 		rc = error_set_errno(err, errno, "cannot open '%s'", path);
 		free(path);

@@ -136,7 +136,7 @@ int symbols_parse_system_map(struct symbol_table *t, const char *text, size_t le
 
 int symbols_load_system_map(struct symbol_table *t, const char *path, struct ta_error *err)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(path, "re");
 	char *text = NULL;
 	size_t len = 0, cap = 0, n;
 	struct stat st;

@@ -68,3 +68,13 @@ setup() {
 	[ "$(awk '/^objects:/ { print $2 }' static.txt)" = 1234 ]
 	find "$TREE61/arch/x86/boot" -name '*.o' | grep -q .
 }
+
+@test "--strict-kernel checks even when no report needs the tree (-c, --summary alone)" {
+	run "$TA" -q -k "$TREE61" -f "$LOG618" -c account.txt --strict-kernel
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == "trace_analyze: error: '$LOG618' does not look recorded on the kernel of '$TREE61': 98 of the 98 call sites"* ]]
+	[ ! -e account.txt ]
+	run "$TA" -q -k "$TREE61" -f "$LOG61" -c account.txt --strict-kernel
+	[ "$status" -eq 0 ]
+	[ -s account.txt ]
+}
