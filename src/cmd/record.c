@@ -87,8 +87,10 @@ struct recording {
 	struct record_args *args;
 	struct capture *capture;
 	struct outfile log;
-	FILE *log_stream;
 	bool have_log;
+	off_t log_bytes;	/* written to it, in whole pieces of lines */
+	bool log_full;		/* its file system filled: cut back to log_bytes */
+	size_t header_bytes;
 	int feed;		/* the pipe's write end, to the analysis; -1 once closed */
 	pid_t child;		/* CMD, or 0 */
 	int child_status;
@@ -323,29 +325,65 @@ static int parse_analysis_options(struct record_args *a)
 
 /* ---- the sink: text to the log and to the analysis ---- */
 
-static int write_all(int fd, const char *p, size_t n)
+/* Write p[0..n) whole; -1 on failure with *done (if given) the bytes written before. */
+static int write_all(int fd, const char *p, size_t n, size_t *done)
 {
+	size_t total = n;
+
 	while (n) {
 		ssize_t w = write(fd, p, n);
 
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w < 0)
+		if (w < 0) {
+			if (done)
+				*done = total - n;
 			return -1;
+		}
 		p += w;
 		n -= (size_t)w;
 	}
 	return 0;
 }
 
+/* The length of text[0..len)'s whole lines. */
+static size_t whole_lines(const char *text, size_t len)
+{
+	while (len && text[len - 1] != '\n')
+		len--;
+	return len;
+}
+
+static bool is_no_space(int e)
+{
+	return e == ENOSPC || e == EDQUOT || e == EFBIG;
+}
+
 static int sink_text(void *ctx, const char *text, size_t len, struct ta_error *err)
 {
 	struct recording *r = ctx;
+	size_t done = 0;
 
-	if (r->have_log && fwrite(text, 1, len, r->log_stream) != len)
-		return error_set_errno(err, errno ? errno : EIO, "cannot write '%s'",
-				       outfile_display_name(&r->log));
-	if (r->feed >= 0 && write_all(r->feed, text, len) < 0) {
+	if (r->have_log && write_all(r->log.fd, text, len, &done) < 0) {
+		int e = errno ? errno : EIO;
+
+		/*
+		 * A full file system: the log is cut back to the last whole line
+		 * written (a valid log), and the recording stops there; the analysis
+		 * is given the same lines, so that it reads what the log holds.
+		 */
+		done = whole_lines(text, done);
+		if (is_no_space(e) && r->log.tmp_path &&
+		    ftruncate(r->log.fd, r->log_bytes + (off_t)done) == 0) {
+			r->log_full = true;
+			r->log_bytes += (off_t)done;
+			if (r->feed >= 0 && done)
+				write_all(r->feed, text, done, NULL);
+		}
+		return error_set_errno(err, e, "cannot write '%s'", outfile_display_name(&r->log));
+	}
+	r->log_bytes += (off_t)len;
+	if (r->feed >= 0 && write_all(r->feed, text, len, NULL) < 0) {
 		if (errno == EPIPE)	/* the analysis ended: it says why */
 			return error_set(err, "the analysis stopped reading");
 		return error_set_errno(err, errno, "cannot pass the events on");
@@ -464,13 +502,14 @@ static void say_how_child_ended(const struct recording *r)
 {
 	if (!r->child_done)
 		return;
-	if (r->child_killed)
+	if (r->child_killed) {
 		warn("'%s' did not end within %.0f s of SIGTERM when the recording stopped: killed",
 		     r->args->cmd[0], CHILD_GRACE_S);
-	else if (r->child_terminated && !r->args->opts.quiet)
-		fprintf(stderr, "trace_analyze: '%s' was still running when the recording "
-			"stopped: sent SIGTERM\n", r->args->cmd[0]);
-	else if (WIFSIGNALED(r->child_status))
+	} else if (r->child_terminated) {
+		if (!r->args->opts.quiet)
+			fprintf(stderr, "trace_analyze: '%s' was still running when the recording "
+				"stopped: sent SIGTERM\n", r->args->cmd[0]);
+	} else if (WIFSIGNALED(r->child_status))
 		warn("'%s' was killed by signal %d (%s)", r->args->cmd[0],
 		     WTERMSIG(r->child_status), strsignal(WTERMSIG(r->child_status)));
 	else if (WIFEXITED(r->child_status) && WEXITSTATUS(r->child_status))
@@ -638,7 +677,6 @@ static int start_recording(struct recording *r, int *analysis_fd, struct ta_erro
 		if (outfile_open(&r->log, a->log_path, err) < 0)
 			return -1;
 		r->have_log = true;
-		r->log_stream = outfile_stream(&r->log);
 	}
 	if (capture_open(&r->capture, &a->cfg, err) < 0)
 		return -1;
@@ -647,6 +685,7 @@ static int start_recording(struct recording *r, int *analysis_fd, struct ta_erro
 	r->feed = feed[1];
 	*analysis_fd = feed[0];
 	n = capture_header(r->capture, header, sizeof(header));
+	r->header_bytes = n;
 	if (a->cmd && (start_child(r, &go, &ex, err) < 0 ||
 		       capture_add_pid(r->capture, r->child, err) < 0))
 		return -1;
@@ -677,6 +716,56 @@ static int fail_to_start(struct recording *r, int analysis_fd, const struct ta_e
 }
 
 static int run_record(struct record_args *args);
+
+/* Event and stack records in a text log: its lines but headers, frames and markers. */
+static uint64_t records_in(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char line[256];
+	bool at_start = true;
+	uint64_t n = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (at_start && line[0] != '#' && strncmp(line, " => ", 4) != 0 &&
+		    strncmp(line, "CPU:", 4) != 0)
+			n++;
+		at_start = strchr(line, '\n') != NULL;
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * The log's file system filled: what was written is whole lines, a valid
+ * log; keep it (when it holds more than the header) and say what was lost.
+ */
+static void keep_what_fitted(struct recording *r)
+{
+	const char *name = r->args->log_path;
+	struct ta_error err;
+	uint64_t kept, read = r->stats.events;
+
+	if (r->log_bytes <= (off_t)r->header_bytes) {
+		outfile_abort(&r->log);
+		fprintf(stderr, "trace_analyze: the file system of '%s' was full before any event "
+			"was written: nothing kept\n", name);
+		return;
+	}
+	if (outfile_commit(&r->log, false, &err) < 0) {
+		fprintf(stderr, "trace_analyze: error: %s\n", err.msg);
+		return;
+	}
+	kept = records_in(name);
+	fprintf(stderr, "trace_analyze: the file system of '%s' filled: the recording stopped; "
+		"'%s' keeps the first %llu events (%.*f %s), a valid log; %llu of the %llu events "
+		"read were lost, and whatever the trace buffer still held\n", name, name,
+		(unsigned long long)kept, r->log_bytes < 1000000 ? 0 : 1,
+		(double)r->log_bytes / (r->log_bytes < 1000000 ? 1e3 : 1e6),
+		r->log_bytes < 1000000 ? "kB" : "MB",
+		(unsigned long long)(read > kept ? read - kept : 0), (unsigned long long)read);
+}
 
 int cmd_record(int argc, char **argv)
 {
@@ -714,7 +803,11 @@ static int run_record(struct record_args *args)
 		abort_recording(&r);
 	say_how_child_ended(&r);	/* ended by now: the controller saw to it */
 	fflush(stdout);
-	if (r.have_log) {	/* last, so that nothing is left if anything failed */
+	if (r.log_full) {
+		fprintf(stderr, "trace_analyze: error: %s\n", r.error.msg);
+		keep_what_fitted(&r);
+		return EXIT_RUNTIME;
+	} else if (r.have_log) {	/* last, so that nothing is left if anything failed */
 		if (rc == 0 && !r.failed && outfile_commit(&r.log, false, &r.error) < 0)
 			r.failed = true;
 		if (rc < 0 || r.failed)

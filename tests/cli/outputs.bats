@@ -164,3 +164,48 @@ intact() {
 	[ "$status" -eq 1 ]
 	[ "$output" = "trace_analyze: error: cannot write 'out': Is a directory" ]
 }
+
+# full_fs SIZE_KB FREE_KB: a tmpfs of that size at full/, filled but FREE_KB
+# (root only: skipped otherwise); unmounted by teardown
+full_fs() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a small file system"
+	mkdir -p full
+	mount -t tmpfs -o size="$1"k tmpfs full || skip "cannot mount a tmpfs"
+	dd if=/dev/zero of=full/filler bs=1k count=$(($1 - $2)) 2> /dev/null || true
+}
+
+teardown() {
+	if mountpoint -q "$BATS_TEST_TMPDIR/full" 2> /dev/null; then
+		umount "$BATS_TEST_TMPDIR/full"
+	fi
+}
+
+@test "a full file system: each output fails with one message naming it, exit 1, no file left" {
+	local log="$CORPUS/linux-6.1-tiny/stacktrace-kmem.log" out
+	require_corpus
+	full_fs 256 0
+	for out in "-c full/account.txt" "--summary full/summary.txt" "--save-db full/kmem.db" \
+		"--timeline full/timeline.png" "--html full/page.html" "--stats full/stats.csv" \
+		"-r full/rings.png -k $CORPUS/linux-6.1-tiny/tree"; do
+		# shellcheck disable=SC2086
+		run "$TA" -q -f "$log" $out
+		[ "$status" -eq 1 ] || { echo "$out: status $status"; false; }
+		[ "${#lines[@]}" -eq 1 ]
+		[[ "$output" == "trace_analyze: error: cannot write 'full/"*"': No space left on device" ]]
+		[ "$(ls full)" = "filler" ] || { echo "$out left: $(ls full)"; false; }
+	done
+}
+
+@test "a file system that fills while the account is written: the old account kept" {
+	local log="$CORPUS/host-6.18/small-kmem.log"
+	require_corpus
+	full_fs 256 16
+	echo "the old account" > full/account.txt
+	run "$TA" -q -f "$log" -c full/account.txt --group-by function
+	[ "$status" -eq 0 ]	# it fits
+	run "$TA" -q -f "$log" --stats full/account.txt --format json --top 1000000
+	[ "$status" -eq 1 ]
+	[[ "$output" == "trace_analyze: error: cannot write 'full/account.txt': No space left on device" ]]
+	grep -q '^current bytes allocated:' full/account.txt	# the account written before, whole
+	[ "$(ls full | sort | tr '\n' ' ')" = "account.txt filler " ]
+}

@@ -42,6 +42,9 @@ setup() {
 }
 
 teardown() {
+	if mountpoint -q "$BATS_TEST_TMPDIR/full" 2> /dev/null; then
+		umount "$BATS_TEST_TMPDIR/full"
+	fi
 	[ -f settings.before ] || return 0
 	global_settings > settings.after
 	diff -u settings.before settings.after
@@ -367,4 +370,19 @@ wait_status() {
 	grep -q 'rows by live, per slab cache' screen-cache.txt
 	grep -q 'CACHE' screen-cache.txt
 	grep -q 'top-ended' screen3.txt
+}
+
+@test "record into a file system that fills: stopped, a valid log of what fitted, the loss said" {
+	mkdir -p full
+	mount -t tmpfs -o size=64k tmpfs full || skip "cannot mount a tmpfs"
+	dd if=/dev/zero of=full/filler bs=1k count=32 2> /dev/null || true
+	run "$TA" record -q -o full/kmem.log -c account.txt -- "$PIPES" 3000
+	cp full/kmem.log kept.log || true
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == "trace_analyze: error: cannot write 'full/kmem.log': No space left on device" ]]
+	[[ "$output" == *"the file system of 'full/kmem.log' filled: the recording stopped; 'full/kmem.log' keeps the first "*" events ("*" kB), a valid log; "*" of the "*" events read were lost"* ]]
+	# whole lines, and the analysis printed read exactly them
+	[ "$(tail -c 1 kept.log | od -An -c | tr -d ' ')" = '\n' ]
+	"$TA" -q -f kept.log -c again.txt
+	cmp account.txt again.txt
 }
