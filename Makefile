@@ -6,8 +6,8 @@
 #   make demo       run the main job on data shipped in data/
 #   make install    PREFIX=/usr/local by default
 #   make bench LOG=file   scripts/bench.sh on a log
-#   make fuzz       the libFuzzer targets (DB reader, text path), FUZZ_SECONDS
-#                   each (clang); make fuzz-db, make fuzz-text: one of them
+#   make fuzz       the libFuzzer targets (tests/fuzz/fuzz_*.c), FUZZ_SECONDS
+#                   each (clang); make fuzz-NAME: one of them
 
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
@@ -15,6 +15,7 @@ MANDIR  ?= $(PREFIX)/share/man/man1
 VERSION := 0.1
 
 CC      ?= cc
+HAVE_CLANG := $(shell command -v clang 2> /dev/null)
 PKGS    := libxxhash libelf cairo zlib liblzma libzstd libtracefs libtraceevent ncursesw
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -101,43 +102,66 @@ $(BUILD)/san/tests/%: tests/unit/%.c $(SAN_LIB_OBJS)
 SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/tests/%)
 
 # ---- fuzzing ----------------------------------------------------------------
-# Two libFuzzer targets: tests/fuzz/fuzz_db.c (the DB reader, built with
-# checksums taken as good so that mutations reach the checks behind them)
-# and tests/fuzz/fuzz_text.c (any bytes as a log through pipeline_run, every
-# report on). `make fuzz` runs each with clang for FUZZ_SECONDS; `make
-# check` runs their seed corpora through the same entry points with a plain
-# driver, so any compiler will do.
+# libFuzzer targets, one tests/fuzz/fuzz_NAME.c each: db (the DB reader,
+# built with checksums taken as good so that mutations reach the checks
+# behind them), text (any bytes as a log through pipeline_run, every report
+# on), compressed (gzip/xz/zstd streams through the input layer). The
+# library is compiled once with clang for them all (build/fuzz/obj).
+# `make fuzz` runs each for FUZZ_SECONDS; `make fuzz-NAME` one of them.
+# `make check` builds every target and runs it a fixed number of runs from
+# a fixed seed over its seeds (deterministic), and runs the seeds and
+# regression inputs once through a gcc-built driver as well.
+# Seeds: tests/fuzz/corpus/NAME (committed), and build/fuzz/seeds/NAME
+# made at build time with the current writer (DB seeds are --save-db of the
+# text seeds, compressed seeds the text seeds compressed), so that no seed
+# goes stale when a format changes.
+FUZZ_TARGETS := db text compressed
 FUZZ_SECONDS ?= 600
 FUZZ_DEFS  := -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 FUZZ_SAN   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_DEPS  := $(LIB_SRCS) $(wildcard include/*.h)
 FUZZ_KIDX  := $(BUILD)/fuzz/linux-6.1-tiny.kidx
+FUZZ_OBJS  := $(LIB_SRCS:src/%.c=$(BUILD)/fuzz/obj/%.o)
+FUZZ_BINS  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
+SEED_BINS  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/seeds_%)
+TEXT_SEEDS := $(wildcard tests/fuzz/corpus/text/*)
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) $(GEN)
+$(BUILD)/fuzz/obj/%.o: src/%.c $(wildcard include/*.h) | $(GEN) $(HTML_GEN)
+	@mkdir -p $(dir $@)
+	clang $(CPPFLAGS) $(FUZZ_DEFS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(WARN) -c -o $@ $<
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
 	@mkdir -p $(dir $@)
 	clang $(CPPFLAGS) $(FUZZ_DEFS) $(FUZZ_SAN) $(WARN) -fsanitize=fuzzer -o $@ $< \
-		$(LIB_SRCS) $(LDLIBS)
+		$(FUZZ_OBJS) $(LDLIBS)
 
-$(BUILD)/fuzz/seeds_%: tests/fuzz/run_seeds.c tests/fuzz/fuzz_%.c $(FUZZ_DEPS) $(GEN)
+# the gcc driver: the sanitizer build's objects, binfile.c with FUZZ_DEFS
+SEED_OBJS := $(filter-out $(BUILD)/san/store/binfile.o,$(SAN_LIB_OBJS)) $(BUILD)/fuzz/binfile.o
+
+$(BUILD)/fuzz/binfile.o: src/store/binfile.c $(wildcard include/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(FUZZ_DEFS) $(FUZZ_SAN) $(WARN) -o $@ tests/fuzz/run_seeds.c \
-		tests/fuzz/fuzz_$*.c $(LIB_SRCS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(FUZZ_DEFS) $(SAN_FLAGS) $(WARN) -c -o $@ $<
+
+$(BUILD)/fuzz/seeds_%: tests/fuzz/run_seeds.c tests/fuzz/fuzz_%.c $(SEED_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(FUZZ_DEFS) $(SAN_FLAGS) $(WARN) -o $@ tests/fuzz/run_seeds.c \
+		tests/fuzz/fuzz_$*.c $(SEED_OBJS) $(LDLIBS)
 
 $(FUZZ_KIDX): data/linux-6.1-tiny.kidx.gz
 	@mkdir -p $(dir $@)
 	gzip -dc $< > $@
 
-fuzz: fuzz-db fuzz-text
+# seeds made by the current build from the committed text seeds
+$(BUILD)/fuzz/seeds/.made: tests/fuzz/make-built-seeds.sh trace_analyze $(TEXT_SEEDS)
+	tests/fuzz/make-built-seeds.sh ./trace_analyze $(BUILD)/fuzz/seeds
+	@touch $@
 
-fuzz-db: $(BUILD)/fuzz/fuzz_db
-	@mkdir -p $(BUILD)/fuzz/corpus-db
-	$(BUILD)/fuzz/fuzz_db -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
-		$(BUILD)/fuzz/corpus-db tests/fuzz/corpus/db
+fuzz: $(FUZZ_TARGETS:%=fuzz-%)
 
-fuzz-text: $(BUILD)/fuzz/fuzz_text $(FUZZ_KIDX)
-	@mkdir -p $(BUILD)/fuzz/corpus-text
-	TA_FUZZ_KIDX=$(FUZZ_KIDX) $(BUILD)/fuzz/fuzz_text -max_total_time=$(FUZZ_SECONDS) \
-		-max_len=262144 -close_fd_mask=2 $(BUILD)/fuzz/corpus-text tests/fuzz/corpus/text
+fuzz-%: $(BUILD)/fuzz/fuzz_% $(BUILD)/fuzz/seeds/.made $(FUZZ_KIDX)
+	@mkdir -p $(BUILD)/fuzz/corpus-$*
+	TA_FUZZ_KIDX=$(FUZZ_KIDX) $(BUILD)/fuzz/fuzz_$* -max_total_time=$(FUZZ_SECONDS) \
+		-max_len=262144 -close_fd_mask=2 $(BUILD)/fuzz/corpus-$* \
+		$(wildcard tests/fuzz/corpus/$*) $(BUILD)/fuzz/seeds/$*
 
 # What the tests need besides the build: name the fix when it is missing.
 check-test-deps:
@@ -168,7 +192,7 @@ check: deps
 
 check-build: check-deps check-test-deps trace_analyze $(UNIT_BINS) $(BUILD)/san/trace_analyze \
 	$(SAN_UNIT_BINS) $(BUILD)/tools/open_pipes \
-	$(BUILD)/fuzz/seeds_db $(BUILD)/fuzz/seeds_text $(FUZZ_KIDX)
+	$(SEED_BINS) $(FUZZ_KIDX) $(BUILD)/fuzz/seeds/.made $(if $(HAVE_CLANG),$(FUZZ_BINS))
 
 demo: deps
 	@$(MAKE) --no-print-directory check-deps trace_analyze
@@ -185,5 +209,5 @@ install: trace_analyze
 clean:
 	rm -rf $(BUILD) trace_analyze
 
-.PHONY: all deps check-deps check-test-deps check check-build demo bench install clean fuzz fuzz-db fuzz-text
+.PHONY: all deps check-deps check-test-deps check check-build demo bench install clean fuzz
 .SECONDARY:

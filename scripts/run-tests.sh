@@ -53,12 +53,19 @@ if [ ! -d ../shared/corpus ] && [ -z "${CORPUS:-}" ]; then
 	echo "# note: ../shared/corpus not found: corpus tests will be skipped"
 fi
 
-# The fuzz targets' seed corpora and regression inputs, once through each target (sanitized).
-run_fuzz_seeds() {	# $1: target name (db, text)
+# The fuzz targets: their seeds (committed and built) and regression inputs once
+# through the gcc-built driver (sanitized); then, where clang built them, each
+# libFuzzer target for a fixed number of runs from a fixed seed (deterministic).
+fuzz_inputs() {	# $1: target name
+	ls -d tests/fuzz/corpus/$1/* build/fuzz/seeds/$1/* tests/fuzz/regressions/$1/* 2> /dev/null
+}
+
+run_fuzz_seeds() {	# $1: target name
 	name="fuzz/seeds_$1"
 	echo "# $name"
-	if TA_FUZZ_KIDX=build/fuzz/linux-6.1-tiny.kidx build/fuzz/seeds_$1 tests/fuzz/corpus/$1/* \
-		$(ls -d tests/fuzz/regressions/$1/* 2> /dev/null) > "$out/fuzz.log" 2>&1; then
+	# shellcheck disable=SC2046
+	if TA_FUZZ_KIDX=build/fuzz/linux-6.1-tiny.kidx build/fuzz/seeds_$1 $(fuzz_inputs "$1") \
+		> "$out/fuzz.log" 2>&1; then
 		echo "ok 1 $name: $(tail -n 1 "$out/fuzz.log")" >> "$out/all.tap"
 	else
 		echo "not ok 1 $name" | tee -a "$out/all.tap"
@@ -66,12 +73,34 @@ run_fuzz_seeds() {	# $1: target name (db, text)
 	fi
 }
 
+run_fuzzer() {	# $1: target name, $2: runs
+	name="fuzz/fuzz_$1"
+	[ -x "build/fuzz/fuzz_$1" ] || return 0
+	echo "# $name"
+	rm -rf "build/fuzz/check-$1"
+	mkdir -p "build/fuzz/check-$1"
+	# shellcheck disable=SC2046
+	if TA_FUZZ_KIDX=build/fuzz/linux-6.1-tiny.kidx "build/fuzz/fuzz_$1" -seed=1 \
+		-runs="$2" -max_len=65536 -close_fd_mask=3 \
+		"build/fuzz/check-$1" $(ls -d tests/fuzz/corpus/$1 build/fuzz/seeds/$1 2> /dev/null) \
+		> "$out/fuzzer.log" 2>&1; then
+		echo "ok 1 $name: $(grep -c . "$out/fuzzer.log") lines of libFuzzer output, no finding" \
+			>> "$out/all.tap"
+	else
+		echo "not ok 1 $name" | tee -a "$out/all.tap"
+		tail -n 40 "$out/fuzzer.log"
+	fi
+}
+
 run_units build/tests unit
 run_bats trace_analyze cli
 run_units build/san/tests unit-asan
 run_bats build/san/trace_analyze cli-asan
-run_fuzz_seeds db
-run_fuzz_seeds text
+# runs: a few seconds each (a text run reads its log twice, every report on)
+for t in db:3000 text:300 compressed:3000; do
+	run_fuzz_seeds "${t%%:*}"
+	run_fuzzer "${t%%:*}" "${t##*:}"
+done
 
 passed=$(grep -E '^ok ' "$out/all.tap" | grep -vc '# [Ss][Kk][Ii][Pp]')
 skipped=$(grep -E '^ok ' "$out/all.tap" | grep -c '# [Ss][Kk][Ii][Pp]')

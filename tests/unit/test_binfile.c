@@ -17,7 +17,9 @@
 #define MAGIC "TATEST\r\n"
 
 static char path[256];
-static const struct binfile_kind test_kind = { MAGIC, 1, 1, "test file", "--test" };
+static const struct binfile_kind test_kind = {
+	.magic = MAGIC, .min_major = 1, .max_major = 1, .what = "test file", .remake = "--test",
+};
 
 static int setup(void **state)
 {

@@ -1,0 +1,34 @@
+#!/bin/sh
+# make-built-seeds.sh TRACE_ANALYZE OUTDIR - the fuzz seeds made by the
+# current build from the committed text seeds (tests/fuzz/corpus/text), so
+# that they follow every change of format and never go stale:
+#   OUTDIR/db/NAME.db        --save-db of each text seed's log
+#   OUTDIR/compressed/NAME.* each plain text seed's log through gzip, xz and
+#                            zstd, whole and cut in the middle
+# A text seed is three bytes that choose the run (fuzz_text.c), then the log.
+set -eu
+ta=$1
+out=$2
+rm -rf "$out"
+mkdir -p "$out/db" "$out/compressed"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+for seed in tests/fuzz/corpus/text/*; do
+	name=$(basename "$seed")
+	tail -c +4 "$seed" > "$tmp/log"
+	[ -s "$tmp/log" ] || continue
+	if "$ta" -q -f "$tmp/log" --save-db "$out/db/$name.db" > /dev/null 2>&1; then
+		n=$((n + 1))
+	fi
+	# plain logs only: the compressed seeds are compressed already
+	if [ -z "$(LC_ALL=C tr -d '[:print:][:space:]' < "$tmp/log" | head -c 1)" ]; then
+		for z in gzip xz zstd; do
+			command -v $z > /dev/null || continue
+			$z -c < "$tmp/log" > "$out/compressed/$name.$z" 2> /dev/null || continue
+			size=$(wc -c < "$out/compressed/$name.$z")
+			head -c $((size / 2)) "$out/compressed/$name.$z" > "$out/compressed/$name.cut.$z"
+		done
+	fi
+done
+echo "make-built-seeds.sh: $n DB seeds, $(ls "$out/compressed" | wc -l) compressed seeds in $out"
