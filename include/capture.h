@@ -45,8 +45,9 @@ struct capture_config {
 	unsigned events;	/* enum capture_events */
 	bool stacks;		/* options/stacktrace in the instance */
 	unsigned buffer_kb;	/* per CPU */
-	const int *pids;	/* trace these tasks and their children only */
+	const int *pids;	/* the allocations of these tasks and their children only */
 	size_t npids;
+	bool by_task;		/* allocations filtered by task (pids now, or capture_add_pid) */
 	size_t memory_cap;	/* bytes of pages held for the formatter at most */
 };
 
@@ -60,6 +61,8 @@ struct capture_stats {
 	uint64_t overrun;	/* per-CPU stats: overwritten before they were read */
 	uint64_t dropped;	/* per-CPU stats: dropped (buffer full) */
 	uint64_t bytes;		/* of text handed to the sink */
+	uint64_t frees_kept;	/* by_task: frees of objects the chosen tasks allocated */
+	uint64_t frees_dropped;	/* by_task: frees of other objects, dropped at once */
 	double seconds;		/* from capture_start to the end of the drain */
 };
 

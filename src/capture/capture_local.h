@@ -1,6 +1,7 @@
 /*
- * capture_local.h - what instance.c and stream.c share of a capture; not
- * an interface for the rest of the program (that is include/capture.h).
+ * capture_local.h - what instance.c, stream.c and merge.c share of a
+ * capture; not an interface for the rest of the program (that is
+ * include/capture.h).
  */
 #ifndef TA_CAPTURE_LOCAL_H
 #define TA_CAPTURE_LOCAL_H
@@ -22,29 +23,56 @@ struct raw_page {
 	unsigned char data[];
 };
 
-/* Pages of one CPU waiting for the formatter, and how far that CPU was read. */
+/* Pages of one CPU of one buffer waiting to be merged, and how far it was read. */
 struct cpu_queue {
 	struct raw_page *head, *tail;
 	uint64_t read_to_ns;	/* every event stamped before this is queued */
 };
 
+/*
+ * One tracefs instance. With a task filter there are two: the tasks'
+ * allocations (pid-filtered, the events follow forks), and the frees of
+ * every task (frees_only), since the kernel frees much of what a task
+ * allocated elsewhere: RCU callbacks, kworkers, softirqs, other processes.
+ */
+struct capture_buffer {
+	char name[64];		/* trace_analyze-PID, trace_analyze-PID-frees */
+	char dir[4096];
+	struct tracefs_instance *inst;
+	bool made_dir;
+	bool frees_only;
+	bool pid_filter;	/* set_event_pid holds the chosen tasks */
+	struct tracefs_cpu **cpu;	/* per CPU, NULL when it cannot be read */
+	int *fd;		/* their trace_pipe_raw descriptors (O_CLOEXEC), or -1 */
+};
+
+#define CAPTURE_BUFFERS 2
+
+/* What the merge must know of an event id: its kind of free or allocation. */
+enum record_role { ROLE_OTHER, ROLE_SLAB_ALLOC, ROLE_SLAB_FREE, ROLE_PAGE_ALLOC,
+		   ROLE_PAGE_FREE, ROLE_PAGE_FREE_BATCHED, ROLE_STACK };
+
+struct event_role {
+	uint8_t role;		/* enum record_role */
+	uint16_t key_offset;	/* of ptr (slab) or pfn (page) */
+	uint8_t key_size;
+};
+
 struct capture {
 	struct capture_config cfg;
 	char *tracing_dir;
-	char name[64];		/* trace_analyze-PID */
-	char inst_dir[4096];
-	struct tracefs_instance *inst;
-	bool made_dir;
-	bool pid_filter;
+	struct capture_buffer buf[CAPTURE_BUFFERS];
+	int nbufs;
+	bool by_task;		/* allocations of chosen tasks, frees of all: two buffers */
 	int ncpus;
-	struct tracefs_cpu **cpu;	/* per CPU, NULL when it cannot be read */
-	int *cpu_fd;		/* their trace_pipe_raw descriptors (O_CLOEXEC) */
 	int page_size;
 	struct tep_handle *tep;
 	struct symbol_table syms;	/* /proc/kallsyms: call sites and frames named */
 	bool have_syms;
 	int stack_type;		/* ftrace:kernel_stack's id, or -1 */
 	int stack_size_offset, stack_caller_offset;
+	struct event_role *roles;	/* by event id */
+	int nroles;
 
 	capture_sink_fn sink;
 	void *sink_ctx;
@@ -54,7 +82,7 @@ struct capture {
 	pthread_mutex_t lock;	/* guards what follows */
 	pthread_cond_t data_ready;	/* pages queued, or the reader ended */
 	pthread_cond_t space_free;	/* the formatter took pages */
-	struct cpu_queue *queue;
+	struct cpu_queue *queue;	/* nbufs * ncpus: buffer b's CPU c at b * ncpus + c */
 	size_t queued_bytes;
 	bool reader_done;
 
@@ -69,5 +97,36 @@ struct capture {
 int capture_instance_open(struct capture *c, struct ta_error *err);
 void capture_instance_read_stats(struct capture *c, struct capture_stats *st);
 void capture_instance_close(struct capture *c);
+
+/* ---- merge.c: the buffers' pages in timestamp order ---- */
+
+struct merge;
+
+enum merge_item { MERGE_NONE, MERGE_RECORD, MERGE_LOST };
+
+struct merged {
+	struct tep_record *rec;	/* MERGE_RECORD: ts, cpu, data, size (the merge's own) */
+	int cpu;
+	int lost;		/* MERGE_LOST: events the CPU's buffer lost, or -1: some */
+	bool is_stack;		/* a kernel_stack record: the stack of an event before it */
+};
+
+struct merge *merge_new(struct capture *c);
+void merge_free(struct merge *m);
+
+/*
+ * Take the pages the reader queued (waiting for some when wait is set and
+ * none is there); false when nothing more will come.
+ */
+bool merge_take_pages(struct merge *m, bool wait);
+
+/*
+ * The next record no buffer can still precede, kept by the task filter:
+ * with two buffers, frees of objects the chosen tasks did not allocate
+ * are dropped, with their stacks. Lost pages come as MERGE_LOST before
+ * the page's first record. MERGE_NONE when nothing is ready yet (or, once
+ * merge_take_pages said so, at the end).
+ */
+enum merge_item merge_next(struct merge *m, struct merged *out);
 
 #endif

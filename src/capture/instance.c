@@ -1,8 +1,10 @@
 /*
- * instance.c - the tracefs instance a capture records into: found or
+ * instance.c - the tracefs instances a capture records into: found or
  * mounted tracefs, instances/trace_analyze-PID made and set up, its
- * per-CPU statistics read, and removed again. Instances that killed runs
- * of ours left behind are removed on the way in.
+ * per-CPU statistics read, and removed again. With a task filter a second
+ * instance, trace_analyze-PID-frees, records the frees of every task (the
+ * first, the chosen tasks' allocations). Instances that killed runs of
+ * ours left behind are removed on the way in.
  *
  * Only files inside the instance are written (and tracefs mounted when
  * nothing is): the global buffer and its settings are never touched.
@@ -22,14 +24,14 @@
 #include "capture_local.h"
 
 #define INSTANCE_PREFIX "trace_analyze-"
+#define FREES_SUFFIX "-frees"
 
-static const char *const slab_events[] = {
-	"kmalloc", "kmalloc_node", "kfree", "kmem_cache_alloc", "kmem_cache_alloc_node",
-	"kmem_cache_free", NULL,
+static const char *const slab_allocs[] = {
+	"kmalloc", "kmalloc_node", "kmem_cache_alloc", "kmem_cache_alloc_node", NULL,
 };
-static const char *const page_events[] = {
-	"mm_page_alloc", "mm_page_free", "mm_page_free_batched", NULL,
-};
+static const char *const slab_frees[] = { "kfree", "kmem_cache_free", NULL };
+static const char *const page_allocs[] = { "mm_page_alloc", NULL };
+static const char *const page_frees[] = { "mm_page_free", "mm_page_free_batched", NULL };
 
 int capture_events_of_name(const char *name)
 {
@@ -53,7 +55,8 @@ static int remove_if_orphaned(const char *name, void *ctx)
 	if (strncmp(name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)) != 0)
 		return 0;
 	pid = strtol(name + strlen(INSTANCE_PREFIX), &end, 10);
-	if (*end || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+	if ((*end && strcmp(end, FREES_SUFFIX) != 0) || pid <= 0 || kill((pid_t)pid, 0) == 0 ||
+	    errno != ESRCH)
 		return 0;
 	inst = tracefs_instance_alloc(NULL, name);
 	if (inst) {
@@ -87,139 +90,157 @@ static int find_tracefs(struct capture *c, struct ta_error *err)
 	return 0;
 }
 
-static int make_instance(struct capture *c, struct ta_error *err)
+static int make_instance(struct capture *c, struct capture_buffer *b, struct ta_error *err)
 {
-	char path[4096];
-
-	tracefs_instances_walk(remove_if_orphaned, NULL);
-	snprintf(c->name, sizeof(c->name), INSTANCE_PREFIX "%ld", (long)getpid());
-	snprintf(path, sizeof(path), "%s/instances/%s", c->tracing_dir, c->name);
-	if (mkdir(path, 0750) < 0) {
+	snprintf(b->name, sizeof(b->name), INSTANCE_PREFIX "%ld%s", (long)getpid(),
+		 b->frees_only ? FREES_SUFFIX : "");
+	snprintf(b->dir, sizeof(b->dir), "%s/instances/%s", c->tracing_dir, b->name);
+	if (mkdir(b->dir, 0750) < 0) {
 		int e = errno;
 
 		if (e == EACCES || e == EPERM)
 			return error_set_errno(err, e, "cannot make the tracefs instance '%s': "
 					       "recording needs root or CAP_PERFMON/CAP_SYS_ADMIN "
-					       "(try sudo)", path);
+					       "(try sudo)", b->dir);
 		if (e == ENOENT)
 			return error_set_errno(err, e, "cannot make the tracefs instance '%s': "
 					       "this kernel's tracefs has no instances (4.1 or "
-					       "later is needed)", path);
-		return error_set_errno(err, e, "cannot make the tracefs instance '%s'", path);
+					       "later is needed)", b->dir);
+		return error_set_errno(err, e, "cannot make the tracefs instance '%s'", b->dir);
 	}
-	c->made_dir = true;
-	c->inst = tracefs_instance_alloc(c->tracing_dir, c->name);
-	if (!c->inst)
-		return error_set_errno(err, errno, "cannot open the tracefs instance '%s'", path);
-	snprintf(c->inst_dir, sizeof(c->inst_dir), "%s", path);
+	b->made_dir = true;
+	b->inst = tracefs_instance_alloc(c->tracing_dir, b->name);
+	if (!b->inst)
+		return error_set_errno(err, errno, "cannot open the tracefs instance '%s'", b->dir);
 	return 0;
 }
 
-static int write_setting(struct capture *c, const char *file, const char *value,
+static int write_setting(struct capture_buffer *b, const char *file, const char *value,
 			 struct ta_error *err)
 {
-	if (tracefs_instance_file_write(c->inst, file, value) < 0)
+	if (tracefs_instance_file_write(b->inst, file, value) < 0)
 		return error_set_errno(err, errno ? errno : EIO, "cannot write '%s' into '%s/%s'",
-				       value, c->inst_dir, file);
+				       value, b->dir, file);
 	return 0;
 }
 
-static bool event_exists(struct capture *c, const char *name)
-{
-	return tracefs_event_file_exists(c->inst, "kmem", name, "enable");
-}
-
-static int enable_events(struct capture *c, const char *const *names, struct ta_error *err)
+static int enable_events(struct capture_buffer *b, const char *const *names,
+			 struct ta_error *err)
 {
 	int enabled = 0;
 
 	for (; *names; names++) {
-		if (!event_exists(c, *names))
+		if (!tracefs_event_file_exists(b->inst, "kmem", *names, "enable"))
 			continue;
-		if (tracefs_event_enable(c->inst, "kmem", *names) < 0)
+		if (tracefs_event_enable(b->inst, "kmem", *names) < 0)
 			return error_set_errno(err, errno ? errno : EIO, "cannot enable the event "
-					       "kmem:%s in '%s'", *names, c->inst_dir);
+					       "kmem:%s in '%s'", *names, b->dir);
 		enabled++;
 	}
 	return enabled;
 }
 
-static int set_up_instance(struct capture *c, struct ta_error *err)
+/* The events of buffer b: all chosen, or with a task filter its half of them. */
+static int enable_buffer_events(struct capture *c, struct capture_buffer *b,
+				struct ta_error *err)
+{
+	bool allocs = !c->by_task || !b->frees_only, frees = !c->by_task || b->frees_only;
+	const char *const *lists[4] = { NULL, NULL, NULL, NULL };
+	int n = 0, r, i = 0;
+
+	if ((c->cfg.events & CAPTURE_SLAB) && allocs)
+		lists[i++] = slab_allocs;
+	if ((c->cfg.events & CAPTURE_SLAB) && frees)
+		lists[i++] = slab_frees;
+	if ((c->cfg.events & CAPTURE_PAGE) && allocs)
+		lists[i++] = page_allocs;
+	if ((c->cfg.events & CAPTURE_PAGE) && frees)
+		lists[i++] = page_frees;
+	for (i = 0; i < 4 && lists[i]; i++) {
+		if ((r = enable_events(b, lists[i], err)) < 0)
+			return -1;
+		n += r;
+	}
+	return n;
+}
+
+static int set_up_instance(struct capture *c, struct capture_buffer *b, struct ta_error *err)
 {
 	char value[32];
-	int n = 0, r;
+	int n;
 
-	if (write_setting(c, "tracing_on", "0", err) < 0)
+	if (write_setting(b, "tracing_on", "0", err) < 0)
 		return -1;
 	snprintf(value, sizeof(value), "%u", c->cfg.buffer_kb);
-	if (write_setting(c, "buffer_size_kb", value, err) < 0)
+	if (write_setting(b, "buffer_size_kb", value, err) < 0)
 		return -1;
-	/* CLOCK_MONOTONIC's: the CPUs' streams are merged against the wall clock */
-	if (write_setting(c, "trace_clock", "mono", err) < 0)
+	/* CLOCK_MONOTONIC's: the CPUs' (and buffers') streams are merged against one clock */
+	if (write_setting(b, "trace_clock", "mono", err) < 0)
 		return -1;
-	if (c->cfg.events & CAPTURE_SLAB) {
-		if ((r = enable_events(c, slab_events, err)) < 0)
-			return -1;
-		n += r;
-	}
-	if (c->cfg.events & CAPTURE_PAGE) {
-		if ((r = enable_events(c, page_events, err)) < 0)
-			return -1;
-		n += r;
-	}
+	if ((n = enable_buffer_events(c, b, err)) < 0)
+		return -1;
 	if (n == 0)
 		return error_set(err, "this kernel has no kmem events to record in '%s/events/kmem' "
-				 "(CONFIG_TRACEPOINTS and the kmem trace events are needed)",
-				 c->inst_dir);
-	if (c->cfg.stacks && tracefs_option_enable(c->inst, TRACEFS_OPTION_STACKTRACE) < 0)
+				 "(CONFIG_TRACEPOINTS and the kmem trace events are needed)", b->dir);
+	if (c->cfg.stacks && tracefs_option_enable(b->inst, TRACEFS_OPTION_STACKTRACE) < 0)
 		return error_set_errno(err, errno ? errno : EIO, "cannot turn on stack traces in "
-				       "'%s/options/stacktrace'", c->inst_dir);
+				       "'%s/options/stacktrace'", b->dir);
 	return 0;
 }
 
 int capture_add_pid(struct capture *c, pid_t pid, struct ta_error *err)
 {
+	struct capture_buffer *b = &c->buf[0];	/* the allocations' */
 	char value[32];
 
-	if (!c->pid_filter) {
+	if (!c->by_task)
+		return error_set(err, "a task filter was not asked for when the capture was opened");
+	if (!b->pid_filter) {
 		/* only the tasks chosen now: the recorder (and the CMD it forked) is not left out */
-		tracefs_instance_file_clear(c->inst, "set_event_notrace_pid");
-		if (tracefs_option_enable(c->inst, TRACEFS_OPTION_EVENT_FORK) < 0)
+		tracefs_instance_file_clear(b->inst, "set_event_notrace_pid");
+		if (tracefs_option_enable(b->inst, TRACEFS_OPTION_EVENT_FORK) < 0)
 			return error_set_errno(err, errno ? errno : EIO, "cannot turn on "
-					       "'%s/options/event-fork'", c->inst_dir);
-		c->pid_filter = true;
+					       "'%s/options/event-fork'", b->dir);
+		b->pid_filter = true;
 	}
 	snprintf(value, sizeof(value), "%ld", (long)pid);
-	if (tracefs_instance_file_append(c->inst, "set_event_pid", value) < 0)
+	if (tracefs_instance_file_append(b->inst, "set_event_pid", value) < 0)
 		return error_set_errno(err, errno ? errno : EIO, "cannot add pid %ld to '%s/"
-				       "set_event_pid'", (long)pid, c->inst_dir);
+				       "set_event_pid'", (long)pid, b->dir);
 	return 0;
 }
 
 /*
- * The recorder's own allocations are not the workload's: with no pid
- * filter, this thread is left out (set_event_notrace_pid, 5.8+; older
+ * The recorder's own events are not the workload's: in a buffer with no
+ * pid filter, this thread is left out (set_event_notrace_pid, 5.8+; older
  * kernels record it) with event-fork on, so that the threads it starts
  * are left out from their first event.
  */
-static void leave_out_this_process(struct capture *c)
+static void leave_out_this_process(struct capture_buffer *b)
 {
 	char value[32];
 
-	if (c->pid_filter || c->cfg.npids)
+	if (b->pid_filter)
 		return;
 	snprintf(value, sizeof(value), "%ld", (long)gettid());
-	if (tracefs_instance_file_write(c->inst, "set_event_notrace_pid", value) > 0)
-		tracefs_option_enable(c->inst, TRACEFS_OPTION_EVENT_FORK);
+	if (tracefs_instance_file_write(b->inst, "set_event_notrace_pid", value) > 0)
+		tracefs_option_enable(b->inst, TRACEFS_OPTION_EVENT_FORK);
 }
 
 int capture_instance_open(struct capture *c, struct ta_error *err)
 {
 	size_t i;
+	int k;
 
-	if (find_tracefs(c, err) < 0 || make_instance(c, err) < 0 || set_up_instance(c, err) < 0)
+	if (find_tracefs(c, err) < 0)
 		return -1;
-	leave_out_this_process(c);
+	tracefs_instances_walk(remove_if_orphaned, NULL);
+	c->by_task = c->cfg.by_task || c->cfg.npids;
+	c->nbufs = c->by_task ? 2 : 1;
+	c->buf[1].frees_only = c->by_task;
+	for (k = 0; k < c->nbufs; k++)
+		if (make_instance(c, &c->buf[k], err) < 0 || set_up_instance(c, &c->buf[k], err) < 0)
+			return -1;
 	for (i = 0; i < c->cfg.npids; i++) {
 		if (kill(c->cfg.pids[i], 0) < 0 && errno == ESRCH)
 			return error_set(err, "there is no process %ld to record",
@@ -227,6 +248,12 @@ int capture_instance_open(struct capture *c, struct ta_error *err)
 		if (capture_add_pid(c, c->cfg.pids[i], err) < 0)
 			return -1;
 	}
+	/*
+	 * The frees buffer takes record's frees too (dropped: it allocated
+	 * nothing recorded): left out, CMD, which record forks, would be too.
+	 */
+	if (!c->by_task)
+		leave_out_this_process(&c->buf[0]);
 	return 0;
 }
 
@@ -240,32 +267,41 @@ static uint64_t stat_value(const char *text, const char *key)
 void capture_instance_read_stats(struct capture *c, struct capture_stats *st)
 {
 	char file[64], *text;
-	int cpu;
+	int cpu, k;
 
-	for (cpu = 0; cpu < c->ncpus; cpu++) {
-		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
-		text = tracefs_instance_file_read(c->inst, file, NULL);
-		if (!text)
-			continue;
-		st->overrun += stat_value(text, "\noverrun:");	/* not "commit overrun:" */
-		st->dropped += stat_value(text, "dropped events:");
-		free(text);
-	}
+	for (k = 0; k < c->nbufs; k++)
+		for (cpu = 0; cpu < c->ncpus; cpu++) {
+			if (!c->buf[k].inst)
+				continue;
+			snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+			text = tracefs_instance_file_read(c->buf[k].inst, file, NULL);
+			if (!text)
+				continue;
+			st->overrun += stat_value(text, "\noverrun:");	/* not "commit overrun:" */
+			st->dropped += stat_value(text, "dropped events:");
+			free(text);
+		}
 }
 
 void capture_instance_close(struct capture *c)
 {
-	if (c->inst) {
-		tracefs_instance_file_write(c->inst, "tracing_on", "0");
-		if (c->made_dir && tracefs_instance_destroy(c->inst) < 0)
-			warn("cannot remove the tracefs instance '%s': %s (rmdir it by hand)",
-			     c->inst_dir, strerror(errno));
-		tracefs_instance_free(c->inst);
-		c->inst = NULL;
-	} else if (c->made_dir) {
-		rmdir(c->inst_dir[0] ? c->inst_dir : c->name);
+	int k;
+
+	for (k = 0; k < CAPTURE_BUFFERS; k++) {
+		struct capture_buffer *b = &c->buf[k];
+
+		if (b->inst) {
+			tracefs_instance_file_write(b->inst, "tracing_on", "0");
+			if (b->made_dir && tracefs_instance_destroy(b->inst) < 0)
+				warn("cannot remove the tracefs instance '%s': %s (rmdir it by hand)",
+				     b->dir, strerror(errno));
+			tracefs_instance_free(b->inst);
+			b->inst = NULL;
+		} else if (b->made_dir) {
+			rmdir(b->dir);
+		}
+		b->made_dir = false;
 	}
-	c->made_dir = false;
 }
 
 size_t capture_header(const struct capture *c, char *buf, size_t size)
@@ -287,7 +323,8 @@ size_t capture_header(const struct capture *c, char *buf, size_t size)
 		     c->cfg.events == CAPTURE_ALL ? " and " : "",
 		     (c->cfg.events & CAPTURE_PAGE) ? "page" : "", release, c->ncpus,
 		     c->cfg.buffer_kb, c->cfg.stacks ? ", stack traces" : "",
-		     c->pid_filter ? ", chosen tasks and their children" : "", c->ncpus);
+		     c->by_task ? ", allocations of chosen tasks and their children, frees of every "
+				  "task (of what they allocated)" : "", c->ncpus);
 	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 

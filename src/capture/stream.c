@@ -1,15 +1,11 @@
 /*
  * stream.c - a capture's two threads: the reader copies trace_pipe_raw
- * pages of every CPU into memory, the formatter decodes them with
- * libtraceevent, merges the CPUs by timestamp and hands text to the sink.
+ * pages of every CPU of every buffer into memory, the formatter takes the
+ * records in timestamp order from the merge (merge.c), decodes them with
+ * libtraceevent and hands text to the sink.
  *
- * Merging: each CPU's pages are in time order; an event may be handed on
- * once every other CPU either has a later event decoded or was read empty
- * after the event's time (its read_to_ns, with a margin for events being
- * committed while the buffer is read). The instance's clock is "mono", so
- * those times compare with CLOCK_MONOTONIC. At the end nothing bounds.
- *
- * Not here: the instance's files (instance.c), what the text means.
+ * Not here: the instances' files (instance.c), the order of records and
+ * the task filter (merge.c), what the text means.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -57,10 +53,10 @@ static bool should_end_now(struct capture *c)
 
 /* ---- the reader ---- */
 
-static void queue_page(struct capture *c, int cpu, const void *data, int len)
+static void queue_page(struct capture *c, int qi, const void *data, int len)
 {
 	struct raw_page *p = xmalloc(sizeof(*p) + (size_t)len);
-	struct cpu_queue *q = &c->queue[cpu];
+	struct cpu_queue *q = &c->queue[qi];
 
 	p->next = NULL;
 	p->len = len;
@@ -87,36 +83,37 @@ static void queue_page(struct capture *c, int cpu, const void *data, int len)
 	pthread_mutex_unlock(&c->lock);
 }
 
-static void mark_read_to(struct capture *c, int cpu, uint64_t ns)
+static void mark_read_to(struct capture *c, int q, uint64_t ns)
 {
 	pthread_mutex_lock(&c->lock);
-	c->queue[cpu].read_to_ns = ns;
+	c->queue[q].read_to_ns = ns;
 	pthread_cond_signal(&c->data_ready);
 	pthread_mutex_unlock(&c->lock);
 }
 
-/* Read what one CPU holds (a burst at most); true when it gave pages. */
-static bool read_cpu(struct capture *c, int cpu, unsigned char *page)
+/* Read what one queue's CPU holds (a burst at most); true when it gave pages. */
+static bool read_cpu(struct capture *c, int q, unsigned char *page)
 {
-	int i, n;
+	struct capture_buffer *b = &c->buf[q / c->ncpus];
+	int cpu = q % c->ncpus, i, n;
 
 	for (i = 0; i < READ_BURST; i++) {
 		uint64_t before = monotonic_ns();
 
-		n = tracefs_cpu_read(c->cpu[cpu], page, true);
+		n = tracefs_cpu_read(b->cpu[cpu], page, true);
 		if (n > 0) {
-			queue_page(c, cpu, page, n);
+			queue_page(c, q, page, n);
 			continue;
 		}
 		if (n < 0 && errno != EAGAIN && errno != EINTR && errno != 0) {
 			struct ta_error err;
 
 			error_set_errno(&err, errno, "cannot read the trace buffer of CPU %d of '%s'",
-					cpu, c->inst_dir);
+					cpu, b->dir);
 			fail(c, &err);
 			return false;
 		}
-		mark_read_to(c, cpu, before > COMMIT_MARGIN_NS ? before - COMMIT_MARGIN_NS : 0);
+		mark_read_to(c, q, before > COMMIT_MARGIN_NS ? before - COMMIT_MARGIN_NS : 0);
 		break;
 	}
 	return i > 0;
@@ -127,14 +124,14 @@ static void *reader_main(void *arg)
 	struct capture *c = arg;
 	unsigned char *page = xmalloc((size_t)c->page_size);
 	struct timespec idle = { 0, IDLE_SLEEP_NS };
-	int cpu;
+	int q, nqueues = c->nbufs * c->ncpus;
 
 	while (!should_end_now(c)) {
 		/* tracing is off once stopping is seen: a round that finds nothing is the end */
 		bool last_round = atomic_load(&c->stopping), got = false;
 
-		for (cpu = 0; cpu < c->ncpus && !should_end_now(c); cpu++)
-			if (c->cpu[cpu] && read_cpu(c, cpu, page))
+		for (q = 0; q < nqueues && !should_end_now(c); q++)
+			if (c->buf[q / c->ncpus].cpu[q % c->ncpus] && read_cpu(c, q, page))
 				got = true;
 		if (!got && last_round)
 			break;
@@ -151,15 +148,6 @@ static void *reader_main(void *arg)
 
 /* ---- the formatter ---- */
 
-struct cursor {
-	struct raw_page *pages;	/* taken from the queue, the current one first */
-	struct raw_page *last;
-	struct kbuffer *kb;
-	void *event;		/* the next event to hand on, or NULL */
-	unsigned long long ts;
-	bool loaded;		/* pages is loaded into kb */
-};
-
 #define COMM_SLOTS 65536		/* pids whose task name was read lately, by pid % slots */
 #define COMM_RECHECK_NS 1000000000ull	/* a name is read again after this: exec renames */
 
@@ -170,7 +158,7 @@ struct comm_check {
 
 struct formatter {
 	struct capture *c;
-	struct cursor *cur;
+	struct merge *merge;
 	struct trace_seq seq;
 	char *text;
 	size_t len, cap;
@@ -202,54 +190,6 @@ static void text_flush(struct formatter *f)
 	f->len = 0;
 }
 
-/* Load the cursor's next page; false when it has none. Lost pages say so. */
-static bool load_next_page(struct formatter *f, int cpu)
-{
-	struct cursor *k = &f->cur[cpu];
-	int missed;
-	char line[64];
-
-	for (;;) {
-		if (k->loaded) {
-			struct raw_page *done = k->pages;
-
-			k->pages = done->next;
-			if (!k->pages)
-				k->last = NULL;
-			free(done);
-			k->loaded = false;
-		}
-		if (!k->pages)
-			return false;
-		k->loaded = true;
-		f->now_ns = monotonic_ns();
-		if (kbuffer_load_subbuffer(k->kb, k->pages->data) < 0)
-			continue;	/* a page the library cannot read: skipped */
-		missed = kbuffer_missed_events(k->kb);
-		if (missed) {
-			int n = missed > 0 ? snprintf(line, sizeof(line), "CPU:%d [LOST %d EVENTS]\n",
-						      cpu, missed)
-					   : snprintf(line, sizeof(line), "CPU:%d [LOST EVENTS]\n",
-						      cpu);
-
-			text_append(f, line, (size_t)n);
-		}
-		k->event = kbuffer_read_event(k->kb, &k->ts);
-		if (k->event)
-			return true;
-	}
-}
-
-static void advance(struct formatter *f, int cpu)
-{
-	struct cursor *k = &f->cur[cpu];
-
-	k->event = kbuffer_next_event(k->kb, &k->ts);
-	if (!k->event)
-		load_next_page(f, cpu);
-}
-
-/* The task's name as the kernel saved it, or from /proc while it lives. */
 /*
  * The task name of pid for the log's lines: /proc/PID/comm while the task
  * lives (read again each second, since exec renames it), else the kernel's
@@ -326,102 +266,50 @@ static void format_stack(struct formatter *f, struct tep_record *rec)
 	}
 }
 
-static void format_event(struct formatter *f, int cpu)
+static void format_record(struct formatter *f, const struct merged *m)
 {
 	struct capture *c = f->c;
-	struct cursor *k = &f->cur[cpu];
-	struct tep_record rec;
-	bool stack;
+	struct tep_record *rec = m->rec;
 
-	memset(&rec, 0, sizeof(rec));
-	rec.ts = k->ts;
-	rec.cpu = cpu;
-	rec.data = k->event;
-	rec.size = kbuffer_event_size(k->kb);
-	c->stats.events++;
-	learn_comm(f, tep_data_pid(c->tep, &rec));
-	stack = c->stack_type >= 0 && tep_data_type(c->tep, &rec) == c->stack_type;
+	learn_comm(f, tep_data_pid(c->tep, rec));
 	trace_seq_reset(&f->seq);
-	if (stack)
-		tep_print_event(c->tep, &f->seq, &rec, "%16s-%-7d [%03d] %s %6.1000d: ",
+	if (m->is_stack)
+		tep_print_event(c->tep, &f->seq, rec, "%16s-%-7d [%03d] %s %6.1000d: ",
 				TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU, TEP_PRINT_LATENCY,
 				TEP_PRINT_TIME);
 	else
-		tep_print_event(c->tep, &f->seq, &rec, "%16s-%-7d [%03d] %s %6.1000d: %s: %s\n",
+		tep_print_event(c->tep, &f->seq, rec, "%16s-%-7d [%03d] %s %6.1000d: %s: %s\n",
 				TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU, TEP_PRINT_LATENCY,
 				TEP_PRINT_TIME, TEP_PRINT_NAME, TEP_PRINT_INFO);
 	trace_seq_terminate(&f->seq);
 	text_append(f, f->seq.buffer, f->seq.len);
-	if (stack)
-		format_stack(f, &rec);
+	if (m->is_stack)
+		format_stack(f, rec);
 }
 
-/* Take every queued page; false when there is nothing more to come. */
-static bool take_pages(struct formatter *f, uint64_t *read_to, bool wait)
+static void format_lost(struct formatter *f, const struct merged *m)
 {
-	struct capture *c = f->c;
-	bool more, got = false;
-	int cpu;
+	char line[64];
+	int n = m->lost > 0 ? snprintf(line, sizeof(line), "CPU:%d [LOST %d EVENTS]\n", m->cpu,
+				       m->lost)
+			    : snprintf(line, sizeof(line), "CPU:%d [LOST EVENTS]\n", m->cpu);
 
-	pthread_mutex_lock(&c->lock);
-	for (;;) {
-		for (cpu = 0; cpu < c->ncpus; cpu++) {
-			struct cpu_queue *q = &c->queue[cpu];
-			struct cursor *k = &f->cur[cpu];
-			struct raw_page *p;
-
-			for (p = q->head; p; p = p->next)
-				c->queued_bytes -= (size_t)p->len;
-			if (q->head) {
-				if (k->last)
-					k->last->next = q->head;
-				else
-					k->pages = q->head;
-				k->last = q->tail;
-				q->head = q->tail = NULL;
-				got = true;
-			}
-			read_to[cpu] = c->reader_done ? UINT64_MAX : q->read_to_ns;
-		}
-		more = !c->reader_done && !should_end_now(c);
-		if (got || !more || !wait)
-			break;
-		pthread_cond_wait(&c->data_ready, &c->lock);
-		wait = false;	/* once: read_to may have moved without pages */
-	}
-	pthread_cond_broadcast(&c->space_free);
-	pthread_mutex_unlock(&c->lock);
-	return more;
+	text_append(f, line, (size_t)n);
 }
 
-/* Hand on every event no CPU can still precede; true when any was. */
-static bool emit_ready(struct formatter *f, const uint64_t *read_to)
+/* Hand on every record the merge has ready; true when any was. */
+static bool format_ready(struct formatter *f)
 {
-	struct capture *c = f->c;
+	struct merged m;
+	enum merge_item item;
 	bool any = false;
-	int cpu;
 
-	for (cpu = 0; cpu < c->ncpus; cpu++)
-		if (!f->cur[cpu].event)
-			load_next_page(f, cpu);
-	while (!should_end_now(c)) {
-		int best = -1;
-		uint64_t bound = UINT64_MAX;
-
-		for (cpu = 0; cpu < c->ncpus; cpu++) {
-			struct cursor *k = &f->cur[cpu];
-
-			if (k->event) {
-				if (best < 0 || k->ts < f->cur[best].ts)
-					best = cpu;
-			} else if (read_to[cpu] < bound) {
-				bound = read_to[cpu];
-			}
-		}
-		if (best < 0 || f->cur[best].ts > bound)
-			break;
-		format_event(f, best);
-		advance(f, best);
+	f->now_ns = monotonic_ns();
+	while ((item = merge_next(f->merge, &m)) != MERGE_NONE) {
+		if (item == MERGE_LOST)
+			format_lost(f, &m);
+		else
+			format_record(f, &m);
 		any = true;
 		if (f->len >= TEXT_FLUSH)
 			text_flush(f);
@@ -433,45 +321,30 @@ static void *formatter_main(void *arg)
 {
 	struct capture *c = arg;
 	struct formatter f;
-	uint64_t *read_to = xcalloc((size_t)c->ncpus, sizeof(*read_to));
 	bool more = true, progressed = true;
-	int cpu;
 
 	memset(&f, 0, sizeof(f));
 	f.c = c;
-	f.cur = xcalloc((size_t)c->ncpus, sizeof(*f.cur));
+	f.merge = merge_new(c);
 	f.comm_checked = xcalloc(COMM_SLOTS, sizeof(*f.comm_checked));
-	for (cpu = 0; cpu < c->ncpus; cpu++)
-		f.cur[cpu].kb = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-					      KBUFFER_ENDIAN_LITTLE);
 	trace_seq_init(&f.seq);
 	while (!should_end_now(c)) {
 		/* without progress, wait for pages (or a reader's mark) before trying again */
-		more = take_pages(&f, read_to, !progressed);
-		progressed = emit_ready(&f, read_to);
+		more = merge_take_pages(f.merge, !progressed);
+		progressed = format_ready(&f);
 		text_flush(&f);
 		if (!more && !progressed) {
 			/* the reader has ended: all is taken; one more pass empties the cursors */
-			take_pages(&f, read_to, false);
-			emit_ready(&f, read_to);
+			merge_take_pages(f.merge, false);
+			format_ready(&f);
 			text_flush(&f);
 			break;
 		}
 	}
-	for (cpu = 0; cpu < c->ncpus; cpu++) {
-		struct raw_page *p = f.cur[cpu].pages, *next;
-
-		for (; p; p = next) {
-			next = p->next;
-			free(p);
-		}
-		kbuffer_free(f.cur[cpu].kb);
-	}
+	merge_free(f.merge);
 	trace_seq_destroy(&f.seq);
-	free(f.cur);
 	free(f.comm_checked);
 	free(f.text);
-	free(read_to);
 	return NULL;
 }
 
@@ -544,6 +417,47 @@ static struct tep_handle *event_formats(struct capture *c, struct ta_error *err)
 	return tep;
 }
 
+/* The task filter's view of each event id: an allocation or a free, and where its key is. */
+static void learn_roles(struct capture *c)
+{
+	static const struct {
+		const char *name, *key;
+		enum record_role role;
+	} known[] = {
+		{ "kmalloc", "ptr", ROLE_SLAB_ALLOC },
+		{ "kmalloc_node", "ptr", ROLE_SLAB_ALLOC },
+		{ "kmem_cache_alloc", "ptr", ROLE_SLAB_ALLOC },
+		{ "kmem_cache_alloc_node", "ptr", ROLE_SLAB_ALLOC },
+		{ "kfree", "ptr", ROLE_SLAB_FREE },
+		{ "kmem_cache_free", "ptr", ROLE_SLAB_FREE },
+		{ "mm_page_alloc", "pfn", ROLE_PAGE_ALLOC },
+		{ "mm_page_free", "pfn", ROLE_PAGE_FREE },
+		{ "mm_page_free_batched", "pfn", ROLE_PAGE_FREE_BATCHED },
+	};
+	size_t i;
+
+	c->nroles = c->stack_type + 1;
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		struct tep_event *e = tep_find_event_by_name(c->tep, "kmem", known[i].name);
+
+		if (e && e->id >= c->nroles)
+			c->nroles = e->id + 1;
+	}
+	c->roles = xcalloc((size_t)(c->nroles > 0 ? c->nroles : 1), sizeof(*c->roles));
+	if (c->stack_type >= 0)
+		c->roles[c->stack_type].role = ROLE_STACK;
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		struct tep_event *e = tep_find_event_by_name(c->tep, "kmem", known[i].name);
+		struct tep_format_field *f = e ? tep_find_field(e, known[i].key) : NULL;
+
+		if (!f || (f->size != 4 && f->size != 8))
+			continue;
+		c->roles[e->id].role = (uint8_t)known[i].role;
+		c->roles[e->id].key_offset = (uint16_t)f->offset;
+		c->roles[e->id].key_size = (uint8_t)f->size;
+	}
+}
+
 static int load_event_formats(struct capture *c, struct ta_error *err)
 {
 	struct tep_event *stack;
@@ -565,6 +479,7 @@ static int load_event_formats(struct capture *c, struct ta_error *err)
 		return error_set(err, "this kernel's tracefs has no ftrace/kernel_stack event "
 				 "format: stack traces cannot be decoded");
 	}
+	learn_roles(c);
 	/* function names for call_site=%pS and stack frames, as the kernel prints them */
 	symbols_init(&c->syms);
 	if (symbols_load_system_map(&c->syms, "/proc/kallsyms", &ignored) == 0 &&
@@ -579,40 +494,53 @@ static int load_event_formats(struct capture *c, struct ta_error *err)
 	return 0;
 }
 
-static int open_cpu_buffers(struct capture *c, struct ta_error *err)
+static int open_cpu_buffers(struct capture *c, struct capture_buffer *b, struct ta_error *err)
 {
 	int cpu, opened = 0;
 
-	c->cpu = xcalloc((size_t)c->ncpus, sizeof(*c->cpu));
-	c->cpu_fd = xcalloc((size_t)c->ncpus, sizeof(*c->cpu_fd));
-	c->queue = xcalloc((size_t)c->ncpus, sizeof(*c->queue));
-	if (!c->page_size)
-		c->page_size = (int)sysconf(_SC_PAGESIZE);
+	b->cpu = xcalloc((size_t)c->ncpus, sizeof(*b->cpu));
+	b->fd = xcalloc((size_t)c->ncpus, sizeof(*b->fd));
 	for (cpu = 0; cpu < c->ncpus; cpu++) {
 		char path[4200];
 
 		/* opened here, close-on-exec: a recorded command must hold none of them */
-		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", c->inst_dir, cpu);
-		c->cpu_fd[cpu] = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (c->cpu_fd[cpu] < 0)
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", b->dir, cpu);
+		b->fd[cpu] = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (b->fd[cpu] < 0)
 			continue;	/* an offline CPU */
-		c->cpu[cpu] = tracefs_cpu_alloc_fd(c->cpu_fd[cpu], c->page_size, true);
-		if (!c->cpu[cpu]) {
-			close(c->cpu_fd[cpu]);
-			c->cpu_fd[cpu] = -1;
+		b->cpu[cpu] = tracefs_cpu_alloc_fd(b->fd[cpu], c->page_size, true);
+		if (!b->cpu[cpu]) {
+			close(b->fd[cpu]);
+			b->fd[cpu] = -1;
 			continue;
 		}
 		opened++;
 	}
-	if (!opened || c->page_size <= 0)
+	if (!opened)
 		return error_set_errno(err, errno ? errno : EIO, "cannot open the per-CPU "
-				       "trace_pipe_raw files of '%s'", c->inst_dir);
+				       "trace_pipe_raw files of '%s'", b->dir);
 	return 0;
+}
+
+static void close_cpu_buffers(struct capture *c, struct capture_buffer *b)
+{
+	int cpu;
+
+	for (cpu = 0; b->cpu && cpu < c->ncpus; cpu++)
+		if (b->cpu[cpu]) {
+			tracefs_cpu_free_fd(b->cpu[cpu]);
+			close(b->fd[cpu]);
+		}
+	free(b->cpu);
+	free(b->fd);
+	b->cpu = NULL;
+	b->fd = NULL;
 }
 
 int capture_open(struct capture **out, const struct capture_config *cfg, struct ta_error *err)
 {
 	struct capture *c = xcalloc(1, sizeof(*c));
+	int k;
 
 	*out = c;
 	c->cfg = *cfg;
@@ -626,23 +554,29 @@ int capture_open(struct capture **out, const struct capture_config *cfg, struct 
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->data_ready, NULL);
 	pthread_cond_init(&c->space_free, NULL);
-	if (capture_instance_open(c, err) < 0 || load_event_formats(c, err) < 0 ||
-	    open_cpu_buffers(c, err) < 0)
+	c->page_size = (int)sysconf(_SC_PAGESIZE);
+	if (capture_instance_open(c, err) < 0 || load_event_formats(c, err) < 0)
 		return -1;
+	c->queue = xcalloc((size_t)(c->nbufs * c->ncpus), sizeof(*c->queue));
+	for (k = 0; k < c->nbufs; k++)
+		if (open_cpu_buffers(c, &c->buf[k], err) < 0)
+			return -1;
 	return 0;
 }
 
 int capture_start(struct capture *c, capture_sink_fn sink, void *ctx, struct ta_error *err)
 {
 	struct timespec now;
+	int k;
 
 	c->sink = sink;
 	c->sink_ctx = ctx;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	c->started = (double)now.tv_sec + now.tv_nsec / 1e9;	/* the caller's, which runs the analysis */
-	if (tracefs_instance_file_write(c->inst, "tracing_on", "1") < 0)
-		return error_set_errno(err, errno ? errno : EIO, "cannot turn tracing on in '%s'",
-				       c->inst_dir);
+	for (k = c->nbufs - 1; k >= 0; k--)	/* the frees' first: none of an allocation missed */
+		if (tracefs_instance_file_write(c->buf[k].inst, "tracing_on", "1") < 0)
+			return error_set_errno(err, errno ? errno : EIO, "cannot turn tracing on in "
+					       "'%s'", c->buf[k].dir);
 	if (pthread_create(&c->reader, NULL, reader_main, c) != 0)
 		return error_set(err, "cannot start the capture's reader thread");
 	if (pthread_create(&c->formatter, NULL, formatter_main, c) != 0) {
@@ -656,8 +590,11 @@ int capture_start(struct capture *c, capture_sink_fn sink, void *ctx, struct ta_
 
 void capture_stop(struct capture *c)
 {
-	if (c->inst)
-		tracefs_instance_file_write(c->inst, "tracing_on", "0");
+	int k;
+
+	for (k = 0; k < c->nbufs; k++)	/* the allocations' first: every free of theirs is seen */
+		if (c->buf[k].inst)
+			tracefs_instance_file_write(c->buf[k].inst, "tracing_on", "0");
 	atomic_store(&c->stopping, 1);
 }
 
@@ -700,7 +637,7 @@ int capture_finish(struct capture *c, struct capture_stats *st, struct ta_error 
 
 void capture_close(struct capture *c)
 {
-	int cpu;
+	int k, q;
 
 	if (!c)
 		return;
@@ -709,16 +646,12 @@ void capture_close(struct capture *c)
 		pthread_join(c->reader, NULL);
 		pthread_join(c->formatter, NULL);
 	}
-	if (c->cpu)
-		for (cpu = 0; cpu < c->ncpus; cpu++)
-			if (c->cpu[cpu]) {
-				tracefs_cpu_free_fd(c->cpu[cpu]);
-				close(c->cpu_fd[cpu]);
-			}
+	for (k = 0; k < c->nbufs; k++)
+		close_cpu_buffers(c, &c->buf[k]);
 	capture_instance_close(c);	/* after the buffers are closed: else rmdir is EBUSY */
 	if (c->queue)
-		for (cpu = 0; cpu < c->ncpus; cpu++) {
-			struct raw_page *p = c->queue[cpu].head, *next;
+		for (q = 0; q < c->nbufs * c->ncpus; q++) {
+			struct raw_page *p = c->queue[q].head, *next;
 
 			for (; p; p = next) {
 				next = p->next;
@@ -733,13 +666,12 @@ void capture_close(struct capture *c)
 	pthread_cond_destroy(&c->data_ready);
 	pthread_cond_destroy(&c->space_free);
 	free(c->queue);
-	free(c->cpu);
-	free(c->cpu_fd);
+	free(c->roles);
 	free(c->tracing_dir);
 	free(c);
 }
 
 const char *capture_instance_dir(const struct capture *c)
 {
-	return c->inst_dir;
+	return c->buf[0].dir;
 }

@@ -528,8 +528,8 @@ static void abort_recording(struct recording *r)
 	if (r->have_log)
 		outfile_abort(&r->log);
 	outfile_remove_temporaries();
-	if (r->child && !r->child_done)
-		kill(r->child, SIGTERM);
+	if (r->child && !r->child_done)	/* SIGKILL if it had its SIGTERM already */
+		kill(r->child, r->child_terminated ? SIGKILL : SIGTERM);
 	fputs("\ntrace_analyze: interrupted: the recording was abandoned, nothing written\n",
 	      stderr);
 	_exit(130);
@@ -658,6 +658,10 @@ static void report_capture(const struct recording *r)
 		st->cpus, st->seconds, r->have_log ? " into '" : "",
 		r->have_log ? r->args->log_path : "", r->have_log ? "'" : "",
 		(unsigned long long)lost);
+	if (r->args->cfg.by_task && !r->args->opts.quiet)
+		fprintf(stderr, "trace_analyze: the chosen tasks' allocations, and the frees of them "
+			"by any task: %llu kept, %llu frees of other objects dropped\n",
+			(unsigned long long)st->frees_kept, (unsigned long long)st->frees_dropped);
 	if (lost)
 		warn("%llu events were lost (%llu overwritten before they were read, %llu dropped): "
 		     "give a bigger --buffer-kb (it was %u) or record fewer events (--events slab, "
@@ -678,6 +682,7 @@ static int start_recording(struct recording *r, int *analysis_fd, struct ta_erro
 			return -1;
 		r->have_log = true;
 	}
+	a->cfg.by_task = a->cmd || a->cfg.npids;	/* its allocations; every task's frees */
 	if (capture_open(&r->capture, &a->cfg, err) < 0)
 		return -1;
 	if (pipe2(feed, O_CLOEXEC) < 0)

@@ -87,7 +87,7 @@ pipe_allocs() {
 	     END { print n " events, " bad + 0 " out of order"; exit bad > 0 || n < 4000 }' kmem.log
 }
 
-@test "record --pid: only the task chosen and its children are recorded" {
+@test "record --pid: the chosen task's allocations, and the frees of what it allocated" {
 	"$PIPES" 50 4 & keep=$!
 	"$PIPES" 50 4 & other=$!
 	run "$TA" record -q -o kmem.log --pid "$keep" --duration 1
@@ -95,8 +95,17 @@ pipe_allocs() {
 	wait || true
 	[ "$status" -eq 0 ]
 	[ "$(pipe_allocs kmem.log)" -ge 100 ]
-	# every event line's task is the one chosen
-	awk '$1 !~ /^#/ && /\] / { n++; if ($1 !~ "-'"$keep"'$") { bad++; print "other task: " $0 } }
+	# every allocation is the chosen task's; every free, whoever's, frees one of them
+	awk '$1 !~ /^#/ && /\] / {
+		ptr = ""; for (i = 1; i <= NF; i++) if ($i ~ /^ptr=/) ptr = substr($i, 5)
+		if (/ kmalloc: | kmem_cache_alloc: /) {
+			n++; live[ptr] = 1
+			if ($1 !~ "-'"$keep"'$") { bad++; print "other task allocates: " $0 }
+		} else if (/ kfree: | kmem_cache_free: /) {
+			if (!(ptr in live)) { bad++; print "free of no allocation of the task: " $0 }
+			delete live[ptr]
+		}
+	     }
 	     END { exit bad > 0 || n == 0 }' kmem.log
 }
 
@@ -216,6 +225,8 @@ wait_status() {
 	[ "$st" -eq 130 ]
 	[ ! -e kmem.log ]
 	! ls kmem.log.tmp.* 2> /dev/null
+	# it had its SIGTERM: now SIGKILL, nothing of it left running
+	! pgrep -f 'trap "" TERM; while' || { pkill -9 -f 'trap "" TERM; while'; false; }
 }
 
 @test "record -- CMD: no descriptor of record's crosses into CMD" {
@@ -385,4 +396,38 @@ wait_status() {
 	[ "$(tail -c 1 kept.log | od -An -c | tr -d ' ')" = '\n' ]
 	"$TA" -q -f kept.log -c again.txt
 	cmp account.txt again.txt
+}
+
+# The FIFO p is opened by CMD (its pipe_inode_info allocated by CMD), then
+# by an unrelated process B, which closes it last: the kernel frees CMD's
+# allocations in B. Each step waits for the other on a FIFO of its own.
+@test "record -- CMD: what another process frees of CMD's allocations is shown freed" {
+	mkfifo p a_opened b_opened a_closed b_closed
+	( read -r _ < a_opened; exec 4<> p; echo > b_opened; read -r _ < a_closed; exec 4<&-
+	  echo > b_closed ) &
+	other=$!
+	run "$TA" record -q -o kmem.log -c account.txt --events slab -- \
+		sh -c 'exec 5<> p; echo > a_opened; read _ < b_opened; exec 5<&-; echo > a_closed
+		       read _ < b_closed'
+	wait "$other"
+	[ "$status" -eq 0 ]
+	cat account.txt
+	# B freed one of them, and B is not CMD's child
+	grep -Eq "^ *[^ ]+-$other +\[[0-9]+\] .* kfree: call_site=free_pipe_info" kmem.log
+	# every pipe allocation of CMD freed: allocations = frees on both call sites
+	[ "$(grep -c ' alloc_pipe_info+' account.txt)" -eq 2 ]
+	awk '/ alloc_pipe_info\+/ { split($4, n, "/"); if (n[1] != n[2] || n[1] == 0) bad++ }
+	     END { exit bad > 0 }' account.txt
+	grep -q "frees of every task" kmem.log
+}
+
+@test "top --pid: the task's allocations, the frees of them whoever frees, none lost" {
+	"$PIPES" 200 4 & load=$!
+	run "$TA" top --pid "$load" --interval 0.5 --iterations 2 -n 5
+	kill "$load" 2> /dev/null || true
+	wait || true
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"alloc_pipe_info"* ]]
+	# frees of objects the task did not allocate are dropped, not counted as lost
+	grep -Eq '^allocations [1-9][0-9]*, frees [1-9][0-9]*, lost frees 0,' <<< "$output"
 }
