@@ -4,7 +4,9 @@
 #   make check      every test: unit (cmocka), CLI (bats), corpus, and the
 #                   same suite again under AddressSanitizer/UBSan
 #   make demo       run the main job on data shipped in data/
-#   make install    PREFIX=/usr/local by default
+#   make install    PREFIX=/usr/local by default: the binary, the man page,
+#                   the bash completion
+#   make completion data/completion/trace_analyze made again from the tables
 #   make bench LOG=file   scripts/bench.sh on a log
 #   make fuzz       the libFuzzer targets (tests/fuzz/fuzz_*.c), FUZZ_SECONDS
 #                   each (clang); make fuzz-NAME: one of them
@@ -12,6 +14,7 @@
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man/man1
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 VERSION := 0.1
 
 CC      ?= cc
@@ -28,8 +31,8 @@ CPPFLAGS += -D_GNU_SOURCE -DTA_VERSION='"$(VERSION)"' -Iinclude -I$(BUILD)/gen $
 LDLIBS  += -lxxhash $(PKG_LIBS) -lm -lpthread
 
 BUILD   := build
-# src/ is grouped by stage (DESIGN.md section 3): base input analysis kernel
-# report store cmd; include/ holds every module's interface.
+# src/ is grouped by stage (docs/HACKING.md): base kernel input analysis store
+# capture engine report cmd; include/ holds every module's interface.
 SRCS    := $(wildcard src/*/*.c)
 LIB_SRCS := $(filter-out src/cmd/main.c src/cmd/analyse.c src/cmd/diff.c src/cmd/check.c \
 		src/cmd/record.c src/cmd/top.c,$(SRCS))
@@ -135,9 +138,9 @@ $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
 		$(FUZZ_OBJS) $(LDLIBS)
 
 # the gcc driver: the sanitizer build's objects, binfile.c with FUZZ_DEFS
-SEED_OBJS := $(filter-out $(BUILD)/san/store/binfile.o,$(SAN_LIB_OBJS)) $(BUILD)/fuzz/binfile.o
+SEED_OBJS := $(filter-out $(BUILD)/san/base/binfile.o,$(SAN_LIB_OBJS)) $(BUILD)/fuzz/binfile.o
 
-$(BUILD)/fuzz/binfile.o: src/store/binfile.c $(wildcard include/*.h)
+$(BUILD)/fuzz/binfile.o: src/base/binfile.c $(wildcard include/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(FUZZ_DEFS) $(SAN_FLAGS) $(WARN) -c -o $@ $<
 
@@ -202,12 +205,17 @@ bench: trace_analyze
 	@scripts/bench.sh $(LOG)
 
 install: trace_analyze
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPLETIONDIR)
 	install -m 755 trace_analyze $(DESTDIR)$(BINDIR)/trace_analyze
 	install -m 644 man/trace_analyze.1 $(DESTDIR)$(MANDIR)/trace_analyze.1
+	install -m 644 data/completion/trace_analyze $(DESTDIR)$(COMPLETIONDIR)/trace_analyze
+
+# data/completion/trace_analyze, made again from the option tables (committed)
+completion: trace_analyze
+	scripts/make-completion.sh ./trace_analyze > data/completion/trace_analyze
 
 clean:
 	rm -rf $(BUILD) trace_analyze
 
-.PHONY: all deps check-deps check-test-deps check check-build demo bench install clean fuzz
+.PHONY: all deps check-deps check-test-deps check check-build demo bench install completion clean fuzz
 .SECONDARY:

@@ -25,7 +25,7 @@
 #include "origins.h"
 #include "pages.h"
 #include "reader.h"
-#include "report.h"
+#include "rows.h"
 #include "symbols.h"
 #include "timeline.h"
 

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "event.h"
 #include "symbols.h"
 
 /* True if text is a bare address ("ffffffff8112a3b4", "0xc10c1b62"). */
@@ -43,7 +44,6 @@ size_t callsite_put(char *out, size_t cap, size_t at, const char *s, size_t n);
  * symbol, its offset and size, and a module's name. Longer ones are
  * malformed events, so that no two call sites ever share a cut name.
  */
-#define CALLSITE_TEXT_MAX 1000
 #define CALLSITE_NAME_MAX (CALLSITE_TEXT_MAX + 24)
 
 #endif

@@ -22,15 +22,26 @@ int cmd_record(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 
 /*
- * The bare command's options, for subcommands that take them too (record):
- * getopt_long into opts (-1 to go on, else the exit status), then the
- * checks of what needs what and of which files may be written.
+ * The bare command's options, for the subcommands that take them too
+ * (record): its option table over an analysis_args (for_record: without
+ * -f and --db-file, -o not --order-by), the flags summed up after parsing,
+ * then the checks of what needs what and of which files may be written.
+ * Each returns -1 to go on, else the exit status (a usage error printed).
  */
-#include <getopt.h>
+#include <stdbool.h>
 
-struct options;
-extern const struct option analyse_long_options[];
-int analyse_parse_options(int argc, char **argv, struct options *opts);
-int analyse_check_options(struct options *opts);
+#include "options.h"
+#include "parseopt.h"
+
+struct analysis_args {
+	struct options opts;
+	bool malloc_only, cache_only;
+};
+
+void analysis_args_init(struct analysis_args *a);
+struct po_option *analysis_option_table(struct analysis_args *a, bool for_record);
+int analysis_args_finish(const struct po_command *cmd, struct analysis_args *a);
+int analysis_args_check(const struct po_command *cmd, const struct po_option *table,
+			struct analysis_args *a);
 
 #endif

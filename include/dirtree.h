@@ -15,7 +15,7 @@
  * So every byte of the account lands in exactly one node, and a parent's
  * size is the sum of its children's.
  *
- * Not here: reading ELF (ktree.h), drawing (ringchart.h), call site names.
+ * Not here: reading ELF (ktree.h), charts (ringview.h), call site names.
  */
 #ifndef TA_DIRTREE_H
 #define TA_DIRTREE_H
@@ -25,7 +25,6 @@
 #include <stdint.h>
 
 #include "ktree.h"
-#include "ringchart.h"
 #include "strtab.h"
 
 #define DIR_NONE UINT32_MAX
@@ -42,8 +41,8 @@ enum size_attr {
 	ATTR_COUNT
 };
 
-/* "static", "current", ...; -1 if name is none of them. */
-int size_attr_of_name(const char *name);
+/* "static" ... "waste", NULL: by enum size_attr. */
+extern const char *const size_attr_names[];
 const char *size_attr_name(enum size_attr a);
 
 struct dir_node {
@@ -105,14 +104,5 @@ static inline bool dir_node_is_directory(const struct dirtree *d, uint32_t node)
 {
 	return d->nodes[node].object == DIR_NONE && !d->nodes[node].pseudo;
 }
-
-/*
- * The subtree under top as a chart wants it, cleaned as trace_analyze.py
- * cleaned its tree: nodes of zero value dropped, a directory whose only
- * child is a directory merged with it ("arch/x86"), and the root moved
- * down to the first node with more than one child.
- */
-void dirtree_ring_view(const struct dirtree *d, uint32_t top, enum size_attr a,
-		       struct ring_tree *out);
 
 #endif

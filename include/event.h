@@ -32,6 +32,7 @@ enum kmem_kind {
 	KMEM_KIND_COUNT
 };
 
+#define CALLSITE_TEXT_MAX 1000	/* the longest call_site text an event keeps */
 #define NODE_ABSENT INT32_MIN	/* the line had no node= field */
 #define CPU_UNKNOWN (-1)
 

@@ -9,9 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dirtree.h"
-#include "output.h"
-#include "report.h"
+#include "output.h"	/* enum out_format */
+#include "rows.h"	/* enum order_key */
 
 enum group_by {
 	GROUP_CALLSITE,		/* function+0xoffset, as trace_analyze.py */
@@ -73,7 +72,6 @@ struct options {
 	/* trace_analyze record: the log comes from the capture, not from -f */
 	bool log_from_fd;		/* read log_fd (a pipe); log_path only names it */
 	int log_fd;
-	const char *record_log;		/* record -o: the log written, an output */
 };
 
 #endif

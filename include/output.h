@@ -30,10 +30,12 @@
 
 #define OUTPUT_SCHEMA_VERSION 1
 
+
+/* --format: how every report is written. */
 enum out_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON };
 
-/* "text", "csv", "json" -> format; -1 if none. */
-int out_format_of_name(const char *name);
+/* "text", "csv", "json", NULL: by enum out_format. */
+extern const char *const out_format_names[];
 
 enum out_kind {
 	OUT_NONE,	/* no value: empty in text/CSV, null in JSON */

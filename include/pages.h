@@ -56,18 +56,16 @@ struct page_stats {
 	uint64_t allocs_with_stack;	/* allocations whose event had a stack */
 };
 
+/* The pages of an allocation of that order (a bad order counts one). */
+static inline uint64_t pages_of(int order)
+{
+	return order >= 0 && order < 63 ? 1ull << order : 1;
+}
+
 void pages_init(struct page_stats *p);
 void pages_release(struct page_stats *p);
 
 /* Apply one page event; key: the origin key of an allocation, or STR_NONE (not kept). */
 void pages_apply(struct page_stats *p, const struct kmem_event *ev, uint32_t key);
-
-/*
- * The --page report; with origins (a row_namer over origin keys, see
- * report.h) and allocations with stacks, a table of allocations by origin.
- */
-struct row_namer;
-void write_pages(FILE *f, const struct page_stats *p, const struct strtab *gfps,
-		 const struct row_namer *origins, enum out_format format);
 
 #endif

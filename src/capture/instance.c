@@ -92,9 +92,12 @@ static int find_tracefs(struct capture *c, struct ta_error *err)
 
 static int make_instance(struct capture *c, struct capture_buffer *b, struct ta_error *err)
 {
-	snprintf(b->name, sizeof(b->name), INSTANCE_PREFIX "%ld%s", (long)getpid(),
+	char name[sizeof(b->name)];
+
+	snprintf(name, sizeof(name), INSTANCE_PREFIX "%ld%s", (long)getpid(),
 		 b->frees_only ? FREES_SUFFIX : "");
-	snprintf(b->dir, sizeof(b->dir), "%s/instances/%s", c->tracing_dir, b->name);
+	memcpy(b->name, name, sizeof(name));
+	snprintf(b->dir, sizeof(b->dir), "%s/instances/%s", c->tracing_dir, name);
 	if (mkdir(b->dir, 0750) < 0) {
 		int e = errno;
 

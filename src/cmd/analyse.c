@@ -1,28 +1,24 @@
 /*
- * analyse.c - the bare command, trace_analyze.py's: getopt_long into one
- * struct options, the checks of what needs what and of which files may be
- * written, then the pipeline, then the one place where its errors are
- * printed. Nothing else.
+ * analyse.c - the bare command, trace_analyze.py's: its option table
+ * (parseopt.h) into one struct options, the checks of what needs what and
+ * of which files may be written, then the pipeline, then the one place
+ * where its errors are printed. Record takes the same table. Nothing else.
  *
  * Exit status: 0 success, 1 runtime failure, 2 usage error.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cmdline.h"
 #include "commands.h"
 #include "error.h"
+#include "dirtree.h"
 #include "options.h"
+#include "parseopt.h"
 #include "pathcheck.h"
 #include "pipeline.h"
-
-#ifndef TA_VERSION
-#define TA_VERSION "0.1"
-#endif
 
 static const char usage_line[] =
 	"usage: trace_analyze [-k DIR|INDEX] [--system-map FILE] -f LOG|--db-file DB\n"
@@ -35,279 +31,241 @@ static const char usage_line[] =
 	"                     [--outstanding FILE [--min-age S]] [--time START,END]\n"
 	"                     [--folded FILE] [--folded-pages FILE] [--flame FILE]\n"
 	"                     [--weight bytes|live|waste|count] [--wrappers FILE]\n"
-	"                     [--timeline FILE] [--html FILE] [--strict-kernel]\n"
+	"                     [--user-frames] [--page-size BYTES] [--timeline FILE]\n"
+	"                     [--html FILE] [--strict-kernel] [--threads N]\n"
 	"                     [--format text|csv|json] [-q]\n"
 	"       trace_analyze -k DIR|INDEX [-b DIR] [-r FILE] [-c FILE] [--save-index FILE]\n";
 
-static void print_help(void)
-{
-	fputs(usage_line, stdout);
-	fputs("\n"
-	      "Who allocates kernel memory, how much is wasted, what is still held:\n"
-	      "an analysis of ftrace kmem event logs.\n"
-	      "\n"
-	      "Input:\n"
-	      "  -f, --file LOG            kmem event log ('-' reads standard input); every\n"
-	      "                            text form is read: tracefs trace/trace_pipe,\n"
-	      "                            trace-cmd report, perf script, old hex call sites;\n"
-	      "                            gzip, xz and zstd files are decompressed\n"
-	      "  -k, --kernel DIR|INDEX    built kernel tree (or its index, --save-index):\n"
-	      "                            its System.map resolves hex call sites, its\n"
-	      "                            objects place call sites in directories; with\n"
-	      "                            no log, the static footprint is reported\n"
-	      "      --system-map FILE     System.map to resolve hex call sites with\n"
-	      "      --db-file DB          read a DB made with --save-db instead of a log:\n"
-	      "                            every report comes out byte-identical\n"
-	      "      --save-db DB          also store the log's events in DB (a checksummed\n"
-	      "                            binary file) for fast re-runs\n"
-	      "\n"
-	      "Account:\n"
-	      "  -c, --account-file FILE   write the account file ('-' = standard output)\n"
-	      "  -o, --order-by KEY        sort rows by KEY, descending: current_dynamic\n"
-	      "                            (default), total_dynamic, alloc_count,\n"
-	      "                            free_count, waste, frag, hit, bytes, pingpong,\n"
-	      "                            peak\n"
-	      "      --malloc              only kmalloc, kmalloc_node and kfree events\n"
-	      "      --cache               only kmem_cache_alloc(_node) and kmem_cache_free\n"
-	      "      --group-by WHAT       'callsite' (default: function+0xoffset),\n"
-	      "                            'function' (offsets of a function merged), or\n"
-	      "                            'origin' (who is behind the allocator and its\n"
-	      "                            wrappers, from the log's stack traces), or\n"
-	      "                            'cache' (the slab cache), or 'size-class'\n"
-	      "                            (kmalloc-8 ... kmalloc-8k by bytes_alloc),\n"
-	      "                            or 'dir' (with -k: the directory under -b,\n"
-	      "                            or the top level); also for --stats\n"
-	      "                            and --outstanding\n"
-	      "      --format FORMAT       text (default: trace_analyze.py's layout), csv\n"
-	      "                            or json, for the account and every report\n"
-	      "\n"
-	      "Beyond the account (FILE '-' = standard output):\n"
-	      "      --summary FILE        totals as perf kmem stat (requested, allocated,\n"
-	      "                            freed, fragmentation, ping-pong, cross-node),\n"
-	      "                            events, findings (double frees, mismatched frees,\n"
-	      "                            time going back, lost events), slab caches\n"
-	      "      --stats FILE          per call site: hits, bytes, per-hit bytes, frag%,\n"
-	      "                            total_waste (over all allocations), ping-pong,\n"
-	      "                            peak live bytes; -o also takes frag, hit, bytes,\n"
-	      "                            pingpong, peak, total_waste\n"
-	      "      --outstanding FILE    what is still allocated at the end, by call site:\n"
-	      "                            count, bytes, oldest and median age\n"
-	      "      --min-age SECONDS     --outstanding: leave out younger allocations\n"
-	      "      --page FILE           page allocator: requests and KB by order and\n"
-	      "                            migratetype and by GFP flags, alloc+freed /\n"
-	      "                            alloc-only / free-only, failures, live pages,\n"
-	      "                            per-CPU refills and drains, extfrag events\n"
-	      "      --top N               --stats, --outstanding: the first N rows only;\n"
-	      "                            --timeline, --html: N series (default 8)\n"
-	      "      --time START,END      only events in this time window (seconds as the\n"
-	      "                            log prints them; either end may be left out)\n"
-	      "      --timeline FILE       live bytes over the log's time, stacked per row\n"
-	      "                            (the N largest and 'other'), pages held on a\n"
-	      "                            second panel, lost events marked: PNG, or\n"
-	      "                            SVG/PDF by the name\n"
-	      "      --html FILE           one self-contained page: summary, findings, a\n"
-	      "                            sortable table of every row, the timeline,\n"
-	      "                            with -k a zoomable sunburst, with stacks a\n"
-	      "                            zoomable flame graph\n"
-	      "\n"
-	      "Call chains (logs recorded with stack traces):\n"
-	      "      --folded FILE         slab allocations as folded stacks, for\n"
-	      "                            flamegraph.pl, speedscope, inferno\n"
-	      "      --folded-pages FILE   page allocations as folded stacks (bytes)\n"
-	      "      --flame FILE          a flame graph: PNG, or SVG/PDF by the name\n"
-	      "      --weight WHAT         what --folded and --flame weigh: bytes\n"
-	      "                            (bytes_alloc, default), live (still held at\n"
-	      "                            the end), waste (of those), count\n"
-	      "      --wrappers FILE       more functions that allocate for their caller\n"
-	      "                            (one name a line), besides the built-in list\n"
-	      "      --user-frames         keep perf's user-space frames after the kernel's\n"
-	      "      --page-size BYTES     page size for --folded-pages (default 4096)\n"
-	      "\n"
-	      "Kernel tree (-k):\n"
-	      "  -b, --start-branch DIR    only call sites (or static sizes) under DIR of\n"
-	      "                            the tree, e.g. fs/ext2 or drivers/\n"
-	      "  -l, --callers-file FILE   one line per call site: current_dynamic, waste,\n"
-	      "                            and the object it is defined in ('-' = stdout)\n"
-	      "  -r, --rings-file FILE     ringchart of the directory tree: PNG, or SVG/PDF\n"
-	      "                            by the file name (static-only default:\n"
-	      "                            rings_static.png)\n"
-	      "  -a, --rings-attr ATTR     what the ringchart measures: current_dynamic\n"
-	      "                            (default), total_dynamic, waste, static, or\n"
-	      "                            current (static + current_dynamic)\n"
-	      "  -i, --rings-show          open the ringchart in the desktop's viewer\n"
-	      "      --save-index FILE     write the tree's index: -k FILE then needs no tree\n"
-	      "      --strict-kernel       a log whose call sites' sizes (/0xSIZE) disagree\n"
-	      "                            with the tree's functions is an error, not a\n"
-	      "                            warning (a log of another build)\n"
-	      "\n"
-	      "Other:\n"
-	      "      --threads N           parser threads (default 0: one per CPU, at most 4)\n"
-	      "  -q, --quiet               no summary on standard error\n"
-	      "  -h, --help                this help\n"
-	      "  -V, --version             the version\n"
-	      "\n"
-	      "Commands (each with its own --help):\n"
-	      "  trace_analyze record [-o LOG] [-- CMD]  capture kmem events from this kernel\n"
-	      "                                  (a tracefs instance of its own) and analyse them\n"
-	      "  trace_analyze top               who allocates right now, refreshed live\n"
-	      "  trace_analyze diff OLD NEW      what changed between two runs or two kernels\n"
-	      "  trace_analyze check FILE...     check DB files and kernel indexes through\n"
-	      "\n"
-	      "Exit status: 0 success, 1 runtime failure, 2 usage error.\n"
-	      "See trace_analyze(1) for what every number means.\n",
-	      stdout);
-}
-
-enum long_only {
-	OPT_SYSTEM_MAP = 256,
-	OPT_MALLOC,
-	OPT_CACHE,
-	OPT_GROUP_BY,
-	OPT_THREADS,
-	OPT_FORMAT,
-	OPT_SAVE_INDEX,
-	OPT_DB_FILE,
-	OPT_SAVE_DB,
-	OPT_SUMMARY,
-	OPT_STATS,
-	OPT_OUTSTANDING,
-	OPT_MIN_AGE,
-	OPT_TOP,
-	OPT_TIME,
-	OPT_PAGE,
-	OPT_WRAPPERS,
-	OPT_USER_FRAMES,
-	OPT_FOLDED,
-	OPT_FOLDED_PAGES,
-	OPT_FLAME,
-	OPT_WEIGHT,
-	OPT_PAGE_SIZE,
-	OPT_TIMELINE,
-	OPT_HTML,
-	OPT_STRICT_KERNEL,
+static const struct po_command analyse_command = {
+	.name = "",
+	.usage = usage_line,
+	.about = "Who allocates kernel memory, how much is wasted, what is still held:\n"
+		 "an analysis of ftrace kmem event logs.\n",
+	.epilog = "Commands (each with its own --help):\n"
+		  "  trace_analyze record [-o LOG] [-- CMD]  capture kmem events from this kernel\n"
+		  "                                  (a tracefs instance of its own) and analyse them\n"
+		  "  trace_analyze top               who allocates right now, refreshed live\n"
+		  "  trace_analyze diff OLD NEW      what changed between two runs or two kernels\n"
+		  "  trace_analyze check FILE...     check DB files and kernel indexes through\n"
+		  "\n"
+		  "Exit status: 0 success, 1 runtime failure, 2 usage error.\n"
+		  "See trace_analyze(1) for what every number means.\n",
 };
 
-const struct option analyse_long_options[] = {
-	{ "file", required_argument, NULL, 'f' },
-	{ "kernel", required_argument, NULL, 'k' },
-	{ "system-map", required_argument, NULL, OPT_SYSTEM_MAP },
-	{ "account-file", required_argument, NULL, 'c' },
-	{ "order-by", required_argument, NULL, 'o' },
-	{ "malloc", no_argument, NULL, OPT_MALLOC },
-	{ "cache", no_argument, NULL, OPT_CACHE },
-	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
-	{ "threads", required_argument, NULL, OPT_THREADS },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "start-branch", required_argument, NULL, 'b' },
-	{ "callers-file", required_argument, NULL, 'l' },
-	{ "rings-file", required_argument, NULL, 'r' },
-	{ "rings-attr", required_argument, NULL, 'a' },
-	{ "rings-show", no_argument, NULL, 'i' },
-	{ "save-index", required_argument, NULL, OPT_SAVE_INDEX },
-	{ "db-file", required_argument, NULL, OPT_DB_FILE },
-	{ "save-db", required_argument, NULL, OPT_SAVE_DB },
-	{ "summary", required_argument, NULL, OPT_SUMMARY },
-	{ "stats", required_argument, NULL, OPT_STATS },
-	{ "outstanding", required_argument, NULL, OPT_OUTSTANDING },
-	{ "min-age", required_argument, NULL, OPT_MIN_AGE },
-	{ "top", required_argument, NULL, OPT_TOP },
-	{ "time", required_argument, NULL, OPT_TIME },
-	{ "page", required_argument, NULL, OPT_PAGE },
-	{ "wrappers", required_argument, NULL, OPT_WRAPPERS },
-	{ "user-frames", no_argument, NULL, OPT_USER_FRAMES },
-	{ "folded", required_argument, NULL, OPT_FOLDED },
-	{ "folded-pages", required_argument, NULL, OPT_FOLDED_PAGES },
-	{ "flame", required_argument, NULL, OPT_FLAME },
-	{ "weight", required_argument, NULL, OPT_WEIGHT },
-	{ "page-size", required_argument, NULL, OPT_PAGE_SIZE },
-	{ "timeline", required_argument, NULL, OPT_TIMELINE },
-	{ "html", required_argument, NULL, OPT_HTML },
-	{ "strict-kernel", no_argument, NULL, OPT_STRICT_KERNEL },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
-};
 
-#define analyse_usage(...) usage_error(usage_line, "", __VA_ARGS__)
 
 /* The groupings of the bare command's rows (dir is diff's). */
 #define ANALYSE_GROUPS (1u << GROUP_CALLSITE | 1u << GROUP_FUNCTION | 1u << GROUP_ORIGIN | \
 			1u << GROUP_CACHE | 1u << GROUP_DIR | 1u << GROUP_SIZE_CLASS)
 
-static bool parse_count(const char *s, size_t *out)
+static const char *const weight_names[] = { "bytes", "live", "waste", "count", NULL };
+
+static int read_page_size(const struct po_option *o, const char *arg, struct ta_error *why)
 {
 	uint64_t n;
 
-	if (!read_count(s, SIZE_MAX, &n) || n < 1)
-		return false;
-	*out = (size_t)n;
-	return true;
+	if (!read_count(arg, 1ull << 30, &n) || n < 512 || (n & (n - 1)))
+		return error_set(why, "--page-size wants a power of two from 512 to 1 GiB in "
+				 "bytes, not '%s'", arg);
+	*(uint64_t *)o->value = n;
+	return 0;
 }
 
-static int stack_weight_of_name(const char *s)
+/* --time "START,END", "START,", ",END" or "START", into the struct options. */
+static int read_time_window(const struct po_option *o, const char *arg, struct ta_error *why)
 {
-	static const char *const names[] = { "bytes", "live", "waste", "count" };
-	int i;
-
-	for (i = 0; i < 4; i++)
-		if (strcmp(s, names[i]) == 0)
-			return i;
-	return -1;
-}
-
-static bool parse_page_size(const char *s, uint64_t *out)
-{
-	uint64_t n;
-
-	if (!read_count(s, 1ull << 30, &n) || n < 512 || (n & (n - 1)))
-		return false;
-	*out = n;
-	return true;
-}
-
-/* "START,END", "START,", ",END" or "START". */
-static bool parse_time_window(const char *arg, struct options *o)
-{
+	struct options *opts = o->value;
 	const char *comma = strchr(arg, ',');
 	char start[64];
 	size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
+	bool ok = n < sizeof(start);
 
-	if (n >= sizeof(start))
-		return false;
-	memcpy(start, arg, n);
-	start[n] = '\0';
-	o->has_time_start = n > 0;
-	o->has_time_end = comma && comma[1];
-	if (!o->has_time_start && !o->has_time_end)
-		return false;
-	if (o->has_time_start && !read_seconds(start, &o->time_start_ns))
-		return false;
-	if (o->has_time_end && !read_seconds(comma + 1, &o->time_end_ns))
-		return false;
-	return true;
+	if (ok) {
+		memcpy(start, arg, n);
+		start[n] = '\0';
+		opts->has_time_start = n > 0;
+		opts->has_time_end = comma && comma[1];
+		ok = (opts->has_time_start || opts->has_time_end) &&
+		     (!opts->has_time_start || read_seconds(start, &opts->time_start_ns)) &&
+		     (!opts->has_time_end || read_seconds(comma + 1, &opts->time_end_ns));
+	}
+	if (!ok)
+		return error_set(why, "--time wants START,END in seconds as the log prints them "
+				 "(either may be left out), not '%s'", arg);
+	if (opts->has_time_start && opts->has_time_end && opts->time_end_ns < opts->time_start_ns)
+		return error_set(why, "--time '%s': the window ends before it starts (START,END)",
+				 arg);
+	return 0;
+}
+
+/*
+ * The bare command's options over a. Record takes them too (for_record):
+ * then -f and --db-file are refused (its log is the capture), and -o is
+ * its output, so the sort key is --order-by alone.
+ */
+struct po_option *analysis_option_table(struct analysis_args *a, bool for_record)
+{
+	struct options *o = &a->opts;
+	const struct po_option all[] = {
+		OPT_GROUP("Input"),
+		OPT_INPUT('f', "file", &o->log_path, "LOG",
+			  "the kmem event log ('-' reads standard input); every text form is "
+			  "read: tracefs trace/trace_pipe, trace-cmd report, perf script, old hex "
+			  "call sites; gzip, xz and zstd files are decompressed"),
+		OPT_KERNEL(&o->kernel),
+		OPT_INPUT(0, "system-map", &o->system_map, "FILE",
+			  "the System.map to resolve hex call sites with"),
+		OPT_INPUT(0, "db-file", &o->db_path, "DB",
+			  "read a DB made with --save-db instead of a log: every report comes out "
+			  "byte-identical"),
+		OPT_GROUP("Account"),
+		OPT_OUTPUT('c', "account-file", &o->account_path, "FILE",
+			   "write the account file ('-' = standard output)"),
+		OPT_CHOICE('o', "order-by", &o->order, "KEY", order_key_names, 0, "key",
+			   "sort rows by KEY, descending (default current_dynamic)"),
+		OPT_MALLOC(&a->malloc_only),
+		OPT_CACHE(&a->cache_only),
+		OPT_GROUP_BY(&o->group_by, ANALYSE_GROUPS),
+		OPT_FORMAT(&o->format),
+		OPT_GROUP("Beyond the account (FILE '-' = standard output)"),
+		OPT_OUTPUT(0, "save-db", &o->save_db, "DB",
+			   "also store the log's events in DB (a checksummed binary file) for fast "
+			   "re-runs with --db-file"),
+		OPT_OUTPUT(0, "summary", &o->summary_path, "FILE",
+			   "totals as perf kmem stat (requested, allocated, freed, fragmentation, "
+			   "ping-pong, cross-node), events, findings (double frees, mismatched "
+			   "frees, time going back, lost events), slab caches"),
+		OPT_OUTPUT(0, "stats", &o->stats_path, "FILE",
+			   "per row: hits, bytes, per-hit bytes, frag%, total_waste (over all "
+			   "allocations), ping-pong, peak live bytes"),
+		OPT_OUTPUT(0, "outstanding", &o->outstanding_path, "FILE",
+			   "what is still allocated at the end, by row: count, bytes, oldest and "
+			   "median age"),
+		OPT_SECONDS(0, "min-age", &o->min_age_ns, "SECONDS", 0, "seconds (e.g. 2.5)",
+			    "--outstanding: leave out younger allocations"),
+		OPT_OUTPUT(0, "page", &o->page_path, "FILE",
+			   "page allocator: requests and KB by order and migratetype and by GFP "
+			   "flags, alloc+freed / alloc-only / free-only, failures, live pages, "
+			   "per-CPU refills and drains, extfrag events"),
+		OPT_UINT(0, "top", &o->top, "N", 1, SIZE_MAX, "a number of rows",
+			 "--stats, --outstanding: the first N rows only; --timeline, --html: N "
+			 "series (default 8)"),
+		OPT_CALL(0, "time", o, "START,END", read_time_window,
+			 "only events in this time window (seconds as the log prints them; either "
+			 "end may be left out)"),
+		OPT_OUTPUT(0, "timeline", &o->timeline_path, "FILE",
+			   "live bytes over the log's time, stacked per row (the N largest and "
+			   "'other'), pages held on a second panel, lost events marked: PNG, or "
+			   "SVG/PDF by the name"),
+		OPT_OUTPUT(0, "html", &o->html_path, "FILE",
+			   "one self-contained page: summary, findings, a sortable table of every "
+			   "row, the timeline, with -k a zoomable sunburst, with stacks a zoomable "
+			   "flame graph"),
+		OPT_GROUP("Call chains (logs recorded with stack traces)"),
+		OPT_OUTPUT(0, "folded", &o->folded_path, "FILE",
+			   "slab allocations as folded stacks, for flamegraph.pl, speedscope, "
+			   "inferno"),
+		OPT_OUTPUT(0, "folded-pages", &o->folded_pages_path, "FILE",
+			   "page allocations as folded stacks (bytes)"),
+		OPT_OUTPUT(0, "flame", &o->flame_path, "FILE",
+			   "a flame graph: PNG, or SVG/PDF by the name"),
+		OPT_CHOICE(0, "weight", &o->weight, "WHAT", weight_names, 0, "",
+			   "what --folded and --flame weigh: bytes_alloc (the default), live "
+			   "(still held at the end), waste (of those), count"),
+		OPT_WRAPPERS(&o->wrappers_path),
+		OPT_USER_FRAMES(&o->user_frames),
+		OPT_CALL(0, "page-size", &o->page_size, "BYTES", read_page_size,
+			 "the page size for --folded-pages (default 4096)"),
+		OPT_GROUP("Kernel tree (-k)"),
+		OPT_BRANCH(&o->branch),
+		OPT_OUTPUT('l', "callers-file", &o->callers_path, "FILE",
+			   "one line per call site: current_dynamic, waste, and the object it is "
+			   "defined in ('-' = standard output)"),
+		OPT_RINGS_FILE(&o->rings_path),
+		OPT_CHOICE('a', "rings-attr", &o->rings_attr, "ATTR", size_attr_names, 0, "",
+			   "what the ringchart measures (default current_dynamic; static without a "
+			   "log; current = static + current_dynamic)"),
+		OPT_FLAG('i', "rings-show", &o->rings_show,
+			 "open the ringchart in the desktop's viewer"),
+		OPT_OUTPUT(0, "save-index", &o->save_index, "FILE",
+			   "write the tree's index: -k FILE then needs no tree"),
+		OPT_FLAG(0, "strict-kernel", &o->strict_kernel,
+			 "a log whose call sites' sizes (/0xSIZE) disagree with the tree's "
+			 "functions is an error, not a warning (a log of another build)"),
+		OPT_GROUP("Other"),
+		OPT_THREADS(&o->threads),
+		OPT_QUIET(&o->quiet),
+		OPT_HELP(),
+		OPT_VERSION(),
+		OPT_END(),
+	};
+	size_t n = sizeof(all) / sizeof(all[0]), i, k = 0;
+	struct po_option *t = xcalloc(n, sizeof(*t));
+
+	for (i = 0; i < n; i++) {
+		struct po_option opt = all[i];
+
+		if (for_record) {
+			if (opt.kind == PO_HELP || opt.kind == PO_VERSION)
+				continue;	/* record's own */
+			if (opt.short_name == 'f' || (opt.long_name &&
+						      strcmp(opt.long_name, "db-file") == 0))
+				opt = (struct po_option)OPT_REFUSED(
+					opt.short_name, opt.long_name,
+					"record reads the running kernel, not a log; analyse a log "
+					"with 'trace_analyze -f'");
+			if (opt.short_name == 'o')
+				opt.short_name = 0;	/* -o is record's log */
+			if (opt.kind == PO_GROUP && strcmp(opt.help, "Input") == 0)
+				opt.help = "Analysis (as 'trace_analyze -f LOG' takes them)";
+		}
+		t[k++] = opt;
+	}
+	return t;
+}
+
+/* Defaults before the options are read. */
+void analysis_args_init(struct analysis_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->opts.order = ORDER_CURRENT_DYNAMIC;	/* trace_analyze.py's default */
+	a->opts.families = FAMILY_ALL;
+	a->opts.rings_attr = -1;
+	a->opts.page_size = 4096;
+}
+
+/* After the options are read: what the flags add up to. */
+int analysis_args_finish(const struct po_command *cmd, struct analysis_args *a)
+{
+	if (a->malloc_only && a->cache_only)
+		return po_usage_error(cmd, "%s", "--malloc and --cache exclude each other");
+	if (a->malloc_only)
+		a->opts.families = FAMILY_MALLOC;
+	if (a->cache_only)
+		a->opts.families = FAMILY_CACHE;
+	return -1;
 }
 
 /* What needs what: a usage error rather than an option silently ignored. */
-static int check_combinations(struct options *opts)
+static int check_combinations(const struct po_command *cmd, struct options *opts)
 {
 	bool need_tree = opts->branch || opts->callers_path || opts->rings_path ||
 			 opts->save_index;
 
 	if (need_tree && !opts->kernel)
-		return analyse_usage("%s", "-b, -l, -r and --save-index need a kernel tree (-k DIR)");
+		return po_usage_error(cmd, "%s", "-b, -l, -r and --save-index need a kernel tree (-k DIR)");
 	if (opts->log_path && opts->db_path)
-		return analyse_usage("%s", "-f and --db-file exclude each other: the DB replaces the log");
+		return po_usage_error(cmd, "%s", "-f and --db-file exclude each other: the DB replaces the log");
 	if (opts->save_db && !opts->log_path)
-		return analyse_usage("%s", "--save-db saves the events of a log: it needs -f LOG");
+		return po_usage_error(cmd, "%s", "--save-db saves the events of a log: it needs -f LOG");
 	if (!opts->log_path && !opts->db_path && !opts->kernel)
-		return analyse_usage("%s", "no log to read: give one with -f LOG ('-' for standard "
+		return po_usage_error(cmd, "%s", "no log to read: give one with -f LOG ('-' for standard "
 				   "input), or a kernel tree with -k DIR for its static footprint");
 	if (!opts->log_path && !opts->db_path) {
 		if (opts->callers_path)
-			return analyse_usage("%s", "-l lists call sites: it needs a log (-f LOG or --db-file DB)");
+			return po_usage_error(cmd, "%s", "-l lists call sites: it needs a log (-f LOG or --db-file DB)");
 		if (opts->rings_attr >= 0 && opts->rings_attr != ATTR_STATIC)
-			return analyse_usage("--rings-attr %s needs a log (-f LOG or --db-file DB); without one "
+			return po_usage_error(cmd, "--rings-attr %s needs a log (-f LOG or --db-file DB); without one "
 					   "only 'static' can be drawn",
 					   size_attr_name((enum size_attr)opts->rings_attr));
 		opts->rings_attr = ATTR_STATIC;
@@ -317,57 +275,57 @@ static int check_combinations(struct options *opts)
 		opts->rings_attr = ATTR_CURRENT_DYNAMIC;
 	}
 	if (opts->min_age_ns && !opts->outstanding_path)
-		return analyse_usage("%s", "--min-age filters --outstanding: give that too");
+		return po_usage_error(cmd, "%s", "--min-age filters --outstanding: give that too");
 	if (opts->top && !opts->stats_path && !opts->outstanding_path && !opts->timeline_path &&
 	    !opts->html_path)
-		return analyse_usage("%s", "--top limits --stats, --outstanding, --timeline and "
+		return po_usage_error(cmd, "%s", "--top limits --stats, --outstanding, --timeline and "
 				     "--html: give one of them");
 	if (!opts->log_path && !opts->db_path &&
 	    (opts->summary_path || opts->stats_path || opts->outstanding_path || opts->page_path ||
 	     opts->has_time_start || opts->has_time_end))
-		return analyse_usage("%s", "--summary, --stats, --outstanding, --page and --time need a log "
+		return po_usage_error(cmd, "%s", "--summary, --stats, --outstanding, --page and --time need a log "
 				   "(-f LOG or --db-file DB)");
 	if (!opts->log_path && !opts->db_path && (opts->timeline_path || opts->html_path))
-		return analyse_usage("%s", "--timeline and --html need a log (-f LOG or --db-file DB)");
+		return po_usage_error(cmd, "%s", "--timeline and --html need a log (-f LOG or --db-file DB)");
 	if (opts->timeline_path && !chart_path_ok(opts->timeline_path))
-		return analyse_usage("--timeline '%s': a chart is written as .png, .svg or .pdf: "
+		return po_usage_error(cmd, "--timeline '%s': a chart is written as .png, .svg or .pdf: "
 				     "name it so", opts->timeline_path);
 	if (opts->rings_show && !opts->rings_path)
-		return analyse_usage("%s", "-i shows the ringchart: it needs one (-r FILE)");
+		return po_usage_error(cmd, "%s", "-i shows the ringchart: it needs one (-r FILE)");
 	if (opts->rings_path && !chart_path_ok(opts->rings_path))
-		return analyse_usage("-r '%s': a chart is written as .png, .svg or .pdf: name it so",
+		return po_usage_error(cmd, "-r '%s': a chart is written as .png, .svg or .pdf: name it so",
 				     opts->rings_path);
 	if (opts->flame_path && !chart_path_ok(opts->flame_path))
-		return analyse_usage("--flame '%s': a chart is written as .png, .svg or .pdf: name "
+		return po_usage_error(cmd, "--flame '%s': a chart is written as .png, .svg or .pdf: name "
 				     "it so", opts->flame_path);
 	if (opts->group_by == GROUP_DIR && !opts->kernel)
-		return analyse_usage("%s", "--group-by dir places call sites in the tree's "
+		return po_usage_error(cmd, "%s", "--group-by dir places call sites in the tree's "
 				     "directories: give the tree with -k DIR");
 	if (opts->group_by == GROUP_CACHE && (opts->branch || opts->callers_path))
-		return analyse_usage("%s", "--group-by cache: slab caches are in no directory of the "
+		return po_usage_error(cmd, "%s", "--group-by cache: slab caches are in no directory of the "
 				     "tree (-b, -l)");
 	if (opts->group_by == GROUP_SIZE_CLASS && (opts->branch || opts->callers_path))
-		return analyse_usage("%s", "--group-by size-class: size classes are in no directory "
+		return po_usage_error(cmd, "%s", "--group-by size-class: size classes are in no directory "
 				     "of the tree (-b, -l)");
 	if (opts->weight != WEIGHT_BYTES && !opts->folded_path && !opts->flame_path)
-		return analyse_usage("%s", "--weight says what --folded and --flame weigh: give one "
+		return po_usage_error(cmd, "%s", "--weight says what --folded and --flame weigh: give one "
 				   "of them");
 	if (opts->page_size != 4096 && !opts->folded_pages_path)
-		return analyse_usage("%s", "--page-size sizes --folded-pages: give that too");
+		return po_usage_error(cmd, "%s", "--page-size sizes --folded-pages: give that too");
 	if (!opts->log_path && !opts->db_path &&
 	    (opts->folded_path || opts->folded_pages_path || opts->flame_path ||
 	     opts->group_by == GROUP_ORIGIN))
-		return analyse_usage("%s", "--folded, --folded-pages, --flame and --group-by origin "
+		return po_usage_error(cmd, "%s", "--folded, --folded-pages, --flame and --group-by origin "
 				   "need a log (-f LOG or --db-file DB)");
 	return -1;
 }
 
 /*
  * No output may overwrite an input or another output: checked before
- * anything is read or written. -k DIR reads the tree's System.map and
- * vmlinux; -k FILE is an index.
+ * anything is read or written. The table's files, and what -k DIR reads
+ * (the tree's System.map and vmlinux); -k FILE is an index.
  */
-static int check_files(const struct options *o)
+static int check_files(const struct po_option *table, const struct options *o)
 {
 	char map[4096], vmlinux[4096];
 	struct file_roles roles;
@@ -375,235 +333,46 @@ static int check_files(const struct options *o)
 	struct stat st;
 
 	file_roles_init(&roles);
-	if (!o->log_from_fd)
-		file_roles_add_input(&roles, "-f", o->log_path);
-	file_roles_add_output(&roles, "-o", o->record_log);
-	file_roles_add_input(&roles, "--db-file", o->db_path);
-	file_roles_add_input(&roles, "--system-map", o->system_map);
-	file_roles_add_input(&roles, "--wrappers", o->wrappers_path);
+	po_add_files(table, &roles);
 	if (o->kernel && stat(o->kernel, &st) == 0 && S_ISDIR(st.st_mode)) {
 		snprintf(map, sizeof(map), "%s/System.map", o->kernel);
 		snprintf(vmlinux, sizeof(vmlinux), "%s/vmlinux", o->kernel);
 		file_roles_add_input(&roles, "-k", map);
 		file_roles_add_input(&roles, "-k", vmlinux);
-	} else {
-		file_roles_add_input(&roles, "-k", o->kernel);
 	}
-	file_roles_add_output(&roles, "-c", o->account_path);
-	file_roles_add_output(&roles, "-l", o->callers_path);
-	file_roles_add_output(&roles, "-r", o->rings_path);
-	file_roles_add_output(&roles, "--save-db", o->save_db);
-	file_roles_add_output(&roles, "--save-index", o->save_index);
-	file_roles_add_output(&roles, "--summary", o->summary_path);
-	file_roles_add_output(&roles, "--stats", o->stats_path);
-	file_roles_add_output(&roles, "--outstanding", o->outstanding_path);
-	file_roles_add_output(&roles, "--page", o->page_path);
-	file_roles_add_output(&roles, "--folded", o->folded_path);
-	file_roles_add_output(&roles, "--folded-pages", o->folded_pages_path);
-	file_roles_add_output(&roles, "--flame", o->flame_path);
-	file_roles_add_output(&roles, "--timeline", o->timeline_path);
-	file_roles_add_output(&roles, "--html", o->html_path);
 	if (file_roles_check(&roles, &err) < 0) {
 		fprintf(stderr, "trace_analyze: error: %s\n", err.msg);
-		return 2;	/* a usage error, but the usage text would not help */
+		return EXIT_USAGE;	/* a usage error, but the usage text would not help */
 	}
 	return -1;
 }
 
-/* Fill opts from argv; returns -1 to go on, else the exit status. */
-int analyse_parse_options(int argc, char **argv, struct options *opts)
+int analysis_args_check(const struct po_command *cmd, const struct po_option *table,
+			struct analysis_args *a)
 {
-	int c, key;
-	bool malloc_only = false, cache_only = false;
+	int status = check_combinations(cmd, &a->opts);
 
-	memset(opts, 0, sizeof(*opts));
-	opts->order = ORDER_CURRENT_DYNAMIC;	/* trace_analyze.py's default */
-	opts->families = FAMILY_ALL;
-	opts->rings_attr = -1;
-	opts->page_size = 4096;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:k:c:o:b:l:r:a:iqhV", analyse_long_options, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			opts->log_path = optarg;
-			break;
-		case 'k':
-			opts->kernel = optarg;
-			break;
-		case OPT_SYSTEM_MAP:
-			opts->system_map = optarg;
-			break;
-		case 'c':
-			opts->account_path = optarg;
-			break;
-		case 'o':
-			key = order_key_of_name(optarg);
-			if (key < 0)
-				return analyse_usage("unknown --order-by key '%s' (%s)", optarg,
-						     order_key_list());
-			opts->order = (enum order_key)key;
-			break;
-		case OPT_MALLOC:
-			malloc_only = true;
-			break;
-		case OPT_CACHE:
-			cache_only = true;
-			break;
-		case OPT_GROUP_BY:
-			key = group_by_of_name(optarg, ANALYSE_GROUPS);
-			if (key < 0)
-				return analyse_usage("unknown --group-by value '%s' (%s)", optarg,
-						     group_by_list(ANALYSE_GROUPS));
-			opts->group_by = (enum group_by)key;
-			break;
-		case OPT_WRAPPERS:
-			opts->wrappers_path = optarg;
-			break;
-		case OPT_USER_FRAMES:
-			opts->user_frames = true;
-			break;
-		case OPT_FOLDED:
-			opts->folded_path = optarg;
-			break;
-		case OPT_FOLDED_PAGES:
-			opts->folded_pages_path = optarg;
-			break;
-		case OPT_FLAME:
-			opts->flame_path = optarg;
-			break;
-		case OPT_TIMELINE:
-			opts->timeline_path = optarg;
-			break;
-		case OPT_HTML:
-			opts->html_path = optarg;
-			break;
-		case OPT_STRICT_KERNEL:
-			opts->strict_kernel = true;
-			break;
-		case OPT_WEIGHT:
-			key = stack_weight_of_name(optarg);
-			if (key < 0)
-				return analyse_usage("unknown --weight '%s' (bytes, live, waste, count)",
-						   optarg);
-			opts->weight = (enum stack_weight)key;
-			break;
-		case OPT_PAGE_SIZE:
-			if (!parse_page_size(optarg, &opts->page_size))
-				return analyse_usage("--page-size wants a power of two from 512 to 1 GiB "
-						   "in bytes, not '%s'", optarg);
-			break;
-		case OPT_FORMAT:
-			key = out_format_of_name(optarg);
-			if (key < 0)
-				return analyse_usage("unknown --format '%s' (text, csv, json)", optarg);
-			opts->format = (enum out_format)key;
-			break;
-		case OPT_THREADS:
-			if (!read_thread_count(optarg, &opts->threads))
-				return analyse_usage("--threads wants a number from 0 to 64, not '%s'",
-						   optarg);
-			break;
-		case 'b':
-			opts->branch = optarg;
-			break;
-		case 'l':
-			opts->callers_path = optarg;
-			break;
-		case 'r':
-			opts->rings_path = optarg;
-			break;
-		case 'a':
-			key = size_attr_of_name(optarg);
-			if (key < 0)
-				return analyse_usage("unknown --rings-attr '%s' (static, current, "
-						   "current_dynamic, total_dynamic, waste)", optarg);
-			opts->rings_attr = key;
-			break;
-		case 'i':
-			opts->rings_show = true;
-			break;
-		case OPT_SAVE_INDEX:
-			opts->save_index = optarg;
-			break;
-		case OPT_DB_FILE:
-			opts->db_path = optarg;
-			break;
-		case OPT_SAVE_DB:
-			opts->save_db = optarg;
-			break;
-		case OPT_SUMMARY:
-			opts->summary_path = optarg;
-			break;
-		case OPT_STATS:
-			opts->stats_path = optarg;
-			break;
-		case OPT_OUTSTANDING:
-			opts->outstanding_path = optarg;
-			break;
-		case OPT_PAGE:
-			opts->page_path = optarg;
-			break;
-		case OPT_MIN_AGE:
-			if (!read_seconds(optarg, &opts->min_age_ns))
-				return analyse_usage("--min-age wants seconds (e.g. 2.5), not '%s'", optarg);
-			break;
-		case OPT_TOP:
-			if (!parse_count(optarg, &opts->top))
-				return analyse_usage("--top wants a number of rows, not '%s'", optarg);
-			break;
-		case OPT_TIME:
-			if (parse_time_window(optarg, opts) && opts->has_time_start &&
-			    opts->has_time_end && opts->time_end_ns < opts->time_start_ns)
-				return analyse_usage("--time '%s': the window ends before it starts "
-						     "(START,END)", optarg);
-			if (!parse_time_window(optarg, opts))
-				return analyse_usage("--time wants START,END in seconds as the log prints "
-						   "them (either may be left out), not '%s'", optarg);
-			break;
-		case 'q':
-			opts->quiet = true;
-			break;
-		case 'h':
-			print_help();
-			return 0;
-		case 'V':
-			printf("trace_analyze %s\n", TA_VERSION);
-			return 0;
-		case ':':
-			return analyse_usage("option '%s' needs a value", argv[optind - 1]);
-		default:
-			return unknown_option(usage_line, "", analyse_long_options, argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return analyse_usage("unexpected argument '%s'", argv[optind]);
-	if (malloc_only && cache_only)
-		return analyse_usage("%s", "--malloc and --cache exclude each other");
-	if (malloc_only)
-		opts->families = FAMILY_MALLOC;
-	if (cache_only)
-		opts->families = FAMILY_CACHE;
-	return -1;
-}
-
-int analyse_check_options(struct options *opts)
-{
-	int status = check_combinations(opts);
-
-	return status >= 0 ? status : check_files(opts);
+	return status >= 0 ? status : check_files(table, &a->opts);
 }
 
 int cmd_analyse(int argc, char **argv)
 {
-	struct options opts;
+	struct analysis_args args;
+	struct po_option *table;
 	struct ta_error err;
-	int status = analyse_parse_options(argc, argv, &opts);
+	int status, rest;
 
+	analysis_args_init(&args);
+	table = analysis_option_table(&args, false);
+	status = po_parse(&analyse_command, table, argc, argv, &rest);
 	if (status < 0)
-		status = analyse_check_options(&opts);
+		status = analysis_args_finish(&analyse_command, &args);
+	if (status < 0)
+		status = analysis_args_check(&analyse_command, table, &args);
+	free(table);
 	if (status >= 0)
 		return status;
-	if (pipeline_run(&opts, &err) < 0) {
+	if (pipeline_run(&args.opts, &err) < 0) {
 		fflush(stdout);
 		fprintf(stderr, "trace_analyze: error: %s\n", err.msg);
 		return EXIT_RUNTIME;

@@ -9,34 +9,25 @@
  * good file on stdout, one error per damaged one; exit 1 if any is.
  * Not here: repairing anything.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cmdline.h"
 #include "commands.h"
 #include "db.h"
 #include "kindex.h"
 #include "ktree.h"
 
-static const char usage_line[] = "usage: trace_analyze check [-q] FILE...\n";
-
-#define check_usage(...) usage_error(usage_line, "check", __VA_ARGS__)
-
-static void print_help(void)
-{
-	fputs(usage_line, stdout);
-	fputs("\n"
-	      "Check DB files (--save-db) and kernel indexes (--save-index) through:\n"
-	      "every section's checksum, and for a DB every account and event record.\n"
-	      "A report reads only the sections it needs, so a damaged part can go\n"
-	      "unnoticed until a report needs it; check before archiving or sharing.\n"
-	      "\n"
-	      "  -q, --quiet   print nothing for good files\n"
-	      "  -h, --help    this text\n"
-	      "\n"
-	      "Exit status: 0 all good, 1 a file is damaged or unreadable, 2 usage.\n", stdout);
-}
+static const struct po_command check_command = {
+	.name = "check",
+	.usage = "usage: trace_analyze check [-q] FILE...\n",
+	.about = "Check DB files (--save-db) and kernel indexes (--save-index) through:\n"
+		 "every section's checksum, and for a DB every account and event record.\n"
+		 "A report reads only the sections it needs, so a damaged part can go\n"
+		 "unnoticed until a report needs it; check before archiving or sharing.\n",
+	.epilog = "Exit status: 0 all good, 1 a file is damaged or unreadable, 2 usage.\n",
+	.arguments = true,
+	.stop_at_argument = true,
+};
 
 static int check_db(const char *path, bool quiet, struct ta_error *err)
 {
@@ -75,30 +66,20 @@ static int check_index(const char *path, bool quiet, struct ta_error *err)
 
 int cmd_check(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	bool quiet = false;
-	int c, i, status = EXIT_OK;
+	const struct po_option table[] = {
+		OPT_FLAG('q', "quiet", &quiet, "print nothing for good files"),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	int i, rest, status = po_parse(&check_command, table, argc, argv, &rest);
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'q':
-			quiet = true;
-			break;
-		case 'h':
-			print_help();
-			return EXIT_OK;
-		default:
-			return unknown_option(usage_line, "check", longopts, argv[optind - 1]);
-		}
-	}
-	if (optind >= argc)
-		return check_usage("no file to check");
-	for (i = optind; i < argc; i++) {
+	if (status >= 0)
+		return status;
+	if (rest >= argc)
+		return po_usage_error(&check_command, "no file to check");
+	status = EXIT_OK;
+	for (i = rest; i < argc; i++) {
 		struct ta_error err;
 		int rc = kindex_is_index(argv[i]) ? check_index(argv[i], quiet, &err)
 						  : check_db(argv[i], quiet, &err);

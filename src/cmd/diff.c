@@ -8,11 +8,10 @@
  * (call-site offsets move when code changes), call site, origin, slab
  * cache or directory. --per and --per-second scale both sides; --fail-above
  * turns a growth into exit status 3 for CI; -r draws the change per
- * directory. Not here: the row arithmetic (report/diff.c).
+ * directory. Not here: the row arithmetic (report/rowdiff.c).
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,10 +21,10 @@
 
 #include "analysis.h"
 #include "callsite.h"
-#include "cmdline.h"
+#include "parseopt.h"
 #include "commands.h"
 #include "db.h"
-#include "diff.h"
+#include "rowdiff.h"
 #include "dirtree.h"
 #include "kindex.h"
 #include "outfile.h"
@@ -37,57 +36,31 @@ static const char usage_line[] =
 	"                          [--group-by function|callsite|origin|cache|dir] [-b DIR]\n"
 	"                          [-o FIGURE] [--malloc | --cache] [--per N | --per-second]\n"
 	"                          [--fail-above BYTES|PCT%] [-r FILE] [-c FILE]\n"
-	"                          [--format text|csv|json] OLD NEW\n"
+	"                          [--format text|csv|json] [--wrappers FILE] [--user-frames]\n"
+	"                          [--threads N] [-q] OLD NEW\n"
 	"       trace_analyze diff --static [-b DIR] [--fail-above BYTES|PCT%]\n"
 	"                          [-c FILE] [--format ...] OLDTREE NEWTREE\n";
 
-#define diff_usage(...) usage_error(usage_line, "diff", __VA_ARGS__)
+static const struct po_command diff_command = {
+	.name = "diff",
+	.usage = usage_line,
+	.about = "What changed between two runs, or two kernels, as bloat-o-meter shows it:\n"
+		 "one row per name with old, new, delta and delta%, sorted by |delta|,\n"
+		 "names found on one side only marked added or removed, unchanged ones left\n"
+		 "out, then the totals. OLD and NEW are kmem logs (any text form; '-' reads\n"
+		 "standard input, for one side) or DB files (--save-db); with --static, two\n"
+		 "kernel trees or indexes.\n",
+	.epilog = "Exit status: 0 success, 1 runtime failure, 2 usage error, 3 the total grew\n"
+		  "more than --fail-above allows.\n"
+		  "See trace_analyze(1), DIFF.\n",
+	.arguments = true,
+};
+
+#define diff_usage(...) po_usage_error(&diff_command, __VA_ARGS__)
 
 /* What diff's rows can be: all but the size classes. */
 #define DIFF_GROUPS (1u << GROUP_CALLSITE | 1u << GROUP_FUNCTION | 1u << GROUP_ORIGIN | \
 		     1u << GROUP_CACHE | 1u << GROUP_DIR)
-
-static void print_help(void)
-{
-	fputs(usage_line, stdout);
-	fputs("\n"
-	      "What changed between two runs, or two kernels, as bloat-o-meter shows it:\n"
-	      "one row per name with old, new, delta and delta%, sorted by |delta|,\n"
-	      "names found on one side only marked added or removed, unchanged ones left\n"
-	      "out, then the totals.\n"
-	      "\n"
-	      "  OLD, NEW                  kmem logs (any text form; '-' reads standard\n"
-	      "                            input, for one side) or DB files (--save-db)\n"
-	      "  -k, --kernel DIR|INDEX    the kernel tree of both sides\n"
-	      "      --old-kernel DIR|INDEX, --new-kernel DIR|INDEX\n"
-	      "                            the tree of each side, when they are two builds\n"
-	      "      --group-by KEY        function (default: call-site offsets move when\n"
-	      "                            code changes), callsite, origin (stack traces),\n"
-	      "                            cache (slab cache), dir (a tree's directories)\n"
-	      "  -b, --start-branch DIR    only rows under DIR of the tree; with dir, one\n"
-	      "                            row per directory or object just below DIR\n"
-	      "  -o, --order-by FIGURE     what is compared: current_dynamic (default),\n"
-	      "                            total_dynamic, waste, alloc_count, free_count,\n"
-	      "                            frag, hit, bytes, pingpong, peak, total_waste\n"
-	      "      --malloc, --cache     only kmalloc or only kmem_cache events\n"
-	      "      --per N               both sides scaled to N allocations\n"
-	      "      --per-second          both sides divided by their log's duration\n"
-	      "      --fail-above LIMIT    exit 3 when the total grows by more than LIMIT\n"
-	      "                            bytes (or count), or LIMIT% of the old total\n"
-	      "  -r, --rings-file FILE     with a tree: a ringchart of the change per\n"
-	      "                            directory (PNG, or SVG/PDF by the name)\n"
-	      "  -c, --output FILE         where the table goes (default: standard output)\n"
-	      "      --format FORMAT       text (default), csv or json\n"
-	      "      --static              compare two trees or kernel indexes: symbols,\n"
-	      "                            objects and directories (text, data, rodata, bss)\n"
-	      "      --wrappers FILE, --user-frames, --threads N: as for the analysis\n"
-	      "  -h, --help                this help\n"
-	      "\n"
-	      "Exit status: 0 success, 1 runtime failure, 2 usage error, 3 the total grew\n"
-	      "more than --fail-above allows.\n"
-	      "See trace_analyze(1), DIFF.\n",
-	      stdout);
-}
 
 struct diff_options {
 	const char *paths[2];
@@ -97,6 +70,7 @@ struct diff_options {
 	const char *branch;
 	enum order_key figure;
 	unsigned families;
+	bool malloc_only, cache_only;
 	uint64_t per;			/* --per N; 0: none */
 	bool per_second;
 	bool has_gate, gate_pct;
@@ -108,46 +82,10 @@ struct diff_options {
 	bool statics;
 	const char *wrappers;
 	bool user_frames;
+	bool quiet;
 };
 
-enum long_only {
-	OPT_OLD_KERNEL = 256,
-	OPT_NEW_KERNEL,
-	OPT_GROUP_BY,
-	OPT_MALLOC,
-	OPT_CACHE,
-	OPT_PER,
-	OPT_PER_SECOND,
-	OPT_FAIL_ABOVE,
-	OPT_FORMAT,
-	OPT_THREADS,
-	OPT_STATIC,
-	OPT_WRAPPERS,
-	OPT_USER_FRAMES,
-};
-
-static const struct option long_options[] = {
-	{ "kernel", required_argument, NULL, 'k' },
-	{ "old-kernel", required_argument, NULL, OPT_OLD_KERNEL },
-	{ "new-kernel", required_argument, NULL, OPT_NEW_KERNEL },
-	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
-	{ "start-branch", required_argument, NULL, 'b' },
-	{ "order-by", required_argument, NULL, 'o' },
-	{ "malloc", no_argument, NULL, OPT_MALLOC },
-	{ "cache", no_argument, NULL, OPT_CACHE },
-	{ "per", required_argument, NULL, OPT_PER },
-	{ "per-second", no_argument, NULL, OPT_PER_SECOND },
-	{ "fail-above", required_argument, NULL, OPT_FAIL_ABOVE },
-	{ "rings-file", required_argument, NULL, 'r' },
-	{ "output", required_argument, NULL, 'c' },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "threads", required_argument, NULL, OPT_THREADS },
-	{ "static", no_argument, NULL, OPT_STATIC },
-	{ "wrappers", required_argument, NULL, OPT_WRAPPERS },
-	{ "user-frames", no_argument, NULL, OPT_USER_FRAMES },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
+static int read_limit(const struct po_option *o, const char *arg, struct ta_error *why);
 
 /* "10000" bytes, or "5%" (decimal, two places at most) of the old total. */
 static bool parse_limit(const char *s, struct diff_options *d)
@@ -212,21 +150,16 @@ static int check_diff_combinations(const struct diff_options *d)
 }
 
 /* No output may overwrite an input, as for the analysis. */
-static int check_diff_files(const struct diff_options *d)
+static int check_diff_files(const struct po_option *table, const struct diff_options *d)
 {
 	struct file_roles roles;
 	struct ta_error err;
 	int i;
 
 	file_roles_init(&roles);
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 2; i++)
 		file_roles_add_input(&roles, i ? "NEW" : "OLD", d->paths[i]);
-		file_roles_add_input(&roles, i ? "--new-kernel" : "--old-kernel", d->kernels[i]);
-	}
-	file_roles_add_input(&roles, "-k", d->kernel);
-	file_roles_add_input(&roles, "--wrappers", d->wrappers);
-	file_roles_add_output(&roles, "-c", d->output_path);
-	file_roles_add_output(&roles, "-r", d->rings_path);
+	po_add_files(table, &roles);
 	if (file_roles_check(&roles, &err) < 0) {
 		fprintf(stderr, "trace_analyze: error: %s\n", err.msg);
 		return EXIT_USAGE;
@@ -234,110 +167,86 @@ static int check_diff_files(const struct diff_options *d)
 	return -1;
 }
 
+static int read_limit(const struct po_option *o, const char *arg, struct ta_error *why)
+{
+	if (!parse_limit(arg, o->value))
+		return error_set(why, "--fail-above wants bytes (10000) or a percentage (2.5%%), "
+				 "not '%s'", arg);
+	return 0;
+}
+
+static struct po_option *diff_option_table(struct diff_options *d)
+{
+	const struct po_option t[] = {
+		OPT_GROUP("Sides"),
+		OPT_KERNEL(&d->kernel),
+		OPT_INPUT(0, "old-kernel", &d->kernels[0], "DIR|INDEX",
+			  "the tree of the OLD side, when the sides are two builds"),
+		OPT_INPUT(0, "new-kernel", &d->kernels[1], "DIR|INDEX",
+			  "the tree of the NEW side"),
+		OPT_FLAG(0, "static", &d->statics,
+			 "compare two trees or kernel indexes: symbols, objects and directories "
+			 "(text, data, rodata, bss)"),
+		OPT_GROUP("Rows"),
+		OPT_GROUP_BY(&d->group_by, DIFF_GROUPS),
+		OPT_BRANCH(&d->branch),
+		OPT_CHOICE('o', "order-by", &d->figure, "FIGURE", order_key_names, 0, "figure",
+			   "what is compared (default current_dynamic)"),
+		OPT_MALLOC(&d->malloc_only),
+		OPT_CACHE(&d->cache_only),
+		OPT_UINT(0, "per", &d->per, "N", 1, UINT64_MAX, "a number of allocations",
+			 "both sides scaled to N allocations"),
+		OPT_FLAG(0, "per-second", &d->per_second,
+			 "both sides divided by their log's duration"),
+		OPT_CALL(0, "fail-above", d, "LIMIT", read_limit,
+			 "exit 3 when the total grows by more than LIMIT bytes (or count), or LIMIT% "
+			 "of the old total"),
+		OPT_WRAPPERS(&d->wrappers),
+		OPT_USER_FRAMES(&d->user_frames),
+		OPT_GROUP("Outputs"),
+		OPT_OUTPUT('c', "account-file", &d->output_path, "FILE",
+			   "where the table goes (default: standard output)"),
+		OPT_FORMAT(&d->format),
+		OPT_RINGS_FILE(&d->rings_path),
+		OPT_GROUP("Other"),
+		OPT_THREADS(&d->threads),
+		OPT_QUIET(&d->quiet),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	struct po_option *copy = xmalloc(sizeof(t));
+
+	memcpy(copy, t, sizeof(t));
+	return copy;
+}
+
 static int parse_diff_options(int argc, char **argv, struct diff_options *d)
 {
-	bool malloc_only = false, cache_only = false;
-	int c, key, status;
-	uint64_t n;
+	struct po_option *table;
+	int status, rest;
 
 	memset(d, 0, sizeof(*d));
 	d->group_by = GROUP_FUNCTION;
 	d->figure = ORDER_CURRENT_DYNAMIC;
-	d->families = FAMILY_ALL;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":k:b:o:r:c:h", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'k':
-			d->kernel = optarg;
-			break;
-		case OPT_OLD_KERNEL:
-			d->kernels[0] = optarg;
-			break;
-		case OPT_NEW_KERNEL:
-			d->kernels[1] = optarg;
-			break;
-		case OPT_GROUP_BY:
-			key = group_by_of_name(optarg, DIFF_GROUPS);
-			if (key < 0)
-				return diff_usage("unknown --group-by value '%s' (%s)", optarg,
-						  group_by_list(DIFF_GROUPS));
-			d->group_by = (enum group_by)key;
-			break;
-		case 'b':
-			d->branch = optarg;
-			break;
-		case 'o':
-			key = order_key_of_name(optarg);
-			if (key < 0)
-				return diff_usage("unknown figure '%s' (%s)", optarg, order_key_list());
-			d->figure = (enum order_key)key;
-			break;
-		case OPT_MALLOC:
-			malloc_only = true;
-			break;
-		case OPT_CACHE:
-			cache_only = true;
-			break;
-		case OPT_PER:
-			if (!read_count(optarg, UINT64_MAX, &n) || n == 0)
-				return diff_usage("--per wants a number of allocations, not '%s'", optarg);
-			d->per = n;
-			break;
-		case OPT_PER_SECOND:
-			d->per_second = true;
-			break;
-		case OPT_FAIL_ABOVE:
-			if (!parse_limit(optarg, d))
-				return diff_usage("--fail-above wants bytes (10000) or a percentage "
-						  "(2.5%%), not '%s'", optarg);
-			break;
-		case 'r':
-			d->rings_path = optarg;
-			break;
-		case 'c':
-			d->output_path = optarg;
-			break;
-		case OPT_FORMAT:
-			key = out_format_of_name(optarg);
-			if (key < 0)
-				return diff_usage("unknown --format '%s' (text, csv, json)", optarg);
-			d->format = (enum out_format)key;
-			break;
-		case OPT_THREADS:
-			if (!read_thread_count(optarg, &d->threads))
-				return diff_usage("--threads wants a number from 0 to 64, not '%s'",
-						  optarg);
-			break;
-		case OPT_STATIC:
-			d->statics = true;
-			break;
-		case OPT_WRAPPERS:
-			d->wrappers = optarg;
-			break;
-		case OPT_USER_FRAMES:
-			d->user_frames = true;
-			break;
-		case 'h':
-			print_help();
-			return EXIT_OK;
-		case ':':
-			return diff_usage("option '%s' needs a value", argv[optind - 1]);
-		default:
-			return unknown_option(usage_line, "diff", long_options, argv[optind - 1]);
-		}
+	table = diff_option_table(d);
+	status = po_parse(&diff_command, table, argc, argv, &rest);
+	if (status < 0 && argc - rest != 2)
+		status = diff_usage("%s", argc - rest < 2
+				    ? "diff compares two sides: give OLD and NEW"
+				    : "diff compares two sides: more than OLD and NEW given");
+	if (status < 0) {
+		d->paths[0] = argv[rest];
+		d->paths[1] = argv[rest + 1];
+		if (d->malloc_only && d->cache_only)
+			status = diff_usage("%s", "--malloc and --cache exclude each other");
 	}
-	if (argc - optind != 2)
-		return diff_usage("%s", argc - optind < 2
-				  ? "diff compares two sides: give OLD and NEW"
-				  : "diff compares two sides: more than OLD and NEW given");
-	d->paths[0] = argv[optind];
-	d->paths[1] = argv[optind + 1];
-	if (malloc_only && cache_only)
-		return diff_usage("%s", "--malloc and --cache exclude each other");
-	d->families = malloc_only ? FAMILY_MALLOC : cache_only ? FAMILY_CACHE : FAMILY_ALL;
-	status = check_diff_combinations(d);
-	return status >= 0 ? status : check_diff_files(d);
+	d->families = d->malloc_only ? FAMILY_MALLOC : d->cache_only ? FAMILY_CACHE : FAMILY_ALL;
+	if (status < 0)
+		status = check_diff_combinations(d);
+	if (status < 0)
+		status = check_diff_files(table, d);
+	free(table);
+	return status;
 }
 
 /* ---- one side ------------------------------------------------------------------------ */
@@ -649,7 +558,7 @@ static int write_doc(const struct out_doc *doc, const struct diff_options *d,
 	return outfile_commit(&out, false, err);
 }
 
-/* --fail-above: did the total grow by more? Says so on stderr. */
+/* --fail-above: did the total grow by more? Says so on stderr, unless -q. */
 static bool over_the_gate(const struct diff_result *r, const struct diff_options *d,
 			  const char *figure)
 {
@@ -662,7 +571,7 @@ static bool over_the_gate(const struct diff_result *r, const struct diff_options
 		over = delta > 0 && (pct != pct || pct > d->gate);
 	else
 		over = delta > d->gate;
-	if (over)
+	if (over && !d->quiet)
 		fprintf(stderr, "trace_analyze: diff: %s grew by %.6g (%+.2f%%), more than "
 			"--fail-above %.6g%s allows\n", figure, delta, pct == pct ? pct : 100.0,
 			d->gate, d->gate_pct ? "%" : "");

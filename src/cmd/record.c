@@ -16,7 +16,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -30,7 +29,6 @@
 
 #include "analysis.h"
 #include "capture.h"
-#include "cmdline.h"
 #include "commands.h"
 #include "error.h"
 #include "options.h"
@@ -44,43 +42,35 @@ static const char usage_line[] =
 	"                            [analysis options: --save-db DB, -c FILE, --summary FILE,\n"
 	"                            -k DIR, ...] [-- CMD [ARGS...]]\n";
 
-#define record_usage(...) usage_error(usage_line, "record ", __VA_ARGS__)
-
-enum {
-	OPT_STACKS = 1000,
-	OPT_BUFFER_KB,
-	OPT_EVENTS,
-	OPT_DURATION,
-	OPT_PID,
-	OPT_PASS = 2000,	/* + the index of an analysis option */
+static const struct po_command record_command = {
+	.name = "record",
+	.usage = usage_line,
+	.about = "Record kmem events from the running kernel through a tracefs instance of\n"
+		 "its own (instances/trace_analyze-PID; the global trace buffer and its\n"
+		 "settings are never touched), write them as a tracefs text log, and run\n"
+		 "the analysis on them as they come. Needs root (or CAP_PERFMON/\n"
+		 "CAP_SYS_ADMIN). Ends when CMD exits, after --duration, or on Ctrl-C (CMD,\n"
+		 "if it still runs, is sent SIGTERM; the buffer is drained; a second Ctrl-C\n"
+		 "abandons the recording at once, writing nothing). With CMD or --pid, the\n"
+		 "tasks' allocations are recorded, and the frees of them by every task.\n",
+	.epilog = "Every option of the analysis but -f and --db-file is taken and applies to\n"
+		  "the events recorded; -o is the log here, so the sort key is --order-by KEY.\n"
+		  "The summary is printed at the end unless -q. See 'trace_analyze --help'.\n",
+	.arguments = true,
+	.stop_at_argument = true,
 };
 
-static const struct option own_options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "stacks", no_argument, NULL, OPT_STACKS },
-	{ "buffer-kb", required_argument, NULL, OPT_BUFFER_KB },
-	{ "events", required_argument, NULL, OPT_EVENTS },
-	{ "duration", required_argument, NULL, OPT_DURATION },
-	{ "pid", required_argument, NULL, OPT_PID },
-	{ "help", no_argument, NULL, 'h' },
-};
-#define OWN_COUNT (sizeof(own_options) / sizeof(own_options[0]))
-
-/* Analysis options record cannot take: its log is the capture. */
-static const char *const refused[] = { "file", "db-file", "help", "version", NULL };
-
-#define MAX_PIDS 64
 #define CHILD_GRACE_S 3.0	/* CMD's time to end after SIGTERM, then SIGKILL */
 
 struct record_args {
 	struct capture_config cfg;
-	int pids[MAX_PIDS];
+	struct po_pids pids;
 	const char *log_path;	/* -o */
 	uint64_t duration_ns;	/* 0: none */
 	char **cmd;		/* after "--": NULL when none */
-	struct options opts;	/* of the analysis */
-	char **pass;		/* the analysis options, as an argv */
-	int npass;
+	struct analysis_args analysis;
+	struct po_option *table;	/* record's options, then the analysis' */
+	int events;		/* --events: po_events_names' index, -1: all */
 };
 
 struct recording {
@@ -130,197 +120,61 @@ static void catch_signals(void)
 	signal(SIGPIPE, SIG_IGN);	/* a write to a closed pipe is an error returned */
 }
 
-static void print_help(void)
+/* record's options, then the bare command's (record_args.table). */
+static struct po_option *record_option_table(struct record_args *a)
 {
-	fputs(usage_line, stdout);
-	fputs("\n"
-	      "Record kmem events from the running kernel through a tracefs instance of\n"
-	      "its own (instances/trace_analyze-PID; the global trace buffer and its\n"
-	      "settings are never touched), write them as a tracefs text log, and run\n"
-	      "the analysis on them as they come. Needs root (or CAP_PERFMON/\n"
-	      "CAP_SYS_ADMIN). Ends when CMD exits, after --duration, or on Ctrl-C\n"
-	      "(the buffer is then drained; a second Ctrl-C aborts, writing nothing).\n"
-	      "\n"
-	      "  -o, --output LOG          write the events as a tracefs text log ('-' =\n"
-	      "                            standard output), readable by trace_analyze -f\n"
-	      "                            and other ftrace tools\n"
-	      "      --stacks              record a stack trace with every event (for\n"
-	      "                            --group-by origin, --folded, --flame)\n"
-	      "      --buffer-kb N         trace buffer per CPU in kB (default 8192); more\n"
-	      "                            if events are lost\n"
-	      "      --events SET          slab (kmalloc, kfree, kmem_cache_*), page\n"
-	      "                            (mm_page_alloc, mm_page_free*) or all (default)\n"
-	      "      --duration S          stop after S seconds (e.g. 2.5)\n"
-	      "      --pid P[,P...]        only these tasks and the children they fork\n"
-	      "                            (may be given again)\n"
-	      "  -- CMD [ARGS...]          run CMD and record it and its children until it\n"
-	      "                            exits\n"
-	      "\n"
-	      "Every option of the analysis but -f and --db-file is taken and applies to\n"
-	      "the events recorded (--save-db DB, -c FILE, --summary FILE, --stats FILE,\n"
-	      "-k DIR, ...); -o is the log here, so the sort key is --order-by KEY. The\n"
-	      "summary is printed at the end unless -q. See 'trace_analyze --help'.\n",
-	      stdout);
-}
+	const struct po_option own[] = {
+		OPT_GROUP("Recording"),
+		OPT_OUTPUT('o', "output", &a->log_path, "LOG",
+			   "write the events as a tracefs text log ('-' = standard output), "
+			   "readable by trace_analyze -f and other ftrace tools (-o is the sort key "
+			   "in the bare command; here it is the log, as in perf record)"),
+		OPT_STACKS(&a->cfg.stacks),
+		OPT_BUFFER_KB(&a->cfg.buffer_kb),
+		OPT_EVENTS(&a->events),
+		OPT_SECONDS(0, "duration", &a->duration_ns, "S", 1, "seconds (e.g. 2.5)",
+			    "stop after S seconds"),
+		OPT_PID(&a->pids),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	struct po_option *analysis = analysis_option_table(&a->analysis, true), *t;
 
-static bool is_refused(const char *name)
-{
-	const char *const *r;
-
-	for (r = refused; *r; r++)
-		if (strcmp(*r, name) == 0)
-			return true;
-	return false;
-}
-
-/* own_options, then the analysis' options (but the refused), for getopt_long. */
-static struct option *option_table(void)
-{
-	size_t n = 0, i;
-	struct option *t;
-
-	while (analyse_long_options[n].name)
-		n++;
-	t = xcalloc(OWN_COUNT + n + 1, sizeof(*t));
-	memcpy(t, own_options, sizeof(own_options));
-	for (i = 0, n = OWN_COUNT; analyse_long_options[i].name; i++) {
-		if (is_refused(analyse_long_options[i].name))
-			continue;
-		t[n] = analyse_long_options[i];
-		t[n].flag = NULL;
-		t[n].val = OPT_PASS + (int)i;
-		n++;
-	}
+	t = po_concat(own, analysis);
+	free(analysis);
 	return t;
 }
 
-static void pass_on(struct record_args *a, const struct option *o, const char *value)
-{
-	size_t len = strlen(o->name) + 3;
-	char *arg = xmalloc(len);
-
-	snprintf(arg, len, "--%s", o->name);
-	a->pass[a->npass++] = arg;
-	if (o->has_arg != no_argument)
-		a->pass[a->npass++] = xstrdup(value);
-}
-
-/* A short option of the analysis (-k, -c, ...): its long form. */
-static const struct option *analysis_option_of_short(int c)
-{
-	const struct option *o;
-
-	for (o = analyse_long_options; o->name; o++)
-		if (o->val == c && !is_refused(o->name))
-			return o;
-	return NULL;
-}
-
-static int parse_own_option(struct record_args *a, int c, const char *arg)
-{
-	uint64_t n;
-
-	switch (c) {
-	case 'o':
-		a->log_path = arg;
-		return -1;
-	case OPT_STACKS:
-		a->cfg.stacks = true;
-		return -1;
-	case OPT_BUFFER_KB:
-		if (!read_count(arg, 1u << 22, &n) || n < 4)
-			return record_usage("--buffer-kb wants kB per CPU from 4 to 4194304, not "
-					    "'%s'", arg);
-		a->cfg.buffer_kb = (unsigned)n;
-		return -1;
-	case OPT_EVENTS:
-		if (capture_events_of_name(arg) < 0)
-			return record_usage("unknown --events '%s' (slab, page, all)", arg);
-		a->cfg.events = (unsigned)capture_events_of_name(arg);
-		return -1;
-	case OPT_DURATION:
-		if (!read_seconds(arg, &a->duration_ns) || !a->duration_ns)
-			return record_usage("--duration wants seconds (e.g. 2.5), not '%s'", arg);
-		return -1;
-	case OPT_PID:
-		if (!read_pid_list(arg, a->pids, &a->cfg.npids, MAX_PIDS))
-			return record_usage("--pid wants process ids (P or P,P,...; %d at most), "
-					    "not '%s'", MAX_PIDS, arg);
-		return -1;
-	}
-	return -1;
-}
-
-/* record's own options into a, the analysis' into a->pass; -1 to go on. */
 static int parse_record_options(int argc, char **argv, struct record_args *a)
 {
-	struct option *table = option_table();
-	const struct option *o;
-	int c, status = -1;
+	struct options *opts = &a->analysis.opts;
+	int status, rest;
 
 	memset(a, 0, sizeof(*a));
-	a->cfg.events = CAPTURE_ALL;
-	a->cfg.pids = a->pids;
-	a->pass = xcalloc((size_t)argc * 2 + 4, sizeof(*a->pass));
-	a->pass[a->npass++] = xstrdup("trace_analyze record");
-	opterr = 0;
-	optind = 0;
-	while (status < 0 && (c = getopt_long(argc, argv, "+:o:hk:c:b:l:r:a:iq", table, NULL)) != -1) {
-		if (c == 'h') {
-			print_help();
-			status = 0;
-		} else if (c >= OPT_PASS) {
-			pass_on(a, &analyse_long_options[c - OPT_PASS], optarg);
-		} else if (c == ':') {
-			status = record_usage("option '%s' needs a value", argv[optind - 1]);
-		} else if (c == '?') {
-			const char *arg = argv[optind - 1];
-
-			if (strcmp(arg, "-f") == 0 || strncmp(arg, "--file", 6) == 0 ||
-			    strncmp(arg, "--db-file", 9) == 0)
-				status = record_usage("'%s': record reads the running kernel, not a "
-						      "log; analyse a log with 'trace_analyze -f'",
-						      arg);
-			else
-				status = unknown_option(usage_line, "record ", table, arg);
-		} else if ((o = analysis_option_of_short(c)) && c != 'o') {
-			pass_on(a, o, optarg);
-		} else {
-			status = parse_own_option(a, c, optarg);
-		}
-	}
-	if (status < 0 && optind < argc)
-		a->cmd = argv + optind;
-	free(table);
-	return status;
+	a->events = -1;
+	analysis_args_init(&a->analysis);
+	a->table = record_option_table(a);
+	status = po_parse(&record_command, a->table, argc, argv, &rest);
+	if (status < 0)
+		status = analysis_args_finish(&record_command, &a->analysis);
+	if (status >= 0)
+		return status;
+	if (rest < argc)
+		a->cmd = argv + rest;
+	a->cfg.events = po_events_of_choice(a->events, CAPTURE_ALL);
+	a->cfg.pids = a->pids.pid;
+	a->cfg.npids = a->pids.count;
+	opts->log_from_fd = true;
+	opts->log_path = a->log_path && strcmp(a->log_path, "-") != 0 ? a->log_path : "capture";
+	if (!opts->threads)
+		opts->threads = 1;	/* the other core is the traced workload's and the capture's */
+	return analysis_args_check(&record_command, a->table, &a->analysis);
 }
 
 static void release_args(struct record_args *a)
 {
-	int i;
-
-	for (i = 0; i < a->npass; i++)
-		free(a->pass[i]);
-	free(a->pass);
-	a->pass = NULL;
-}
-
-/* The analysis' options, checked as the bare command checks them. */
-static int parse_analysis_options(struct record_args *a)
-{
-	struct options *opts = &a->opts;
-	int status;
-
-	optind = 0;
-	status = analyse_parse_options(a->npass, a->pass, opts);
-	if (status >= 0)
-		return status;
-	opts->log_from_fd = true;
-	opts->log_path = a->log_path && strcmp(a->log_path, "-") != 0 ? a->log_path : "capture";
-	opts->record_log = a->log_path;
-	if (!opts->threads)
-		opts->threads = 1;	/* the other core is the traced workload's and the capture's */
-	return analyse_check_options(opts);
+	free(a->table);
+	a->table = NULL;
 }
 
 /* ---- the sink: text to the log and to the analysis ---- */
@@ -506,7 +360,7 @@ static void say_how_child_ended(const struct recording *r)
 		warn("'%s' did not end within %.0f s of SIGTERM when the recording stopped: killed",
 		     r->args->cmd[0], CHILD_GRACE_S);
 	} else if (r->child_terminated) {
-		if (!r->args->opts.quiet)
+		if (!r->args->analysis.opts.quiet)
 			fprintf(stderr, "trace_analyze: '%s' was still running when the recording "
 				"stopped: sent SIGTERM\n", r->args->cmd[0]);
 	} else if (WIFSIGNALED(r->child_status))
@@ -651,14 +505,14 @@ static void report_capture(const struct recording *r)
 	const struct capture_stats *st = &r->stats;
 	uint64_t lost = st->overrun + st->dropped;
 
-	if (r->args->opts.quiet && !lost)
+	if (r->args->analysis.opts.quiet && !lost)
 		return;
 	fprintf(stderr, "trace_analyze: recorded %llu events (%.1f MB of text) on %d CPUs in "
 		"%.1f s%s%s%s; %llu lost\n", (unsigned long long)st->events, st->bytes / 1e6,
 		st->cpus, st->seconds, r->have_log ? " into '" : "",
 		r->have_log ? r->args->log_path : "", r->have_log ? "'" : "",
 		(unsigned long long)lost);
-	if (r->args->cfg.by_task && !r->args->opts.quiet)
+	if (r->args->cfg.by_task && !r->args->analysis.opts.quiet)
 		fprintf(stderr, "trace_analyze: the chosen tasks' allocations, and the frees of them "
 			"by any task: %llu kept, %llu frees of other objects dropped\n",
 			(unsigned long long)st->frees_kept, (unsigned long long)st->frees_dropped);
@@ -779,9 +633,6 @@ int cmd_record(int argc, char **argv)
 
 	note_inherited_descriptors();
 	status = parse_record_options(argc, argv, &args);
-
-	if (status < 0)
-		status = parse_analysis_options(&args);
 	if (status < 0)
 		status = run_record(&args);
 	release_args(&args);
@@ -800,8 +651,8 @@ static int run_record(struct record_args *args)
 	catch_signals();
 	if (start_recording(&r, &analysis_fd, &err) < 0)
 		return fail_to_start(&r, analysis_fd, &err);
-	args->opts.log_fd = analysis_fd;
-	rc = pipeline_run(&args->opts, &err);	/* reads until the controller closes the feed */
+	args->analysis.opts.log_fd = analysis_fd;
+	rc = pipeline_run(&args->analysis.opts, &err);	/* reads until the controller closes the feed */
 	atomic_store(&r.analysis_ended, 1);	/* after a failure: the capture ends too */
 	pthread_join(r.controller, NULL);
 	if (interrupts_seen >= 2)	/* the second Ctrl-C came while the first drained */

@@ -16,7 +16,6 @@
  * Not here: files, reports (record.c writes those).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
@@ -32,7 +31,7 @@
 #include "analysis.h"
 #include "callchain.h"
 #include "capture.h"
-#include "cmdline.h"
+#include "parseopt.h"
 #include "commands.h"
 #include "error.h"
 #include "event.h"
@@ -48,57 +47,45 @@ static const char usage_line[] =
 	"usage: trace_analyze top [-o allocs|bytes|live|growth] [--interval S] [-n ROWS]\n"
 	"                         [--group-by callsite|function|origin|cache] [--stacks]\n"
 	"                         [--iterations N] [--events slab|page|all] [--pid P,...]\n"
-	"                         [--buffer-kb N] [--function]\n";
+	"                         [--buffer-kb N] [--function] [--format text|csv|json] [-q]\n";
+
+static const struct po_command top_command = {
+	.name = "top",
+	.usage = usage_line,
+	.about = "Who allocates kernel memory right now: per call site (or function, origin,\n"
+		 "slab cache), allocations and bytes per second and the bytes still held of\n"
+		 "what was allocated since top began, with the change over the last interval.\n"
+		 "Records through a tracefs instance of its own (the global trace buffer is\n"
+		 "never touched); needs root.\n",
+	.epilog = "Keys: a b l g sort by allocs/s, bytes/s, live, growth; s f o c rows per\n"
+		  "call site, function, origin (with --stacks), cache; p pause; q quit. Off a\n"
+		  "terminal (or with --format csv or json) one table is printed per interval.\n",
+};
 
 /* What rows can be: all but the tree's directories. */
 #define TOP_GROUPS (1u << GROUP_CALLSITE | 1u << GROUP_FUNCTION | 1u << GROUP_ORIGIN | \
 		    1u << GROUP_CACHE)
 
-#define top_usage(...) usage_error(usage_line, "top ", __VA_ARGS__)
+#define top_usage(...) po_usage_error(&top_command, __VA_ARGS__)
 
 enum sort_key { SORT_ALLOCS, SORT_BYTES, SORT_LIVE, SORT_GROWTH };
-static const char *const sort_names[] = { "allocs", "bytes", "live", "growth" };
+static const char *const sort_names[] = { "allocs", "bytes", "live", "growth", NULL };
 static const char *const sort_titles[] = { "allocs/s", "bytes/s", "live", "live change" };
 /* by enum group_by */
 static const char *const group_titles[] = { "call site", "function", "origin", "slab cache", "" };
 static const char *const group_headings[] = { "CALL SITE", "FUNCTION", "ORIGIN", "CACHE", "" };
 
-enum {
-	OPT_INTERVAL = 1000,
-	OPT_ITERATIONS,
-	OPT_EVENTS,
-	OPT_PID,
-	OPT_BUFFER_KB,
-	OPT_FUNCTION,
-	OPT_GROUP_BY,
-	OPT_STACKS,
-};
-
-static const struct option top_options[] = {
-	{ "order-by", required_argument, NULL, 'o' },
-	{ "interval", required_argument, NULL, OPT_INTERVAL },
-	{ "rows", required_argument, NULL, 'n' },
-	{ "iterations", required_argument, NULL, OPT_ITERATIONS },
-	{ "events", required_argument, NULL, OPT_EVENTS },
-	{ "pid", required_argument, NULL, OPT_PID },
-	{ "buffer-kb", required_argument, NULL, OPT_BUFFER_KB },
-	{ "function", no_argument, NULL, OPT_FUNCTION },
-	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
-	{ "stacks", no_argument, NULL, OPT_STACKS },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-#define MAX_PIDS 64
-
 struct top_args {
 	struct capture_config cfg;
-	int pids[MAX_PIDS];
+	struct po_pids pids;
 	enum sort_key sort;
 	uint64_t interval_ns;
 	uint64_t rows;		/* 0: as many as fit (20 off a terminal) */
 	uint64_t iterations;	/* 0: until q */
-	enum group_by group;
+	int group;		/* enum group_by; -1 until an option says */
+	enum out_format format;
+	bool quiet;
+	int events;		/* --events: po_events_names' index, -1: slab */
 };
 
 /* The accounts rows come from. */
@@ -152,6 +139,7 @@ struct top_view {
 	uint64_t lost;
 	uint64_t with_stack, without_stack;
 	bool curses, paused;
+	bool header_printed;	/* --format csv */
 };
 
 static volatile sig_atomic_t quit_requested;
@@ -163,128 +151,50 @@ static void request_quit(int sig)
 	quit_requested = 1;
 }
 
-static void print_help(void)
-{
-	fputs(usage_line, stdout);
-	fputs("\n"
-	      "Who allocates kernel memory right now: per call site (or function, origin,\n"
-	      "slab cache), allocations and bytes per second and the bytes still held of\n"
-	      "what was allocated since top began, with the change over the last interval.\n"
-	      "Records through a tracefs instance of its own (the global trace buffer is\n"
-	      "never touched); needs root.\n"
-	      "\n"
-	      "  -o, --order-by KEY    allocs, bytes (default), live or growth\n"
-	      "      --interval S      seconds between refreshes (default 1)\n"
-	      "  -n, --rows N          rows shown (default: what fits; 20 off a terminal)\n"
-	      "      --iterations N    stop after N refreshes (default: at q)\n"
-	      "      --group-by G      rows per callsite (default), function, origin (the\n"
-	      "                        caller behind the allocator and its wrappers; takes\n"
-	      "                        --stacks) or cache (the slab cache)\n"
-	      "      --stacks          record stack traces: origins known (and the default rows)\n"
-	      "      --function        the same as --group-by function\n"
-	      "      --events SET      slab (default), page or all\n"
-	      "      --pid P[,P...]    only these tasks and their children\n"
-	      "      --buffer-kb N     trace buffer per CPU in kB (default 8192)\n"
-	      "\n"
-	      "Keys: a b l g sort by allocs/s, bytes/s, live, growth; s f o c rows per\n"
-	      "call site, function, origin (with --stacks), cache; p pause; q quit. Off a\n"
-	      "terminal one plain table is printed per interval.\n",
-	      stdout);
-}
-
-static int sort_of_name(const char *s)
-{
-	int i;
-
-	for (i = 0; i < 4; i++)
-		if (strcmp(s, sort_names[i]) == 0)
-			return i;
-	return -1;
-}
-
 static int parse_top_options(int argc, char **argv, struct top_args *a)
 {
-	uint64_t n;
-	int c, key;
-	bool grouped = false;
+	const struct po_option table[] = {
+		OPT_GROUP("Rows"),
+		OPT_CHOICE('o', "order-by", &a->sort, "KEY", sort_names, 0, "key",
+			   "sort rows by KEY (default bytes)"),
+		OPT_GROUP_BY(&a->group, TOP_GROUPS),
+		OPT_SET(0, "function", &a->group, GROUP_FUNCTION,
+			"the same as --group-by function"),
+		OPT_UINT('n', "rows", &a->rows, "N", 1, 100000, "a number of rows",
+			 "rows shown (default: what fits; 20 off a terminal)"),
+		OPT_GROUP("Refreshes"),
+		OPT_SECONDS(0, "interval", &a->interval_ns, "S", 100000000ull,
+			    "seconds, 0.1 or more", "seconds between refreshes (default 1)"),
+		OPT_UINT(0, "iterations", &a->iterations, "N", 1, UINT32_MAX,
+			 "a number of refreshes", "stop after N refreshes (default: at q)"),
+		OPT_FORMAT(&a->format),
+		OPT_GROUP("Recording"),
+		OPT_STACKS(&a->cfg.stacks),
+		OPT_EVENTS(&a->events),
+		OPT_PID(&a->pids),
+		OPT_BUFFER_KB(&a->cfg.buffer_kb),
+		OPT_GROUP("Other"),
+		OPT_QUIET(&a->quiet),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	int status, rest;
 
 	memset(a, 0, sizeof(*a));
-	a->cfg.events = CAPTURE_SLAB;
-	a->cfg.pids = a->pids;
+	a->events = -1;
 	a->sort = SORT_BYTES;
 	a->interval_ns = 1000000000ull;
-	a->group = GROUP_CALLSITE;
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, ":o:n:h", top_options, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			key = sort_of_name(optarg);
-			if (key < 0)
-				return top_usage("unknown --order-by key '%s' (allocs, bytes, live, "
-						 "growth)", optarg);
-			a->sort = (enum sort_key)key;
-			break;
-		case OPT_INTERVAL:
-			if (!read_seconds(optarg, &a->interval_ns) || a->interval_ns < 100000000ull)
-				return top_usage("--interval wants seconds, 0.1 or more, not '%s'",
-						 optarg);
-			break;
-		case 'n':
-			if (!read_count(optarg, 100000, &a->rows) || !a->rows)
-				return top_usage("--rows wants a number of rows, not '%s'", optarg);
-			break;
-		case OPT_ITERATIONS:
-			if (!read_count(optarg, UINT32_MAX, &a->iterations) || !a->iterations)
-				return top_usage("--iterations wants a number of refreshes, not '%s'",
-						 optarg);
-			break;
-		case OPT_EVENTS:
-			if (capture_events_of_name(optarg) < 0)
-				return top_usage("unknown --events '%s' (slab, page, all)", optarg);
-			a->cfg.events = (unsigned)capture_events_of_name(optarg);
-			break;
-		case OPT_PID:
-			if (!read_pid_list(optarg, a->pids, &a->cfg.npids, MAX_PIDS))
-				return top_usage("--pid wants process ids (P or P,P,...), not '%s'",
-						 optarg);
-			break;
-		case OPT_BUFFER_KB:
-			if (!read_count(optarg, 1u << 22, &n) || n < 4)
-				return top_usage("--buffer-kb wants kB per CPU from 4 to 4194304, not "
-						 "'%s'", optarg);
-			a->cfg.buffer_kb = (unsigned)n;
-			break;
-		case OPT_FUNCTION:
-			a->group = GROUP_FUNCTION;
-			grouped = true;
-			break;
-		case OPT_GROUP_BY:
-			key = group_by_of_name(optarg, TOP_GROUPS);
-			if (key < 0)
-				return top_usage("unknown --group-by value '%s' (%s)", optarg,
-						 group_by_list(TOP_GROUPS));
-			a->group = (enum group_by)key;
-			grouped = true;
-			break;
-		case OPT_STACKS:
-			a->cfg.stacks = true;
-			break;
-		case 'h':
-			print_help();
-			return 0;
-		case ':':
-			return top_usage("option '%s' needs a value", argv[optind - 1]);
-		default:
-			return unknown_option(usage_line, "top ", top_options, argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return top_usage("unexpected argument '%s'", argv[optind]);
+	a->group = -1;
+	status = po_parse(&top_command, table, argc, argv, &rest);
+	if (status >= 0)
+		return status;
+	a->cfg.pids = a->pids.pid;
+	a->cfg.npids = a->pids.count;
+	a->cfg.events = po_events_of_choice(a->events, CAPTURE_SLAB);
 	if (a->group == GROUP_ORIGIN)
 		a->cfg.stacks = true;	/* an origin is read from the stack */
-	else if (a->cfg.stacks && !grouped)
-		a->group = GROUP_ORIGIN;
+	else if (a->group < 0)
+		a->group = a->cfg.stacks ? GROUP_ORIGIN : GROUP_CALLSITE;
 	return -1;
 }
 
@@ -693,6 +603,75 @@ static void paint_screen(struct top_view *v, double seconds)
 	refresh();
 }
 
+/* A CSV field: quoted (RFC 4180) when it holds a comma, a quote or a line break. */
+static void put_csv_field(const char *s, size_t n)
+{
+	size_t i;
+
+	if (strcspn(s, ",\"\r\n") >= n) {
+		fwrite(s, 1, n, stdout);
+		return;
+	}
+	putchar('"');
+	for (i = 0; i < n; i++) {
+		if (s[i] == '"')
+			putchar('"');
+		putchar(s[i]);
+	}
+	putchar('"');
+}
+
+/*
+ * --format csv: one row per row shown per interval, under one header
+ * line; --format json: one JSON object a line per interval (JSON Lines).
+ */
+static void print_machine(struct top_view *v, double seconds)
+{
+	const struct account_totals *t = &v->totals_now;
+	double per = seconds > 0 ? 1.0 / seconds : 0, at = analysis_clock() - v->started;
+	size_t i, shown = 0, room = v->args->rows ? v->args->rows : 20;
+	const char *group = group_by_name(v->args->group);
+
+	if (v->args->format == FORMAT_CSV && !v->header_printed) {
+		puts("time_s,interval_s,group_by,key,allocs_per_s,bytes_per_s,live_bytes,"
+		     "live_change_bytes");
+		v->header_printed = true;
+	}
+	if (v->args->format == FORMAT_JSON)
+		printf("{\"schema_version\":%d,\"report\":\"top\",\"time_s\":%.3f,"
+		       "\"interval_s\":%.3f,\"group_by\":\"%s\",\"allocations\":%" PRIu64
+		       ",\"frees\":%" PRIu64 ",\"lost_frees\":%" PRIu64 ",\"implicit_frees\":%"
+		       PRIu64 ",\"lost_events\":%" PRIu64 ",\"rows\":[", OUTPUT_SCHEMA_VERSION, at,
+		       seconds, group, t->allocs, t->frees, t->lost_frees, t->implicit_frees, v->lost);
+	for (i = 0; i < v->nrows && shown < room; i++) {
+		const struct top_row *r = &v->rows[i];
+
+		if (!r->allocs && !r->live && !r->growth)
+			continue;
+		if (v->args->format == FORMAT_CSV) {
+			printf("%.3f,%.3f,%s,", at, seconds, group);
+			put_csv_field(r->name, r->name_len);
+			printf(",%.1f,%.1f,%" PRId64 ",%" PRId64 "\n", (double)r->allocs * per,
+			       (double)r->bytes * per, r->live, r->growth);
+		} else {
+			char *key = xmalloc(r->name_len + 1);
+
+			memcpy(key, r->name, r->name_len);
+			key[r->name_len] = '\0';
+			printf("%s{\"key\":", shown ? "," : "");
+			out_json_string(stdout, key);
+			printf(",\"allocs_per_s\":%.1f,\"bytes_per_s\":%.1f,\"live_bytes\":%" PRId64
+			       ",\"live_change_bytes\":%" PRId64 "}", (double)r->allocs * per,
+			       (double)r->bytes * per, r->live, r->growth);
+			free(key);
+		}
+		shown++;
+	}
+	if (v->args->format == FORMAT_JSON)
+		puts("]}");
+	fflush(stdout);
+}
+
 static void refresh_view(struct top_view *v, double now)
 {
 	double seconds = now - v->last_refresh;
@@ -704,6 +683,9 @@ static void refresh_view(struct top_view *v, double now)
 	take_rows(v, true);
 	if (v->curses) {
 		paint_screen(v, seconds);
+	} else if (v->args->format != FORMAT_TEXT) {
+		qsort_r(v->rows, v->nrows, sizeof(*v->rows), by_sort_key, &v->args->sort);
+		print_machine(v, seconds);
 	} else {
 		qsort_r(v->rows, v->nrows, sizeof(*v->rows), by_sort_key, &v->args->sort);
 		draw(v, seconds, v->args->rows ? (int)v->args->rows : 20, put_plain_line, NULL);
@@ -833,7 +815,7 @@ int cmd_top(int argc, char **argv)
 	}
 	view.capture = capture;
 	view.started = analysis_clock();
-	view.curses = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+	view.curses = args.format == FORMAT_TEXT && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	if (view.curses)
 		start_curses();
 	run_view(&view);

@@ -11,7 +11,6 @@
  */
 #include <string.h>
 
-#include "callsite.h"
 #include "input.h"
 #include "parse.h"
 

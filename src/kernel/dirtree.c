@@ -11,7 +11,7 @@
 #include "dirtree.h"
 #include "error.h"
 
-static const char *const attr_names[ATTR_COUNT] = {
+const char *const size_attr_names[ATTR_COUNT + 1] = {
 	[ATTR_STATIC] = "static",
 	[ATTR_CURRENT] = "current",
 	[ATTR_CURRENT_DYNAMIC] = "current_dynamic",
@@ -19,19 +19,9 @@ static const char *const attr_names[ATTR_COUNT] = {
 	[ATTR_WASTE] = "waste",
 };
 
-int size_attr_of_name(const char *name)
-{
-	int a;
-
-	for (a = 0; a < ATTR_COUNT; a++)
-		if (strcmp(name, attr_names[a]) == 0)
-			return a;
-	return -1;
-}
-
 const char *size_attr_name(enum size_attr a)
 {
-	return attr_names[a];
+	return size_attr_names[a];
 }
 
 #define AMBIGUOUS_NAME "(ambiguous)"
@@ -297,73 +287,6 @@ void dirtree_add_dynamic(struct dirtree *d, uint32_t node, uint64_t total_dynami
 		d->nodes[node].current_dynamic += current_dynamic;
 		d->nodes[node].current_req += current_req;
 	}
-}
-
-/* ---- the cleaned view for charts ---------------------------------------------------- */
-
-static uint32_t only_child(const struct dirtree *d, uint32_t node, enum size_attr a)
-{
-	uint32_t c, found = DIR_NONE;
-
-	for (c = d->nodes[node].first_child; c != DIR_NONE; c = d->nodes[c].next_sibling) {
-		if (dir_node_value(&d->nodes[c], a) == 0)
-			continue;
-		if (found != DIR_NONE)
-			return DIR_NONE;
-		found = c;
-	}
-	return found;
-}
-
-/* node's label, with the names of the single-directory chain below it. */
-static uint32_t merge_chain(const struct dirtree *d, uint32_t node, enum size_attr a,
-			    char *label, size_t cap)
-{
-	uint32_t c;
-	size_t len = strlen(label);
-
-	while (dir_node_is_directory(d, node) && (c = only_child(d, node, a)) != DIR_NONE &&
-	       dir_node_is_directory(d, c)) {
-		if (len < cap)
-			len += (size_t)snprintf(label + len, cap - len, "/%s", dir_node_name(d, c));
-		node = c;
-	}
-	return node;
-}
-
-static void add_view(const struct dirtree *d, uint32_t node, uint32_t parent, enum size_attr a,
-		     char *label, struct ring_tree *out)
-{
-	char child_label[1024];
-	uint32_t c, me;
-
-	node = merge_chain(d, node, a, label, 1024);
-	me = ring_tree_add(out, parent, label, dir_node_value(&d->nodes[node], a),
-			   !dir_node_is_directory(d, node));
-	for (c = d->nodes[node].first_child; c != DIR_NONE; c = d->nodes[c].next_sibling) {
-		if (dir_node_value(&d->nodes[c], a) == 0)
-			continue;
-		snprintf(child_label, sizeof(child_label), "%s", dir_node_name(d, c));
-		add_view(d, c, me, a, child_label, out);
-	}
-}
-
-/*
- * The root is labelled with the tree's name, or with the branch's path; a
- * chain of single directories below it joins its label, which moves the
- * centre down to the first branching, as trace_analyze.py's root did.
- */
-void dirtree_ring_view(const struct dirtree *d, uint32_t top, enum size_attr a,
-		       struct ring_tree *out)
-{
-	char label[1024];
-
-	ring_tree_init(out);
-	if (top == 0)
-		snprintf(label, sizeof(label), "%s", dir_node_name(d, 0));
-	else
-		dirtree_path(d, top, label, sizeof(label));
-	add_view(d, top, RING_NONE, a, label, out);
 }
 
 uint32_t dirtree_child_toward(const struct dirtree *d, uint32_t node, uint32_t top)

@@ -4,6 +4,10 @@
 
 load ../lib/helpers
 
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
 usage_error() {	# EXPECTED-FIRST-LINE: after `run`, check exit 2 and the usage lines
 	[ "$status" -eq 2 ]
 	[ "${lines[0]}" = "$1" ]
@@ -135,5 +139,82 @@ rows() {
 	make -C "$TOP" -s install PREFIX="$BATS_TEST_TMPDIR/prefix" > /dev/null
 	[ -x "$BATS_TEST_TMPDIR/prefix/bin/trace_analyze" ]
 	[ -f "$BATS_TEST_TMPDIR/prefix/share/man/man1/trace_analyze.1" ]
+	[ -f "$BATS_TEST_TMPDIR/prefix/share/bash-completion/completions/trace_analyze" ]
 	"$BATS_TEST_TMPDIR/prefix/bin/trace_analyze" --version
+}
+
+# One table per command declares each option once: --help, the man page and
+# the completion come from it or are checked against it.
+@test "every option of every command is in its --help, the man page's synopsis and section, the completion" {
+	run python3 "$TOP/tests/tools/check_option_docs.py" "$TA" "$TOP/man/trace_analyze.1" \
+		"$TOP/data/completion/trace_analyze"
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "the shipped completion is the one the option tables make" {
+	"$TOP/scripts/make-completion.sh" "$TA" > completion
+	diff -u "$TOP/data/completion/trace_analyze" completion
+}
+
+# complete WORDS...: what bash offers for the last word, as a user pressing TAB
+complete_words() {
+	bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _trace_analyze
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$TOP/data/completion/trace_analyze" "$@"
+}
+
+@test "bash completion: commands, each command's options, an option's values" {
+	run complete_words trace_analyze re
+	[ "$output" = "record" ]
+	run complete_words trace_analyze diff --fa
+	[ "$output" = "--fail-above" ]
+	run complete_words trace_analyze top --group-by c
+	[ "$(sort <<< "$output" | tr '\n' ' ')" = "cache callsite " ]
+	run complete_words trace_analyze --format j
+	[ "$output" = "json" ]
+	run complete_words trace_analyze record --stac
+	[ "$output" = "--stacks" ]
+	run complete_words trace_analyze record --sta
+	[ "$(sort <<< "$output" | tr '\n' ' ')" = "--stacks --start-branch --stats " ]	# the analysis' too
+	run complete_words trace_analyze check --q
+	[ "$output" = "--quiet" ]
+}
+
+@test "shared options mean the same in every command: -q, --format, --threads, -k" {
+	run "$TA" diff -q --threads lots a b
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: --threads wants a number from 0 to 64, not 'lots'" ]
+	run "$TA" record --threads lots
+	[ "${lines[0]}" = "trace_analyze: error: --threads wants a number from 0 to 64, not 'lots'" ]
+	run "$TA" top --format xml
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: unknown --format 'xml' (text, csv, json)" ]
+	run "$TA" diff --format xml a b
+	[ "${lines[0]}" = "trace_analyze: error: unknown --format 'xml' (text, csv, json)" ]
+	run "$TA" -f x --format xml
+	[ "${lines[0]}" = "trace_analyze: error: unknown --format 'xml' (text, csv, json)" ]
+	# diff -q: a run that fails its gate says nothing of it, and exits 3
+	head -n 5 "$FIX/trace-pipe-6.18.log" > old.log
+	run "$TA" diff --fail-above 0 old.log "$FIX/trace-pipe-6.18.log" -c /dev/null
+	[ "$status" -eq 3 ]
+	[[ "$output" == "trace_analyze: diff: current_dynamic grew by "* ]]
+	run "$TA" diff -q --fail-above 0 old.log "$FIX/trace-pipe-6.18.log" -c /dev/null
+	[ "$status" -eq 3 ]
+	[ -z "$output" ]
+}
+
+@test "-o is --order-by in the bare command and diff, record's log in record: both --help say so" {
+	run "$TA" --help
+	grep -q -- '-o, --order-by KEY' <<< "$output"
+	run "$TA" record --help
+	grep -q -- '-o, --output LOG' <<< "$output"
+	grep -q -- '--order-by KEY' <<< "$output"
+	[[ "$(tr -s '\n ' '  ' <<< "$output")" == *"(-o is the sort key in the bare command; here it is the log, as in perf record)"* ]]
+	! grep -q -- '-o, --order-by' <<< "$output"
+}
+
+@test "includes point down the stages only (docs/HACKING.md)" {
+	run python3 "$TOP/tests/tools/check_layers.py" "$TOP"
+	echo "$output"
+	[ "$status" -eq 0 ]
 }

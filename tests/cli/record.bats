@@ -306,7 +306,7 @@ wait_status() {
 
 @test "top off a terminal: one plain table per interval, with the workload's call site" {
 	"$PIPES" 200 3 & load=$!
-	run "$TA" top --interval 0.5 --iterations 3 -n 5
+	run "$TA" top --pid "$load" --interval 0.5 --iterations 3 -n 5
 	kill "$load" 2> /dev/null || true
 	wait || true
 	[ "$status" -eq 0 ]
@@ -316,7 +316,7 @@ wait_status() {
 
 @test "top --stacks: rows per origin, nearly every slab event with its stack" {
 	"$PIPES" 200 3 & load=$!
-	run "$TA" top --stacks --interval 0.5 --iterations 3 -n 40
+	run "$TA" top --pid "$load" --stacks --interval 0.5 --iterations 3 -n 40
 	kill "$load" 2> /dev/null || true
 	wait || true
 	[ "$status" -eq 0 ]
@@ -333,7 +333,7 @@ wait_status() {
 
 @test "top --group-by cache: the pipes' files in the filp cache, kmalloc by size class" {
 	"$PIPES" 200 3 & load=$!
-	run "$TA" top --group-by cache --interval 0.5 --iterations 3 -n 60
+	run "$TA" top --pid "$load" --group-by cache --interval 0.5 --iterations 3 -n 60
 	kill "$load" 2> /dev/null || true
 	wait || true
 	[ "$status" -eq 0 ]
@@ -347,7 +347,7 @@ wait_status() {
 	[ "$status" -eq 2 ]
 	[[ "${lines[0]}" == "trace_analyze: error: unknown --group-by value 'dir' (callsite, function, origin, cache)" ]]
 	"$PIPES" 200 3 & load=$!
-	run "$TA" top --group-by origin --interval 0.5 --iterations 2
+	run "$TA" top --pid "$load" --group-by origin --interval 0.5 --iterations 2
 	kill "$load" 2> /dev/null || true
 	wait || true
 	[ "$status" -eq 0 ]
@@ -355,32 +355,37 @@ wait_status() {
 	[[ "$output" == *"with a stack"* ]]
 }
 
+# wait_screen SESSION FILE PATTERN: capture the pane into FILE until it shows
+# PATTERN (extended regex), 30 s at most: the test waits for what top draws
+wait_screen() {
+	local i
+	for i in $(seq 3000); do
+		tmux capture-pane -p -t "$1" > "$2"
+		grep -Eq "$3" "$2" && return 0
+		sleep 0.01
+	done
+	echo "never shown: $3"; cat "$2"
+	return 1
+}
+
 @test "top in a terminal (tmux): rows shown, a sort key obeyed, q quits" {
 	command -v tmux > /dev/null || skip "no tmux"
 	local s="ta-top-$$"
 	"$PIPES" 200 8 & load=$!
-	tmux new-session -d -s "$s" -x 160 -y 40 "$TA top --interval 0.5; echo top-ended; sleep 5"
-	sleep 2.5
-	tmux capture-pane -p -t "$s" > screen1.txt
+	tmux new-session -d -s "$s" -x 160 -y 40 "$TA top --pid $load --interval 0.5; echo top-ended; sleep 30"
+	wait_screen "$s" screen1.txt 'alloc_pipe_info'
+	grep -q 'ALLOCS/S' screen1.txt
+	grep -q 'rows by bytes/s' screen1.txt
 	tmux send-keys -t "$s" l
-	sleep 1.2
-	tmux capture-pane -p -t "$s" > screen2.txt
+	wait_screen "$s" screen2.txt 'rows by live'
 	tmux send-keys -t "$s" c
-	sleep 0.3
-	tmux capture-pane -p -t "$s" > screen-cache.txt
+	wait_screen "$s" screen-cache.txt 'rows by live, per slab cache'
+	grep -q 'CACHE' screen-cache.txt
 	tmux send-keys -t "$s" q
-	sleep 1.5
-	tmux capture-pane -p -t "$s" > screen3.txt
+	wait_screen "$s" screen3.txt 'top-ended'
 	tmux kill-session -t "$s" 2> /dev/null || true
 	kill "$load" 2> /dev/null || true
 	wait || true
-	grep -q 'ALLOCS/S' screen1.txt
-	grep -q 'alloc_pipe_info' screen1.txt
-	grep -q 'rows by bytes/s' screen1.txt
-	grep -q 'rows by live' screen2.txt
-	grep -q 'rows by live, per slab cache' screen-cache.txt
-	grep -q 'CACHE' screen-cache.txt
-	grep -q 'top-ended' screen3.txt
 }
 
 @test "record into a file system that fills: stopped, a valid log of what fitted, the loss said" {
@@ -430,4 +435,25 @@ wait_status() {
 	[[ "$output" == *"alloc_pipe_info"* ]]
 	# frees of objects the task did not allocate are dropped, not counted as lost
 	grep -Eq '^allocations [1-9][0-9]*, frees [1-9][0-9]*, lost frees 0,' <<< "$output"
+}
+
+@test "top --format csv and json: one header then rows, one JSON object a line" {
+	"$PIPES" 200 4 & load=$!
+	"$TA" top --pid "$load" --format csv --interval 0.5 --iterations 2 > top.csv
+	"$TA" top --pid "$load" --format json --interval 0.5 --iterations 2 > top.jsonl
+	kill "$load" 2> /dev/null || true
+	wait || true
+	python3 - <<'PY'
+import csv, json
+rows = list(csv.DictReader(open("top.csv")))
+assert rows and all(r["group_by"] == "callsite" for r in rows), rows
+assert any(r["key"].startswith("alloc_pipe_info") for r in rows), rows
+float(rows[0]["allocs_per_s"]); int(rows[0]["live_bytes"])
+lines = open("top.jsonl").read().splitlines()
+assert len(lines) == 2, lines
+for l in lines:
+    d = json.loads(l)
+    assert d["schema_version"] >= 1 and d["report"] == "top"
+    assert any(r["key"].startswith("alloc_pipe_info") for r in d["rows"])
+PY
 }

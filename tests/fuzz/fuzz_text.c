@@ -38,6 +38,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dirtree.h"
 #include "options.h"
 #include "pipeline.h"
 

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "dirtree.h"
+#include "ringview.h"
 #include "ringchart.h"
 
 static void add_object(struct kernel_tree *t, const char *path, uint64_t text, uint64_t data)

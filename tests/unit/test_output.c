@@ -113,10 +113,10 @@ static void json_escapes(void **state)
 static void format_names(void **state)
 {
 	(void)state;
-	assert_int_equal(out_format_of_name("text"), FORMAT_TEXT);
-	assert_int_equal(out_format_of_name("csv"), FORMAT_CSV);
-	assert_int_equal(out_format_of_name("json"), FORMAT_JSON);
-	assert_int_equal(out_format_of_name("xml"), -1);
+	assert_string_equal(out_format_names[FORMAT_TEXT], "text");
+	assert_string_equal(out_format_names[FORMAT_CSV], "csv");
+	assert_string_equal(out_format_names[FORMAT_JSON], "json");
+	assert_null(out_format_names[FORMAT_JSON + 1]);
 }
 
 int main(void)

@@ -1,5 +1,5 @@
 /*
- * diff.c - two sides merged by name, counted and sorted as bloat-o-meter
+ * rowdiff.c - two sides merged by name, counted and sorted as bloat-o-meter
  * does, and laid out as a document (output.h).
  */
 #include <math.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff.h"
+#include "rowdiff.h"
 #include "error.h"
 
 static int compare_entries(const void *pa, const void *pb)

@@ -9,16 +9,9 @@
 #include "error.h"
 #include "output.h"
 
-int out_format_of_name(const char *name)
-{
-	if (strcmp(name, "text") == 0)
-		return FORMAT_TEXT;
-	if (strcmp(name, "csv") == 0)
-		return FORMAT_CSV;
-	if (strcmp(name, "json") == 0)
-		return FORMAT_JSON;
-	return -1;
-}
+const char *const out_format_names[] = {
+	[FORMAT_TEXT] = "text", [FORMAT_CSV] = "csv", [FORMAT_JSON] = "json", NULL,
+};
 
 void out_doc_init(struct out_doc *d, const char *report)
 {

@@ -1,5 +1,5 @@
 /*
- * diff.h - two sets of named figures compared row by row, the way
+ * rowdiff.h - two sets of named figures compared row by row, the way
  * bloat-o-meter compares two kernels (DESIGN.md section 10): one row per
  * name with old, new, delta and delta%, sorted by |delta| (ties by name),
  * names present on one side only marked added or removed, unchanged names
@@ -12,8 +12,8 @@
  * Figures are doubles so that scaled ones (--per) fit; whole ones print
  * as integers. Not here: where the figures come from.
  */
-#ifndef TA_DIFF_H
-#define TA_DIFF_H
+#ifndef TA_ROWDIFF_H
+#define TA_ROWDIFF_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""check_layers.py [ROOT]: no file of src/ or include/ includes a header of a
+stage above its own (docs/HACKING.md draws the stages). A header's stage is
+the folder of the .c of its name; the few headers without one are listed
+here. Prints each include that points up and exits 1, or says how many
+includes it checked."""
+import glob
+import os
+import re
+import sys
+
+ORDER = ["base", "kernel", "input", "analysis", "store", "capture", "engine", "report", "cmd"]
+NO_SOURCE = {"options.h": "engine", "capture.h": "capture", "commands.h": "cmd",
+             "capture_local.h": "capture"}
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else "."
+    home = dict(NO_SOURCE)
+    for c in glob.glob(os.path.join(root, "src/*/*.c")):
+        home[os.path.basename(c)[:-2] + ".h"] = c.split(os.sep)[-2]
+    rank = {d: i for i, d in enumerate(ORDER)}
+    files = [(c, c.split(os.sep)[-2]) for c in glob.glob(os.path.join(root, "src/*/*.c"))]
+    files += [(h, home.get(os.path.basename(h))) for h in glob.glob(os.path.join(root, "include/*.h"))]
+    bad, checked = [], 0
+    for path, stage in files:
+        if stage not in rank:
+            bad.append("%s: no stage (add it to check_layers.py)" % path)
+            continue
+        for h in re.findall(r'#include "([a-z_]+\.h)"', open(path).read()):
+            checked += 1
+            if home.get(h) not in rank:
+                bad.append("%s includes %s, which has no stage" % (path, h))
+            elif rank[home[h]] > rank[stage]:
+                bad.append("%s (%s) includes %s (%s): up a stage" % (path, stage, h, home[h]))
+    for b in bad:
+        print(b)
+    if not bad:
+        print("%d includes checked: none points up" % checked)
+    return 1 if bad else 0
+
+
+sys.exit(main())
