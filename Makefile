@@ -19,14 +19,16 @@ VERSION := 0.1
 
 CC      ?= cc
 HAVE_CLANG := $(shell command -v clang 2> /dev/null)
-PKGS    := libxxhash libelf cairo zlib liblzma libzstd libtracefs libtraceevent ncursesw
+PKGS    := libxxhash libelf cairo zlib liblzma libzstd libtracefs libtraceevent libtracecmd \
+	   ncursesw
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 PKG_CFLAGS := $(shell pkg-config --cflags libelf cairo zlib liblzma libzstd libtracefs \
-		libtraceevent ncursesw 2>/dev/null)
+		libtraceevent libtracecmd ncursesw 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs libelf cairo zlib liblzma libzstd libtracefs \
-		libtraceevent ncursesw 2>/dev/null || \
-		echo -lelf -lcairo -lz -llzma -lzstd -ltracefs -ltraceevent -lncursesw -ltinfo)
+		libtraceevent libtracecmd ncursesw 2>/dev/null || \
+		echo -lelf -lcairo -lz -llzma -lzstd -ltracecmd -ltracefs -ltraceevent -lncursesw \
+		-ltinfo)
 CPPFLAGS += -D_GNU_SOURCE -DTA_VERSION='"$(VERSION)"' -Iinclude -I$(BUILD)/gen $(PKG_CFLAGS)
 LDLIBS  += -lxxhash $(PKG_LIBS) -lm -lpthread
 
@@ -43,6 +45,7 @@ LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/obj/%.o)
 REQUIRED_HEADERS := /usr/include/xxhash.h /usr/include/gelf.h /usr/include/libelf.h \
 		    /usr/include/cairo/cairo.h /usr/include/zlib.h /usr/include/lzma.h \
 		    /usr/include/zstd.h /usr/include/tracefs/tracefs.h \
+		    /usr/include/trace-cmd/trace-cmd.h \
 		    /usr/include/traceevent/kbuffer.h /usr/include/ncursesw/curses.h
 
 all: check-deps trace_analyze

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "account.h"
+#include "binread.h"
 #include "callchain.h"
 #include "db.h"
 #include "dirtree.h"
@@ -37,6 +38,7 @@ struct log_facts {
 	struct db_input_facts input;
 	const char *compression;	/* "gzip", "xz", "zstd" for a compressed log, else NULL */
 	uint64_t compressed_bytes;	/* then: the bytes of the file as given */
+	const struct binread_facts *binary;	/* a trace.dat or perf.data read, else NULL */
 };
 
 struct analysis {
@@ -44,7 +46,10 @@ struct analysis {
 	struct trace_strings strings;
 	struct read_result read;
 	struct account account;
-	struct symbol_table syms;
+	struct symbol_table syms;	/* System.map (-k, --system-map), else --kallsyms */
+	struct symbol_table kallsyms;	/* --kallsyms, when System.map came first */
+	struct binread_facts binary;	/* of a trace.dat or perf.data read */
+	bool have_binary;
 	char *map_path;		/* System.map actually used, or NULL */
 	struct kernel_tree ktree;
 	bool have_ktree;	/* walked or loaded from an index */

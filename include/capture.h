@@ -1,26 +1,29 @@
 /*
  * capture.h - kmem events recorded live from the running kernel, through
- * a tracefs instance of our own (DESIGN.md section 11), as ftrace text.
+ * tracefs instances of our own (DESIGN.md section 11), as binary records.
  *
  * capture_open finds (or mounts) tracefs, removes instances left by
  * trace_analyze runs that were killed, and makes instances/trace_analyze-PID
- * with its buffer size, the "mono" clock (so that CPUs can be merged
- * against the wall clock), the kmem events, the stacktrace option and the
- * pid filter (set_event_pid + event-fork). It never writes a global tracefs
- * file; a user's own trace is not disturbed.
+ * with its buffer size, the "mono" clock (so that CPUs, and instances, can
+ * be merged against one clock), the kmem events, the stacktrace option and
+ * the pid filter (set_event_pid + event-fork). With a task filter only the
+ * allocations are filtered: a second instance, trace_analyze-PID-frees,
+ * records the frees of every task, of which those of objects the chosen
+ * tasks allocated are kept. It never writes a global tracefs file; a
+ * user's own trace is not disturbed.
  *
- * capture_start turns tracing on and starts two threads: a reader that
- * copies the per-CPU trace_pipe_raw pages into memory as fast as they
- * come (the kernel formats nothing, and a slow consumer cannot make the
- * kernel drop events until the memory cap is reached), and a formatter
- * that decodes them with libtraceevent, merges the CPUs in timestamp
- * order and hands whole lines in tracefs `trace` form to the sink, stack
- * traces as "<stack trace>" and " => func" lines, lost pages as
- * "CPU:N [LOST M EVENTS]". capture_stop turns tracing off; the threads
- * drain what the buffer still holds, then the sink is told the end.
- * capture_close removes the instance, whatever happened before.
+ * capture_start turns tracing on and starts a reader thread that copies
+ * the per-CPU trace_pipe_raw pages into memory as fast as they come (the
+ * kernel formats nothing, and a slow consumer cannot make the kernel drop
+ * events until the memory cap is reached). capture_next, on the caller's
+ * thread, hands the records on in timestamp order, one at a time, lost
+ * pages as lost-event items; capture_format writes one as tracefs `trace`
+ * text (stack traces as "<stack trace>" and " => func" lines, lost pages
+ * as "CPU:N [LOST M EVENTS]"), for a log. capture_stop turns tracing off;
+ * capture_next then drains what the buffers still hold and says the end.
+ * capture_close removes the instances, whatever happened before.
  *
- * Not here: what the lines mean (parse.c), files, signals, child processes.
+ * Not here: what the records mean (tepkmem.h), files, signals, processes.
  */
 #ifndef TA_CAPTURE_H
 #define TA_CAPTURE_H
@@ -31,6 +34,9 @@
 #include <sys/types.h>
 
 #include "error.h"
+
+struct tep_record;
+struct tep_handle;
 
 enum capture_events {
 	CAPTURE_SLAB = 1 << 0,	/* kmalloc(_node), kfree, kmem_cache_alloc(_node), kmem_cache_free */
@@ -51,8 +57,19 @@ struct capture_config {
 	size_t memory_cap;	/* bytes of pages held for the formatter at most */
 };
 
-/* Told the text, whole lines: 0 to go on, -1 (err filled) to stop the capture. */
-typedef int (*capture_sink_fn)(void *ctx, const char *text, size_t len, struct ta_error *err);
+/* One item of the capture, in timestamp order. */
+struct capture_item {
+	struct tep_record *rec;	/* NULL for lost events; valid until the next capture_next */
+	int cpu;
+	int lost;		/* lost events before rec's page: their number, -1 unknown */
+	bool is_stack;		/* an ftrace kernel_stack record */
+};
+
+/* Text made by capture_format, grown as needed. */
+struct capture_text {
+	char *text;
+	size_t len, cap;
+};
 
 /* What the capture saw, read at its end. */
 struct capture_stats {
@@ -60,7 +77,7 @@ struct capture_stats {
 	uint64_t events;	/* records read (stack traces included) */
 	uint64_t overrun;	/* per-CPU stats: overwritten before they were read */
 	uint64_t dropped;	/* per-CPU stats: dropped (buffer full) */
-	uint64_t bytes;		/* of text handed to the sink */
+	uint64_t bytes;		/* of text made by capture_format */
 	uint64_t frees_kept;	/* by_task: frees of objects the chosen tasks allocated */
 	uint64_t frees_dropped;	/* by_task: frees of other objects, dropped at once */
 	double seconds;		/* from capture_start to the end of the drain */
@@ -73,25 +90,47 @@ int capture_open(struct capture **out, const struct capture_config *cfg, struct 
 /* Add a task to the pid filter (before capture_start: a child about to exec). */
 int capture_add_pid(struct capture *c, pid_t pid, struct ta_error *err);
 
-/* Tracing on; the reader and formatter threads start feeding sink. */
-int capture_start(struct capture *c, capture_sink_fn sink, void *ctx, struct ta_error *err);
+/* Tracing on; the reader thread starts copying pages. */
+int capture_start(struct capture *c, struct ta_error *err);
 
-/* Tracing off; the threads drain the buffer and end (async-signal-safe: no). */
+/*
+ * The next item in timestamp order, waiting for one: 1; 0 at the end
+ * (capture_stop was called and the buffers are drained, or capture_abort);
+ * -1 with err when a read failed.
+ */
+int capture_next(struct capture *c, struct capture_item *it, struct ta_error *err);
+
+/* it as tracefs text, appended to out; the number of lines it made. */
+size_t capture_format(struct capture *c, const struct capture_item *it, struct capture_text *out);
+
+/* The event formats the records are read with. */
+struct tep_handle *capture_tep(const struct capture *c);
+
+/* The function holding a kernel address (the running kernel's kallsyms), or NULL. */
+const char *capture_resolve(void *capture, uint64_t addr, uint64_t *start);
+
+/* Tracing off; capture_next drains the buffers and ends (async-signal-safe: no). */
 void capture_stop(struct capture *c);
 
-/* Stop at once: what is still in the buffer or queued is not formatted. */
+/* Stop at once: what is still in the buffers or queued is not handed on. */
 void capture_abort(struct capture *c);
 
-/* Has the capture ended by itself (the sink failed, a read failed)? */
+/* Has the capture failed (a read failed)? */
 bool capture_failed(struct capture *c);
 
 /*
- * Wait for the threads, read the per-CPU stats: 0, or -1 with err when the
- * sink or a read failed.
+ * Wait for the reader, read the per-CPU stats: 0, or -1 with err when a
+ * read failed.
  */
 int capture_finish(struct capture *c, struct capture_stats *st, struct ta_error *err);
 
-/* Remove the instance and free c (any time after capture_open; NULL is fine). */
+/*
+ * Stop, wait for the reader, remove the instances (once, from any thread:
+ * c stays usable for capture_failed and capture_close).
+ */
+void capture_release_instances(struct capture *c);
+
+/* Remove the instances and free c (any time after capture_open; NULL is fine). */
 void capture_close(struct capture *c);
 
 /* The instance's directory, for messages and tests. */
@@ -102,5 +141,22 @@ size_t capture_header(const struct capture *c, char *buf, size_t size);
 
 /* The trailer: entries read and written as the ftrace header counts them. */
 size_t capture_trailer(const struct capture_stats *st, char *buf, size_t size);
+
+/*
+ * A capture as the engine reads it (record): the items go through
+ * on_item first (record writes them into its log; the number of lines
+ * they make there), the header and trailer text are read as a log's; at
+ * the end (capture_next said so) on_end finishes the capture (stats,
+ * the instances removed) and gives the trailer. The callbacks run on the
+ * engine's thread.
+ */
+struct live_source {
+	struct capture *capture;
+	const char *header;	/* the log's first lines, tracefs `trace` header form */
+	bool usec;		/* its text gives microseconds: so do the events' times */
+	size_t (*on_item)(void *ctx, const struct capture_item *it);
+	int (*on_end)(void *ctx, const char **trailer, struct ta_error *err);
+	void *ctx;
+};
 
 #endif

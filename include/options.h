@@ -35,6 +35,7 @@ struct options {
 	const char *save_db;		/* --save-db */
 	const char *kernel;		/* -k: a built kernel tree */
 	const char *system_map;		/* --system-map */
+	const char *kallsyms_path;	/* --kallsyms: a saved /proc/kallsyms */
 	const char *account_path;	/* -c: a path, or "-" for stdout */
 	enum order_key order;		/* -o */
 	unsigned families;		/* enum account_family: --malloc, --cache */
@@ -69,9 +70,8 @@ struct options {
 	bool place_in_tree;		/* walk the tree's objects even with no report asking */
 	bool replay_events;		/* from a DB, replay the events (first/last timestamps) */
 	int threads;			/* --threads: 0 = as many as pay */
-	/* trace_analyze record: the log comes from the capture, not from -f */
-	bool log_from_fd;		/* read log_fd (a pipe); log_path only names it */
-	int log_fd;
+	/* trace_analyze record: the events come from the capture, not from -f */
+	const struct live_source *live;	/* log_path only names the log */
 };
 
 #endif

@@ -119,6 +119,7 @@ struct parser {
 	const char *frame;	/* LINE_FRAME, LINE_USER_FRAME: the function or address */
 	size_t frame_len;
 	bool frame_in_chain;	/* a perf callchain frame (tab-indented), not "=> func" */
+	bool chain_in_user;	/* the perf callchain being read has reached its user part */
 	char frame_buf[FRAME_NAME_MAX + 3];	/* a frame name made up: "[dso]" */
 	struct event_names others;	/* while !seen_kmem */
 };

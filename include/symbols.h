@@ -36,6 +36,13 @@ void symbols_release(struct symbol_table *t);
 /* Read System.map ("<hex addr> <type> <name>" lines). */
 int symbols_load_system_map(struct symbol_table *t, const char *path, struct ta_error *err);
 
+/*
+ * A kernel's /proc/kallsyms (saved, or the running one's): the same lines
+ * (modules' symbols carry "[module]" after the name), and of several
+ * symbols at one address the one perf names, the last text one.
+ */
+int symbols_load_kallsyms(struct symbol_table *t, const char *path, struct ta_error *err);
+
 /* The same from System.map text already in memory, named name in messages. */
 int symbols_parse_system_map(struct symbol_table *t, const char *text, size_t len,
 			     const char *name, struct ta_error *err);

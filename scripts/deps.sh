@@ -5,13 +5,17 @@
 #          fonts-dejavu-core (the ringcharts' labels)
 #          zlib1g-dev liblzma-dev libzstd-dev (compressed logs)
 #          libtracefs-dev libtraceevent-dev (record, top) libncurses-dev (top)
+#          libtracecmd-dev (trace.dat input)
 #   tests: libcmocka-dev bats python3 jq clang (fuzzer) time, gzip xz-utils
 #          zstd (to make compressed logs), tmux (top in a real terminal),
-#          chromium (the --html page loaded, driven and pictured headless)
+#          chromium (the --html page loaded, driven and pictured headless),
+#          trace-cmd and linux-perf (the text forms of the binary captures)
 set -eu
 packages="gcc make pkg-config libxxhash-dev libelf-dev libcairo2-dev fonts-dejavu-core
-	zlib1g-dev liblzma-dev libzstd-dev libtracefs-dev libtraceevent-dev libncurses-dev
-	libcmocka-dev bats python3 jq clang time binutils gzip xz-utils zstd tmux chromium"
+	zlib1g-dev liblzma-dev libzstd-dev libtracefs-dev libtraceevent-dev libtracecmd-dev
+	libncurses-dev
+	libcmocka-dev bats python3 jq clang time binutils gzip xz-utils zstd tmux chromium
+	trace-cmd linux-perf"
 missing=""
 for p in $packages; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

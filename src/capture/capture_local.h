@@ -9,12 +9,19 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include <traceevent/event-parse.h>
+
 #include "capture.h"
 #include "symbols.h"
 
 struct tracefs_instance;
 struct tracefs_cpu;
-struct tep_handle;
+
+/* A pid whose task name text.c read lately, and when. */
+struct comm_check {
+	int pid;
+	uint64_t at_ns;
+};
 
 /* One trace_pipe_raw page, copied out of the kernel. */
 struct raw_page {
@@ -74,14 +81,20 @@ struct capture {
 	struct event_role *roles;	/* by event id */
 	int nroles;
 
-	capture_sink_fn sink;
-	void *sink_ctx;
-	pthread_t reader, formatter;
+	pthread_t reader;
 	bool threads_started;
+	atomic_int joining, joined;	/* the reader: being joined, joined */
+	atomic_int released;		/* the instances removed */
+	struct merge *merge;	/* capture_next's, made at capture_start */
+	bool more;		/* the reader may still queue pages */
+	struct comm_check *comm_checked;	/* text.c: pids whose name was read lately */
+	uint64_t cmdlines_reloaded_ns;
+	struct trace_seq seq;	/* text.c */
+	bool seq_ready;
 
 	pthread_mutex_t lock;	/* guards what follows */
 	pthread_cond_t data_ready;	/* pages queued, or the reader ended */
-	pthread_cond_t space_free;	/* the formatter took pages */
+	pthread_cond_t space_free;	/* capture_next took pages */
 	struct cpu_queue *queue;	/* nbufs * ncpus: buffer b's CPU c at b * ncpus + c */
 	size_t queued_bytes;
 	bool reader_done;
@@ -93,6 +106,11 @@ struct capture {
 	double started;
 	struct capture_stats stats;	/* counted by the threads */
 };
+
+uint64_t capture_now_ns(void);	/* CLOCK_MONOTONIC's */
+
+/* text.c: refresh the tep's name of pid (exec renames; /proc first, saved_cmdlines). */
+void capture_learn_comm(struct capture *c, int pid);
 
 int capture_instance_open(struct capture *c, struct ta_error *err);
 void capture_instance_read_stats(struct capture *c, struct capture_stats *st);

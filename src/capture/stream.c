@@ -1,11 +1,11 @@
 /*
- * stream.c - a capture's two threads: the reader copies trace_pipe_raw
- * pages of every CPU of every buffer into memory, the formatter takes the
- * records in timestamp order from the merge (merge.c), decodes them with
- * libtraceevent and hands text to the sink.
+ * stream.c - a capture's reader thread, which copies the trace_pipe_raw
+ * pages of every CPU of every buffer into memory, and capture_next, which
+ * hands the records on in timestamp order from the merge (merge.c), on the
+ * caller's thread; the event formats, and opening and closing it all.
  *
  * Not here: the instances' files (instance.c), the order of records and
- * the task filter (merge.c), what the text means.
+ * the task filter (merge.c), text (text.c), what a record means.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,9 +24,8 @@
 #define COMMIT_MARGIN_NS 20000000ull	/* an event may show up this late in its buffer */
 #define READ_BURST 64			/* pages read from one CPU before the next */
 #define IDLE_SLEEP_NS 5000000l		/* nothing to read: look again after this */
-#define TEXT_FLUSH (256u << 10)		/* text handed to the sink in pieces of this size */
 
-static uint64_t monotonic_ns(void)
+uint64_t capture_now_ns(void)
 {
 	struct timespec ts;
 
@@ -98,7 +97,7 @@ static bool read_cpu(struct capture *c, int q, unsigned char *page)
 	int cpu = q % c->ncpus, i, n;
 
 	for (i = 0; i < READ_BURST; i++) {
-		uint64_t before = monotonic_ns();
+		uint64_t before = capture_now_ns();
 
 		n = tracefs_cpu_read(b->cpu[cpu], page, true);
 		if (n > 0) {
@@ -143,208 +142,6 @@ static void *reader_main(void *arg)
 	c->reader_done = true;
 	pthread_cond_broadcast(&c->data_ready);
 	pthread_mutex_unlock(&c->lock);
-	return NULL;
-}
-
-/* ---- the formatter ---- */
-
-#define COMM_SLOTS 65536		/* pids whose task name was read lately, by pid % slots */
-#define COMM_RECHECK_NS 1000000000ull	/* a name is read again after this: exec renames */
-
-struct comm_check {
-	int pid;
-	uint64_t at_ns;
-};
-
-struct formatter {
-	struct capture *c;
-	struct merge *merge;
-	struct trace_seq seq;
-	char *text;
-	size_t len, cap;
-	uint64_t now_ns;		/* as of the last page loaded */
-	uint64_t cmdlines_reloaded_ns;
-	struct comm_check *comm_checked;	/* COMM_SLOTS */
-};
-
-static void text_append(struct formatter *f, const char *s, size_t n)
-{
-	if (f->len + n > f->cap) {
-		while (f->len + n > f->cap)
-			f->cap = f->cap ? f->cap * 2 : TEXT_FLUSH * 2;
-		f->text = xrealloc(f->text, f->cap);
-	}
-	memcpy(f->text + f->len, s, n);
-	f->len += n;
-}
-
-static void text_flush(struct formatter *f)
-{
-	struct ta_error err;
-
-	if (!f->len || atomic_load(&f->c->failed))
-		return;
-	if (f->c->sink(f->c->sink_ctx, f->text, f->len, &err) < 0)
-		fail(f->c, &err);
-	f->c->stats.bytes += f->len;
-	f->len = 0;
-}
-
-/*
- * The task name of pid for the log's lines: /proc/PID/comm while the task
- * lives (read again each second, since exec renames it), else the kernel's
- * saved_cmdlines (reloaded twice a second at most), which may still hold a
- * name an earlier task of that pid had.
- */
-static void learn_comm(struct formatter *f, int pid)
-{
-	struct tep_handle *tep = f->c->tep;
-	struct comm_check *slot;
-	char path[64], comm[64];
-	FILE *in;
-
-	if (pid <= 0)
-		return;
-	slot = &f->comm_checked[(unsigned)pid % COMM_SLOTS];
-	if (slot->pid == pid && f->now_ns - slot->at_ns < COMM_RECHECK_NS)
-		return;
-	slot->pid = pid;
-	slot->at_ns = f->now_ns;
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	in = fopen(path, "re");
-	if (in) {
-		if (fgets(comm, sizeof(comm), in)) {
-			comm[strcspn(comm, "\n")] = '\0';
-			tep_override_comm(tep, comm, pid);
-		}
-		fclose(in);
-		return;
-	}
-	if (!tep_is_pid_registered(tep, pid) &&
-	    f->now_ns - f->cmdlines_reloaded_ns > 500000000ull) {
-		f->cmdlines_reloaded_ns = f->now_ns;
-		tracefs_load_cmdlines(f->c->tracing_dir, tep);
-	}
-}
-
-static void format_stack(struct formatter *f, struct tep_record *rec)
-{
-	struct capture *c = f->c;
-	const unsigned char *data = rec->data;
-	int entries, i;
-	char frame[64];
-
-	memcpy(&entries, data + c->stack_size_offset, sizeof(entries));
-	if (rec->size > c->stack_caller_offset) {
-		int room = (rec->size - c->stack_caller_offset) / (int)sizeof(unsigned long);
-
-		if (entries < 0 || entries > room)
-			entries = room;
-	} else {
-		entries = 0;
-	}
-	text_append(f, "<stack trace>\n", 14);
-	for (i = 0; i < entries; i++) {
-		unsigned long addr;
-		const struct ksym *sym;
-		const char *name;
-
-		memcpy(&addr, data + c->stack_caller_offset + i * (int)sizeof(addr), sizeof(addr));
-		if (addr == 0 || addr == ULONG_MAX)
-			break;
-		sym = c->have_syms ? symbols_lookup(&c->syms, addr) : NULL;
-		text_append(f, " => ", 4);
-		if (sym) {
-			name = ksym_name(&c->syms, sym);
-			text_append(f, name, strlen(name));
-		} else {
-			int n = snprintf(frame, sizeof(frame), "0x%lx", addr);
-
-			text_append(f, frame, (size_t)n);
-		}
-		text_append(f, "\n", 1);
-	}
-}
-
-static void format_record(struct formatter *f, const struct merged *m)
-{
-	struct capture *c = f->c;
-	struct tep_record *rec = m->rec;
-
-	learn_comm(f, tep_data_pid(c->tep, rec));
-	trace_seq_reset(&f->seq);
-	if (m->is_stack)
-		tep_print_event(c->tep, &f->seq, rec, "%16s-%-7d [%03d] %s %6.1000d: ",
-				TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU, TEP_PRINT_LATENCY,
-				TEP_PRINT_TIME);
-	else
-		tep_print_event(c->tep, &f->seq, rec, "%16s-%-7d [%03d] %s %6.1000d: %s: %s\n",
-				TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU, TEP_PRINT_LATENCY,
-				TEP_PRINT_TIME, TEP_PRINT_NAME, TEP_PRINT_INFO);
-	trace_seq_terminate(&f->seq);
-	text_append(f, f->seq.buffer, f->seq.len);
-	if (m->is_stack)
-		format_stack(f, rec);
-}
-
-static void format_lost(struct formatter *f, const struct merged *m)
-{
-	char line[64];
-	int n = m->lost > 0 ? snprintf(line, sizeof(line), "CPU:%d [LOST %d EVENTS]\n", m->cpu,
-				       m->lost)
-			    : snprintf(line, sizeof(line), "CPU:%d [LOST EVENTS]\n", m->cpu);
-
-	text_append(f, line, (size_t)n);
-}
-
-/* Hand on every record the merge has ready; true when any was. */
-static bool format_ready(struct formatter *f)
-{
-	struct merged m;
-	enum merge_item item;
-	bool any = false;
-
-	f->now_ns = monotonic_ns();
-	while ((item = merge_next(f->merge, &m)) != MERGE_NONE) {
-		if (item == MERGE_LOST)
-			format_lost(f, &m);
-		else
-			format_record(f, &m);
-		any = true;
-		if (f->len >= TEXT_FLUSH)
-			text_flush(f);
-	}
-	return any;
-}
-
-static void *formatter_main(void *arg)
-{
-	struct capture *c = arg;
-	struct formatter f;
-	bool more = true, progressed = true;
-
-	memset(&f, 0, sizeof(f));
-	f.c = c;
-	f.merge = merge_new(c);
-	f.comm_checked = xcalloc(COMM_SLOTS, sizeof(*f.comm_checked));
-	trace_seq_init(&f.seq);
-	while (!should_end_now(c)) {
-		/* without progress, wait for pages (or a reader's mark) before trying again */
-		more = merge_take_pages(f.merge, !progressed);
-		progressed = format_ready(&f);
-		text_flush(&f);
-		if (!more && !progressed) {
-			/* the reader has ended: all is taken; one more pass empties the cursors */
-			merge_take_pages(f.merge, false);
-			format_ready(&f);
-			text_flush(&f);
-			break;
-		}
-	}
-	merge_free(f.merge);
-	trace_seq_destroy(&f.seq);
-	free(f.comm_checked);
-	free(f.text);
 	return NULL;
 }
 
@@ -564,38 +361,86 @@ int capture_open(struct capture **out, const struct capture_config *cfg, struct 
 	return 0;
 }
 
-int capture_start(struct capture *c, capture_sink_fn sink, void *ctx, struct ta_error *err)
+int capture_start(struct capture *c, struct ta_error *err)
 {
 	struct timespec now;
 	int k;
 
-	c->sink = sink;
-	c->sink_ctx = ctx;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	c->started = (double)now.tv_sec + now.tv_nsec / 1e9;	/* the caller's, which runs the analysis */
+	c->started = (double)now.tv_sec + now.tv_nsec / 1e9;
 	for (k = c->nbufs - 1; k >= 0; k--)	/* the frees' first: none of an allocation missed */
 		if (tracefs_instance_file_write(c->buf[k].inst, "tracing_on", "1") < 0)
 			return error_set_errno(err, errno ? errno : EIO, "cannot turn tracing on in "
 					       "'%s'", c->buf[k].dir);
 	if (pthread_create(&c->reader, NULL, reader_main, c) != 0)
 		return error_set(err, "cannot start the capture's reader thread");
-	if (pthread_create(&c->formatter, NULL, formatter_main, c) != 0) {
-		atomic_store(&c->aborting, 1);
-		pthread_join(c->reader, NULL);
-		return error_set(err, "cannot start the capture's formatter thread");
-	}
 	c->threads_started = true;
+	c->merge = merge_new(c);
+	c->more = true;
 	return 0;
+}
+
+int capture_next(struct capture *c, struct capture_item *it, struct ta_error *err)
+{
+	struct merged m;
+
+	for (;;) {
+		enum merge_item item = c->merge ? merge_next(c->merge, &m) : MERGE_NONE;
+
+		if (item == MERGE_LOST) {
+			it->rec = NULL;
+			it->cpu = m.cpu;
+			it->lost = m.lost;
+			it->is_stack = false;
+			return 1;
+		}
+		if (item == MERGE_RECORD) {
+			it->rec = m.rec;
+			it->cpu = m.cpu;
+			it->lost = 0;
+			it->is_stack = m.is_stack;
+			capture_learn_comm(c, tep_data_pid(c->tep, m.rec));
+			return 1;
+		}
+		if (atomic_load(&c->failed)) {
+			*err = c->error;
+			return -1;
+		}
+		if (!c->merge || !c->more || atomic_load(&c->aborting))
+			return 0;
+		/* nothing ready: wait for pages (or a reader's mark), then try again */
+		c->more = merge_take_pages(c->merge, true);
+		if (!c->more)
+			merge_take_pages(c->merge, false);	/* all taken: the last records */
+	}
+}
+
+struct tep_handle *capture_tep(const struct capture *c)
+{
+	return c->tep;
+}
+
+const char *capture_resolve(void *capture, uint64_t addr, uint64_t *start)
+{
+	struct capture *c = capture;
+	const struct ksym *s = c->have_syms ? symbols_lookup(&c->syms, addr) : NULL;
+
+	if (!s)
+		return NULL;
+	*start = s->addr;
+	return ksym_name(&c->syms, s);
 }
 
 void capture_stop(struct capture *c)
 {
 	int k;
 
-	for (k = 0; k < c->nbufs; k++)	/* the allocations' first: every free of theirs is seen */
-		if (c->buf[k].inst)
+	pthread_mutex_lock(&c->lock);	/* the instances may be going on another thread */
+	for (k = 0; k < c->nbufs && !atomic_load(&c->released); k++)
+		if (c->buf[k].inst)	/* the allocations' first: every free of theirs is seen */
 			tracefs_instance_file_write(c->buf[k].inst, "tracing_on", "0");
 	atomic_store(&c->stopping, 1);
+	pthread_mutex_unlock(&c->lock);
 }
 
 void capture_abort(struct capture *c)
@@ -613,20 +458,37 @@ bool capture_failed(struct capture *c)
 	return atomic_load(&c->failed);
 }
 
+/*
+ * Wait for the reader to end (it ends once stopped and drained, or at
+ * once when aborted). Two threads may ask (record's engine, and its
+ * controller on a second Ctrl-C): one joins, the other waits for it.
+ */
+static void join_reader(struct capture *c)
+{
+	struct timespec tick = { 0, 1000000l };
+
+	if (!c->threads_started)
+		return;
+	if (atomic_exchange(&c->joining, 1) == 0) {
+		pthread_join(c->reader, NULL);
+		atomic_store(&c->joined, 1);
+		return;
+	}
+	while (!atomic_load(&c->joined))
+		nanosleep(&tick, NULL);
+}
+
 int capture_finish(struct capture *c, struct capture_stats *st, struct ta_error *err)
 {
 	struct timespec now;
 
 	capture_stop(c);
-	if (c->threads_started) {
-		pthread_join(c->reader, NULL);
-		pthread_join(c->formatter, NULL);
-		c->threads_started = false;
-	}
+	join_reader(c);
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	c->stats.seconds = (double)now.tv_sec + now.tv_nsec / 1e9 - c->started;
 	c->stats.cpus = c->ncpus;
-	capture_instance_read_stats(c, &c->stats);
+	if (!atomic_load(&c->released))
+		capture_instance_read_stats(c, &c->stats);
 	*st = c->stats;
 	if (atomic_load(&c->failed)) {
 		*err = c->error;
@@ -635,20 +497,31 @@ int capture_finish(struct capture *c, struct capture_stats *st, struct ta_error 
 	return 0;
 }
 
+void capture_release_instances(struct capture *c)
+{
+	int k;
+
+	if (!c || atomic_load(&c->released))
+		return;
+	capture_abort(c);
+	join_reader(c);
+	pthread_mutex_lock(&c->lock);
+	if (!atomic_exchange(&c->released, 1)) {
+		for (k = 0; k < c->nbufs; k++)
+			close_cpu_buffers(c, &c->buf[k]);
+		capture_instance_close(c);	/* after the buffers are closed: else EBUSY */
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
 void capture_close(struct capture *c)
 {
-	int k, q;
+	int q;
 
 	if (!c)
 		return;
-	if (c->threads_started) {
-		capture_abort(c);
-		pthread_join(c->reader, NULL);
-		pthread_join(c->formatter, NULL);
-	}
-	for (k = 0; k < c->nbufs; k++)
-		close_cpu_buffers(c, &c->buf[k]);
-	capture_instance_close(c);	/* after the buffers are closed: else rmdir is EBUSY */
+	capture_release_instances(c);
+	merge_free(c->merge);
 	if (c->queue)
 		for (q = 0; q < c->nbufs * c->ncpus; q++) {
 			struct raw_page *p = c->queue[q].head, *next;
@@ -658,6 +531,8 @@ void capture_close(struct capture *c)
 				free(p);
 			}
 		}
+	if (c->seq_ready)
+		trace_seq_destroy(&c->seq);
 	if (c->tep)
 		tep_free(c->tep);
 	if (c->have_syms)
@@ -667,6 +542,7 @@ void capture_close(struct capture *c)
 	pthread_cond_destroy(&c->space_free);
 	free(c->queue);
 	free(c->roles);
+	free(c->comm_checked);
 	free(c->tracing_dir);
 	free(c);
 }

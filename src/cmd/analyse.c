@@ -115,6 +115,9 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 		OPT_KERNEL(&o->kernel),
 		OPT_INPUT(0, "system-map", &o->system_map, "FILE",
 			  "the System.map to resolve hex call sites with"),
+		OPT_INPUT(0, "kallsyms", &o->kallsyms_path, "FILE",
+			  "a /proc/kallsyms saved on the traced kernel: names the addresses of a "
+			  "perf.data, of old logs, and of modules (after System.map)"),
 		OPT_INPUT(0, "db-file", &o->db_path, "DB",
 			  "read a DB made with --save-db instead of a log: every report comes out "
 			  "byte-identical"),

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,6 +31,7 @@
 #include "analysis.h"
 #include "capture.h"
 #include "commands.h"
+#include "datout.h"
 #include "error.h"
 #include "options.h"
 #include "outfile.h"
@@ -78,10 +80,15 @@ struct recording {
 	struct capture *capture;
 	struct outfile log;
 	bool have_log;
+	struct capture_text text;	/* the log's text not written yet */
+	struct dat_writer *dat;		/* -o FILE.dat: the log is a trace.dat */
+	bool dat_log;			/* (kept when dat is freed) */
 	off_t log_bytes;	/* written to it, in whole pieces of lines */
 	bool log_full;		/* its file system filled: cut back to log_bytes */
+	atomic_int log_stopped;	/* it cannot be written: the recording stops */
+	char header[1024];
 	size_t header_bytes;
-	int feed;		/* the pipe's write end, to the analysis; -1 once closed */
+	char trailer[512];
 	pid_t child;		/* CMD, or 0 */
 	int child_status;
 	bool child_done;
@@ -94,6 +101,7 @@ struct recording {
 	bool stopped_by_signal;
 	atomic_int analysis_ended;	/* pipeline_run returned */
 	pthread_t controller;
+	bool controller_started;
 };
 
 /* Signals: counted by the handler, acted on by the controller. */
@@ -164,7 +172,6 @@ static int parse_record_options(int argc, char **argv, struct record_args *a)
 	a->cfg.events = po_events_of_choice(a->events, CAPTURE_ALL);
 	a->cfg.pids = a->pids.pid;
 	a->cfg.npids = a->pids.count;
-	opts->log_from_fd = true;
 	opts->log_path = a->log_path && strcmp(a->log_path, "-") != 0 ? a->log_path : "capture";
 	if (!opts->threads)
 		opts->threads = 1;	/* the other core is the traced workload's and the capture's */
@@ -213,35 +220,103 @@ static bool is_no_space(int e)
 	return e == ENOSPC || e == EDQUOT || e == EFBIG;
 }
 
-static int sink_text(void *ctx, const char *text, size_t len, struct ta_error *err)
-{
-	struct recording *r = ctx;
-	size_t done = 0;
+#define LOG_FLUSH (256u << 10)	/* the log is written in pieces of this size */
 
-	if (r->have_log && write_all(r->log.fd, text, len, &done) < 0) {
+/*
+ * The log's text so far, to its file. A full file system: the log is cut
+ * back to the last whole line written (a valid log), and the recording
+ * stops there.
+ */
+static int flush_log(struct recording *r, struct ta_error *err)
+{
+	size_t done = 0, len = r->text.len;
+
+	r->text.len = 0;
+	if (!len)
+		return 0;
+	if (write_all(r->log.fd, r->text.text, len, &done) < 0) {
 		int e = errno ? errno : EIO;
 
-		/*
-		 * A full file system: the log is cut back to the last whole line
-		 * written (a valid log), and the recording stops there; the analysis
-		 * is given the same lines, so that it reads what the log holds.
-		 */
-		done = whole_lines(text, done);
+		done = whole_lines(r->text.text, done);
 		if (is_no_space(e) && r->log.tmp_path &&
 		    ftruncate(r->log.fd, r->log_bytes + (off_t)done) == 0) {
 			r->log_full = true;
 			r->log_bytes += (off_t)done;
-			if (r->feed >= 0 && done)
-				write_all(r->feed, text, done, NULL);
 		}
 		return error_set_errno(err, e, "cannot write '%s'", outfile_display_name(&r->log));
 	}
 	r->log_bytes += (off_t)len;
-	if (r->feed >= 0 && write_all(r->feed, text, len, NULL) < 0) {
-		if (errno == EPIPE)	/* the analysis ended: it says why */
-			return error_set(err, "the analysis stopped reading");
-		return error_set_errno(err, errno, "cannot pass the events on");
+	return 0;
+}
+
+/* The log cannot be written: the recording stops (the controller sees it). */
+static void log_failed(struct recording *r, const struct ta_error *err)
+{
+	if (!r->failed) {
+		r->error = *err;
+		r->failed = true;
 	}
+	atomic_store(&r->log_stopped, 1);
+	capture_stop(r->capture);
+}
+
+/* The engine's on_item: the record into the log; the lines it made there (0: no log). */
+static size_t log_item(void *ctx, const struct capture_item *it)
+{
+	struct recording *r = ctx;
+	struct ta_error err;
+	size_t lines;
+
+	if (!r->have_log)
+		return 0;
+	if (r->dat) {	/* a trace.dat: lines as trace-cmd report prints it, counted by the engine */
+		if (!atomic_load(&r->log_stopped) && dat_writer_add(r->dat, it, &err) < 0)
+			log_failed(r, &err);
+		return 0;
+	}
+	lines = capture_format(r->capture, it, &r->text);
+	if (!atomic_load(&r->log_stopped) && r->text.len >= LOG_FLUSH && flush_log(r, &err) < 0)
+		log_failed(r, &err);
+	if (atomic_load(&r->log_stopped))
+		r->text.len = 0;	/* not written any more; counted all the same */
+	return lines;
+}
+
+/*
+ * The engine's on_end, once the capture is drained: the log's last text
+ * and its trailer written, the per-CPU stats read, the instances removed
+ * (before any report is written).
+ */
+static int end_of_capture(void *ctx, const char **trailer, struct ta_error *err)
+{
+	struct recording *r = ctx;
+	struct ta_error e;
+	size_t n;
+
+	(void)err;
+	if (capture_finish(r->capture, &r->stats, &e) < 0 && !r->failed) {
+		r->error = e;
+		r->failed = true;
+	}
+	capture_release_instances(r->capture);
+	if (r->dat) {	/* no trailer: trace-cmd report prints none */
+		if (!atomic_load(&r->log_stopped) && dat_writer_finish(r->dat, r->log.fd, &e) < 0)
+			log_failed(r, &e);
+		*trailer = NULL;
+		return 0;
+	}
+	n = capture_trailer(&r->stats, r->trailer, sizeof(r->trailer));
+	if (r->have_log && !atomic_load(&r->log_stopped)) {
+		if (r->text.len + n > r->text.cap) {
+			r->text.cap = r->text.len + n;
+			r->text.text = xrealloc(r->text.text, r->text.cap);
+		}
+		memcpy(r->text.text + r->text.len, r->trailer, n);
+		r->text.len += n;
+		if (flush_log(r, &e) < 0)
+			log_failed(r, &e);
+	}
+	*trailer = r->trailer;
 	return 0;
 }
 
@@ -372,21 +447,16 @@ static void say_how_child_ended(const struct recording *r)
 
 /* ---- the controller ---- */
 
-/* A second Ctrl-C: nothing is written, the instance goes, the exit is 130. */
+/* A second Ctrl-C: nothing is written, the instances go, the exit is 128 + the signal. */
 static void abort_recording(struct recording *r)
 {
-	if (r->capture)
-		capture_abort(r->capture);
-	capture_close(r->capture);
-	r->capture = NULL;
-	if (r->have_log)
-		outfile_abort(&r->log);
+	capture_release_instances(r->capture);
 	outfile_remove_temporaries();
 	if (r->child && !r->child_done)	/* SIGKILL if it had its SIGTERM already */
 		kill(r->child, r->child_terminated ? SIGKILL : SIGTERM);
 	fputs("\ntrace_analyze: interrupted: the recording was abandoned, nothing written\n",
 	      stderr);
-	_exit(130);
+	_exit(128 + (last_signal ? last_signal : SIGINT));
 }
 
 /* Signals that come while record ends: a second Ctrl-C, or any once it writes. */
@@ -409,7 +479,7 @@ static void wait_for_the_end(struct recording *r)
 			break;
 		}
 		if (child_has_ended(r) || capture_failed(r->capture) ||
-		    atomic_load(&r->analysis_ended))
+		    atomic_load(&r->analysis_ended) || atomic_load(&r->log_stopped))
 			break;
 		if (until && analysis_clock() >= until)
 			break;
@@ -448,31 +518,6 @@ static void end_the_command(struct recording *r)
 	}
 }
 
-static void end_capture(struct recording *r)
-{
-	struct ta_error err;
-	char trailer[512];
-	size_t n;
-
-	capture_stop(r->capture);	/* tracing off first: nothing CMD does now is recorded */
-	end_the_command(r);
-	if (capture_finish(r->capture, &r->stats, &err) < 0 && !r->failed) {
-		r->error = err;
-		r->failed = true;
-	}
-	capture_close(r->capture);	/* the instance goes before any report is written */
-	r->capture = NULL;
-	if (!r->failed) {
-		n = capture_trailer(&r->stats, trailer, sizeof(trailer));
-		if (sink_text(r, trailer, n, &err) < 0) {
-			r->error = err;
-			r->failed = true;
-		}
-	}
-	close(r->feed);	/* the analysis reads to its end */
-	r->feed = -1;
-}
-
 static void *controller_main(void *arg)
 {
 	struct recording *r = arg;
@@ -480,19 +525,17 @@ static void *controller_main(void *arg)
 	sig_atomic_t seen;
 
 	wait_for_the_end(r);
-	end_capture(r);
+	capture_stop(r->capture);	/* tracing off first: nothing CMD does now is recorded */
+	end_the_command(r);
 	/*
-	 * A signal while the analysis ends abandons everything, the log too (it
-	 * is committed last): a second Ctrl-C writes nothing, whenever it comes.
+	 * The engine drains the buffers, then removes the instances. A signal
+	 * meanwhile, or while the reports are written, abandons everything, the
+	 * log too (it is committed last): a second Ctrl-C writes nothing.
 	 */
-	seen = signals_seen;
+	seen = r->signals_at_stop;
 	while (!atomic_load(&r->analysis_ended)) {
-		if (signals_seen != seen || interrupts_seen >= 2) {
-			outfile_remove_temporaries();
-			fputs("\ntrace_analyze: interrupted: the recording was abandoned, nothing "
-			      "written\n", stderr);
-			_exit(128 + last_signal);
-		}
+		if (signals_seen != seen || interrupts_seen >= 2)
+			abort_recording(r);
 		nanosleep(&tick, NULL);
 	}
 	return NULL;
@@ -507,11 +550,19 @@ static void report_capture(const struct recording *r)
 
 	if (r->args->analysis.opts.quiet && !lost)
 		return;
-	fprintf(stderr, "trace_analyze: recorded %llu events (%.1f MB of text) on %d CPUs in "
-		"%.1f s%s%s%s; %llu lost\n", (unsigned long long)st->events, st->bytes / 1e6,
-		st->cpus, st->seconds, r->have_log ? " into '" : "",
-		r->have_log ? r->args->log_path : "", r->have_log ? "'" : "",
-		(unsigned long long)lost);
+	if (r->dat_log)
+		fprintf(stderr, "trace_analyze: recorded %llu events on %d CPUs in %.1f s into the "
+			"trace.dat '%s'; %llu lost\n", (unsigned long long)st->events, st->cpus,
+			st->seconds, r->args->log_path, (unsigned long long)lost);
+	else if (r->have_log)
+		fprintf(stderr, "trace_analyze: recorded %llu events (%.1f MB of text) on %d CPUs "
+			"in %.1f s into '%s'; %llu lost\n", (unsigned long long)st->events,
+			(double)r->log_bytes / 1e6, st->cpus, st->seconds, r->args->log_path,
+			(unsigned long long)lost);
+	else
+		fprintf(stderr, "trace_analyze: recorded %llu events on %d CPUs in %.1f s; %llu "
+			"lost\n", (unsigned long long)st->events, st->cpus, st->seconds,
+			(unsigned long long)lost);
 	if (r->args->cfg.by_task && !r->args->analysis.opts.quiet)
 		fprintf(stderr, "trace_analyze: the chosen tasks' allocations, and the frees of them "
 			"by any task: %llu kept, %llu frees of other objects dropped\n",
@@ -524,11 +575,18 @@ static void report_capture(const struct recording *r)
 									     : 8192);
 }
 
-static int start_recording(struct recording *r, int *analysis_fd, struct ta_error *err)
+/* -o FILE.dat: the log is written as a trace.dat, any other name as text. */
+static bool is_dat_name(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 4 && strcasecmp(path + n - 4, ".dat") == 0;
+}
+
+static int start_recording(struct recording *r, struct ta_error *err)
 {
 	struct record_args *a = r->args;
-	int feed[2], go = -1, ex = -1;
-	char header[1024];
+	int go = -1, ex = -1;
 	size_t n;
 
 	if (a->log_path) {
@@ -539,26 +597,38 @@ static int start_recording(struct recording *r, int *analysis_fd, struct ta_erro
 	a->cfg.by_task = a->cmd || a->cfg.npids;	/* its allocations; every task's frees */
 	if (capture_open(&r->capture, &a->cfg, err) < 0)
 		return -1;
-	if (pipe2(feed, O_CLOEXEC) < 0)
-		return error_set_errno(err, errno, "cannot make a pipe for the analysis");
-	r->feed = feed[1];
-	*analysis_fd = feed[0];
-	n = capture_header(r->capture, header, sizeof(header));
-	r->header_bytes = n;
 	if (a->cmd && (start_child(r, &go, &ex, err) < 0 ||
 		       capture_add_pid(r->capture, r->child, err) < 0))
 		return -1;
-	if (sink_text(r, header, n, err) < 0 || capture_start(r->capture, sink_text, r, err) < 0)
+	n = capture_header(r->capture, r->header, sizeof(r->header));	/* after the pid filter */
+	r->header_bytes = n;
+	if (r->have_log && is_dat_name(a->log_path)) {
+		/* a trace.dat: the lines trace-cmd report gives it begin with "cpus=N" */
+		snprintf(r->header, sizeof(r->header), "cpus=%ld\n", sysconf(_SC_NPROCESSORS_CONF));
+		r->dat_log = true;
+		if (dat_writer_open(&r->dat, r->capture, a->log_path, err) < 0)
+			return -1;
+	} else if (r->have_log) {
+		r->text.text = xmalloc(LOG_FLUSH * 2);
+		r->text.cap = LOG_FLUSH * 2;
+		memcpy(r->text.text, r->header, n);
+		r->text.len = n;
+		if (flush_log(r, err) < 0)
+			return -1;
+	}
+	if (capture_start(r->capture, err) < 0)
 		return -1;
 	if (a->cmd && release_child(r, go, ex, err) < 0)
 		return -1;
 	if (pthread_create(&r->controller, NULL, controller_main, r) != 0)
 		return error_set(err, "cannot start the recording's controller thread");
+	r->controller_started = true;
 	return 0;
 }
 
-static int fail_to_start(struct recording *r, int analysis_fd, const struct ta_error *err)
+static int fail_to_start(struct recording *r, const struct ta_error *err)
 {
+	dat_writer_free(r->dat);
 	if (r->child && !r->child_done) {
 		kill(r->child, SIGKILL);
 		waitpid(r->child, NULL, 0);
@@ -566,10 +636,7 @@ static int fail_to_start(struct recording *r, int analysis_fd, const struct ta_e
 	capture_close(r->capture);
 	if (r->have_log)
 		outfile_abort(&r->log);
-	if (r->feed >= 0)
-		close(r->feed);
-	if (analysis_fd >= 0)
-		close(analysis_fd);
+	free(r->text.text);
 	fprintf(stderr, "trace_analyze: error: %s\n", err->msg);
 	return EXIT_RUNTIME;
 }
@@ -619,7 +686,7 @@ static void keep_what_fitted(struct recording *r)
 	kept = records_in(name);
 	fprintf(stderr, "trace_analyze: the file system of '%s' filled: the recording stopped; "
 		"'%s' keeps the first %llu events (%.*f %s), a valid log; %llu of the %llu events "
-		"read were lost, and whatever the trace buffer still held\n", name, name,
+		"recorded are not in it (the reports count them all)\n", name, name,
 		(unsigned long long)kept, r->log_bytes < 1000000 ? 0 : 1,
 		(double)r->log_bytes / (r->log_bytes < 1000000 ? 1e3 : 1e6),
 		r->log_bytes < 1000000 ? "kB" : "MB",
@@ -642,19 +709,34 @@ int cmd_record(int argc, char **argv)
 static int run_record(struct record_args *args)
 {
 	struct recording r;
+	struct live_source source;
 	struct ta_error err;
-	int analysis_fd = -1, rc;
+	int rc;
 
 	memset(&r, 0, sizeof(r));
 	r.args = args;
-	r.feed = -1;
 	catch_signals();
-	if (start_recording(&r, &analysis_fd, &err) < 0)
-		return fail_to_start(&r, analysis_fd, &err);
-	args->analysis.opts.log_fd = analysis_fd;
-	rc = pipeline_run(&args->analysis.opts, &err);	/* reads until the controller closes the feed */
-	atomic_store(&r.analysis_ended, 1);	/* after a failure: the capture ends too */
+	if (start_recording(&r, &err) < 0)
+		return fail_to_start(&r, &err);
+	source.capture = r.capture;
+	source.header = r.header;
+	source.usec = !r.dat;	/* a trace.dat keeps nanoseconds */
+	source.on_item = log_item;
+	source.on_end = end_of_capture;
+	source.ctx = &r;
+	args->analysis.opts.live = &source;
+	rc = pipeline_run(&args->analysis.opts, &err);	/* reads the capture to its end */
+	if (rc < 0) {
+		capture_stop(r.capture);	/* the analysis failed: the recording ends too */
+		capture_release_instances(r.capture);
+	}
+	atomic_store(&r.analysis_ended, 1);
 	pthread_join(r.controller, NULL);
+	capture_close(r.capture);
+	r.capture = NULL;
+	free(r.text.text);
+	dat_writer_free(r.dat);
+	r.dat = NULL;
 	if (interrupts_seen >= 2)	/* the second Ctrl-C came while the first drained */
 		abort_recording(&r);
 	say_how_child_ended(&r);	/* ended by now: the controller saw to it */

@@ -2,11 +2,10 @@
  * top.c - trace_analyze top: who allocates kernel memory right now, a
  * full-screen view refreshed every interval as top(1) and slabtop(1) are.
  *
- * The capture (capture.h, a tracefs instance of our own) hands its text to
- * the same parser and accounts as the analysis, under a lock: by call site,
- * by slab cache and, with --stacks, by origin (the stack pairing of
- * stackpair.h, each piece of text a chunk; events still waiting for a stack
- * at a piece's end are held until the next piece settles them). Every
+ * The capture (capture.h, a tracefs instance of our own) is read on a
+ * thread of its own, each record decoded (tepkmem.h) and its stack paired
+ * (recpair.h) as the analysis does, into the same accounts, under a lock:
+ * by call site, by slab cache and, with --stacks, by origin. Every
  * interval the main thread takes the counters of the grouping shown, turns
  * them into rates and draws them with ncurses (a terminal) or prints one
  * plain table (a pipe or a file). ncurses is used rather than hand-written
@@ -19,6 +18,7 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,10 +38,12 @@
 #include "options.h"
 #include "origins.h"
 #include "parse.h"
+#include "recpair.h"
 #include "regroup.h"
 #include "stackpair.h"
 #include "strtab.h"
 #include "symbols.h"
+#include "tepkmem.h"
 
 static const char usage_line[] =
 	"usage: trace_analyze top [-o allocs|bytes|live|growth] [--interval S] [-n ROWS]\n"
@@ -95,23 +97,24 @@ enum { BY_SITE, BY_CACHE, BY_ORIGIN, NACCOUNTS };
 struct live_account {
 	pthread_mutex_t lock;
 	struct trace_strings strings;
-	struct parser parser;
 	struct account account[NACCOUNTS];	/* BY_ORIGIN with stacks only */
 	struct strtab cache_names;		/* BY_CACHE's keys */
-	uint64_t lines;
+	struct stack_counts stack_counts;	/* of the pairer */
+	uint64_t lost_events;
 	/* with stacks */
 	bool stacks;
-	struct stack_pairer pairer;
 	struct origin_keys keys;		/* BY_ORIGIN's keys */
 	struct symbol_table no_symbols;		/* the capture names frames already */
 	struct callchains chains;
-	struct kmem_event *events;		/* the piece of text being read */
-	size_t nevents, events_cap;
-	struct kmem_event *held;		/* events of the last piece still waiting */
-	size_t nheld, held_cap;
-	struct stack_tail *tails;		/* ... and the pairer's tails it left */
-	uint32_t ntails, tails_cap;
 	uint64_t with_stack, without_stack;	/* slab events counted */
+	/* the capture's side, on a thread of its own */
+	struct capture *capture;
+	struct tepkmem k;
+	struct recpair pair;
+	pthread_t reader;
+	bool reading;
+	struct ta_error error;
+	atomic_int failed;
 };
 
 /* One row of the view: a call site, function, origin or cache, with this interval's figures. */
@@ -215,119 +218,75 @@ static void apply_event(struct live_account *l, const struct kmem_event *ev)
 		l->with_stack++;
 }
 
-static void feed_lines(struct live_account *l, const char *text, const char *end)
-{
-	struct kmem_event ev;
-
-	while (text < end) {
-		const char *nl = memchr(text, '\n', (size_t)(end - text));
-		size_t n = nl ? (size_t)(nl - text) : (size_t)(end - text);
-
-		if (parse_line(&l->parser, text, n, ++l->lines, &ev) == LINE_EVENT)
-			apply_event(l, &ev);
-		text += n + 1;
-	}
-}
-
-/* The piece's events and stacks paired, as the reader pairs a chunk's. */
-static void pair_piece(struct live_account *l, const char *text, const char *end)
-{
-	l->nevents = 0;
-	stack_pairer_begin(&l->pairer);
-	while (text < end) {
-		const char *nl = memchr(text, '\n', (size_t)(end - text));
-		size_t n = nl ? (size_t)(nl - text) : (size_t)(end - text);
-		enum line_kind kind;
-
-		if (l->nevents == l->events_cap) {
-			l->events_cap = l->events_cap ? l->events_cap * 2 : 4096;
-			l->events = xrealloc(l->events, l->events_cap * sizeof(*l->events));
-		}
-		kind = parse_line(&l->parser, text, n, ++l->lines, &l->events[l->nevents]);
-		if (kind == LINE_EVENT)
-			l->nevents++;
-		stack_pairer_line(&l->pairer, &l->parser, kind, l->events, (uint32_t)l->nevents);
-		text += n + 1;
-	}
-	stack_pairer_end(&l->pairer, l->events);
-}
-
-/*
- * The stacks that began the piece, while their CPU had no event waiting,
- * go to the held events of that CPU, latest first; the held events are
- * then counted (all of them: a stack comes right after its event, so one
- * piece of grace is enough).
- */
-static void settle_held_events(struct live_account *l)
-{
-	const struct stack_pairer *sp = &l->pairer;
-	uint32_t i, j;
-
-	for (j = 0; j < sp->nleads; j++) {
-		struct stack_tail *tail = NULL;
-
-		for (i = l->ntails; i > 0; i--)
-			if (l->tails[i - 1].cpu == sp->leads[j].cpu && !l->tails[i - 1].taken) {
-				tail = &l->tails[i - 1];
-				break;
-			}
-		if (!tail)
-			continue;
-		tail->taken = true;
-		if (tail->event != UINT32_MAX && sp->leads[j].stack != STACK_NONE)
-			l->held[tail->event].stack = sp->leads[j].stack;
-	}
-	for (i = 0; i < l->nheld; i++)
-		apply_event(l, &l->held[i]);
-	l->nheld = 0;
-	l->ntails = 0;
-}
-
-/* Count the piece's events up to the first still waiting; hold the rest. */
-static void count_or_hold(struct live_account *l)
-{
-	const struct stack_pairer *sp = &l->pairer;
-	size_t first = l->nevents, i;
-	uint32_t j;
-
-	for (j = 0; j < sp->ntails; j++)
-		if (sp->tails[j].event != UINT32_MAX && sp->tails[j].event < first)
-			first = sp->tails[j].event;
-	for (i = 0; i < first; i++)
-		apply_event(l, &l->events[i]);
-	l->nheld = l->nevents - first;
-	if (l->nheld > l->held_cap) {
-		l->held_cap = l->nheld;
-		l->held = xrealloc(l->held, l->held_cap * sizeof(*l->held));
-	}
-	if (l->nheld)
-		memcpy(l->held, l->events + first, l->nheld * sizeof(*l->held));
-	if (sp->ntails > l->tails_cap) {
-		l->tails_cap = sp->ntails;
-		l->tails = xrealloc(l->tails, l->tails_cap * sizeof(*l->tails));
-	}
-	for (j = 0; j < sp->ntails; j++) {
-		l->tails[j] = sp->tails[j];
-		if (l->tails[j].event != UINT32_MAX)
-			l->tails[j].event -= (uint32_t)first;
-	}
-	l->ntails = sp->ntails;
-}
-
-static int feed_accounts(void *ctx, const char *text, size_t len, struct ta_error *err)
+/* recpair's: an event with its stack, in order; the lock is held. */
+static void apply_paired(void *ctx, const struct kmem_event *ev)
 {
 	struct live_account *l = ctx;
 
-	(void)err;
+	if (ev->kind == KMEM_LOST_EVENTS)
+		l->lost_events += ev->pfn;
+	else
+		apply_event(l, ev);
+}
+
+/* One item of the capture into the accounts, under the lock. */
+static void take_item(struct live_account *l, const struct capture_item *it)
+{
+	struct kmem_event ev;
+	const uint32_t *frames;
+	uint32_t n;
+
 	pthread_mutex_lock(&l->lock);
-	if (l->stacks) {
-		pair_piece(l, text, text + len);
-		settle_held_events(l);
-		count_or_hold(l);
+	if (!it->rec) {
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = KMEM_LOST_EVENTS;
+		ev.cpu = it->cpu;
+		ev.stack = STACK_NONE;
+		ev.pfn = it->lost > 0 ? (uint64_t)it->lost : 0;
+		recpair_event(&l->pair, &ev);
 	} else {
-		feed_lines(l, text, text + len);
+		switch (tepkmem_decode(&l->k, it->rec, &ev)) {
+		case TEPKMEM_EVENT:
+			recpair_event(&l->pair, &ev);
+			break;
+		case TEPKMEM_STACK:
+			frames = tepkmem_stack(&l->k, &n);
+			recpair_stack(&l->pair, it->cpu, frames, n);
+			break;
+		default:
+			recpair_other(&l->pair, it->cpu);
+			break;
+		}
 	}
 	pthread_mutex_unlock(&l->lock);
+}
+
+/* The capture's thread: every record decoded into the accounts as it comes. */
+static void *read_capture(void *arg)
+{
+	struct live_account *l = arg;
+	struct capture_item it;
+	struct ta_error err;
+	int rc;
+
+	while ((rc = capture_next(l->capture, &it, &err)) > 0)
+		take_item(l, &it);
+	if (rc < 0) {
+		l->error = err;
+		atomic_store(&l->failed, 1);
+	}
+	return NULL;
+}
+
+static int start_reading(struct live_account *l, struct capture *c, struct ta_error *err)
+{
+	l->capture = c;
+	tepkmem_init(&l->k, capture_tep(c), &l->strings,
+		     WANT_CACHE_NAME | (l->stacks ? WANT_STACK : 0), capture_resolve, c);
+	recpair_init(&l->pair, &l->strings, &l->stack_counts, l->stacks, apply_paired, l);
+	if (pthread_create(&l->reader, NULL, read_capture, l) != 0)
+		return error_set(err, "cannot start top's capture thread");
+	l->reading = true;
 	return 0;
 }
 
@@ -338,12 +297,10 @@ static int live_account_init(struct live_account *l, bool stacks, struct ta_erro
 	memset(l, 0, sizeof(*l));
 	pthread_mutex_init(&l->lock, NULL);
 	trace_strings_init(&l->strings);
-	parser_init(&l->parser, &l->strings, WANT_CACHE_NAME | (stacks ? WANT_STACK : 0));
 	for (i = 0; i < NACCOUNTS; i++)
 		account_init(&l->account[i], FAMILY_ALL);
 	strtab_init(&l->cache_names);
 	l->stacks = stacks;
-	stack_pairer_init(&l->pairer, &l->strings, &l->parser.stats.stacks);
 	origin_keys_init(&l->keys);
 	symbols_init(&l->no_symbols);
 	return callchains_init(&l->chains, &l->strings, &l->no_symbols, NULL, err);
@@ -353,17 +310,17 @@ static void live_account_release(struct live_account *l)
 {
 	int i;
 
+	if (l->capture) {
+		recpair_release(&l->pair);
+		tepkmem_release(&l->k);
+	}
 	callchains_release(&l->chains);
 	symbols_release(&l->no_symbols);
 	origin_keys_release(&l->keys);
-	stack_pairer_release(&l->pairer);
 	strtab_release(&l->cache_names);
 	for (i = 0; i < NACCOUNTS; i++)
 		account_release(&l->account[i]);
 	trace_strings_release(&l->strings);
-	free(l->events);
-	free(l->held);
-	free(l->tails);
 	pthread_mutex_destroy(&l->lock);
 }
 
@@ -466,7 +423,7 @@ static void take_rows(struct top_view *v, bool remember)
 	for (which = 0; which < NACCOUNTS; which++)
 		take_account(v, which, remember);
 	v->totals_now = l->account[BY_SITE].totals;
-	v->lost = l->parser.stats.lost_events;
+	v->lost = l->lost_events;
 	v->with_stack = l->with_stack;
 	v->without_stack = l->without_stack;
 	pthread_mutex_unlock(&l->lock);
@@ -746,7 +703,7 @@ static void run_view(struct top_view *v)
 	double next = v->started + (double)v->args->interval_ns / 1e9;
 
 	v->last_refresh = v->started;
-	while (!quit_requested && !capture_failed(v->capture)) {
+	while (!quit_requested && !capture_failed(v->capture) && !atomic_load(&v->live->failed)) {
 		double now = analysis_clock();
 
 		if (now >= next) {
@@ -807,7 +764,7 @@ int cmd_top(int argc, char **argv)
 	strtab_init(&view.names);
 	if (live_account_init(&live, args.cfg.stacks, &err) < 0 ||
 	    capture_open(&capture, &args.cfg, &err) < 0 ||
-	    capture_start(capture, feed_accounts, &live, &err) < 0) {
+	    capture_start(capture, &err) < 0 || start_reading(&live, capture, &err) < 0) {
 		capture_close(capture);
 		fprintf(stderr, "trace_analyze: error: %s\n", err.msg);
 		status = EXIT_RUNTIME;
@@ -822,7 +779,13 @@ int cmd_top(int argc, char **argv)
 	if (view.curses)
 		endwin();
 	capture_abort(capture);	/* what is still buffered is of no interest now */
+	if (live.reading)
+		pthread_join(live.reader, NULL);
 	status = capture_finish(capture, &st, &err) < 0 && !quit_requested ? EXIT_RUNTIME : EXIT_OK;
+	if (atomic_load(&live.failed) && !quit_requested) {
+		err = live.error;
+		status = EXIT_RUNTIME;
+	}
 	capture_close(capture);
 	if (status != EXIT_OK)
 		fprintf(stderr, "trace_analyze: error: %s\n", err.msg);

@@ -8,14 +8,20 @@
  * parsing or counting logic of its own.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "analysis.h"
+#include "binread.h"
+#include "capture.h"
+#include "recpair.h"
+#include "tepkmem.h"
 #include "callsite.h"
 #include "kindex.h"
 #include "reader.h"
@@ -557,6 +563,232 @@ static int check_it_is_a_kmem_log(const struct analysis *r, struct ta_error *err
 	return 0;
 }
 
+/* The symbols a binary file's addresses may be named with, in the order they are tried. */
+static void binary_symbols(const struct analysis *r, struct binread_config *cfg)
+{
+	cfg->syms = r->syms.count ? &r->syms : NULL;
+	cfg->kallsyms = r->kallsyms.count ? &r->kallsyms : NULL;
+	cfg->running_kallsyms = true;	/* only if it is the file's kernel */
+	cfg->usec_timestamps = getenv("TA_TEST_TIMESTAMPS") &&
+			       strcmp(getenv("TA_TEST_TIMESTAMPS"), "usec") == 0;
+}
+
+/*
+ * A trace.dat or perf.data (known by its magic): decoded straight into
+ * events, as a log is parsed. fd is the file, open.
+ */
+static int read_binary(struct analysis *r, int fd, enum binary_kind kind, struct ta_error *err)
+{
+	struct binread_config cfg = {
+		.name = r->opts->log_path,
+		.strings = &r->strings,
+		.want = fields_wanted(r->opts),
+		.on_event = consume_event,
+		.ctx = r,
+	};
+	struct stat st;
+	int rc;
+
+	binary_symbols(r, &cfg);
+	if (r->opts->save_db) {
+		r->saving = db_writer_create(r->opts->save_db,
+					     analysis_time_window_set(r->opts) ? 0 : r->opts->families,
+					     r->opts->user_frames, err);
+		if (!r->saving)
+			return -1;
+	}
+	rc = binread(fd, kind, &cfg, &r->read, &r->binary, err);
+	r->have_binary = true;
+	r->facts.source = r->facts.log_name = r->opts->log_path;
+	r->facts.input.first_malformed_line = r->read.first_malformed_line;
+	r->facts.input.bytes_read = fstat(fd, &st) == 0 ? (uint64_t)st.st_size : 0;
+	r->facts.binary = &r->binary;
+	if (rc == 0 && parse_stats_kmem_lines(&r->read.stats) == 0)
+		warn("'%s' (a %s) has no allocation event (kmalloc, kfree, kmem_cache_*, "
+		     "mm_page_*) in its %llu records: were the kmem events recorded?",
+		     r->opts->log_path, binary_kind_name(kind),
+		     (unsigned long long)r->binary.records);
+	if (rc == 0 && r->saving)
+		rc = finish_saving(r, err);
+	return rc;
+}
+
+/* ---- record's live capture ---- */
+
+struct live_read {
+	struct analysis *r;
+	struct parser text;	/* the header's and trailer's lines, read as a log's */
+	struct tepkmem k;
+	struct recpair pair;
+	uint64_t line;
+};
+
+static void live_emit(void *ctx, const struct kmem_event *ev)
+{
+	consume_event(((struct live_read *)ctx)->r, ev);
+}
+
+/* Lines of tracefs header text through the text parser: the header counts and facts. */
+static void read_text_lines(struct live_read *l, const char *text)
+{
+	struct kmem_event ev;
+
+	while (text && *text) {
+		size_t n = strcspn(text, "\n");
+
+		parse_line(&l->text, text, n, ++l->line, &ev);
+		text += n + (text[n] == '\n');
+	}
+}
+
+/* A lost-events marker for a page the kernel said followed a loss. */
+static void live_lost(struct live_read *l, const struct capture_item *it)
+{
+	struct parse_stats *st = &l->r->read.stats;
+	struct kmem_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = KMEM_LOST_EVENTS;
+	ev.line = l->line + 1;
+	ev.call_site = ev.cache = ev.gfp = ev.comm = STR_NONE;
+	ev.stack = STACK_NONE;
+	ev.pid = -1;
+	ev.cpu = it->cpu;
+	ev.node = NODE_ABSENT;
+	ev.order = ev.migratetype = ev.fallback_order = ev.fallback_migratetype = -1;
+	ev.percpu_refill = ev.change_ownership = -1;
+	ev.pfn = it->lost > 0 ? (uint64_t)it->lost : 0;
+	st->events[KMEM_LOST_EVENTS]++;
+	st->lost_events += ev.pfn;
+	recpair_event(&l->pair, &ev);
+}
+
+/* A record decoded into the accounts; the number of frames of a stack record. */
+static uint32_t live_record(struct live_read *l, const struct capture_item *it)
+{
+	struct parse_stats *st = &l->r->read.stats;
+	struct kmem_event ev;
+	const uint32_t *frames;
+	uint32_t n = 0;
+
+	switch (tepkmem_decode(&l->k, it->rec, &ev)) {
+	case TEPKMEM_EVENT:
+		ev.line = l->line + 1;
+		st->events[ev.kind]++;
+		if (kmem_is_page(ev.kind) && !(l->k.want & WANT_PAGE))
+			recpair_other(&l->pair, it->cpu);
+		else
+			recpair_event(&l->pair, &ev);
+		break;
+	case TEPKMEM_STACK:
+		frames = tepkmem_stack(&l->k, &n);
+		recpair_stack(&l->pair, it->cpu, frames, n);
+		return n;
+	case TEPKMEM_MALFORMED:
+		st->malformed++;
+		recpair_other(&l->pair, it->cpu);
+		break;
+	default:
+		st->other_events++;
+		recpair_other(&l->pair, it->cpu);
+		break;
+	}
+	return 0;
+}
+
+/* One item; lines: what it made in the log, or 0 when there is none (then as it would). */
+static void live_item(struct live_read *l, const struct capture_item *it, size_t lines)
+{
+	struct parse_stats *st = &l->r->read.stats;
+	uint32_t frames = 0;
+
+	if (it->rec)
+		frames = live_record(l, it);
+	else
+		live_lost(l, it);
+	if (!lines)
+		lines = 1 + frames;	/* an event line; a stack's entry and a line per frame */
+	if (it->is_stack)
+		st->stack_lines += lines;
+	st->lines += lines;
+	l->line += lines;
+}
+
+/*
+ * record's capture: each record decoded straight into the accounts (and
+ * written to the log by the source, which says how many lines it made
+ * there, so that line numbers are the log's); the log's header and
+ * trailer read as a log's are.
+ */
+static int read_live(struct analysis *r, struct ta_error *err)
+{
+	const struct live_source *src = r->opts->live;
+	struct capture *c = src->capture;
+	struct live_read l;
+	struct capture_item it;
+	const char *trailer = NULL;
+	unsigned want = fields_wanted(r->opts);
+	int rc;
+
+	memset(&l, 0, sizeof(l));
+	l.r = r;
+	parser_init(&l.text, &r->strings, want);
+	tepkmem_init(&l.k, capture_tep(c), &r->strings, want, capture_resolve, c);
+	l.k.round_to_usec = src->usec;	/* the microseconds a text log gives, -o or not */
+	recpair_init(&l.pair, &r->strings, &r->read.stats.stacks, (want & WANT_STACK) != 0,
+		     live_emit, &l);
+	if (r->opts->save_db) {
+		r->saving = db_writer_create(r->opts->save_db,
+					     analysis_time_window_set(r->opts) ? 0 : r->opts->families,
+					     r->opts->user_frames, err);
+		if (!r->saving) {
+			recpair_release(&l.pair);
+			tepkmem_release(&l.k);
+			return -1;
+		}
+	}
+	read_text_lines(&l, src->header);
+	for (;;) {
+		rc = capture_next(c, &it, err);
+		if (rc <= 0)
+			break;
+		live_item(&l, &it, src->on_item ? src->on_item(src->ctx, &it) : 0);
+	}
+	recpair_flush(&l.pair);
+	if (rc == 0 && src->on_end(src->ctx, &trailer, err) < 0)
+		rc = -1;
+	read_text_lines(&l, trailer);
+	parse_stats_add(&r->read.stats, &l.text.stats);
+	trace_header_add(&r->read.header, &l.text.header);
+	recpair_release(&l.pair);
+	tepkmem_release(&l.k);
+	r->facts.source = r->facts.log_name = r->opts->log_path;
+	if (rc == 0 && r->saving)
+		rc = finish_saving(r, err);
+	return rc;
+}
+
+/* A binary capture given as -f: its kind, and the file open on *fd; BINARY_NONE if text. */
+static enum binary_kind binary_input(const struct analysis *r, int *fd)
+{
+	unsigned char head[16];
+	struct stat st;
+	ssize_t n;
+
+	*fd = -1;
+	if (strcmp(r->opts->log_path, "-") == 0)
+		return BINARY_NONE;
+	*fd = open(r->opts->log_path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0)
+		return BINARY_NONE;	/* input_open says why */
+	n = fstat(*fd, &st) == 0 && S_ISREG(st.st_mode) ? read(*fd, head, sizeof(head)) : -1;
+	if (n > 0 && binary_kind_of(head, (size_t)n) != BINARY_NONE)
+		return binary_kind_of(head, (size_t)n);
+	close(*fd);
+	*fd = -1;
+	return BINARY_NONE;
+}
+
 static int read_log(struct analysis *r, struct ta_error *err)
 {
 	struct read_config cfg = {
@@ -569,14 +801,20 @@ static int read_log(struct analysis *r, struct ta_error *err)
 		.on_lookahead = prefetch_event,
 		.ctx = r,
 	};
-	int rc;
+	int rc, bin_fd;
+	enum binary_kind kind;
 
-	if (r->opts->log_from_fd) {
-		if (input_open_fd(&r->input, r->opts->log_fd, r->opts->log_path, err) < 0)
-			return -1;
-	} else if (input_open(&r->input, r->opts->log_path, err) < 0) {
-		return -1;
+	if (r->opts->live)
+		return read_live(r, err);
+	kind = binary_input(r, &bin_fd);
+
+	if (kind != BINARY_NONE) {
+		rc = read_binary(r, bin_fd, kind, err);
+		close(bin_fd);
+		return rc;
 	}
+	if (input_open(&r->input, r->opts->log_path, err) < 0)
+		return -1;
 	if (r->opts->save_db) {
 		/* a windowed account is not the log's: then the writer keeps all three */
 		r->saving = db_writer_create(r->opts->save_db,
@@ -585,7 +823,7 @@ static int read_log(struct analysis *r, struct ta_error *err)
 		if (!r->saving)
 			return -1;
 	}
-	if (r->input.is_stream && !r->opts->log_from_fd)	/* record: Ctrl-C ends the capture */
+	if (r->input.is_stream)
 		input_end_streams_on_interrupt();
 	rc = read_events(&cfg, &r->read, err);
 	end_progress(r);
@@ -710,7 +948,19 @@ static void warn_about_unresolved_addresses(const struct analysis *r)
 		if (!r->syms.count || !symbols_lookup(&r->syms, addr))
 			unresolved++;
 	}
-	if (hex && !r->syms.count)
+	if (hex && r->have_binary && r->binary.kind == BINARY_PERFDATA && !r->binary.symbols_from) {
+		struct utsname u;
+
+		if (r->binary.os_release[0] && uname(&u) == 0 &&
+		    strcmp(r->binary.os_release, u.release) != 0)
+			warn("'%s' was recorded on Linux %s, not this kernel (%s): its addresses stay "
+			     "hex; give that kernel's symbols with --kallsyms FILE (its /proc/kallsyms) "
+			     "or -k TREE", r->facts.log_name, r->binary.os_release, u.release);
+		else
+			warn("'%s' holds no symbols and none were given: its addresses stay hex; give "
+			     "the kernel's symbols with --kallsyms FILE (its /proc/kallsyms) or -k TREE",
+			     r->facts.log_name);
+	} else if (hex && !r->syms.count)
 		warn("%llu call sites are bare addresses and no System.map was given "
 		     "(-k DIR or --system-map FILE): they stay hex", (unsigned long long)hex);
 	else if (unresolved)
@@ -729,6 +979,7 @@ void analysis_init(struct analysis *r, const struct options *opts)
 	trace_strings_init(&r->strings);
 	account_init(&r->account, opts->families);
 	symbols_init(&r->syms);
+	symbols_init(&r->kallsyms);
 	ktree_init(&r->ktree);
 	r->input.fd = -1;
 	if (analysis_needs_findings(opts)) {
@@ -750,6 +1001,7 @@ void analysis_release(struct analysis *r)
 		db_close(&r->db);
 	account_release(&r->account);
 	symbols_release(&r->syms);
+	symbols_release(&r->kallsyms);
 	trace_strings_release(&r->strings);
 	if (r->have_dirs)
 		dirtree_release(&r->dirs);
@@ -811,10 +1063,30 @@ static int prepare_origins(struct analysis *r, struct ta_error *err)
 }
 
 
-/* -k and --system-map: the tree (walked or from its index), its directories. */
+/*
+ * --kallsyms: a kernel's /proc/kallsyms saved on it. Alone it names what
+ * System.map would; after System.map, what System.map does not (modules).
+ */
+static int load_kallsyms(struct analysis *a, struct ta_error *err)
+{
+	const char *path = a->opts->kallsyms_path;
+
+	if (!path)
+		return 0;
+	if (is_directory(path))
+		return error_set_errno(err, EISDIR, "cannot read '%s'", path);
+	if (!a->syms.count) {
+		free(a->map_path);
+		a->map_path = xstrdup(path);
+		return symbols_load_kallsyms(&a->syms, path, err);
+	}
+	return symbols_load_kallsyms(&a->kallsyms, path, err);
+}
+
+/* -k, --system-map, --kallsyms: the tree (walked or from its index), its directories. */
 int analysis_load_kernel(struct analysis *a, struct ta_error *err)
 {
-	if (load_kernel(a, err) < 0 || load_symbols(a, err) < 0)
+	if (load_kernel(a, err) < 0 || load_symbols(a, err) < 0 || load_kallsyms(a, err) < 0)
 		return -1;
 	return build_directories(a, err);
 }

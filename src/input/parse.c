@@ -431,24 +431,46 @@ static bool read_buffer_started(struct parser *p, const char *s, size_t len,
 	return true;
 }
 
-/* trace_pipe: "CPU:1 [LOST 66 EVENTS]" */
+/*
+ * Lost events where they happened: trace_pipe's "CPU:1 [LOST 66 EVENTS]"
+ * ("CPU:1 [LOST EVENTS]" when the kernel could not count them), and
+ * trace-cmd report's "CPU:1 [66 EVENTS DROPPED]" ("CPU:1 [EVENTS DROPPED]").
+ */
 static bool read_lost_events(struct parser *p, const char *s, size_t len,
 			     uint64_t line_no, struct kmem_event *ev)
 {
 	const char *end = s + len, *q = s + 4, *e;
 	uint32_t cpu;
-	uint64_t lost;
+	uint64_t lost = 0;
 
 	for (e = q; e < end && is_digit(*e); e++)
 		;
-	if (!parse_u32(q, (size_t)(e - q), &cpu) ||
-	    !starts_with(e, (size_t)(end - e), " [LOST "))
+	if (!parse_u32(q, (size_t)(e - q), &cpu) || !starts_with(e, (size_t)(end - e), " ["))
 		return false;
-	q = e + 7;
-	for (e = q; e < end && is_digit(*e); e++)
-		;
-	if (!parse_u64(q, (size_t)(e - q), &lost) ||
-	    !starts_with(e, (size_t)(end - e), " EVENTS]"))
+	q = e + 2;
+	if (starts_with(q, (size_t)(end - q), "LOST ")) {
+		q += 5;
+		if (starts_with(q, (size_t)(end - q), "EVENTS]")) {
+			q += 7;
+		} else {
+			for (e = q; e < end && is_digit(*e); e++)
+				;
+			if (!parse_u64(q, (size_t)(e - q), &lost) ||
+			    !starts_with(e, (size_t)(end - e), " EVENTS]"))
+				return false;
+			q = e + 8;
+		}
+	} else {
+		for (e = q; e < end && is_digit(*e); e++)
+			;
+		if (e > q && !parse_u64(q, (size_t)(e - q), &lost))
+			return false;
+		q = e + (e > q);	/* the space after a count */
+		if (!starts_with(q, (size_t)(end - q), "EVENTS DROPPED]"))
+			return false;
+		q += 15;
+	}
+	if (q != end)
 		return false;
 	reset_event(ev, KMEM_LOST_EVENTS, line_no);
 	ev->cpu = (int32_t)cpu;
@@ -551,9 +573,14 @@ static bool is_user_pseudo_dso(const char *dso, size_t n)
 
 /*
  * perf script: "\tffffffff8164e795 __kmalloc_cache_node_noprof+0x215 ([kernel.kallsyms])".
- * A kernel frame has a kernel address (top bit set) or a kernel DSO
- * ("[kernel.kallsyms]", "[ext4]"); an unknown symbol is named by its
- * address (kernel) or its DSO's file name (user, with WANT_USER_FRAMES).
+ * A frame is a kernel one by its place in the chain, as perf prints it:
+ * the kernel part first, then the user part. So a frame is kernel while
+ * no user frame came before it in the chain and its DSO is the kernel's
+ * ("[kernel.kallsyms]", a module's "[ext4]"); a user DSO, or a pseudo one
+ * such as "[unknown]", makes it and every frame after it user, whatever
+ * its address (user addresses can have the top bit set). Without a DSO,
+ * the address decides. An unknown symbol is named by its address (kernel)
+ * or its DSO's file name (user, with WANT_USER_FRAMES).
  */
 static enum line_kind read_perf_frame(struct parser *p, const char *s, size_t len)
 {
@@ -584,8 +611,14 @@ static enum line_kind read_perf_frame(struct parser *p, const char *s, size_t le
 			sym_end = open - 1;
 		}
 	}
-	kernel = (a >> 63) || (dso && dso_len > 2 && dso[0] == '[' && dso[dso_len - 1] == ']' &&
-			       !is_user_pseudo_dso(dso, dso_len));
+	if (dso)
+		kernel = dso_len > 2 && dso[0] == '[' && dso[dso_len - 1] == ']' &&
+			 !is_user_pseudo_dso(dso, dso_len);
+	else
+		kernel = a >> 63;
+	kernel = kernel && !p->chain_in_user;
+	if (!kernel)
+		p->chain_in_user = true;
 	if (!kernel && !(p->want & WANT_USER_FRAMES))
 		return LINE_USER_FRAME;	/* counted, not kept: no need to look closer */
 	if (sym_end - sym == 9 && memcmp(sym, "[unknown]", 9) == 0) {
@@ -1027,6 +1060,7 @@ enum line_kind parse_line(struct parser *p, const char *s, size_t len, uint64_t 
 	/* frames first: a stack log is mostly frames, and they hold no timestamp */
 	if (is_frame_line(s, len))
 		return read_frame_line(p, s, len);
+	p->chain_in_user = false;	/* a callchain ends at any other line */
 	colon = find_timestamp(s, end, &ts_start);
 	if (!colon)
 		return read_non_event_line(p, s, len, line_no, ev);

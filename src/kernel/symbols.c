@@ -2,6 +2,7 @@
  * symbols.c - System.map loading and address lookup (binary search).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,22 @@ static int compare_by_address(const void *a, const void *b)
 	if (alias_rank(x->type) != alias_rank(y->type))
 		return alias_rank(x->type) - alias_rank(y->type);
 	return x->name < y->name ? -1 : x->name > y->name;	/* then file order */
+}
+
+/*
+ * perf's choice among a kallsyms' aliases: a text one, then the last one in
+ * the file (perf gives each symbol the length up to the next, so only the
+ * last of an address has one, and prefers it).
+ */
+static int compare_as_perf(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (is_text_type(x->type) != is_text_type(y->type))
+		return is_text_type(x->type) ? -1 : 1;
+	return x->name > y->name ? -1 : x->name < y->name;	/* the later first */
 }
 
 /* Keep the first (preferred) symbol of each address. */
@@ -94,9 +111,18 @@ static void add_symbol(struct symbol_table *t, size_t *cap, size_t *names_cap,
 	t->count++;
 }
 
+static int parse_symbols(struct symbol_table *t, const char *text, size_t len,
+			 const char *name, bool as_perf, struct ta_error *err);
+
 /* Parse System.map text (not NUL-terminated necessarily) named `name`. */
 int symbols_parse_system_map(struct symbol_table *t, const char *text, size_t len,
 			     const char *name, struct ta_error *err)
+{
+	return parse_symbols(t, text, len, name, false, err);
+}
+
+static int parse_symbols(struct symbol_table *t, const char *text, size_t len,
+			 const char *name, bool as_perf, struct ta_error *err)
 {
 	char line[4096];
 	size_t cap = 0, names_cap = 0, lines = 0, bad = 0, texts = 0, at = 0;
@@ -125,7 +151,7 @@ int symbols_parse_system_map(struct symbol_table *t, const char *text, size_t le
 	if (texts == 0)
 		return error_set(err, "'%s' is not a System.map: no text symbols in %zu lines",
 				 name, lines);
-	qsort(t->syms, t->count, sizeof(*t->syms), compare_by_address);
+	qsort(t->syms, t->count, sizeof(*t->syms), as_perf ? compare_as_perf : compare_by_address);
 	drop_aliases(t);
 	t->path = name;
 	if (bad)
@@ -134,7 +160,21 @@ int symbols_parse_system_map(struct symbol_table *t, const char *text, size_t le
 	return 0;
 }
 
+static int load_symbols(struct symbol_table *t, const char *path, bool as_perf,
+			struct ta_error *err);
+
 int symbols_load_system_map(struct symbol_table *t, const char *path, struct ta_error *err)
+{
+	return load_symbols(t, path, false, err);
+}
+
+int symbols_load_kallsyms(struct symbol_table *t, const char *path, struct ta_error *err)
+{
+	return load_symbols(t, path, true, err);
+}
+
+static int load_symbols(struct symbol_table *t, const char *path, bool as_perf,
+			struct ta_error *err)
 {
 	FILE *f = fopen(path, "re");
 	char *text = NULL;
@@ -164,7 +204,7 @@ int symbols_load_system_map(struct symbol_table *t, const char *path, struct ta_
 		return error_set_errno(err, e, "cannot read '%s'", path);
 	}
 	fclose(f);
-	rc = symbols_parse_system_map(t, text, len, path, err);
+	rc = parse_symbols(t, text, len, path, as_perf, err);
 	free(text);
 	return rc;
 }

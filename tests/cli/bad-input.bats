@@ -205,3 +205,11 @@ PY
 	[ "$status" -eq 1 ]
 	[ "$output" = "trace_analyze: error: cannot open kernel tree 'no/such/tree': No such file or directory" ]
 }
+
+@test "trace-cmd report's dropped-events lines are lost-event markers, as trace_pipe's" {
+	printf 'cpus=2\nCPU:1 [66 EVENTS DROPPED]\nCPU:0 [EVENTS DROPPED]\nCPU:1 [LOST 5 EVENTS]\nCPU:0 [LOST EVENTS]\n          <idle>-0     [000]  2899.087401: kfree:                (rcu_do_batch+0x1) call_site=rcu_do_batch+0x1 ptr=0xffff888100000000\n' > dropped.log
+	run "$TA" -f dropped.log -c /dev/null --summary -
+	[ "$status" -eq 0 ]
+	grep -Eq '^lost events marker: +4$' <<< "$output"
+	grep -Eq '^events lost \(trace_pipe markers\): +71$' <<< "$output"
+}

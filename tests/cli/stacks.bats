@@ -181,3 +181,15 @@ PY
 	grep -q "      8        0        8     1/0     g$" account
 	grep -q "      8        0        8     1/0     h$" account
 }
+
+# perf prints a callchain's kernel part first, then its user part: a frame is
+# user by its place and its DSO, not by its address (user addresses can have
+# the top bit set, as "8352e09282e7673f [unknown] ([unknown])" has)
+@test "perf script callchains: a user frame at a high address is a user frame" {
+	run "$TA" -q -f "$FIX/perf-user-high-frame.perf-script.txt" --folded -
+	[ "$status" -eq 0 ]
+	[ "$output" = "entry_SYSCALL_64_after_hwframe;alloc_buffer_head 208" ]
+	run "$TA" -q -f "$FIX/perf-user-high-frame.perf-script.txt" --folded - --user-frames
+	[ "${lines[0]}" = "__libc_write;[unknown];entry_SYSCALL_64_after_hwframe;alloc_buffer_head 104" ]
+	[ "${lines[1]}" = "__libc_write;entry_SYSCALL_64_after_hwframe;alloc_buffer_head 104" ]
+}

@@ -1,0 +1,1104 @@
+/*
+ * perfdata.c - perf's perf.data (file mode) read into kmem events
+ * (binread.h), by its documented layout (tools/perf/Documentation/
+ * perf.data-file-format.txt): the header, the attrs with their
+ * sample_type and sample ids, the records of the data section, and the
+ * features after it, of which HEADER_TRACING_DATA holds the event formats
+ * (parsed with libtraceevent), HEADER_OSRELEASE and HEADER_BUILD_ID say
+ * which kernel it was recorded on, HEADER_NRCPUS its CPUs.
+ *
+ * Records come in the order perf script gives them: queued by timestamp
+ * and flushed at each PERF_RECORD_FINISHED_ROUND up to the latest time of
+ * the round before, as perf's ordered events are. A sample's
+ * PERF_SAMPLE_RAW is a tracepoint record, decoded by tepkmem.h; its
+ * PERF_SAMPLE_CALLCHAIN the stack (kernel frames after PERF_CONTEXT_KERNEL;
+ * user frames, after PERF_CONTEXT_USER, only with --user-frames, named by
+ * the mapping that holds them, "[libc.so.6]"). Task names are perf's: the
+ * thread's comm as PERF_RECORD_COMM and _FORK set it by then, ":TID" for
+ * a thread never named. Line numbers are perf script's: one per sample,
+ * and with a callchain one per frame and a blank line.
+ *
+ * The file is mapped and every offset and length checked against it: a
+ * damaged or cut file is refused with a message. Big-endian and 32-bit
+ * recordings are refused, saying so. Not here: what the events mean.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
+
+#include "binread.h"
+#include "stackpair.h"
+#include "tepkmem.h"
+
+/* perf_event.h's, spelled here (the kernel's uapi header is not a build dependency) */
+#define SAMPLE_IP		(1ull << 0)
+#define SAMPLE_TID		(1ull << 1)
+#define SAMPLE_TIME		(1ull << 2)
+#define SAMPLE_ADDR		(1ull << 3)
+#define SAMPLE_READ		(1ull << 4)
+#define SAMPLE_CALLCHAIN	(1ull << 5)
+#define SAMPLE_ID		(1ull << 6)
+#define SAMPLE_CPU		(1ull << 7)
+#define SAMPLE_PERIOD		(1ull << 8)
+#define SAMPLE_STREAM_ID	(1ull << 9)
+#define SAMPLE_RAW		(1ull << 10)
+#define SAMPLE_IDENTIFIER	(1ull << 16)
+
+#define FORMAT_TOTAL_TIME_ENABLED	(1ull << 0)
+#define FORMAT_TOTAL_TIME_RUNNING	(1ull << 1)
+#define FORMAT_ID			(1ull << 2)
+#define FORMAT_GROUP			(1ull << 3)
+#define FORMAT_LOST			(1ull << 4)
+
+#define CONTEXT_HV		((uint64_t)-32)
+#define CONTEXT_KERNEL		((uint64_t)-128)
+#define CONTEXT_USER		((uint64_t)-512)
+#define CONTEXT_GUEST		((uint64_t)-2048)
+#define CONTEXT_GUEST_KERNEL	((uint64_t)-2176)
+#define CONTEXT_GUEST_USER	((uint64_t)-2560)
+#define CONTEXT_MAX		((uint64_t)-4095)
+
+enum {
+	REC_MMAP = 1, REC_LOST = 2, REC_COMM = 3, REC_EXIT = 4, REC_FORK = 7, REC_SAMPLE = 9,
+	REC_MMAP2 = 10, REC_FINISHED_ROUND = 12, REC_LOST_SAMPLES = 13, REC_COMPRESSED = 81,
+};
+
+enum {
+	FEAT_TRACING_DATA = 1, FEAT_BUILD_ID = 2, FEAT_OSRELEASE = 4, FEAT_NRCPUS = 7,
+	FEAT_COMPRESSED = 27, FEAT_BITS = 256,
+};
+
+#define TYPE_TRACEPOINT 2
+#define ATTR_SAMPLE_ID_ALL (1ull << 18)
+#define MAX_ATTRS 4096
+
+struct section {
+	uint64_t offset, size;
+};
+
+struct attr {
+	uint32_t type;
+	uint64_t config, sample_type, read_format, flags;
+	const uint64_t *ids;
+	uint64_t nids;
+};
+
+/* A record queued until its time comes. */
+struct queued {
+	uint64_t ts;
+	uint64_t seq;		/* file order, for ties */
+	uint64_t offset;	/* of the record in the file */
+};
+
+/* What perf calls a thread: its comm, by tid. */
+struct thread_name {
+	int32_t tid;
+	uint32_t comm;		/* id in the comms table */
+};
+
+/* A user mapping, for naming user frames with --user-frames. */
+struct mapping {
+	int32_t pid;
+	uint64_t start, end;
+	uint32_t name;		/* frame id: "[libc.so.6]" */
+};
+
+struct perf_read {
+	const struct binread_config *cfg;
+	struct read_result *out;
+	struct binread_facts *facts;
+	const unsigned char *map;
+	uint64_t size;
+	struct section data;
+	struct attr *attrs;
+	uint32_t nattrs;
+	uint64_t id_all_type;	/* the sample_type of the sample_id trailer of other records */
+	struct tep_handle *tep;
+	struct tepkmem k;
+	struct symbol_table running;	/* /proc/kallsyms, when it is the file's kernel */
+	bool have_running;
+	uint64_t by_map, by_kallsyms, by_running;
+	struct queued *q;
+	size_t nq, qcap;
+	uint64_t seq, next_flush, max_ts;
+	struct thread_name *threads;	/* open addressing by tid */
+	uint32_t nthreads, threads_cap;
+	struct mapping *maps;
+	size_t nmaps, maps_cap;
+	uint32_t *frames;
+	uint32_t frames_cap;
+	uint64_t line;
+	uint32_t user_mark;		/* USER_FRAMES_MARK's frame id */
+	char err_msg[512];
+	bool failed;
+};
+
+/* ---- bounds-checked reads of the mapped file ---- */
+
+static bool in_file(const struct perf_read *r, uint64_t off, uint64_t len)
+{
+	return off <= r->size && len <= r->size - off;
+}
+
+static uint64_t u64_at(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static uint32_t u32_at(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static void fail(struct perf_read *r, const char *what)
+{
+	if (!r->failed)
+		snprintf(r->err_msg, sizeof(r->err_msg), "%s", what);
+	r->failed = true;
+}
+
+/* ---- symbols ---- */
+
+static const char *lookup(const struct symbol_table *t, uint64_t addr, uint64_t *start)
+{
+	const struct ksym *s = t && t->count ? symbols_lookup(t, addr) : NULL;
+
+	if (!s)
+		return NULL;
+	*start = s->addr;
+	return ksym_name(t, s);
+}
+
+/* -k/System.map, then --kallsyms, then /proc/kallsyms when it is the file's kernel. */
+static const char *resolve(void *ctx, uint64_t addr, uint64_t *start)
+{
+	struct perf_read *r = ctx;
+	const char *fn;
+
+	if ((fn = lookup(r->cfg->syms, addr, start))) {
+		r->by_map++;
+		return fn;
+	}
+	if ((fn = lookup(r->cfg->kallsyms, addr, start))) {
+		r->by_kallsyms++;
+		return fn;
+	}
+	if (r->have_running && (fn = lookup(&r->running, addr, start))) {
+		r->by_running++;
+		return fn;
+	}
+	return NULL;
+}
+
+/* ---- features ---- */
+
+static bool feature(const struct perf_read *r, const uint64_t *bits, int bit,
+		    struct section *out)
+{
+	uint64_t at = r->data.offset + r->data.size;
+	int b;
+
+	if (!(bits[bit / 64] >> (bit % 64) & 1))
+		return false;
+	for (b = 0; b < bit; b++)
+		if (bits[b / 64] >> (b % 64) & 1)
+			at += sizeof(struct section);
+	if (!in_file(r, at, sizeof(struct section)))
+		return false;
+	out->offset = u64_at(r->map + at);
+	out->size = u64_at(r->map + at + 8);
+	return in_file(r, out->offset, out->size);
+}
+
+/* A perf header string: u32 length, then the string padded with NULs. */
+static bool feature_string(const struct perf_read *r, const struct section *s, char *out,
+			   size_t cap)
+{
+	uint32_t len;
+
+	if (s->size < 4)
+		return false;
+	len = u32_at(r->map + s->offset);
+	if (len > s->size - 4)
+		return false;
+	snprintf(out, cap, "%.*s", (int)strnlen((const char *)r->map + s->offset + 4, len),
+		 (const char *)r->map + s->offset + 4);
+	return true;
+}
+
+/* ---- the tracing data: event formats for libtraceevent ---- */
+
+struct cursor {
+	const unsigned char *p, *end;
+	bool bad;
+};
+
+static const unsigned char *take(struct cursor *c, uint64_t n)
+{
+	const unsigned char *at = c->p;
+
+	if (c->bad || n > (uint64_t)(c->end - c->p)) {
+		c->bad = true;
+		return NULL;
+	}
+	c->p += n;
+	return at;
+}
+
+static uint64_t take_u64(struct cursor *c)
+{
+	const unsigned char *p = take(c, 8);
+
+	return p ? u64_at(p) : 0;
+}
+
+static uint32_t take_u32(struct cursor *c)
+{
+	const unsigned char *p = take(c, 4);
+
+	return p ? u32_at(p) : 0;
+}
+
+static const char *take_string(struct cursor *c)
+{
+	const unsigned char *nul = c->bad ? NULL : memchr(c->p, '\0', (size_t)(c->end - c->p));
+
+	if (!nul) {
+		c->bad = true;
+		return NULL;
+	}
+	return (const char *)take(c, (uint64_t)(nul - c->p) + 1);
+}
+
+static int parse_tracing_data(struct perf_read *r, const struct section *s, struct ta_error *err)
+{
+	struct cursor c = { r->map + s->offset, r->map + s->offset + s->size, false };
+	const unsigned char *magic = take(&c, 10);
+	const char *version, *label;
+	unsigned char endian, long_size;
+	uint32_t page_size, n, i, systems;
+	uint64_t size;
+	int parsed = 0;
+
+	if (!magic || memcmp(magic, TRACEDAT_MAGIC, 10) != 0)
+		return error_set(err, "'%s': its event formats (HEADER_TRACING_DATA) are damaged",
+				 r->cfg->name);
+	version = take_string(&c);
+	endian = take(&c, 1) ? c.p[-1] : 0;
+	long_size = take(&c, 1) ? c.p[-1] : 0;
+	page_size = take_u32(&c);
+	if (c.bad || !version)
+		return error_set(err, "'%s': its event formats (HEADER_TRACING_DATA) are cut short",
+				 r->cfg->name);
+	if (endian != 0)
+		return error_set(err, "'%s' was recorded on a big-endian machine: only little-endian "
+				 "perf.data files are read", r->cfg->name);
+	if (long_size != 8)
+		return error_set(err, "'%s' was recorded on a %d-bit kernel: only 64-bit "
+				 "recordings are read", r->cfg->name, long_size * 8);
+	tep_set_file_bigendian(r->tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(r->tep, TEP_LITTLE_ENDIAN);
+	tep_set_long_size(r->tep, long_size);
+	tep_set_page_size(r->tep, (int)page_size);
+	label = take_string(&c);	/* "header_page" */
+	size = take_u64(&c);
+	if (!label || c.bad || !take(&c, size) ||
+	    tep_parse_header_page(r->tep, (char *)c.p - size, size, long_size) != 0)
+		return error_set(err, "'%s': its ring buffer page format is damaged", r->cfg->name);
+	label = take_string(&c);	/* "header_event" */
+	size = take_u64(&c);
+	if (!label || c.bad || !take(&c, size))
+		return error_set(err, "'%s': its event header format is damaged", r->cfg->name);
+	n = take_u32(&c);	/* ftrace's own formats */
+	for (i = 0; i < n && !c.bad; i++) {
+		size = take_u64(&c);
+		if (take(&c, size))
+			tep_parse_event(r->tep, (const char *)c.p - size, size, "ftrace");
+	}
+	systems = take_u32(&c);
+	for (i = 0; i < systems && !c.bad; i++) {
+		const char *sys = take_string(&c);
+		uint32_t j, events = take_u32(&c);
+
+		for (j = 0; j < events && !c.bad && sys; j++) {
+			size = take_u64(&c);
+			if (take(&c, size) &&
+			    tep_parse_event(r->tep, (const char *)c.p - size, size, sys) == 0)
+				parsed++;
+		}
+	}
+	if (c.bad)
+		return error_set(err, "'%s': its event formats (HEADER_TRACING_DATA) are cut short",
+				 r->cfg->name);
+	if (!parsed)
+		return error_set(err, "'%s' holds no event format: was it recorded with tracepoints "
+				 "(perf record -e 'kmem:*')?", r->cfg->name);
+	return 0;
+}
+
+/* ---- the kernel it was recorded on ---- */
+
+/* The running kernel's GNU build-id, from /sys/kernel/notes; false if unknown. */
+static bool running_build_id(unsigned char *id, size_t *len)
+{
+	unsigned char notes[4096];
+	FILE *f = fopen("/sys/kernel/notes", "re");
+	size_t n = f ? fread(notes, 1, sizeof(notes), f) : 0, at = 0;
+
+	if (f)
+		fclose(f);
+	while (at + 12 <= n) {
+		uint32_t namesz = u32_at(notes + at), descsz = u32_at(notes + at + 4),
+			 type = u32_at(notes + at + 8);
+		size_t name_at = at + 12, desc_at = name_at + ((namesz + 3) & ~3u);
+
+		if (desc_at + descsz > n)
+			break;
+		if (type == 3 && namesz == 4 && memcmp(notes + name_at, "GNU", 4) == 0 &&
+		    descsz <= 20) {
+			memcpy(id, notes + desc_at, descsz);
+			*len = descsz;
+			return true;
+		}
+		at = desc_at + ((descsz + 3) & ~3u);
+	}
+	return false;
+}
+
+/* The build-id the file records for [kernel.kallsyms]; false if none. */
+static bool file_kernel_build_id(const struct perf_read *r, const struct section *s,
+				 unsigned char *id, size_t *len)
+{
+	uint64_t at = s->offset, end = s->offset + s->size;
+
+	while (at + 8 <= end) {
+		uint16_t size;
+
+		memcpy(&size, r->map + at + 6, 2);
+		if (size < 8 + 4 + 24 || at + size > end)
+			break;
+		/* header, pid, build_id[20] + 4 (size byte, padding), filename */
+		if (strncmp((const char *)r->map + at + 8 + 4 + 24, "[kernel.kallsyms]",
+			    (size_t)size - 36) == 0) {
+			uint8_t n = r->map[at + 8 + 4 + 20];
+
+			*len = n && n <= 20 ? n : 20;
+			memcpy(id, r->map + at + 8 + 4, *len);
+			return true;
+		}
+		at += size;
+	}
+	return false;
+}
+
+/*
+ * /proc/kallsyms names this kernel's functions: used only when the file
+ * was recorded on it (HEADER_OSRELEASE, and the build-id when both have
+ * one); otherwise a note says why not.
+ */
+static void maybe_load_running_kallsyms(struct perf_read *r, const uint64_t *bits)
+{
+	struct section s;
+	struct utsname u;
+	unsigned char fid[20], rid[20];
+	size_t flen = 0, rlen = 0;
+	struct ta_error ignored;
+
+	if (!r->cfg->running_kallsyms || uname(&u) != 0)
+		return;
+	if (!r->facts->os_release[0] || strcmp(r->facts->os_release, u.release) != 0)
+		return;
+	if (feature(r, bits, FEAT_BUILD_ID, &s) && file_kernel_build_id(r, &s, fid, &flen) &&
+	    running_build_id(rid, &rlen) && (flen != rlen || memcmp(fid, rid, flen) != 0))
+		return;
+	symbols_init(&r->running);
+	if (symbols_load_kallsyms(&r->running, "/proc/kallsyms", &ignored) == 0 &&
+	    r->running.count > 1 && r->running.syms[r->running.count - 1].addr != 0)
+		r->have_running = true;
+	else
+		symbols_release(&r->running);
+}
+
+/* ---- attrs ---- */
+
+static int read_attrs(struct perf_read *r, uint64_t attr_size, const struct section *s,
+		      struct ta_error *err)
+{
+	uint64_t i, n;
+
+	if (attr_size < 64 + 16 || attr_size > 4096 || s->size % attr_size ||
+	    !in_file(r, s->offset, s->size))
+		return error_set(err, "'%s': its event attributes are damaged", r->cfg->name);
+	n = s->size / attr_size;
+	if (n == 0 || n > MAX_ATTRS)
+		return error_set(err, "'%s' has %llu event attributes", r->cfg->name,
+				 (unsigned long long)n);
+	r->attrs = xcalloc(n, sizeof(*r->attrs));
+	r->nattrs = (uint32_t)n;
+	for (i = 0; i < n; i++) {
+		const unsigned char *a = r->map + s->offset + i * attr_size;
+		struct attr *t = &r->attrs[i];
+		uint64_t ids_off = u64_at(a + attr_size - 16), ids_size = u64_at(a + attr_size - 8);
+
+		t->type = u32_at(a);
+		t->config = u64_at(a + 8);
+		t->sample_type = u64_at(a + 24);
+		t->read_format = u64_at(a + 32);
+		t->flags = u64_at(a + 40);
+		if (ids_size % 8 || !in_file(r, ids_off, ids_size))
+			return error_set(err, "'%s': the sample ids of an event are damaged",
+					 r->cfg->name);
+		t->ids = (const uint64_t *)(const void *)(r->map + ids_off);
+		t->nids = ids_size / 8;
+	}
+	r->id_all_type = r->attrs[0].sample_type;
+	return 0;
+}
+
+static const struct attr *attr_of_id(const struct perf_read *r, uint64_t id)
+{
+	uint32_t i;
+	uint64_t j;
+
+	if (r->nattrs == 1)
+		return &r->attrs[0];
+	for (i = 0; i < r->nattrs; i++)
+		for (j = 0; j < r->attrs[i].nids; j++) {
+			uint64_t v;
+
+			memcpy(&v, &r->attrs[i].ids[j], 8);
+			if (v == id)
+				return &r->attrs[i];
+		}
+	return NULL;
+}
+
+/* ---- samples ---- */
+
+struct sample {
+	const struct attr *attr;
+	uint32_t pid, tid, cpu;
+	uint64_t time;
+	bool has_time;
+	const uint64_t *chain;	/* unaligned: read with memcpy */
+	uint64_t nchain;
+	const unsigned char *raw;
+	uint32_t raw_size;
+};
+
+/* The id of a sample: first with SAMPLE_IDENTIFIER, else after IP, TID, TIME, ADDR. */
+static bool sample_id(const struct perf_read *r, const unsigned char *p, uint64_t len,
+		      uint64_t *id)
+{
+	uint64_t type = r->attrs[0].sample_type, at = 0;
+
+	if (r->nattrs == 1) {
+		*id = 0;
+		return true;
+	}
+	if (type & SAMPLE_IDENTIFIER) {
+		if (len < 8)
+			return false;
+		*id = u64_at(p);
+		return true;
+	}
+	at += (type & SAMPLE_IP) ? 8 : 0;
+	at += (type & SAMPLE_TID) ? 8 : 0;
+	at += (type & SAMPLE_TIME) ? 8 : 0;
+	at += (type & SAMPLE_ADDR) ? 8 : 0;
+	if (!(type & SAMPLE_ID) || at + 8 > len)
+		return false;
+	*id = u64_at(p + at);
+	return true;
+}
+
+static uint64_t read_size(uint64_t fmt, const unsigned char *p, uint64_t room, bool *ok)
+{
+	uint64_t per = 8 + ((fmt & FORMAT_ID) ? 8 : 0) + ((fmt & FORMAT_LOST) ? 8 : 0);
+	uint64_t times = ((fmt & FORMAT_TOTAL_TIME_ENABLED) ? 8 : 0) +
+			 ((fmt & FORMAT_TOTAL_TIME_RUNNING) ? 8 : 0);
+
+	if (!(fmt & FORMAT_GROUP))
+		return per + times;
+	if (room < 8) {
+		*ok = false;
+		return 0;
+	}
+	return 8 + times + u64_at(p) * per;
+}
+
+static bool parse_sample(const struct perf_read *r, const unsigned char *p, uint64_t len,
+			 struct sample *s)
+{
+	uint64_t id, type, at = 0;
+	bool ok = true;
+
+	memset(s, 0, sizeof(*s));
+	if (!sample_id(r, p, len, &id) || !(s->attr = attr_of_id(r, id)))
+		return false;
+	type = s->attr->sample_type;
+#define NEED(n) do { if ((n) > len - at || at > len) return false; } while (0)
+	if (type & SAMPLE_IDENTIFIER) { NEED(8); at += 8; }
+	if (type & SAMPLE_IP) { NEED(8); at += 8; }
+	if (type & SAMPLE_TID) { NEED(8); s->pid = u32_at(p + at); s->tid = u32_at(p + at + 4); at += 8; }
+	if (type & SAMPLE_TIME) { NEED(8); s->time = u64_at(p + at); s->has_time = true; at += 8; }
+	if (type & SAMPLE_ADDR) { NEED(8); at += 8; }
+	if (type & SAMPLE_ID) { NEED(8); at += 8; }
+	if (type & SAMPLE_STREAM_ID) { NEED(8); at += 8; }
+	if (type & SAMPLE_CPU) { NEED(8); s->cpu = u32_at(p + at); at += 8; }
+	if (type & SAMPLE_PERIOD) { NEED(8); at += 8; }
+	if (type & SAMPLE_READ) {
+		uint64_t n = read_size(s->attr->read_format, p + at, len - at, &ok);
+
+		if (!ok)
+			return false;
+		NEED(n);
+		at += n;
+	}
+	if (type & SAMPLE_CALLCHAIN) {
+		NEED(8);
+		s->nchain = u64_at(p + at);
+		at += 8;
+		if (s->nchain > (len - at) / 8)
+			return false;
+		s->chain = (const uint64_t *)(const void *)(p + at);
+		at += s->nchain * 8;
+	}
+	if (type & SAMPLE_RAW) {
+		NEED(4);
+		s->raw_size = u32_at(p + at);
+		at += 4;
+		NEED(s->raw_size);
+		s->raw = p + at;
+	}
+#undef NEED
+	return true;
+}
+
+/* The sample_id trailer of another record: its time (and tid, cpu); false if none. */
+static bool trailer_time(const struct perf_read *r, const unsigned char *p, uint64_t len,
+			 uint64_t *ts)
+{
+	uint64_t type = r->id_all_type, back = 0;
+
+	if (!(r->attrs[0].flags & ATTR_SAMPLE_ID_ALL) || !(type & SAMPLE_TIME))
+		return false;
+	back += (type & SAMPLE_IDENTIFIER) ? 8 : 0;
+	back += (type & SAMPLE_CPU) ? 8 : 0;
+	back += (type & SAMPLE_STREAM_ID) ? 8 : 0;
+	back += (type & SAMPLE_ID) ? 8 : 0;
+	back += 8;	/* the time itself */
+	if (back > len)
+		return false;
+	*ts = u64_at(p + len - back);
+	return true;
+}
+
+/* ---- threads and mappings ---- */
+
+static uint32_t hash_tid(int32_t tid, uint32_t cap)
+{
+	return ((uint32_t)tid * 2654435761u) & (cap - 1);
+}
+
+static struct thread_name *thread_slot(struct perf_read *r, int32_t tid, bool add)
+{
+	uint32_t i;
+
+	if (add && (r->nthreads + 1) * 2 > r->threads_cap) {
+		uint32_t cap = r->threads_cap ? r->threads_cap * 2 : 1024, j;
+		struct thread_name *t = xmalloc(cap * sizeof(*t));
+
+		for (j = 0; j < cap; j++)
+			t[j].tid = -1;
+		for (j = 0; j < r->threads_cap; j++) {
+			if (r->threads[j].tid < 0)
+				continue;
+			for (i = hash_tid(r->threads[j].tid, cap); t[i].tid >= 0; i = (i + 1) & (cap - 1))
+				;
+			t[i] = r->threads[j];
+		}
+		free(r->threads);
+		r->threads = t;
+		r->threads_cap = cap;
+	}
+	if (!r->threads_cap)
+		return NULL;
+	for (i = hash_tid(tid, r->threads_cap); r->threads[i].tid >= 0;
+	     i = (i + 1) & (r->threads_cap - 1))
+		if (r->threads[i].tid == tid)
+			return &r->threads[i];
+	if (!add)
+		return NULL;
+	r->threads[i].tid = tid;
+	r->nthreads++;
+	return &r->threads[i];
+}
+
+static void set_comm(struct perf_read *r, int32_t tid, const char *comm, size_t n)
+{
+	struct thread_name *t = thread_slot(r, tid, true);
+
+	t->comm = n ? strtab_intern(&r->cfg->strings->comms, comm, n) : STR_NONE;
+}
+
+/* perf's name of a thread: its comm, or ":TID" when it was never named. */
+static uint32_t comm_of(struct perf_read *r, int32_t tid)
+{
+	const struct thread_name *t = thread_slot(r, tid, false);
+	char unnamed[16];
+	int n;
+
+	if (t)
+		return t->comm;
+	n = snprintf(unnamed, sizeof(unnamed), ":%d", tid);
+	set_comm(r, tid, unnamed, (size_t)n);
+	return thread_slot(r, tid, false)->comm;
+}
+
+static void add_mapping(struct perf_read *r, int32_t pid, uint64_t start, uint64_t len,
+			const char *file, size_t n)
+{
+	const char *base = file + n;
+	char name[256];
+	int k;
+
+	while (base > file && base[-1] != '/')
+		base--;
+	if (r->nmaps == r->maps_cap) {
+		r->maps_cap = r->maps_cap ? r->maps_cap * 2 : 256;
+		r->maps = xrealloc(r->maps, r->maps_cap * sizeof(*r->maps));
+	}
+	k = snprintf(name, sizeof(name), "[%.*s]", (int)(file + n - base), base);
+	r->maps[r->nmaps].pid = pid;
+	r->maps[r->nmaps].start = start;
+	r->maps[r->nmaps].end = start + len;
+	r->maps[r->nmaps].name = strtab_intern(&r->cfg->strings->frames, name,
+					       (size_t)(k > 0 ? k : 0));
+	r->nmaps++;
+}
+
+/* A user frame: "[dso]" of the latest mapping of that process holding it, or "[unknown]". */
+static uint32_t user_frame(struct perf_read *r, int32_t pid, uint64_t ip)
+{
+	size_t i;
+
+	for (i = r->nmaps; i > 0; i--)
+		if (r->maps[i - 1].pid == pid && ip >= r->maps[i - 1].start && ip < r->maps[i - 1].end)
+			return r->maps[i - 1].name;
+	return strtab_intern(&r->cfg->strings->frames, "[unknown]", 9);
+}
+
+/* ---- one record, in time order ---- */
+
+static void new_event(struct kmem_event *ev, enum kmem_kind kind)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->kind = (uint16_t)kind;
+	ev->call_site = ev->cache = ev->gfp = ev->comm = STR_NONE;
+	ev->stack = STACK_NONE;
+	ev->pid = -1;
+	ev->cpu = CPU_UNKNOWN;
+	ev->node = NODE_ABSENT;
+	ev->order = ev->migratetype = ev->fallback_order = ev->fallback_migratetype = -1;
+	ev->percpu_refill = ev->change_ownership = -1;
+}
+
+/* The sample's callchain as a stack: kernel frames, then user ones with --user-frames. */
+static uint32_t chain_stack(struct perf_read *r, const struct sample *s, uint64_t *printed)
+{
+	struct stack_counts *counts = &r->out->stats.stacks;
+	bool user = false, want_user = r->cfg->want & WANT_USER_FRAMES, marked = false;
+	uint32_t n = 0;
+	uint64_t i;
+
+	*printed = 0;
+	if (s->nchain + 1 > r->frames_cap) {
+		r->frames_cap = (uint32_t)(s->nchain + 1 < STACK_MAX_FRAMES + 1 ? s->nchain + 1
+									  : STACK_MAX_FRAMES + 1);
+		r->frames = xrealloc(r->frames, r->frames_cap * sizeof(*r->frames));
+	}
+	for (i = 0; i < s->nchain; i++) {
+		uint64_t ip;
+
+		memcpy(&ip, &s->chain[i], 8);
+		if (ip >= CONTEXT_MAX) {
+			user = ip == CONTEXT_USER || ip == CONTEXT_GUEST_USER;
+			continue;
+		}
+		(*printed)++;
+		if (n >= r->frames_cap)
+			continue;	/* deeper than a stack can be: dropped below */
+		if (!user) {
+			r->frames[n++] = tepkmem_frame(&r->k, ip);
+		} else if (want_user) {
+			if (!marked) {
+				r->frames[n++] = r->user_mark;
+				marked = true;
+			}
+			if (n < r->frames_cap)
+				r->frames[n++] = user_frame(r, (int32_t)s->pid, ip);
+		}
+	}
+	if (!*printed)
+		return STACK_NONE;
+	if (marked && n && r->frames[n - 1] == r->user_mark)
+		n--;
+	counts->blocks++;
+	if (n == 0)
+		return STACK_NONE;	/* user frames only, not kept */
+	if (n > STACK_MAX_FRAMES) {
+		counts->dropped++;
+		return STACK_NONE;
+	}
+	counts->kmem_paired++;
+	return stack_intern(&r->cfg->strings->stacks, r->frames, n);
+}
+
+static void take_sample(struct perf_read *r, const unsigned char *p, uint64_t len)
+{
+	struct parse_stats *st = &r->out->stats;
+	struct tep_record rec;
+	struct kmem_event ev;
+	struct sample s;
+	uint64_t printed = 0;
+	uint32_t stack = STACK_NONE;
+	enum tepkmem_record what;
+
+	if (!parse_sample(r, p, len, &s)) {
+		fail(r, "a sample does not fit its record (a damaged perf.data)");
+		return;
+	}
+	if (s.attr->type != TYPE_TRACEPOINT || !s.raw)
+		return;	/* perf script prints these too, but no kmem event */
+	r->facts->records++;
+	r->line++;
+	st->lines++;
+	if (s.chain) {
+		if (r->cfg->want & WANT_STACK)
+			stack = chain_stack(r, &s, &printed);
+		else
+			for (uint64_t i = 0; i < s.nchain; i++) {
+				uint64_t ip;
+
+				memcpy(&ip, &s.chain[i], 8);
+				printed += ip < CONTEXT_MAX;
+			}
+		if (printed) {	/* perf script: a line per frame, then a blank one */
+			st->stack_lines += printed;
+			st->blank_lines++;
+			st->lines += printed + 1;
+		}
+	}
+	memset(&rec, 0, sizeof(rec));
+	rec.ts = r->cfg->usec_timestamps ? s.time - s.time % 1000 : s.time;
+	rec.cpu = (int)s.cpu;
+	rec.data = (void *)s.raw;
+	rec.size = (int)s.raw_size;
+	what = s.raw_size >= 2 ? tepkmem_decode(&r->k, &rec, &ev) : TEPKMEM_OTHER;
+	if (what == TEPKMEM_EVENT) {
+		st->events[ev.kind]++;
+		if (!(kmem_is_page(ev.kind) && !(r->cfg->want & WANT_PAGE))) {
+			ev.line = r->line;
+			ev.pid = (int32_t)s.tid;
+			ev.comm = (r->cfg->want & WANT_COMM) ? comm_of(r, (int32_t)s.tid) : STR_NONE;
+			ev.stack = stack;
+			if (r->cfg->want & WANT_STACK) {
+				if (stack == STACK_NONE)
+					st->stacks.events_without++;
+				else
+					st->stacks.events_with++;
+			}
+			r->cfg->on_event(r->cfg->ctx, &ev);
+		}
+	} else if (what == TEPKMEM_MALFORMED) {
+		st->malformed++;
+		if (!r->out->first_malformed_line)
+			r->out->first_malformed_line = r->line;
+	} else {
+		st->other_events++;
+		if (stack != STACK_NONE) {	/* counted as paired above: it was another event's */
+			st->stacks.kmem_paired--;
+			st->stacks.other_paired++;
+		}
+	}
+	r->line += printed ? printed + 1 : 0;
+}
+
+static void take_lost(struct perf_read *r, const unsigned char *p, uint64_t len)
+{
+	struct kmem_event ev;
+
+	if (len < 8 + 16)
+		return;
+	new_event(&ev, KMEM_LOST_EVENTS);
+	ev.pfn = u64_at(p + 8 + 8);
+	r->facts->lost_records += ev.pfn;
+	r->out->stats.events[KMEM_LOST_EVENTS]++;
+	r->out->stats.lost_events += ev.pfn;
+	r->cfg->on_event(r->cfg->ctx, &ev);
+}
+
+static void take_record(struct perf_read *r, uint64_t offset)
+{
+	const unsigned char *p = r->map + offset;
+	uint32_t type = u32_at(p);
+	uint16_t size;
+
+	memcpy(&size, p + 6, 2);
+	switch (type) {
+	case REC_SAMPLE:
+		take_sample(r, p + 8, size - 8u);
+		break;
+	case REC_COMM:
+		if (size >= 8 + 8 + 1) {
+			const char *comm = (const char *)p + 16;
+
+			set_comm(r, (int32_t)u32_at(p + 12), comm, strnlen(comm, size - 16u));
+		}
+		break;
+	case REC_FORK:
+		if (size >= 8 + 16) {	/* the child thread is named as its parent */
+			int32_t tid = (int32_t)u32_at(p + 16), ptid = (int32_t)u32_at(p + 20);
+			const struct thread_name *parent = thread_slot(r, ptid, false);
+
+			if (parent && !thread_slot(r, tid, false)) {
+				uint32_t comm = parent->comm;
+
+				thread_slot(r, tid, true)->comm = comm;
+			}
+		}
+		break;
+	case REC_LOST:
+		take_lost(r, p, size);
+		break;
+	case REC_MMAP:
+		if (size > 8 + 32)
+			add_mapping(r, (int32_t)u32_at(p + 8), u64_at(p + 16), u64_at(p + 24),
+				    (const char *)p + 40, strnlen((const char *)p + 40, size - 40u));
+		break;
+	case REC_MMAP2:
+		if (size > 8 + 64)
+			add_mapping(r, (int32_t)u32_at(p + 8), u64_at(p + 16), u64_at(p + 24),
+				    (const char *)p + 72, strnlen((const char *)p + 72, size - 72u));
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- ordering: perf's ordered events, flushed at each finished round ---- */
+
+static int by_time(const void *a, const void *b)
+{
+	const struct queued *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void flush_until(struct perf_read *r, uint64_t limit)
+{
+	size_t i, kept = 0;
+
+	qsort(r->q, r->nq, sizeof(*r->q), by_time);
+	for (i = 0; i < r->nq && !r->failed; i++) {
+		if (r->q[i].ts > limit)
+			break;
+		take_record(r, r->q[i].offset);
+	}
+	for (; i < r->nq; i++)
+		r->q[kept++] = r->q[i];
+	r->nq = kept;
+}
+
+static void queue_record(struct perf_read *r, uint64_t offset, uint64_t ts)
+{
+	if (r->nq == r->qcap) {
+		r->qcap = r->qcap ? r->qcap * 2 : 65536;
+		r->q = xrealloc(r->q, r->qcap * sizeof(*r->q));
+	}
+	r->q[r->nq].ts = ts;
+	r->q[r->nq].seq = r->seq++;
+	r->q[r->nq].offset = offset;
+	r->nq++;
+	if (ts > r->max_ts)
+		r->max_ts = ts;
+}
+
+static void read_data(struct perf_read *r)
+{
+	uint64_t at = r->data.offset, end = r->data.offset + r->data.size;
+
+	while (at < end && !r->failed) {
+		const unsigned char *p = r->map + at;
+		uint32_t type;
+		uint16_t size;
+		uint64_t ts;
+		struct sample s;
+
+		if (end - at < 8) {
+			fail(r, "its data section ends inside a record (a cut perf.data)");
+			break;
+		}
+		type = u32_at(p);
+		memcpy(&size, p + 6, 2);
+		if (size < 8 || size > end - at) {
+			fail(r, "a record runs past the data section (a damaged or cut perf.data)");
+			break;
+		}
+		if (type == REC_COMPRESSED) {
+			fail(r, "its records are compressed (perf record -z): record without -z, or "
+			     "decompress with 'perf inject -i FILE -o OUT'");
+			break;
+		}
+		if (type == REC_FINISHED_ROUND) {
+			flush_until(r, r->next_flush);
+			r->next_flush = r->max_ts;
+		} else if (type == REC_SAMPLE) {
+			if (parse_sample(r, p + 8, size - 8u, &s) && s.has_time)
+				queue_record(r, at, s.time);
+			else
+				take_record(r, at);
+		} else if (type < 64 && trailer_time(r, p + 8, size - 8u, &ts)) {
+			queue_record(r, at, ts);
+		} else {
+			take_record(r, at);
+		}
+		at += size;
+	}
+	if (!r->failed)
+		flush_until(r, UINT64_MAX);
+}
+
+/* ---- the file ---- */
+
+static int read_header(struct perf_read *r, uint64_t *features, struct ta_error *err)
+{
+	uint64_t header_size, attr_size;
+	struct section attrs;
+
+	if (r->size < 104)
+		return error_set(err, "'%s' is cut short: its perf.data header is incomplete",
+				 r->cfg->name);
+	if (memcmp(r->map, PERFDATA_MAGIC, 8) != 0)
+		return error_set(err, "'%s' is no perf.data", r->cfg->name);
+	header_size = u64_at(r->map + 8);
+	attr_size = u64_at(r->map + 16);
+	if (header_size == 16)
+		return error_set(err, "'%s' is a perf.data in pipe mode (perf record -o -): record "
+				 "into a file, or 'perf inject -i FILE -o OUT' to make one",
+				 r->cfg->name);
+	if (header_size < 104)
+		return error_set(err, "'%s': its perf.data header is damaged", r->cfg->name);
+	attrs.offset = u64_at(r->map + 24);
+	attrs.size = u64_at(r->map + 32);
+	r->data.offset = u64_at(r->map + 40);
+	r->data.size = u64_at(r->map + 48);
+	memcpy(features, r->map + 72, 4 * sizeof(uint64_t));
+	if (!in_file(r, r->data.offset, r->data.size))
+		return error_set(err, "'%s' is cut short: its data section runs past the end of the "
+				 "file (%llu bytes)", r->cfg->name, (unsigned long long)r->size);
+	return read_attrs(r, attr_size, &attrs, err);
+}
+
+static bool has_tracepoints(const struct perf_read *r)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->nattrs; i++)
+		if (r->attrs[i].type == TYPE_TRACEPOINT && (r->attrs[i].sample_type & SAMPLE_RAW))
+			return true;
+	return false;
+}
+
+static int read_features(struct perf_read *r, const uint64_t *bits, struct ta_error *err)
+{
+	struct section s;
+	char nrcpus[64];
+
+	if (!feature(r, bits, FEAT_TRACING_DATA, &s))
+		return error_set(err, "'%s' holds no event formats (HEADER_TRACING_DATA): it has no "
+				 "tracepoint samples to read (perf record -e 'kmem:*')", r->cfg->name);
+	if (feature(r, bits, FEAT_OSRELEASE, &s))
+		feature_string(r, &s, r->facts->os_release, sizeof(r->facts->os_release));
+	if (feature(r, bits, FEAT_NRCPUS, &s) && s.size >= 8)
+		r->out->header.cpus = (int)u32_at(r->map + s.offset);	/* available */
+	(void)nrcpus;
+	if (feature(r, bits, FEAT_TRACING_DATA, &s))
+		return parse_tracing_data(r, &s, err);
+	return 0;
+}
+
+int perfdata_read(int fd, const struct binread_config *cfg, struct read_result *out,
+		  struct binread_facts *facts, struct ta_error *err);
+
+int perfdata_read(int fd, const struct binread_config *cfg, struct read_result *out,
+		  struct binread_facts *facts, struct ta_error *err)
+{
+	struct perf_read r;
+	struct stat st;
+	uint64_t features[4];
+	int rc = -1;
+
+	memset(&r, 0, sizeof(r));
+	r.cfg = cfg;
+	r.out = out;
+	r.facts = facts;
+	if (fstat(fd, &st) < 0)
+		return error_set_errno(err, errno, "cannot read '%s'", cfg->name);
+	r.size = (uint64_t)st.st_size;
+	r.map = r.size ? mmap(NULL, r.size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+	if (r.size && r.map == MAP_FAILED)
+		return error_set_errno(err, errno, "cannot read '%s'", cfg->name);
+	r.tep = tep_alloc();
+	if (read_header(&r, features, err) < 0)
+		goto out;
+	if (!has_tracepoints(&r)) {
+		error_set(err, "'%s' has no tracepoint samples: record kmem events with perf record "
+			  "-e 'kmem:*'", cfg->name);
+		goto out;
+	}
+	if (read_features(&r, features, err) < 0)
+		goto out;
+	maybe_load_running_kallsyms(&r, features);
+	tepkmem_init(&r.k, r.tep, cfg->strings, cfg->want & ~WANT_COMM, resolve, &r);
+	r.user_mark = strtab_intern(&cfg->strings->frames, USER_FRAMES_MARK,
+				    strlen(USER_FRAMES_MARK));
+	read_data(&r);
+	if (r.failed) {
+		error_set(err, "'%s': %s", cfg->name, r.err_msg);
+	} else {
+		facts->symbols_from = r.by_map ? cfg->syms->path
+				      : r.by_kallsyms ? cfg->kallsyms->path
+				      : r.by_running ? "/proc/kallsyms" : NULL;
+		rc = 0;
+	}
+	tepkmem_release(&r.k);
+out:
+	if (r.have_running)
+		symbols_release(&r.running);
+	tep_free(r.tep);
+	free(r.attrs);
+	free(r.q);
+	free(r.threads);
+	free(r.maps);
+	free(r.frames);
+	if (r.map && r.map != MAP_FAILED)
+		munmap((void *)r.map, r.size);
+	return rc;
+}

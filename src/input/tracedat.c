@@ -1,0 +1,178 @@
+/*
+ * tracedat.c - trace-cmd's trace.dat read into kmem events (binread.h),
+ * through libtracecmd (the file's sections, compressed or not, its
+ * per-CPU pages merged in timestamp order, as trace-cmd report merges
+ * them) and libtraceevent (the event formats and kallsyms inside it).
+ *
+ * Each record is decoded by tepkmem.h, kernel_stack records paired with
+ * their events by recpair.h; lost events (a page that says events were
+ * dropped before it) become lost-event markers, as trace-cmd report's
+ * "CPU:N [M EVENTS DROPPED]" lines. Line numbers are those of trace-cmd
+ * report's text: "cpus=N" first, a line per record, one more per frame of
+ * a stack and per marker. Not here: what the events mean.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <trace-cmd/trace-cmd.h>
+
+#include "binread.h"
+#include "recpair.h"
+#include "tepkmem.h"
+
+struct tracedat_read {
+	const struct binread_config *cfg;
+	struct read_result *out;
+	struct binread_facts *facts;
+	struct tepkmem k;
+	struct recpair pair;
+	uint64_t line;
+	uint64_t by_kallsyms, by_map;	/* addresses named by the file's kallsyms, by the user's */
+};
+
+/* Functions from the file's kallsyms first, then the symbols the user gave. */
+static const char *resolve(void *ctx, uint64_t addr, uint64_t *start)
+{
+	struct tracedat_read *r = ctx;
+	const struct ksym *s;
+	const char *fn = tep_find_function(r->k.tep, addr);
+
+	if (fn) {
+		*start = tep_find_function_address(r->k.tep, addr);
+		r->by_kallsyms++;
+		return fn;
+	}
+	if (r->cfg->syms && r->cfg->syms->count && (s = symbols_lookup(r->cfg->syms, addr))) {
+		*start = s->addr;
+		r->by_map++;
+		return ksym_name(r->cfg->syms, s);
+	}
+	if (r->cfg->kallsyms && (s = symbols_lookup(r->cfg->kallsyms, addr))) {
+		*start = s->addr;
+		r->by_map++;
+		return ksym_name(r->cfg->kallsyms, s);
+	}
+	return NULL;
+}
+
+static void emit(void *ctx, const struct kmem_event *ev)
+{
+	struct tracedat_read *r = ctx;
+
+	r->cfg->on_event(r->cfg->ctx, ev);
+}
+
+static void lost_marker(struct tracedat_read *r, int cpu, long long missed)
+{
+	struct kmem_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = KMEM_LOST_EVENTS;
+	ev.line = ++r->line;
+	ev.call_site = ev.cache = ev.gfp = ev.comm = STR_NONE;
+	ev.stack = STACK_NONE;
+	ev.pid = -1;
+	ev.cpu = cpu;
+	ev.node = NODE_ABSENT;
+	ev.order = ev.migratetype = ev.fallback_order = ev.fallback_migratetype = -1;
+	ev.percpu_refill = ev.change_ownership = -1;
+	ev.pfn = missed > 0 ? (uint64_t)missed : 0;
+	r->out->stats.events[KMEM_LOST_EVENTS]++;
+	r->out->stats.lost_events += ev.pfn;
+	recpair_event(&r->pair, &ev);
+}
+
+static int take_record(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *ctx)
+{
+	struct tracedat_read *r = ctx;
+	struct parse_stats *st = &r->out->stats;
+	struct kmem_event ev;
+	const uint32_t *frames;
+	uint32_t n;
+
+	(void)handle;
+	rec->cpu = cpu;
+	if (r->cfg->usec_timestamps)
+		rec->ts = (rec->ts + 500) / 1000 * 1000;	/* trace-cmd report rounds */
+	if (rec->missed_events)
+		lost_marker(r, cpu, rec->missed_events);
+	r->facts->records++;
+	r->line++;
+	st->lines++;
+	switch (tepkmem_decode(&r->k, rec, &ev)) {
+	case TEPKMEM_EVENT:
+		ev.line = r->line;
+		st->events[ev.kind]++;
+		if (kmem_is_page(ev.kind) && !(r->cfg->want & WANT_PAGE))
+			recpair_other(&r->pair, cpu);	/* as the text parser passes them over */
+		else
+			recpair_event(&r->pair, &ev);
+		break;
+	case TEPKMEM_STACK:
+		frames = tepkmem_stack(&r->k, &n);
+		st->stack_lines += 1 + n;
+		st->lines += n;
+		r->line += n;
+		recpair_stack(&r->pair, cpu, frames, n);
+		break;
+	case TEPKMEM_MALFORMED:
+		st->malformed++;
+		if (!r->out->first_malformed_line)
+			r->out->first_malformed_line = r->line;
+		recpair_other(&r->pair, cpu);
+		break;
+	default:
+		st->other_events++;
+		recpair_other(&r->pair, cpu);
+		break;
+	}
+	return 0;
+}
+
+int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *out,
+		  struct binread_facts *facts, struct ta_error *err);
+
+int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *out,
+		  struct binread_facts *facts, struct ta_error *err)
+{
+	struct tracedat_read r;
+	struct tracecmd_input *handle;
+	struct tep_handle *tep;
+	int dup_fd = dup(fd), rc;
+
+	if (dup_fd < 0)
+		return error_set_errno(err, errno, "cannot read '%s'", cfg->name);
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	lseek(dup_fd, 0, SEEK_SET);
+	handle = tracecmd_open_fd(dup_fd, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!handle) {
+		close(dup_fd);
+		return error_set(err, "'%s' is a trace.dat that libtracecmd cannot open: damaged, "
+				 "cut short, or of a version it does not read", cfg->name);
+	}
+	tep = tracecmd_get_tep(handle);
+	memset(&r, 0, sizeof(r));
+	r.cfg = cfg;
+	r.out = out;
+	r.facts = facts;
+	tepkmem_init(&r.k, tep, cfg->strings, cfg->want, resolve, &r);
+	recpair_init(&r.pair, cfg->strings, &out->stats.stacks, (cfg->want & WANT_STACK) != 0,
+		     emit, &r);
+	out->header.cpus = tep_get_cpus(tep);
+	r.line = 1;	/* trace-cmd report's "cpus=N" */
+	out->stats.lines = 1;
+	out->stats.header_lines = out->stats.trace_headers = 1;
+	rc = tracecmd_iterate_events(handle, NULL, 0, take_record, &r);
+	recpair_flush(&r.pair);
+	facts->symbols_from = r.by_kallsyms ? "the file's kallsyms"
+			      : r.by_map ? cfg->syms->path : NULL;
+	recpair_release(&r.pair);
+	tepkmem_release(&r.k);
+	tracecmd_close(handle);
+	if (rc < 0)
+		return error_set(err, "'%s': libtracecmd could not read its events to the end "
+				 "(a damaged or cut trace.dat)", cfg->name);
+	return 0;
+}

@@ -1,0 +1,162 @@
+#!/usr/bin/env bats
+# The capture tools' binary files read directly (trace.dat, perf.data): the
+# corpus captures of a 6.18 host give the reports their text forms give
+# (trace-cmd report, perf script --kallsyms), made here by the tools
+# themselves; timestamps cut to the text's microseconds by the test hook
+# TA_TEST_TIMESTAMPS=usec, since the text loses the nanoseconds.
+
+load ../lib/helpers
+
+BIN="$CORPUS/host-6.18/binary"
+
+setup() {
+	require_corpus
+	[ -d "$BIN" ] || skip "no binary captures in the corpus"
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# unpacked NAME: the corpus file NAME (xz'd there), unpacked once into the cache
+unpacked() {
+	local out="$REF_CACHE/bin-$1"
+	mkdir -p "$REF_CACHE"
+	[ -s "$out" ] || { xz -dc "$BIN/$1.xz" > "$out.tmp" && mv "$out.tmp" "$out"; }
+	echo "$out"
+}
+
+# text_form NAME: its text form, made once by the tool that wrote it
+text_form() {
+	local f out
+	f=$(unpacked "$1")
+	out="$REF_CACHE/bin-$1.txt"
+	if [ ! -s "$out" ]; then
+		case "$1" in
+		*.dat) command -v trace-cmd > /dev/null || skip "no trace-cmd (scripts/deps.sh)"
+			trace-cmd report -i "$f" > "$out.tmp" 2> /dev/null ;;
+		*) command -v perf > /dev/null || skip "no perf (scripts/deps.sh)"
+			perf script -i "$f" --kallsyms "$(unpacked kallsyms)" > "$out.tmp" 2> /dev/null ;;
+		esac
+		mv "$out.tmp" "$out"
+	fi
+	echo "$out"
+}
+
+# reports SOURCE PREFIX [OPTS...]: every report of SOURCE into PREFIX.*
+reports() {
+	local src=$1 p=$2
+	shift 2
+	TA_TEST_TIMESTAMPS=usec "$TA" -q -f "$src" "$@" -c "$p.account" --summary "$p.summary" \
+		--stats "$p.stats" --outstanding "$p.outstanding" --page "$p.page" \
+		--html "$p.html" --save-db "$p.db"
+	TA_TEST_TIMESTAMPS=usec "$TA" -q -f "$src" "$@" --group-by origin -c "$p.origins" \
+		--folded "$p.folded" --folded-pages "$p.folded-pages"
+}
+
+# same_reports A B: the reports of A and B byte for byte (the summary but its line naming
+# the log; the page's data but the log's name); DROP: summary lines left out of both,
+# ISLANDS: the page's data compared
+same_reports() {
+	local r drop=${DROP:-^log: }
+	for r in account stats outstanding page origins folded folded-pages; do
+		diff_or_fail "$1.$r" "$2.$r" || { echo "report $r differs"; return 1; }
+	done
+	diff <(grep -Ev "$drop" "$1.summary") <(grep -Ev "$drop" "$2.summary") ||
+		{ echo "summary differs"; return 1; }
+	# shellcheck disable=SC2086
+	python3 "$TOP/tests/tools/same_islands.py" "$1.html" "$2.html" ${ISLANDS:-account stats timeline folded} ||
+		{ echo "the page's data differs"; return 1; }
+}
+
+@test "trace.dat: every report is the one of its trace-cmd report text" {
+	local f t
+	f=$(unpacked kmem.dat)
+	t=$(text_form kmem.dat)
+	reports "$f" bin
+	reports "$t" txt
+	same_reports bin txt
+	# the DB made from the binary file gives the account the file gave
+	"$TA" -q --db-file bin.db -c db.account
+	cmp bin.account db.account
+}
+
+@test "trace.dat with kernel stacks: origins, folded stacks and pages as from its text" {
+	local f t
+	f=$(unpacked kmem-stacks.dat)
+	t=$(text_form kmem-stacks.dat)
+	reports "$f" bin
+	reports "$t" txt
+	same_reports bin txt
+	grep -q ' => \| entry_SYSCALL_64' "$t"
+	[ "$(wc -l < bin.folded)" -gt 100 ]
+}
+
+@test "perf.data: every report is the one of its perf script text, the lost records said" {
+	local f t
+	f=$(unpacked kmem.perf.data)
+	t=$(text_form kmem.perf.data)
+	reports "$f" bin --kallsyms "$(unpacked kallsyms)"
+	reports "$t" txt
+	# perf script only warns of the lost records; the file's summary counts them
+	DROP='^log: |lost events marker|events lost|lost_marker' ISLANDS='account stats folded' \
+		same_reports bin txt
+	grep -Eq '^events lost \(trace_pipe markers\): +167$' bin.summary
+}
+
+@test "perf.data with callchains: origins and folded stacks as from its perf script text" {
+	local f t
+	f=$(unpacked kmem-callchain.perf.data)
+	t=$(text_form kmem-callchain.perf.data)
+	reports "$f" bin --kallsyms "$(unpacked kallsyms)"
+	reports "$t" txt
+	same_reports bin txt
+	[ "$(wc -l < bin.folded)" -gt 100 ]
+	# with user frames: the same kernel part, the user part named by its mapping
+	"$TA" -q -f "$f" --kallsyms "$(unpacked kallsyms)" --user-frames --folded user.folded
+	grep -q ';\[libc.so.6\]' user.folded
+}
+
+@test "perf.data without --kallsyms on another kernel: call sites stay addresses, it says why" {
+	local f
+	f=$(unpacked kmem.perf.data)
+	[ "$(uname -r)" != "6.18.44-fc-v657" ] || skip "this is the recording's kernel"
+	run "$TA" -f "$f" -c account.txt
+	[ "$status" -eq 0 ]
+	grep -q '^ *[0-9].* 0xffffffff' account.txt
+	[[ "$output" == *"'$f' was recorded on Linux 6.18.44-fc-v657, not this kernel ($(uname -r)): its addresses stay hex; give that kernel's symbols with --kallsyms FILE (its /proc/kallsyms) or -k TREE"* ]]
+}
+
+@test "trace.dat version 6, and version 7 with zstd sections: the reports of version 7" {
+	local f
+	command -v trace-cmd > /dev/null || skip "no trace-cmd (scripts/deps.sh)"
+	f=$(unpacked kmem.dat)
+	trace-cmd convert -i "$f" --file-version 6 -o v6.dat > /dev/null 2>&1
+	trace-cmd convert -i "$f" --file-version 7 --compression zstd -o zstd.dat > /dev/null 2>&1 ||
+		skip "this trace-cmd cannot compress"
+	"$TA" -q -f "$f" -c v7.account --summary v7.summary
+	for v in v6 zstd; do
+		"$TA" -q -f $v.dat -c $v.account --summary $v.summary
+		cmp v7.account $v.account
+		diff <(sed 1d v7.summary) <(sed 1d $v.summary)
+	done
+}
+
+@test "damaged binary files: one message each, exit 1, nothing written" {
+	local dat perf
+	dat=$(unpacked kmem.dat)
+	perf=$(unpacked kmem.perf.data)
+	head -c 100000 "$dat" > cut.dat
+	head -c 5000000 "$perf" > cut.perf.data
+	head -c 60 "$perf" > header.perf.data
+	cp "$dat" v9.dat && printf '9' | dd of=v9.dat bs=1 seek=10 conv=notrunc 2> /dev/null
+	printf 'PERFILE2' > pipe.perf.data && head -c 8 /dev/zero | tr '\0' '\020' >> pipe.perf.data
+	for f in cut.dat cut.perf.data header.perf.data v9.dat; do
+		run "$TA" -q -f "$f" -c out.txt
+		[ "$status" -eq 1 ] || { echo "$f: status $status"; false; }
+		[ "${#lines[@]}" -eq 1 ]
+		[[ "$output" == "trace_analyze: error: '$f'"* ]] || { echo "$output"; false; }
+		[ ! -e out.txt ]
+	done
+	run "$TA" -q -f v9.dat -c out.txt
+	[ "$output" = "trace_analyze: error: 'v9.dat' is a trace.dat of version 9: versions 6 and 7 are read" ]
+	run "$TA" -q -f cut.perf.data -c out.txt
+	[[ "$output" == *"is cut short"* ]]
+}
