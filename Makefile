@@ -111,7 +111,8 @@ SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/tests/%)
 # libFuzzer targets, one tests/fuzz/fuzz_NAME.c each: db (the DB reader,
 # built with checksums taken as good so that mutations reach the checks
 # behind them), text (any bytes as a log through pipeline_run, every report
-# on), compressed (gzip/xz/zstd streams through the input layer). The
+# on), compressed (gzip/xz/zstd streams through the input layer), tracedat
+# and perfdata (the binary decoders, fuzz_binary.h). The
 # library is compiled once with clang for them all (build/fuzz/obj).
 # `make fuzz` runs each for FUZZ_SECONDS; `make fuzz-NAME` one of them.
 # `make check` builds every target and runs it a fixed number of runs from
@@ -121,7 +122,7 @@ SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/tests/%)
 # made at build time with the current writer (DB seeds are --save-db of the
 # text seeds, compressed seeds the text seeds compressed), so that no seed
 # goes stale when a format changes.
-FUZZ_TARGETS := db text compressed
+FUZZ_TARGETS := db text compressed tracedat perfdata
 FUZZ_SECONDS ?= 600
 FUZZ_DEFS  := -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 FUZZ_SAN   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -135,7 +136,7 @@ $(BUILD)/fuzz/obj/%.o: src/%.c $(wildcard include/*.h) | $(GEN) $(HTML_GEN)
 	@mkdir -p $(dir $@)
 	clang $(CPPFLAGS) $(FUZZ_DEFS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(WARN) -c -o $@ $<
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(FUZZ_OBJS)
 	@mkdir -p $(dir $@)
 	clang $(CPPFLAGS) $(FUZZ_DEFS) $(FUZZ_SAN) $(WARN) -fsanitize=fuzzer -o $@ $< \
 		$(FUZZ_OBJS) $(LDLIBS)
@@ -147,9 +148,11 @@ $(BUILD)/fuzz/binfile.o: src/base/binfile.c $(wildcard include/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(FUZZ_DEFS) $(SAN_FLAGS) $(WARN) -c -o $@ $<
 
-$(BUILD)/fuzz/seeds_%: tests/fuzz/run_seeds.c tests/fuzz/fuzz_%.c $(SEED_OBJS)
+$(BUILD)/fuzz/seeds_%: tests/fuzz/run_seeds.c tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) \
+		$(SEED_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(FUZZ_DEFS) $(SAN_FLAGS) $(WARN) -o $@ tests/fuzz/run_seeds.c \
+	$(CC) $(CPPFLAGS) $(FUZZ_DEFS) $(SAN_FLAGS) $(WARN) -Wno-unused-function -o $@ \
+		tests/fuzz/run_seeds.c \
 		tests/fuzz/fuzz_$*.c $(SEED_OBJS) $(LDLIBS)
 
 $(FUZZ_KIDX): data/linux-6.1-tiny.kidx.gz
@@ -157,7 +160,8 @@ $(FUZZ_KIDX): data/linux-6.1-tiny.kidx.gz
 	gzip -dc $< > $@
 
 # seeds made by the current build from the committed text seeds
-$(BUILD)/fuzz/seeds/.made: tests/fuzz/make-built-seeds.sh trace_analyze $(TEXT_SEEDS)
+$(BUILD)/fuzz/seeds/.made: tests/fuzz/make-built-seeds.sh trace_analyze $(TEXT_SEEDS) \
+		tests/fixtures/small-stacks.dat tests/fixtures/small-callchain.perf.data
 	tests/fuzz/make-built-seeds.sh ./trace_analyze $(BUILD)/fuzz/seeds
 	@touch $@
 

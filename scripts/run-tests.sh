@@ -97,7 +97,7 @@ run_bats trace_analyze cli
 run_units build/san/tests unit-asan
 run_bats build/san/trace_analyze cli-asan
 # runs: a few seconds each (a text run reads its log twice, every report on)
-for t in db:3000 text:300 compressed:3000; do
+for t in db:3000 text:300 compressed:3000 tracedat:1000 perfdata:1000; do
 	run_fuzz_seeds "${t%%:*}"
 	run_fuzzer "${t%%:*}" "${t##*:}"
 done

@@ -14,6 +14,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
@@ -131,6 +133,191 @@ static int take_record(struct tracecmd_input *handle, struct tep_record *rec, in
 	return 0;
 }
 
+/* ---- the file's layout, checked before libtracecmd reads it ---- */
+
+/*
+ * libtracecmd trusts the sizes and offsets a trace.dat gives and can crash
+ * on a damaged one (3.1 dereferences a half-made handle when an open
+ * fails), so the layout is walked first: every size within the file, every
+ * section and CPU's data where the file has it. What is inside the
+ * sections (the formats' text, the pages) is the libraries' to read.
+ */
+struct layout {
+	const unsigned char *p;
+	uint64_t size, at;
+	bool bad;
+};
+
+static const unsigned char *lay_take(struct layout *l, uint64_t n)
+{
+	const unsigned char *q = l->p + l->at;
+
+	if (l->bad || n > l->size - l->at) {
+		l->bad = true;
+		return NULL;
+	}
+	l->at += n;
+	return q;
+}
+
+static uint64_t lay_u(struct layout *l, unsigned n)
+{
+	const unsigned char *q = lay_take(l, n);
+	uint64_t v = 0;
+
+	if (q)
+		memcpy(&v, q, n);	/* little-endian: the only byte order read */
+	return v;
+}
+
+static void lay_string(struct layout *l)
+{
+	const unsigned char *nul = l->bad ? NULL : memchr(l->p + l->at, '\0', l->size - l->at);
+
+	if (!nul)
+		l->bad = true;
+	else
+		l->at = (uint64_t)(nul - l->p) + 1;
+}
+
+static bool lay_within(const struct layout *l, uint64_t off, uint64_t n)
+{
+	return off <= l->size && n <= l->size - off;
+}
+
+/* Version 6: the header's parts one after the other, then each CPU's data. */
+static bool v6_layout_ok(struct layout *l)
+{
+	uint64_t i, n, cpus;
+
+	for (i = 0; i < 2; i++) {	/* header_page, header_event */
+		lay_string(l);
+		lay_take(l, lay_u(l, 8));
+	}
+	n = lay_u(l, 4);		/* ftrace formats */
+	for (i = 0; i < n && !l->bad; i++)
+		lay_take(l, lay_u(l, 8));
+	n = lay_u(l, 4);		/* event systems */
+	for (i = 0; i < n && !l->bad; i++) {
+		uint64_t j, events;
+
+		lay_string(l);
+		events = lay_u(l, 4);
+		for (j = 0; j < events && !l->bad; j++)
+			lay_take(l, lay_u(l, 8));
+	}
+	lay_take(l, lay_u(l, 4));	/* kallsyms */
+	lay_take(l, lay_u(l, 4));	/* printk formats */
+	lay_take(l, lay_u(l, 8));	/* cmdlines */
+	cpus = lay_u(l, 4);
+	if (l->bad || cpus > 8192)
+		return false;
+	if (lay_take(l, 10) && memcmp(l->p + l->at - 10, "options  ", 10) == 0) {
+		uint16_t id;
+
+		while (!l->bad && (id = (uint16_t)lay_u(l, 2)) != 0)
+			lay_take(l, lay_u(l, 4));
+		lay_take(l, 10);
+	}
+	if (l->bad || memcmp(l->p + l->at - 10, "flyrecord", 10) != 0)
+		return false;	/* a latency trace: no events to read */
+	for (i = 0; i < cpus && !l->bad; i++) {
+		uint64_t off = lay_u(l, 8), size = lay_u(l, 8);
+
+		if (size && !lay_within(l, off, size))
+			return false;
+	}
+	return !l->bad;
+}
+
+/* Version 7: the chain of options sections, and what their options point at. */
+static bool v7_layout_ok(struct layout *l)
+{
+	uint64_t next, sections = 0;
+
+	lay_string(l);	/* compression name */
+	lay_string(l);	/* and version */
+	next = lay_u(l, 8);
+	while (next && !l->bad && sections++ < 1024) {
+		uint64_t end, size;
+		uint16_t flags;
+
+		if (!lay_within(l, next, 16))
+			return false;
+		l->at = next;
+		lay_u(l, 2);
+		flags = (uint16_t)lay_u(l, 2);
+		lay_u(l, 4);
+		size = lay_u(l, 8);
+		if (!lay_within(l, l->at, size))
+			return false;
+		if (flags & 1)
+			return true;	/* compressed options: the library decompresses them */
+		end = l->at + size;
+		next = 0;
+		while (!l->bad && l->at < end) {
+			uint16_t id = (uint16_t)lay_u(l, 2);
+			uint32_t len = (uint32_t)lay_u(l, 4);
+			uint64_t opt = l->at;
+
+			if (!lay_within(l, opt, len) || opt + len > end)
+				return false;
+			if (id == 0) {	/* DONE: the next options section */
+				next = len >= 8 ? lay_u(l, 8) : 0;
+				break;
+			}
+			if (id >= 16 && id <= 21 && len >= 8 &&
+			    !lay_within(l, lay_u(l, 8), 16))	/* a section's header */
+				return false;
+			if (id == 3 && len >= 8) {	/* BUFFER: its CPUs' data */
+				uint64_t off = lay_u(l, 8), cpus, i;
+
+				if (!lay_within(l, off, 16))
+					return false;
+				lay_string(l);
+				lay_string(l);
+				lay_u(l, 4);
+				cpus = lay_u(l, 4);
+				for (i = 0; i < cpus && !l->bad && l->at <= opt + len; i++) {
+					uint64_t data_off, data_size;
+
+					lay_u(l, 4);
+					data_off = lay_u(l, 8);
+					data_size = lay_u(l, 8);
+					if (data_size && !lay_within(l, data_off, data_size))
+						return false;
+				}
+			}
+			l->at = opt + len;
+		}
+	}
+	return !l->bad;
+}
+
+static bool layout_ok(int fd, int version)
+{
+	struct stat st;
+	struct layout l;
+	void *map;
+	bool ok;
+
+	if (fstat(fd, &st) < 0 || st.st_size < 20)
+		return false;
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED)
+		return false;
+	l.p = map;
+	l.size = (uint64_t)st.st_size;
+	l.at = 10;
+	l.bad = false;
+	lay_string(&l);		/* the version */
+	lay_take(&l, 2);	/* endian, long size */
+	lay_u(&l, 4);		/* page size */
+	ok = !l.bad && (version == 6 ? v6_layout_ok(&l) : v7_layout_ok(&l));
+	munmap(map, (size_t)st.st_size);
+	return ok;
+}
+
 int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *out,
 		  struct binread_facts *facts, struct ta_error *err);
 
@@ -144,6 +331,11 @@ int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *
 
 	if (dup_fd < 0)
 		return error_set_errno(err, errno, "cannot read '%s'", cfg->name);
+	if (!layout_ok(fd, facts->version)) {
+		close(dup_fd);
+		return error_set(err, "'%s' is a damaged or cut trace.dat: its sections or CPU data "
+				 "are not where its header says", cfg->name);
+	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	lseek(dup_fd, 0, SEEK_SET);
 	handle = tracecmd_open_fd(dup_fd, TRACECMD_FL_LOAD_NO_PLUGINS);

@@ -5,12 +5,15 @@
 #   OUTDIR/db/NAME.db        --save-db of each text seed's log
 #   OUTDIR/compressed/NAME.* each plain text seed's log through gzip, xz and
 #                            zstd, whole and cut in the middle
+#   OUTDIR/tracedat/*        the fixture trace.dat (version 6), and with
+#                            trace-cmd: versions 7, 7 with zstd sections
+#   OUTDIR/perfdata/*        the fixture perf.data
 # A text seed is three bytes that choose the run (fuzz_text.c), then the log.
 set -eu
 ta=$1
 out=$2
 rm -rf "$out"
-mkdir -p "$out/db" "$out/compressed"
+mkdir -p "$out/db" "$out/compressed" "$out/tracedat" "$out/perfdata"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
@@ -31,4 +34,12 @@ for seed in tests/fuzz/corpus/text/*; do
 		done
 	fi
 done
+cp tests/fixtures/small-stacks.dat "$out/tracedat/v6.dat"
+cp tests/fixtures/small-callchain.perf.data "$out/perfdata/callchain.perf.data"
+if command -v trace-cmd > /dev/null; then
+	trace-cmd convert -i "$out/tracedat/v6.dat" --file-version 7 -o "$out/tracedat/v7.dat" \
+		> /dev/null 2>&1 || true
+	trace-cmd convert -i "$out/tracedat/v6.dat" --file-version 7 --compression zstd \
+		-o "$out/tracedat/v7-zstd.dat" > /dev/null 2>&1 || true
+fi
 echo "make-built-seeds.sh: $n DB seeds, $(ls "$out/compressed" | wc -l) compressed seeds in $out"
