@@ -99,8 +99,9 @@ struct queued {
 
 /* What perf calls a thread: its comm, by tid. */
 struct thread_name {
-	int32_t tid;
+	int32_t tid;		/* any value: perf writes -1 for "unknown" */
 	uint32_t comm;		/* id in the comms table */
+	bool used;
 };
 
 /* A user mapping, for naming user frames with --user-frames. */
@@ -623,11 +624,11 @@ static struct thread_name *thread_slot(struct perf_read *r, int32_t tid, bool ad
 		struct thread_name *t = xmalloc(cap * sizeof(*t));
 
 		for (j = 0; j < cap; j++)
-			t[j].tid = -1;
+			t[j].used = false;
 		for (j = 0; j < r->threads_cap; j++) {
-			if (r->threads[j].tid < 0)
+			if (!r->threads[j].used)
 				continue;
-			for (i = hash_tid(r->threads[j].tid, cap); t[i].tid >= 0; i = (i + 1) & (cap - 1))
+			for (i = hash_tid(r->threads[j].tid, cap); t[i].used; i = (i + 1) & (cap - 1))
 				;
 			t[i] = r->threads[j];
 		}
@@ -637,13 +638,14 @@ static struct thread_name *thread_slot(struct perf_read *r, int32_t tid, bool ad
 	}
 	if (!r->threads_cap)
 		return NULL;
-	for (i = hash_tid(tid, r->threads_cap); r->threads[i].tid >= 0;
+	for (i = hash_tid(tid, r->threads_cap); r->threads[i].used;
 	     i = (i + 1) & (r->threads_cap - 1))
 		if (r->threads[i].tid == tid)
 			return &r->threads[i];
 	if (!add)
 		return NULL;
 	r->threads[i].tid = tid;
+	r->threads[i].used = true;
 	r->nthreads++;
 	return &r->threads[i];
 }

@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
+#include <zlib.h>
+#include <zstd.h>
 
 #include "binread.h"
 #include "recpair.h"
@@ -140,12 +142,17 @@ static int take_record(struct tracecmd_input *handle, struct tep_record *rec, in
  * on a damaged one (3.1 dereferences a half-made handle when an open
  * fails), so the layout is walked first: every size within the file, every
  * section and CPU's data where the file has it. What is inside the
- * sections (the formats' text, the pages) is the libraries' to read.
+ * sections (the formats' text, the pages) is the libraries' to read, but
+ * for each CPU's first page: libtracecmd 3.1 reads it while opening and,
+ * when it is bad, closes a handle whose later CPUs are not set up yet.
  */
 struct layout {
 	const unsigned char *p;
 	uint64_t size, at;
 	bool bad;
+	uint32_t page_size;
+	unsigned long_size;
+	const char *compression;	/* v7: "none", "zstd", "zlib" */
 };
 
 static const unsigned char *lay_take(struct layout *l, uint64_t n)
@@ -183,6 +190,69 @@ static void lay_string(struct layout *l)
 static bool lay_within(const struct layout *l, uint64_t off, uint64_t n)
 {
 	return off <= l->size && n <= l->size - off;
+}
+
+/* Where the kernel's ring-buffer page header says the page's data ends. */
+static bool page_header_ok(const struct layout *l, const unsigned char *page, uint64_t n)
+{
+	uint64_t commit = 0;
+
+	if (n < 8 + l->long_size)
+		return false;
+	memcpy(&commit, page + 8, l->long_size);
+	return (commit & ((1u << 27) - 1)) <= l->page_size;
+}
+
+/* A CPU's data stored as it is: its first page. */
+static bool first_page_ok(const struct layout *l, uint64_t off, uint64_t size)
+{
+	return page_header_ok(l, l->p + off, size);
+}
+
+static bool inflate_chunk(const char *compression, const unsigned char *in, uint32_t n_in,
+			  unsigned char *out, uint32_t n_out)
+{
+	if (strcmp(compression, "zstd") == 0)
+		return !ZSTD_isError(ZSTD_decompress(out, n_out, in, n_in));
+	if (strcmp(compression, "zlib") == 0) {
+		uLongf got = n_out;
+
+		return uncompress(out, &got, in, n_in) == Z_OK;
+	}
+	return false;	/* libtracecmd refuses what it cannot decompress */
+}
+
+/* A CPU's data in compressed chunks: every chunk in the file, the first one's first page. */
+static bool first_chunk_ok(const struct layout *l, uint64_t off, uint64_t size)
+{
+	const unsigned char *p = l->p + off;
+	uint32_t count, zsize, rsize, i;
+	uint64_t at = 4;
+	unsigned char *page;
+	bool ok;
+
+	if (size < 4)
+		return false;
+	memcpy(&count, p, 4);
+	for (i = 0; i < count; i++) {
+		if (l->size - off - at < 8)
+			return false;
+		memcpy(&zsize, p + at, 4);
+		at += 8 + (uint64_t)zsize;
+		if (at > l->size - off)
+			return false;
+	}
+	if (!count)
+		return true;
+	memcpy(&zsize, p + 4, 4);
+	memcpy(&rsize, p + 8, 4);
+	if (rsize < 16 || rsize > (64u << 20))
+		return false;
+	page = xmalloc(rsize);
+	ok = inflate_chunk(l->compression, p + 12, zsize, page, rsize) &&
+	     page_header_ok(l, page, rsize);
+	free(page);
+	return ok;
 }
 
 /* Version 6: the header's parts one after the other, then each CPU's data. */
@@ -224,10 +294,91 @@ static bool v6_layout_ok(struct layout *l)
 	for (i = 0; i < cpus && !l->bad; i++) {
 		uint64_t off = lay_u(l, 8), size = lay_u(l, 8);
 
-		if (size && !lay_within(l, off, size))
+		if (size && (!lay_within(l, off, size) || !first_page_ok(l, off, size)))
 			return false;
 	}
 	return !l->bad;
+}
+
+/*
+ * Version 7: one options section's options in o (the file itself, or the
+ * section decompressed), from o->at to end; the offsets they give are
+ * checked in the file. Sets *next to the next options section, 0 at the last.
+ */
+static bool v7_options_ok(const struct layout *file, struct layout *o, uint64_t end,
+			  uint64_t *next)
+{
+	*next = 0;
+	while (!o->bad && o->at < end) {
+		uint16_t id = (uint16_t)lay_u(o, 2);
+		uint32_t len = (uint32_t)lay_u(o, 4);
+		uint64_t opt = o->at;
+
+		if (!lay_within(o, opt, len) || opt + len > end)
+			return false;
+		if (id == 0) {	/* DONE: the next options section */
+			*next = len >= 8 ? lay_u(o, 8) : 0;
+			break;
+		}
+		if (id >= 16 && id <= 21 && len >= 8 &&
+		    !lay_within(file, lay_u(o, 8), 16))	/* a section's header */
+			return false;
+		if (id == 3 && len >= 8) {	/* BUFFER: its CPUs' data */
+			uint64_t off = lay_u(o, 8), cpus, i;
+
+			if (!lay_within(file, off, 16))
+				return false;
+			lay_string(o);
+			lay_string(o);
+			lay_u(o, 4);
+			cpus = lay_u(o, 4);
+			for (i = 0; i < cpus && !o->bad && o->at <= opt + len; i++) {
+				uint64_t data_off, data_size;
+
+				lay_u(o, 4);
+				data_off = lay_u(o, 8);
+				data_size = lay_u(o, 8);
+				if (!data_size || o->bad)
+					continue;
+				if (!lay_within(file, data_off, data_size))
+					return false;
+				if (!(strcmp(file->compression, "none") == 0
+				      ? first_page_ok(file, data_off, data_size)
+				      : first_chunk_ok(file, data_off, data_size)))
+					return false;
+			}
+		}
+		o->at = opt + len;
+	}
+	return !o->bad;
+}
+
+/* A compressed options section: its block decompressed, then walked. */
+static bool v7_compressed_options_ok(const struct layout *l, uint64_t at, uint64_t size,
+				     uint64_t *next)
+{
+	struct layout o;
+	uint32_t zsize, rsize;
+	unsigned char *buf;
+	bool ok;
+
+	if (size < 8)
+		return false;
+	memcpy(&zsize, l->p + at, 4);
+	memcpy(&rsize, l->p + at + 4, 4);
+	if (zsize > size - 8 || rsize > (64u << 20))
+		return false;
+	buf = xmalloc(rsize ? rsize : 1);
+	ok = inflate_chunk(l->compression, l->p + at + 8, zsize, buf, rsize);
+	if (ok) {
+		o = *l;
+		o.p = buf;
+		o.size = rsize;
+		o.at = 0;
+		ok = v7_options_ok(l, &o, rsize, next);
+	}
+	free(buf);
+	return ok;
 }
 
 /* Version 7: the chain of options sections, and what their options point at. */
@@ -235,11 +386,12 @@ static bool v7_layout_ok(struct layout *l)
 {
 	uint64_t next, sections = 0;
 
+	l->compression = (const char *)l->p + l->at;
 	lay_string(l);	/* compression name */
 	lay_string(l);	/* and version */
 	next = lay_u(l, 8);
 	while (next && !l->bad && sections++ < 1024) {
-		uint64_t end, size;
+		uint64_t size;
 		uint16_t flags;
 
 		if (!lay_within(l, next, 16))
@@ -251,45 +403,9 @@ static bool v7_layout_ok(struct layout *l)
 		size = lay_u(l, 8);
 		if (!lay_within(l, l->at, size))
 			return false;
-		if (flags & 1)
-			return true;	/* compressed options: the library decompresses them */
-		end = l->at + size;
-		next = 0;
-		while (!l->bad && l->at < end) {
-			uint16_t id = (uint16_t)lay_u(l, 2);
-			uint32_t len = (uint32_t)lay_u(l, 4);
-			uint64_t opt = l->at;
-
-			if (!lay_within(l, opt, len) || opt + len > end)
-				return false;
-			if (id == 0) {	/* DONE: the next options section */
-				next = len >= 8 ? lay_u(l, 8) : 0;
-				break;
-			}
-			if (id >= 16 && id <= 21 && len >= 8 &&
-			    !lay_within(l, lay_u(l, 8), 16))	/* a section's header */
-				return false;
-			if (id == 3 && len >= 8) {	/* BUFFER: its CPUs' data */
-				uint64_t off = lay_u(l, 8), cpus, i;
-
-				if (!lay_within(l, off, 16))
-					return false;
-				lay_string(l);
-				lay_string(l);
-				lay_u(l, 4);
-				cpus = lay_u(l, 4);
-				for (i = 0; i < cpus && !l->bad && l->at <= opt + len; i++) {
-					uint64_t data_off, data_size;
-
-					lay_u(l, 4);
-					data_off = lay_u(l, 8);
-					data_size = lay_u(l, 8);
-					if (data_size && !lay_within(l, data_off, data_size))
-						return false;
-				}
-			}
-			l->at = opt + len;
-		}
+		if (!((flags & 1) ? v7_compressed_options_ok(l, l->at, size, &next)
+				  : v7_options_ok(l, l, l->at + size, &next)))
+			return false;
 	}
 	return !l->bad;
 }
@@ -311,8 +427,10 @@ static bool layout_ok(int fd, int version)
 	l.at = 10;
 	l.bad = false;
 	lay_string(&l);		/* the version */
-	lay_take(&l, 2);	/* endian, long size */
-	lay_u(&l, 4);		/* page size */
+	lay_u(&l, 1);		/* endian: only little is read */
+	l.long_size = lay_u(&l, 1) == 4 ? 4 : 8;
+	l.page_size = (uint32_t)lay_u(&l, 4);
+	l.compression = "none";
 	ok = !l.bad && (version == 6 ? v6_layout_ok(&l) : v7_layout_ok(&l));
 	munmap(map, (size_t)st.st_size);
 	return ok;
@@ -334,7 +452,7 @@ int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *
 	if (!layout_ok(fd, facts->version)) {
 		close(dup_fd);
 		return error_set(err, "'%s' is a damaged or cut trace.dat: its sections or CPU data "
-				 "are not where its header says", cfg->name);
+				 "are not where its header says or are damaged", cfg->name);
 	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	lseek(dup_fd, 0, SEEK_SET);

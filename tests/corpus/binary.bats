@@ -160,3 +160,28 @@ same_reports() {
 	run "$TA" -q -f cut.perf.data -c out.txt
 	[[ "$output" == *"is cut short"* ]]
 }
+
+@test "trace.dat of version 7: a compressed options section is read; a bad first page or chunk is refused" {
+	local f
+	command -v trace-cmd > /dev/null || skip "no trace-cmd (scripts/deps.sh)"
+	f=$(unpacked kmem.dat)
+	trace-cmd convert -i "$f" --file-version 7 --compression zstd -o zstd.dat > /dev/null 2>&1 ||
+		skip "this trace-cmd cannot compress"
+	trace-cmd convert -i "$f" --file-version 7 --compression none -o plain.dat > /dev/null 2>&1
+	# libtracecmd reads options sections that are compressed; trace-cmd writes none
+	python3 "$TOP/tests/tools/remake_dat.py" compress-options zstd.dat options.dat
+	[ "$(trace-cmd report -i options.dat 2> /dev/null | md5sum)" = "$(trace-cmd report -i zstd.dat 2> /dev/null | md5sum)" ]
+	"$TA" -q -f zstd.dat -c zstd.account
+	"$TA" -q -f options.dat -c options.account
+	cmp zstd.account options.account
+	# libtracecmd 3.1 reads each CPU's first page while opening, and crashes
+	# closing the file when one is bad: such files are refused before it
+	python3 "$TOP/tests/tools/remake_dat.py" damage-first-page plain.dat page.dat
+	python3 "$TOP/tests/tools/remake_dat.py" damage-first-chunk zstd.dat chunk.dat
+	for d in page.dat chunk.dat; do
+		run "$TA" -q -f $d -c out.txt
+		[ "$status" -eq 1 ]
+		[ "$output" = "trace_analyze: error: '$d' is a damaged or cut trace.dat: its sections or CPU data are not where its header says or are damaged" ]
+		[ ! -e out.txt ]
+	done
+}
