@@ -22,12 +22,20 @@ struct ksym {
 	char type;
 };
 
+/* Whose choice among aliases, and of what an address may resolve to. */
+enum symbol_rule {
+	SYMRULE_MAP,	/* trace_analyze.py's: code only, text then global first */
+	SYMRULE_PERF,	/* perf's kallsyms: code only, the last text alias */
+	SYMRULE_TEP,	/* libtraceevent's: any kind, the first alias */
+};
+
 struct symbol_table {
 	struct ksym *syms;	/* sorted by address, one per address */
 	size_t count;
 	char *names;
 	size_t names_len;
 	const char *path;	/* where it was read from, for messages */
+	enum symbol_rule rule;
 };
 
 void symbols_init(struct symbol_table *t);
@@ -46,6 +54,13 @@ int symbols_load_kallsyms(struct symbol_table *t, const char *path, struct ta_er
 /* The same from System.map text already in memory, named name in messages. */
 int symbols_parse_system_map(struct symbol_table *t, const char *text, size_t len,
 			     const char *name, struct ta_error *err);
+
+/*
+ * A trace.dat's kallsyms as libtraceevent reads it (tep_parse_kallsyms), so
+ * that names match trace-cmd report's.
+ */
+int symbols_parse_tep_kallsyms(struct symbol_table *t, const char *text, size_t len,
+			       const char *name, struct ta_error *err);
 
 /* Distance from s to the next symbol (what %pS prints as "/0xsize"); 0 for the last. */
 uint64_t symbols_size(const struct symbol_table *t, const struct ksym *s);

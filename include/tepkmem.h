@@ -40,6 +40,12 @@ enum tepkmem_record {
 
 struct tepkmem_format;
 
+/* Addresses already named: address -> string id + 1, open addressing. */
+struct addr_table {
+	struct addr_name *slots;
+	uint32_t nslots, used;
+};
+
 struct tepkmem {
 	struct tep_handle *tep;
 	struct trace_strings *strings;
@@ -50,8 +56,8 @@ struct tepkmem {
 	int nformats;
 	int stack_type;			/* ftrace:kernel_stack's id, or -1 */
 	int stack_size_offset, stack_caller_offset;
-	struct addr_name *sites;	/* call-site address -> id, open addressing */
-	uint32_t nsites_slots, nsites;
+	struct addr_table sites;	/* call-site address -> id in call_sites */
+	struct addr_table frame_names;	/* frame address -> id in frames */
 	struct gfp_name *gfps;		/* (event, value) -> id, a few dozen */
 	uint32_t ngfps, gfps_cap;
 	bool round_to_usec;		/* timestamps as tracefs text prints them (rounded) */

@@ -126,7 +126,7 @@ struct perf_read {
 	struct symbol_table running;	/* /proc/kallsyms, when it is the file's kernel */
 	bool have_running;
 	uint64_t by_map, by_kallsyms, by_running;
-	struct queued *q;
+	struct queued *q, *q_spare;	/* the queue; room to merge it into */
 	size_t nq, qcap;
 	uint64_t seq, next_flush, max_ts;
 	struct thread_name *threads;	/* open addressing by tid */
@@ -904,20 +904,57 @@ static void take_record(struct perf_read *r, uint64_t offset)
 
 /* ---- ordering: perf's ordered events, flushed at each finished round ---- */
 
-static int by_time(const void *a, const void *b)
+static bool earlier(const struct queued *x, const struct queued *y)
 {
-	const struct queued *x = a, *y = b;
+	return x->ts < y->ts || (x->ts == y->ts && x->seq < y->seq);
+}
 
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+/* The run of records in time order that starts at i: where it ends. */
+static size_t run_end(const struct queued *q, size_t i, size_t n)
+{
+	for (i++; i < n && !earlier(&q[i], &q[i - 1]); i++)
+		;
+	return i;
+}
+
+/*
+ * The queue in (time, file order). A round holds each CPU's records in
+ * time order, one buffer after another: a few long runs, merged pairwise
+ * (a natural merge sort: one pass a doubling, linear for sorted input).
+ */
+static void sort_queue(struct perf_read *r)
+{
+	struct queued *from = r->q, *to = r->q_spare, *t;
+	size_t n = r->nq;
+
+	while (run_end(from, 0, n) < n) {
+		size_t i = 0, out = 0;
+
+		while (i < n) {
+			size_t mid = run_end(from, i, n), end = mid < n ? run_end(from, mid, n) : n;
+			size_t a = i, b = mid;
+
+			while (a < mid && b < end)
+				to[out++] = earlier(&from[b], &from[a]) ? from[b++] : from[a++];
+			while (a < mid)
+				to[out++] = from[a++];
+			while (b < end)
+				to[out++] = from[b++];
+			i = end;
+		}
+		t = from;
+		from = to;
+		to = t;
+	}
+	r->q = from;
+	r->q_spare = to;
 }
 
 static void flush_until(struct perf_read *r, uint64_t limit)
 {
 	size_t i, kept = 0;
 
-	qsort(r->q, r->nq, sizeof(*r->q), by_time);
+	sort_queue(r);
 	for (i = 0; i < r->nq && !r->failed; i++) {
 		if (r->q[i].ts > limit)
 			break;
@@ -933,6 +970,7 @@ static void queue_record(struct perf_read *r, uint64_t offset, uint64_t ts)
 	if (r->nq == r->qcap) {
 		r->qcap = r->qcap ? r->qcap * 2 : 65536;
 		r->q = xrealloc(r->q, r->qcap * sizeof(*r->q));
+		r->q_spare = xrealloc(r->q_spare, r->qcap * sizeof(*r->q_spare));
 	}
 	r->q[r->nq].ts = ts;
 	r->q[r->nq].seq = r->seq++;
@@ -1097,6 +1135,7 @@ out:
 	tep_free(r.tep);
 	free(r.attrs);
 	free(r.q);
+	free(r.q_spare);
 	free(r.threads);
 	free(r.maps);
 	free(r.frames);

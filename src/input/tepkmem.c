@@ -88,7 +88,8 @@ void tepkmem_release(struct tepkmem *k)
 		free(k->seq);
 	}
 	free(k->formats);
-	free(k->sites);
+	free(k->sites.slots);
+	free(k->frame_names.slots);
 	free(k->gfps);
 	free(k->frames);
 	memset(k, 0, sizeof(*k));
@@ -259,37 +260,45 @@ static uint32_t name_call_site(struct tepkmem *k, uint64_t addr)
 	return strtab_intern(&k->strings->call_sites, text, (size_t)n);
 }
 
-static uint32_t call_site_id(struct tepkmem *k, uint64_t addr)
+/* The id an address was named with before, or namer's name for it, kept. */
+static uint32_t named_address(struct tepkmem *k, struct addr_table *t, uint64_t addr,
+			      uint32_t (*namer)(struct tepkmem *, uint64_t))
 {
 	uint32_t i, mask;
 
-	if (k->nsites * 2 >= k->nsites_slots) {
-		uint32_t n = k->nsites_slots ? k->nsites_slots * 2 : 1024, j;
+	if (t->used * 2 >= t->nslots) {
+		uint32_t n = t->nslots ? t->nslots * 2 : 1024, j;
 		struct addr_name *bigger = xcalloc(n, sizeof(*bigger));
 
-		for (j = 0; j < k->nsites_slots; j++) {
-			if (!k->sites[j].id)
+		for (j = 0; j < t->nslots; j++) {
+			if (!t->slots[j].id)
 				continue;
-			for (i = (uint32_t)hash_addr(k->sites[j].addr) & (n - 1); bigger[i].id;
+			for (i = (uint32_t)hash_addr(t->slots[j].addr) & (n - 1); bigger[i].id;
 			     i = (i + 1) & (n - 1))
 				;
-			bigger[i] = k->sites[j];
+			bigger[i] = t->slots[j];
 		}
-		free(k->sites);
-		k->sites = bigger;
-		k->nsites_slots = n;
+		free(t->slots);
+		t->slots = bigger;
+		t->nslots = n;
 	}
-	mask = k->nsites_slots - 1;
-	for (i = (uint32_t)hash_addr(addr) & mask; k->sites[i].id; i = (i + 1) & mask)
-		if (k->sites[i].addr == addr)
-			return k->sites[i].id - 1;
-	k->sites[i].addr = addr;
-	k->sites[i].id = name_call_site(k, addr) + 1;
-	k->nsites++;
-	return k->sites[i].id - 1;
+	mask = t->nslots - 1;
+	for (i = (uint32_t)hash_addr(addr) & mask; t->slots[i].id; i = (i + 1) & mask)
+		if (t->slots[i].addr == addr)
+			return t->slots[i].id - 1;
+	t->slots[i].addr = addr;
+	t->slots[i].id = namer(k, addr) + 1;
+	t->used++;
+	return t->slots[i].id - 1;
 }
 
-uint32_t tepkmem_frame(struct tepkmem *k, uint64_t addr)
+static uint32_t call_site_id(struct tepkmem *k, uint64_t addr)
+{
+	return named_address(k, &k->sites, addr, name_call_site);
+}
+
+/* A frame's function name, or its address in hex when no function holds it. */
+static uint32_t name_frame(struct tepkmem *k, uint64_t addr)
 {
 	uint64_t start = 0;
 	const char *fn = k->resolve ? k->resolve(k->resolve_ctx, addr, &start) : NULL;
@@ -302,6 +311,10 @@ uint32_t tepkmem_frame(struct tepkmem *k, uint64_t addr)
 	return strtab_intern(&k->strings->frames, hex, (size_t)n);
 }
 
+uint32_t tepkmem_frame(struct tepkmem *k, uint64_t addr)
+{
+	return named_address(k, &k->frame_names, addr, name_frame);
+}
 /* The gfp_flags as the event's print format spells them: the text between "gfp_flags=" and a space. */
 static uint32_t name_gfp(struct tepkmem *k, struct tep_event *e, struct tep_record *rec)
 {

@@ -11,6 +11,7 @@
  * report's text: "cpus=N" first, a line per record, one more per frame of
  * a stack and per marker. Not here: what the events mean.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,19 +35,68 @@ struct tracedat_read {
 	struct recpair pair;
 	uint64_t line;
 	uint64_t by_kallsyms, by_map;	/* addresses named by the file's kallsyms, by the user's */
+	struct symbol_table file_syms;	/* the file's kallsyms (see tep_parse_kallsyms) */
 };
+
+/*
+ * Opening a trace.dat, libtracecmd hands libtraceevent the format of every
+ * event the recording machine had (2,000 of 101 systems on a 6.18 host)
+ * and its whole kallsyms (5 MB): parsing them is 80% of the time of
+ * reading a 10 MB kmem capture, for a few formats and a few hundred
+ * addresses. So this program defines tep_parse_event() and
+ * tep_parse_kallsyms() itself (the dynamic linker binds libtracecmd's
+ * calls to the executable's symbols): while tracedat_read opens a file on
+ * this thread, only the formats of the kmem and ftrace systems are parsed
+ * (records of other events are passed over as the text's other lines are),
+ * and the kallsyms text goes to symbols.c, read with libtraceevent's rule
+ * among aliases so that names are trace-cmd report's. Any other caller, or
+ * this one outside an open, gets the library's own functions.
+ */
+static __thread struct symbol_table *opening;	/* the file's kallsyms go here */
+
+static void *library_function(const char *name)
+{
+	return dlsym(RTLD_NEXT, name);
+}
+
+enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
+			       const char *sys)
+{
+	enum tep_errno (*parse)(struct tep_handle *, const char *, unsigned long, const char *);
+
+	if (opening && sys && strcmp(sys, "kmem") != 0 && strcmp(sys, "ftrace") != 0)
+		return TEP_ERRNO__SUCCESS;
+	parse = (enum tep_errno (*)(struct tep_handle *, const char *, unsigned long,
+				    const char *))library_function("tep_parse_event");
+	return parse ? parse(tep, buf, size, sys) : TEP_ERRNO__MEM_ALLOC_FAILED;
+}
+
+int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
+{
+	int (*parse)(struct tep_handle *, const char *);
+	struct ta_error ignored;
+
+	if (opening) {
+		symbols_release(opening);
+		if (symbols_parse_tep_kallsyms(opening, kallsyms, strlen(kallsyms), "kallsyms",
+					       &ignored) < 0)
+			symbols_release(opening);
+		return 0;
+	}
+	parse = (int (*)(struct tep_handle *, const char *))library_function("tep_parse_kallsyms");
+	return parse ? parse(tep, kallsyms) : -1;
+}
 
 /* Functions from the file's kallsyms first, then the symbols the user gave. */
 static const char *resolve(void *ctx, uint64_t addr, uint64_t *start)
 {
 	struct tracedat_read *r = ctx;
 	const struct ksym *s;
-	const char *fn = tep_find_function(r->k.tep, addr);
 
-	if (fn) {
-		*start = tep_find_function_address(r->k.tep, addr);
+	if (r->file_syms.count && (s = symbols_lookup(&r->file_syms, addr))) {
+		*start = s->addr;
 		r->by_kallsyms++;
-		return fn;
+		return ksym_name(&r->file_syms, s);
 	}
 	if (r->cfg->syms && r->cfg->syms->count && (s = symbols_lookup(r->cfg->syms, addr))) {
 		*start = s->addr;
@@ -456,14 +506,18 @@ int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *
 	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	lseek(dup_fd, 0, SEEK_SET);
+	memset(&r, 0, sizeof(r));
+	symbols_init(&r.file_syms);
+	opening = &r.file_syms;
 	handle = tracecmd_open_fd(dup_fd, TRACECMD_FL_LOAD_NO_PLUGINS);
+	opening = NULL;
 	if (!handle) {
+		symbols_release(&r.file_syms);
 		close(dup_fd);
 		return error_set(err, "'%s' is a trace.dat that libtracecmd cannot open: damaged, "
 				 "cut short, or of a version it does not read", cfg->name);
 	}
 	tep = tracecmd_get_tep(handle);
-	memset(&r, 0, sizeof(r));
 	r.cfg = cfg;
 	r.out = out;
 	r.facts = facts;
@@ -481,6 +535,7 @@ int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *
 	recpair_release(&r.pair);
 	tepkmem_release(&r.k);
 	tracecmd_close(handle);
+	symbols_release(&r.file_syms);
 	if (rc < 0)
 		return error_set(err, "'%s': libtracecmd could not read its events to the end "
 				 "(a damaged or cut trace.dat)", cfg->name);

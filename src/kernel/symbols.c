@@ -1,5 +1,7 @@
 /*
- * symbols.c - System.map loading and address lookup (binary search).
+ * symbols.c - System.map and kallsyms loading and address lookup (binary
+ * search), each with the choice among aliases of the tool whose output the
+ * reports must match: trace_analyze.py's, perf's, libtraceevent's.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -76,104 +78,149 @@ static void drop_aliases(struct symbol_table *t)
 	t->count = n;
 }
 
-/* One "<hex> <type> <name>" line; false if it is not one. */
-static int parse_map_line(char *line, uint64_t *addr, char *type, char **name)
+/*
+ * One "<hex> <type> <name>" line of n bytes (the name ends at a blank:
+ * kallsyms puts "\t[module]" after it); false if it is not one.
+ */
+static bool parse_map_line(const char *line, size_t n, uint64_t *addr, char *type,
+			   const char **name, size_t *name_len)
 {
-	char *end;
+	size_t i = 0, end;
+	uint64_t v = 0;
 
-	*addr = strtoull(line, &end, 16);
-	if (end == line || *end != ' ' || !end[1] || end[2] != ' ' || !end[3])
-		return 0;
-	*type = end[1];
-	*name = end + 3;
-	(*name)[strcspn(*name, " \t\r\n")] = '\0';
-	return **name != '\0';
+	for (; i < n && i < 17; i++) {
+		unsigned c = (unsigned char)line[i], d;
+
+		if (c - '0' < 10)
+			d = c - '0';
+		else if ((c | 0x20) - 'a' < 6)
+			d = (c | 0x20) - 'a' + 10;
+		else
+			break;
+		v = v << 4 | d;
+	}
+	if (i == 0 || i > 16 || i + 3 >= n || line[i] != ' ' || line[i + 2] != ' ')
+		return false;
+	*addr = v;
+	*type = line[i + 1];
+	*name = line + i + 3;
+	for (end = i + 3; end < n && !strchr(" \t\r", line[end]); end++)
+		;
+	*name_len = end - (i + 3);
+	return *name_len > 0;
 }
 
 static void add_symbol(struct symbol_table *t, size_t *cap, size_t *names_cap,
-		       uint64_t addr, char type, const char *name)
+		       uint64_t addr, char type, const char *name, size_t name_len)
 {
-	size_t len = strlen(name) + 1;
-
 	if (t->count == *cap) {
 		*cap = *cap ? *cap * 2 : 4096;
 		t->syms = xrealloc(t->syms, *cap * sizeof(*t->syms));
 	}
-	while (t->names_len + len > *names_cap) {
+	while (t->names_len + name_len + 1 > *names_cap) {
 		*names_cap = *names_cap ? *names_cap * 2 : 65536;
 		t->names = xrealloc(t->names, *names_cap);
 	}
-	memcpy(t->names + t->names_len, name, len);
+	memcpy(t->names + t->names_len, name, name_len);
+	t->names[t->names_len + name_len] = '\0';
 	t->syms[t->count].addr = addr;
 	t->syms[t->count].type = type;
 	t->syms[t->count].name = (uint32_t)t->names_len;
-	t->names_len += len;
+	t->names_len += name_len + 1;
 	t->count++;
 }
 
 static int parse_symbols(struct symbol_table *t, const char *text, size_t len,
-			 const char *name, bool as_perf, struct ta_error *err);
+			 const char *name, enum symbol_rule rule, struct ta_error *err);
 
 /* Parse System.map text (not NUL-terminated necessarily) named `name`. */
 int symbols_parse_system_map(struct symbol_table *t, const char *text, size_t len,
 			     const char *name, struct ta_error *err)
 {
-	return parse_symbols(t, text, len, name, false, err);
+	return parse_symbols(t, text, len, name, SYMRULE_MAP, err);
+}
+
+int symbols_parse_tep_kallsyms(struct symbol_table *t, const char *text, size_t len,
+			       const char *name, struct ta_error *err)
+{
+	return parse_symbols(t, text, len, name, SYMRULE_TEP, err);
+}
+
+/*
+ * libtraceevent's view of a kallsyms (tep_parse_kallsyms): symbols of every
+ * kind but absolute ones and ARM's "$" mapping symbols; of several at one
+ * address the first in the file, the one its search finds for an address
+ * inside the function.
+ */
+static bool tep_keeps(char type, const char *name)
+{
+	return type != 'A' && type != 'a' && name[0] != '$';
+}
+
+static int compare_in_file_order(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->name < y->name ? -1 : x->name > y->name;
 }
 
 static int parse_symbols(struct symbol_table *t, const char *text, size_t len,
-			 const char *name, bool as_perf, struct ta_error *err)
+			 const char *name, enum symbol_rule rule, struct ta_error *err)
 {
-	char line[4096];
+	static int (*const compare[])(const void *, const void *) = {
+		[SYMRULE_MAP] = compare_by_address,
+		[SYMRULE_PERF] = compare_as_perf,
+		[SYMRULE_TEP] = compare_in_file_order,
+	};
 	size_t cap = 0, names_cap = 0, lines = 0, bad = 0, texts = 0, at = 0;
 
 	while (at < len) {
 		const char *nl = memchr(text + at, '\n', len - at);
-		size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
+		size_t n = nl ? (size_t)(nl - (text + at)) : len - at, sym_len;
 		uint64_t addr;
-		char type, *sym;
+		const char *sym;
+		char type;
 
 		lines++;
-		if (n >= sizeof(line)) {
-			bad++;
+		if (n < 4096 && parse_map_line(text + at, n, &addr, &type, &sym, &sym_len) &&
+		    memchr(sym, '\0', sym_len) == NULL) {
+			if (rule != SYMRULE_TEP || tep_keeps(type, sym))
+				add_symbol(t, &cap, &names_cap, addr, type, sym, sym_len);
+			texts += is_text_type(type);
 		} else {
-			memcpy(line, text + at, n);
-			line[n] = '\0';
-			if (parse_map_line(line, &addr, &type, &sym)) {
-				add_symbol(t, &cap, &names_cap, addr, type, sym);
-				texts += is_text_type(type);
-			} else {
-				bad++;
-			}
+			bad++;
 		}
 		at += n + 1;
 	}
 	if (texts == 0)
 		return error_set(err, "'%s' is not a System.map: no text symbols in %zu lines",
 				 name, lines);
-	qsort(t->syms, t->count, sizeof(*t->syms), as_perf ? compare_as_perf : compare_by_address);
+	qsort(t->syms, t->count, sizeof(*t->syms), compare[rule]);
 	drop_aliases(t);
 	t->path = name;
+	t->rule = rule;
 	if (bad)
 		warn("%zu of %zu lines of '%s' are not '<address> <type> <name>': ignored",
 		     bad, lines, name);
 	return 0;
 }
 
-static int load_symbols(struct symbol_table *t, const char *path, bool as_perf,
+static int load_symbols(struct symbol_table *t, const char *path, enum symbol_rule rule,
 			struct ta_error *err);
 
 int symbols_load_system_map(struct symbol_table *t, const char *path, struct ta_error *err)
 {
-	return load_symbols(t, path, false, err);
+	return load_symbols(t, path, SYMRULE_MAP, err);
 }
 
 int symbols_load_kallsyms(struct symbol_table *t, const char *path, struct ta_error *err)
 {
-	return load_symbols(t, path, true, err);
+	return load_symbols(t, path, SYMRULE_PERF, err);
 }
 
-static int load_symbols(struct symbol_table *t, const char *path, bool as_perf,
+static int load_symbols(struct symbol_table *t, const char *path, enum symbol_rule rule,
 			struct ta_error *err)
 {
 	FILE *f = fopen(path, "re");
@@ -204,7 +251,7 @@ static int load_symbols(struct symbol_table *t, const char *path, bool as_perf,
 		return error_set_errno(err, e, "cannot read '%s'", path);
 	}
 	fclose(f);
-	rc = parse_symbols(t, text, len, path, as_perf, err);
+	rc = parse_symbols(t, text, len, path, rule, err);
 	free(text);
 	return rc;
 }
@@ -220,6 +267,7 @@ uint64_t symbols_size(const struct symbol_table *t, const struct ksym *s)
  * The symbol holding addr: the nearest at or below it, if that one is code.
  * Symbols of every kind are kept so that an address past a function's end
  * (in data, or past _end) is not passed off as an offset into it.
+ * libtraceevent's rule: a symbol of any kind, none past the last one.
  */
 const struct ksym *symbols_lookup(const struct symbol_table *t, uint64_t addr)
 {
@@ -235,5 +283,7 @@ const struct ksym *symbols_lookup(const struct symbol_table *t, uint64_t addr)
 		else
 			hi = mid;
 	}
+	if (t->rule == SYMRULE_TEP)
+		return lo + 1 < t->count || t->syms[lo].addr == addr ? &t->syms[lo] : NULL;
 	return is_text_type(t->syms[lo].type) ? &t->syms[lo] : NULL;
 }

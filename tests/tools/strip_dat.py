@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""strip_dat.py IN.dat OUT.dat [PAGES]: a trace.dat of version 6 made small
-for fixtures and fuzz seeds: its kallsyms emptied (call sites then stay
-addresses unless --kallsyms names them) and, with PAGES, each CPU cut to
-its first PAGES pages. Everything else is copied as it is; the layout is
-trace-cmd.dat.v6(5)'s."""
+"""strip_dat.py IN.dat OUT.dat [PAGES [SYSTEMS]]: a trace.dat of version 6
+made small for fixtures and fuzz seeds: its kallsyms emptied (call sites
+then stay addresses unless --kallsyms names them), with PAGES (a number, or
+"all") each CPU cut to its first PAGES pages, with SYSTEMS (kmem,sched) the
+event formats of those systems only. Everything else is copied as it is;
+the layout is trace-cmd.dat.v6(5)'s."""
 import struct
 import sys
 
@@ -37,7 +38,8 @@ class Reader:
 
 def main():
     src, dst = sys.argv[1], sys.argv[2]
-    pages = int(sys.argv[3]) if len(sys.argv) > 3 else None
+    pages = int(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[3] != "all" else None
+    keep = sys.argv[4].encode().split(b",") if len(sys.argv) > 4 else None
     r = Reader(open(src, "rb").read())
     out = bytearray()
     out += r.take(10)
@@ -57,14 +59,19 @@ def main():
         size = r.u64()
         out += struct.pack("<Q", size) + r.take(size)
     systems = r.u32()
-    out += struct.pack("<I", systems)
+    kept = bytearray()
+    nkept = 0
     for _ in range(systems):
-        out += r.cstr()
+        name = r.cstr()
         n = r.u32()
-        out += struct.pack("<I", n)
-        for _ in range(n):
-            size = r.u64()
-            out += struct.pack("<Q", size) + r.take(size)
+        formats = [r.take(r.u64()) for _ in range(n)]
+        if keep is not None and name[:-1] not in keep:
+            continue
+        nkept += 1
+        kept += name + struct.pack("<I", n)
+        for f in formats:
+            kept += struct.pack("<Q", len(f)) + f
+    out += struct.pack("<I", nkept) + kept
     r.take(r.u32())				# kallsyms: dropped
     out += struct.pack("<I", 0)
     n = r.u32()				# printk formats

@@ -125,6 +125,38 @@ static void a_text_file_is_no_system_map(void **state)
 	symbols_release(&t);
 }
 
+/*
+ * A trace.dat's kallsyms read as libtraceevent does, whose names trace-cmd
+ * report prints: any kind of symbol, none absolute or "$", the first of
+ * several at one address, nothing past the last symbol.
+ */
+static void kallsyms_as_libtraceevent_reads_it(void **state)
+{
+	static const char text[] =
+		"0000000000000000 A fixed_percpu_data\n"
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81000000 t first_alias\n"
+		"ffffffff81000000 T second_alias\n"
+		"ffffffff81000100 t $x\n"
+		"ffffffff81200000 d some_data\n"
+		"ffffffff81300000 T kfree\t[mod]\n"
+		"ffffffff81400000 T last_one";
+	struct symbol_table t;
+	struct ta_error err;
+
+	(void)state;
+	symbols_init(&t);
+	assert_int_equal(symbols_parse_tep_kallsyms(&t, text, strlen(text), "kallsyms", &err), 0);
+	assert_string_equal(name_at(&t, 0xffffffff81000010), "_stext");
+	assert_string_equal(name_at(&t, 0xffffffff81000110), "_stext");	/* "$x" is not kept */
+	assert_string_equal(name_at(&t, 0xffffffff81200010), "some_data");
+	assert_string_equal(name_at(&t, 0xffffffff81300010), "kfree");
+	assert_string_equal(name_at(&t, 0xffffffff81400000), "last_one");
+	assert_null(name_at(&t, 0xffffffff81400010));
+	assert_null(name_at(&t, 0x10));		/* the absolute symbol is not kept */
+	symbols_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -132,6 +164,7 @@ int main(void)
 		cmocka_unit_test(addresses_outside_code_stay_unresolved),
 		cmocka_unit_test(call_site_names),
 		cmocka_unit_test(a_text_file_is_no_system_map),
+		cmocka_unit_test(kallsyms_as_libtraceevent_reads_it),
 	};
 
 	return cmocka_run_group_tests(tests, write_map, remove_map);

@@ -1,0 +1,34 @@
+#!/usr/bin/env bats
+# Small binary captures in tests/fixtures read directly: each gives the
+# reports its text form gives (trace-cmd report), whatever else the file
+# holds. The corpus's large captures are in tests/corpus/binary.bats.
+
+load ../lib/helpers
+load ../lib/binary
+
+setup() {
+	command -v trace-cmd > /dev/null || skip "no trace-cmd (scripts/deps.sh)"
+	cd "$BATS_TEST_TMPDIR"
+}
+
+@test "a trace.dat with sched events beside kmem ones: the reports of its trace-cmd report text" {
+	# recorded here: kmem and sched events, a 96 kB buffer per CPU (lost events
+	# on a page), formats of the kmem and sched systems only (strip_dat.py)
+	trace-cmd report -i "$FIX/mixed-events.dat" > mixed.txt 2> /dev/null
+	grep -q ' sched_switch: ' mixed.txt
+	reports "$FIX/mixed-events.dat" bin
+	reports mixed.txt txt
+	same_reports bin txt
+	# the sched records are passed over as the text's other events, and counted
+	n=$(grep -c ' sched_\(switch\|wakeup\): ' mixed.txt)
+	run "$TA" -f "$FIX/mixed-events.dat" -c /dev/null
+	[[ "$output" =~ other\ events\ +$n$'\n' ]]
+}
+
+@test "a trace.dat with kernel stacks: origins and folded stacks as from its text" {
+	trace-cmd report -i "$FIX/small-stacks.dat" > stacks.txt 2> /dev/null
+	reports "$FIX/small-stacks.dat" bin
+	reports stacks.txt txt
+	same_reports bin txt
+	[ "$(wc -l < bin.folded)" -gt 10 ]
+}

@@ -1,0 +1,29 @@
+# Helpers of the tests that read a binary capture (trace.dat, perf.data)
+# and its text form and compare every report; timestamps cut to the text's
+# microseconds by the test hook TA_TEST_TIMESTAMPS=usec.
+
+# reports SOURCE PREFIX [OPTS...]: every report of SOURCE into PREFIX.*
+reports() {
+	local src=$1 p=$2
+	shift 2
+	TA_TEST_TIMESTAMPS=usec "$TA" -q -f "$src" "$@" -c "$p.account" --summary "$p.summary" \
+		--stats "$p.stats" --outstanding "$p.outstanding" --page "$p.page" \
+		--html "$p.html" --save-db "$p.db"
+	TA_TEST_TIMESTAMPS=usec "$TA" -q -f "$src" "$@" --group-by origin -c "$p.origins" \
+		--folded "$p.folded" --folded-pages "$p.folded-pages"
+}
+
+# same_reports A B: the reports of A and B byte for byte (the summary but its line naming
+# the log; the page's data but the log's name); DROP: summary lines left out of both,
+# ISLANDS: the page's data compared
+same_reports() {
+	local r drop=${DROP:-^log: }
+	for r in account stats outstanding page origins folded folded-pages; do
+		diff_or_fail "$1.$r" "$2.$r" || { echo "report $r differs"; return 1; }
+	done
+	diff <(grep -Ev "$drop" "$1.summary") <(grep -Ev "$drop" "$2.summary") ||
+		{ echo "summary differs"; return 1; }
+	# shellcheck disable=SC2086
+	python3 "$TOP/tests/tools/same_islands.py" "$1.html" "$2.html" ${ISLANDS:-account stats timeline folded} ||
+		{ echo "the page's data differs"; return 1; }
+}
