@@ -12,6 +12,12 @@
 # --save-db adds, and the time of the account from the DB against the text
 # (--db-file). BENCH_COMPRESSED="zst gz xz" also times compressed copies
 # read directly against `zstdcat F | trace_analyze -f -` (made once, slow).
+#
+# A trace.dat or perf.data LOG is timed against the capture tool's own ways
+# in instead: `trace-cmd report` alone and piped into trace_analyze, or
+# `perf kmem --caller stat` and `perf script | trace_analyze -f -`;
+# KALLSYMS=FILE gives a perf.data's kernel symbols (perf script --kallsyms,
+# trace_analyze --kallsyms) when it was recorded on another kernel.
 set -eu
 log=${1:?usage: bench.sh LOG [RUNS]}
 runs=${2:-3}
@@ -46,6 +52,52 @@ best_of() {
 	done
 	awk -v ns="$best" 'BEGIN { printf "%.3f", ns / 1e9 }'
 }
+
+# ---- a capture tool's binary file: trace.dat or perf.data ----
+
+# bench_binary KIND: trace_analyze -f FILE against the capture tool's ways
+bench_binary() {
+	ksyms=""
+	[ -n "${KALLSYMS:-}" ] && ksyms="--kallsyms ${KALLSYMS}"
+	events=$("$ta" -f "$log" $ksyms 2>&1 > /dev/null |
+		awk '/kmem events read:/ { print $NF; exit }')
+	printf 'file:       %s: %.1f MB, a %s, %s kmem events\n' "$log" \
+		"$(awk -v b="$bytes" 'BEGIN { print b / 1e6 }')" "$1" "$events"
+	line() {	# LABEL SECONDS [BASE_SECONDS]
+		awk -v label="$1" -v s="$2" -v base="${3:-}" -v b="$bytes" -v e="$events" \
+		    -v rss="$(cat "$tmp/rss")" 'BEGIN {
+			printf "%-34s %7.3f s  %7.0f MB/s  %6.2f M events/s  RSS %6.1f MB", label, s,
+			       b / 1e6 / s, e / 1e6 / s, rss / 1024
+			if (base != "") printf "  %5.1fx faster", base / s
+			printf "\n" }'
+	}
+	if [ "$1" = trace.dat ]; then
+		command -v trace-cmd > /dev/null ||
+			{ echo "bench.sh: needs trace-cmd (scripts/deps.sh)" >&2; exit 1; }
+		tool_s=$(best_of trace-cmd report -i "$log")
+		line "trace-cmd report (text only):" "$tool_s"
+		pipe_s=$(best_of sh -c "trace-cmd report -i '$log' | '$ta' -q -f - -c /dev/null")
+		line "trace-cmd report | trace_analyze:" "$pipe_s"
+	else
+		command -v perf > /dev/null ||
+			{ echo "bench.sh: needs perf (scripts/deps.sh)" >&2; exit 1; }
+		tool_s=$(best_of perf kmem --caller -i "$log" stat)
+		line "perf kmem --caller stat:" "$tool_s"
+		pipe_s=$(best_of sh -c "perf script -i '$log' $ksyms | '$ta' -q -f - -c /dev/null")
+		line "perf script | trace_analyze:" "$pipe_s"
+	fi
+	one_s=$(best_of "$ta" -q --threads 1 -f "$log" $ksyms -c /dev/null)
+	line "trace_analyze -f (1 thread):" "$one_s" "$tool_s"
+	both_s=$(best_of "$ta" -q -f "$log" $ksyms -c /dev/null)
+	line "trace_analyze -f (threads):" "$both_s" "$tool_s"
+	awk -v t="$both_s" -v p="$pipe_s" 'BEGIN {
+		printf "trace_analyze -f is %.1fx faster than the text pipe\n", p / t }'
+}
+
+case $(head -c 10 "$log" | od -An -c | tr -d ' \n') in
+	027\\bDtracing*) bench_binary trace.dat; exit 0 ;;
+	PERFILE2*) bench_binary perf.data; exit 0 ;;
+esac
 
 events=$("$ta" -f "$log" 2>&1 > /dev/null | awk '/kmem events read:/ { print $NF; exit }')
 lines=$(wc -l < "$log")

@@ -33,6 +33,9 @@ ln -s "$c61/tree/System.map" System.map
 ln -s "$c618/overrun-kmem.log" overrun-kmem.log
 ln -s "$c618/stack-kmem.log" stack-kmem.log
 ln -s "$c618/perf-kmem/kmem.perf-script.txt" kmem.perf-script.txt
+xz -dc "$c618/binary/kmem.dat.xz" > trace.dat
+xz -dc "$c618/binary/kmem.perf.data.xz" > perf.data
+xz -dc "$c618/binary/kallsyms.xz" > kallsyms
 grep 'rss_stat' "$c618/small-kmem.log" > rss.log
 DEMO_OUT="$work/demo-out" "$top/scripts/demo.sh" > /dev/null
 mkdir -p build/tools

@@ -5,13 +5,16 @@
 # tracefs instance of its own and `trace_analyze record -o` from another,
 # both with the same events and the same buffer size, both for the same
 # seconds. Prints each one's events written and events lost (per-CPU
-# overrun + dropped of its instance) and the CPU time each used. Root only;
-# the instances are removed on exit.
+# overrun + dropped of its instance), the CPU time each used and that time
+# per event written. TA=path times another trace_analyze binary (an older
+# build, to compare record's CPU per event); RECORD_OUT=text (the default:
+# -o FILE.log), dat (-o FILE.dat) or none (the analysis alone) says what
+# record writes. Root only; the instances are removed on exit.
 set -eu
 secs=${1:-20}
 kb=${2:-1024}
 top=$(cd "$(dirname "$0")/.." && pwd)
-ta=$top/trace_analyze
+ta=${TA:-$top/trace_analyze}
 [ "$(id -u)" -eq 0 ] || { echo "record-vs-cat.sh: needs root" >&2; exit 1; }
 tr=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
 [ -n "$tr" ] || { echo "record-vs-cat.sh: no tracefs" >&2; exit 1; }
@@ -51,9 +54,15 @@ done
 /usr/bin/time -f '%U %S' -o "$work/cat.time" cat "$inst/trace_pipe" > "$work/cat.log" &
 cat_pid=$!
 echo 1 > "$inst/tracing_on"
+case ${RECORD_OUT:-text} in
+text) out_opt="-o $work/record.log" ;;
+dat) out_opt="-o $work/record.dat" ;;
+none) out_opt="" ;;
+*) echo "record-vs-cat.sh: RECORD_OUT is text, dat or none" >&2; exit 2 ;;
+esac
 /usr/bin/time -f '%U %S' -o "$work/record.time" \
-	"$ta" record -q -o "$work/record.log" --buffer-kb "$kb" --events all --duration "$secs" \
-	2> "$work/record.err" &
+	"$ta" record -c /dev/null $out_opt --buffer-kb "$kb" --events all --duration "$secs" \
+	> /dev/null 2> "$work/record.err" &
 rec=$!
 sleep "$secs"
 echo 0 > "$inst/tracing_on"
@@ -68,14 +77,17 @@ for s in "$inst"/per_cpu/cpu*/stats; do
 done
 cat_events=$(grep -c ': \(kmalloc\|kfree\|kmem_cache_\|mm_page_\)' "$work/cat.log" || true)
 cat_markers=$(grep -o 'LOST [0-9]* EVENTS' "$work/cat.log" | awk '{ s += $2 } END { print s + 0 }')
-rec_events=$(grep -c ': \(kmalloc\|kfree\|kmem_cache_\|mm_page_\)' "$work/record.log" || true)
-rec_trailer=$(tail -n 1 "$work/record.log")
+# record's last line: "recorded N events ... in S s; L lost"
+rec_line=$(grep 'trace_analyze: recorded' "$work/record.err" | tail -n 1)
+rec_events=$(echo "$rec_line" | sed 's/.*recorded \([0-9]*\) events.*/\1/')
+rec_lost=$(echo "$rec_line" | sed 's/.*; \([0-9]*\) lost.*/\1/')
 rec_cpu=$(awk '{ print $1 + $2 }' "$work/record.time")
 echo "buffer ${kb} kB per CPU, ${secs} s, busy workload on every core"
-printf '%-26s %12s %12s %10s\n' "" "events" "lost" "CPU s"
-printf '%-26s %12s %12s %10s\n' "cat trace_pipe > file" "$cat_events" "$cat_lost" "$cat_cpu"
-rec_overrun=$(echo "$rec_trailer" | sed 's/.* read, \([0-9]*\) overrun, .*/\1/')
-rec_dropped=$(echo "$rec_trailer" | sed 's/.* overrun, \([0-9]*\) dropped.*/\1/')
-printf '%-26s %12s %12s %10s\n' "trace_analyze record -o" "$rec_events" \
-	"$((rec_overrun + rec_dropped))" "$rec_cpu"
-echo "cat's trace_pipe LOST markers: $cat_markers; record's last line: $rec_trailer"
+row() {	# LABEL EVENTS LOST CPU_S
+	awk -v l="$1" -v e="$2" -v lost="$3" -v c="$4" 'BEGIN {
+		printf "%-26s %12s %12s %10s %12.2f\n", l, e, lost, c, e ? c * 1e6 / e : 0 }'
+}
+printf '%-26s %12s %12s %10s %12s\n' "" "events" "lost" "CPU s" "CPU us/event"
+row "cat trace_pipe > file" "$cat_events" "$cat_lost" "$cat_cpu"
+row "trace_analyze record (${RECORD_OUT:-text})" "$rec_events" "$rec_lost" "$rec_cpu"
+echo "cat's trace_pipe LOST markers: $cat_markers; record: $rec_line"
