@@ -35,6 +35,7 @@
 
 #include "binread.h"
 #include "stackpair.h"
+#include "tepguard.h"
 #include "tepkmem.h"
 
 /* perf_event.h's, spelled here (the kernel's uapi header is not a build dependency) */
@@ -292,6 +293,7 @@ static int parse_tracing_data(struct perf_read *r, const struct section *s, stru
 	unsigned char endian, long_size;
 	uint32_t page_size, n, i, systems;
 	uint64_t size;
+	struct tepguard guard;
 	int parsed = 0;
 
 	if (!magic || memcmp(magic, TRACEDAT_MAGIC, 10) != 0)
@@ -314,20 +316,25 @@ static int parse_tracing_data(struct perf_read *r, const struct section *s, stru
 	tep_set_local_bigendian(r->tep, TEP_LITTLE_ENDIAN);
 	tep_set_long_size(r->tep, long_size);
 	tep_set_page_size(r->tep, (int)page_size);
+	tepguard_init(&guard, long_size);
 	label = take_string(&c);	/* "header_page" */
 	size = take_u64(&c);
-	if (!label || c.bad || !take(&c, size) ||
-	    tep_parse_header_page(r->tep, (char *)c.p - size, size, long_size) != 0)
+	if (!label || c.bad || !take(&c, size)) {
+		tepguard_release(&guard);
 		return error_set(err, "'%s': its ring buffer page format is damaged", r->cfg->name);
+	}
+	tepguard_header_page(&guard, (const char *)c.p - size, size);
 	label = take_string(&c);	/* "header_event" */
 	size = take_u64(&c);
-	if (!label || c.bad || !take(&c, size))
+	if (!label || c.bad || !take(&c, size)) {
+		tepguard_release(&guard);
 		return error_set(err, "'%s': its event header format is damaged", r->cfg->name);
+	}
 	n = take_u32(&c);	/* ftrace's own formats */
 	for (i = 0; i < n && !c.bad; i++) {
 		size = take_u64(&c);
 		if (take(&c, size))
-			tep_parse_event(r->tep, (const char *)c.p - size, size, "ftrace");
+			tepguard_add(&guard, (const char *)c.p - size, size, "ftrace");
 	}
 	systems = take_u32(&c);
 	for (i = 0; i < systems && !c.bad; i++) {
@@ -336,14 +343,31 @@ static int parse_tracing_data(struct perf_read *r, const struct section *s, stru
 
 		for (j = 0; j < events && !c.bad && sys; j++) {
 			size = take_u64(&c);
-			if (take(&c, size) &&
-			    tep_parse_event(r->tep, (const char *)c.p - size, size, sys) == 0)
-				parsed++;
+			if (take(&c, size))
+				tepguard_add(&guard, (const char *)c.p - size, size, sys);
 		}
 	}
-	if (c.bad)
+	if (c.bad) {
+		tepguard_release(&guard);
 		return error_set(err, "'%s': its event formats (HEADER_TRACING_DATA) are cut short",
 				 r->cfg->name);
+	}
+	if (!tepguard_formats_survive(&guard)) {
+		tepguard_release(&guard);
+		return error_set(err, "'%s' is a damaged perf.data: its event formats make "
+				 "libtraceevent crash", r->cfg->name);
+	}
+	if (tep_parse_header_page(r->tep, (char *)guard.header_page, guard.header_page_len,
+				  long_size) != 0) {
+		tepguard_release(&guard);
+		return error_set(err, "'%s': its ring buffer page format is damaged", r->cfg->name);
+	}
+	for (i = 0; i < guard.n; i++)
+		if (tep_parse_event(r->tep, guard.formats[i].text, guard.formats[i].len,
+				    guard.formats[i].system) == 0 &&
+		    strcmp(guard.formats[i].system, "ftrace") != 0)
+			parsed++;
+	tepguard_release(&guard);
 	if (!parsed)
 		return error_set(err, "'%s' holds no event format: was it recorded with tracepoints "
 				 "(perf record -e 'kmem:*')?", r->cfg->name);

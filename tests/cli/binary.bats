@@ -7,11 +7,15 @@ load ../lib/helpers
 load ../lib/binary
 
 setup() {
-	command -v trace-cmd > /dev/null || skip "no trace-cmd (scripts/deps.sh)"
 	cd "$BATS_TEST_TMPDIR"
 }
 
+need_trace_cmd() {
+	command -v trace-cmd > /dev/null || skip "no trace-cmd (scripts/deps.sh)"
+}
+
 @test "a trace.dat with sched events beside kmem ones: the reports of its trace-cmd report text" {
+	need_trace_cmd
 	# recorded here: kmem and sched events, a 96 kB buffer per CPU (lost events
 	# on a page), formats of the kmem and sched systems only (strip_dat.py)
 	trace-cmd report -i "$FIX/mixed-events.dat" > mixed.txt 2> /dev/null
@@ -26,9 +30,18 @@ setup() {
 }
 
 @test "a trace.dat with kernel stacks: origins and folded stacks as from its text" {
+	need_trace_cmd
 	trace-cmd report -i "$FIX/small-stacks.dat" > stacks.txt 2> /dev/null
 	reports "$FIX/small-stacks.dat" bin
 	reports stacks.txt txt
 	same_reports bin txt
 	[ "$(wc -l < bin.folded)" -gt 10 ]
+}
+
+@test "a perf.data whose event format makes libtraceevent crash: refused with a message, no crash" {
+	# found by fuzzing: one flipped bit in kmalloc's print format ("none". REC->node)
+	run "$TA" -q -f "$TOP/tests/fuzz/regressions/perfdata/format-crashes-libtraceevent" -c out.txt
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: '$TOP/tests/fuzz/regressions/perfdata/format-crashes-libtraceevent' is a damaged perf.data: its event formats make libtraceevent crash" ]
+	[ ! -e out.txt ]
 }

@@ -136,7 +136,7 @@ text_form() {
 	[[ "$output" == *"is cut short"* ]]
 }
 
-@test "trace.dat of version 7: a compressed options section is read; a bad first page or chunk is refused" {
+@test "trace.dat of version 7: a compressed options section is read; a bad page, chunk or size is refused" {
 	local f
 	command -v trace-cmd > /dev/null || skip "no trace-cmd (scripts/deps.sh)"
 	f=$(unpacked kmem.dat)
@@ -153,7 +153,10 @@ text_form() {
 	# closing the file when one is bad: such files are refused before it
 	python3 "$TOP/tests/tools/remake_dat.py" damage-first-page plain.dat page.dat
 	python3 "$TOP/tests/tools/remake_dat.py" damage-first-chunk zstd.dat chunk.dat
-	for d in page.dat chunk.dat; do
+	# a page further on that overstates its size, a section that says 4 GB
+	python3 "$TOP/tests/tools/remake_dat.py" damage-page plain.dat middle.dat
+	python3 "$TOP/tests/tools/remake_dat.py" huge-kallsyms plain.dat kallsyms.dat
+	for d in page.dat chunk.dat middle.dat kallsyms.dat; do
 		run "$TA" -q -f $d -c out.txt
 		[ "$status" -eq 1 ]
 		[ "$output" = "trace_analyze: error: '$d' is a damaged or cut trace.dat: its sections or CPU data are not where its header says or are damaged" ]

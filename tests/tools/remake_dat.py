@@ -11,6 +11,11 @@ test what its reader does with a layout trace-cmd seldom or never writes.
                      larger than a page (an uncompressed IN)
   damage-first-chunk the first non-empty CPU's first compressed chunk
                      garbled (a compressed IN)
+  damage-page        the first non-empty CPU's fourth page says it holds
+                     134 MB and a lost-events count after them (an
+                     uncompressed IN); libtraceevent reads that count first
+  huge-kallsyms      the kallsyms section says its text is 4 GB (an
+                     uncompressed IN); libtracecmd allocates that first
 
 The layout is trace-cmd.dat.v7(5)'s, little-endian only."""
 import struct
@@ -101,10 +106,31 @@ def compress_options(d):
     return bytes(out)
 
 
+def section_of(d, sections, option):
+    for _, _, opts in sections:
+        for oid, at, length in opts:
+            if oid == option and length >= 8:
+                return u(d, at, 8)
+    raise SystemExit("remake_dat.py: no section of option %d" % option)
+
+
 def damage(d, mode):
     compression, first = header(d)
-    off = first_cpu_data(d, options_sections(d, first))
+    sections = options_sections(d, first)
     out = bytearray(d)
+    if mode == "huge-kallsyms":
+        sec = section_of(d, sections, 19)
+        if u(d, sec + 2, 2) & 1:
+            raise SystemExit("remake_dat.py: the kallsyms section is compressed")
+        out[sec + 16:sec + 20] = struct.pack("<I", 0xFFFFFF00)
+        return bytes(out)
+    off = first_cpu_data(d, sections)
+    if mode == "damage-page":
+        if compression != "none":
+            raise SystemExit("remake_dat.py: a compressed file has chunks, not pages")
+        page = off + 3 * u(d, 14, 4)
+        out[page + 8:page + 16] = struct.pack("<Q", 0x130FFFFFFFF82)
+        return bytes(out)
     if mode == "damage-first-page":
         if compression != "none":
             raise SystemExit("remake_dat.py: a compressed file has chunks, not pages")
@@ -125,7 +151,7 @@ def main():
     d = open(src, "rb").read()
     if mode == "compress-options":
         out = compress_options(d)
-    elif mode in ("damage-first-page", "damage-first-chunk"):
+    elif mode in ("damage-first-page", "damage-first-chunk", "damage-page", "huge-kallsyms"):
         out = damage(d, mode)
     else:
         raise SystemExit(__doc__)

@@ -1,0 +1,19 @@
+/*
+ * datlayout.h - a trace.dat's layout checked before libtracecmd reads it:
+ * every size and offset within the file, each CPU's first page, and the
+ * event formats tried on libtraceevent in a child (datlayout.c says why).
+ * Not here: reading the events.
+ */
+#ifndef TA_DATLAYOUT_H
+#define TA_DATLAYOUT_H
+
+enum dat_layout {
+	DAT_LAYOUT_OK,
+	DAT_LAYOUT_DAMAGED,	/* a size or offset past the end, a bad first page... */
+	DAT_FORMATS_CRASH,	/* libtraceevent dies parsing its event formats */
+};
+
+/* The trace.dat of this version open on fd (read at random: a regular file). */
+enum dat_layout datlayout_check(int fd, int version);
+
+#endif

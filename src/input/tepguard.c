@@ -1,0 +1,120 @@
+/*
+ * tepguard.c - event formats tried on libtraceevent in a forked child (see
+ * tepguard.h). The child parses them as the read will, then leaves with
+ * _exit(0); a signal, or a sanitizer's exit, says the formats are damaged.
+ * Not here: what the formats mean.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+
+#include "error.h"
+#include "tepguard.h"
+
+void tepguard_init(struct tepguard *g, int long_size)
+{
+	memset(g, 0, sizeof(*g));
+	g->long_size = long_size;
+}
+
+void tepguard_release(struct tepguard *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->nowned; i++)
+		free(g->owned[i]);
+	free(g->owned);
+	free(g->formats);
+	memset(g, 0, sizeof(*g));
+}
+
+void tepguard_add(struct tepguard *g, const char *text, size_t len, const char *system)
+{
+	if (g->n == g->cap) {
+		g->cap = g->cap ? g->cap * 2 : 64;
+		g->formats = xrealloc(g->formats, g->cap * sizeof(*g->formats));
+	}
+	g->formats[g->n].text = text;
+	g->formats[g->n].len = len;
+	g->formats[g->n].system = system;
+	g->n++;
+}
+
+void tepguard_header_page(struct tepguard *g, const char *text, size_t len)
+{
+	g->header_page = text;
+	g->header_page_len = len;
+}
+
+void tepguard_own(struct tepguard *g, void *p)
+{
+	g->owned = xrealloc(g->owned, (g->nowned + 1) * sizeof(*g->owned));
+	g->owned[g->nowned++] = p;
+}
+
+/* Set by a sanitizer runtime (and a fuzzer's): its report's last step. */
+extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
+/*
+ * The child dies as a plain process: by the signal, or by a sanitizer's
+ * exit with nothing of the parent's (a fuzzer writing a crash file).
+ */
+static void die_plainly(void)
+{
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE };
+	size_t i;
+
+	if (__sanitizer_set_death_callback)
+		__sanitizer_set_death_callback(NULL);
+	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		signal(fatal[i], SIG_DFL);
+}
+
+/* The child: parse everything, as the read will, and say it lived. */
+static void try_formats(const struct tepguard *g)
+{
+	struct tep_handle *tep = tep_alloc();
+	int null = open("/dev/null", O_WRONLY);
+	size_t i;
+
+	die_plainly();
+	if (null >= 0) {
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+	}
+	if (!tep)
+		_exit(0);
+	tep_set_loglevel(TEP_LOG_NONE);
+	tep_set_long_size(tep, g->long_size);
+	if (g->header_page)
+		tep_parse_header_page(tep, (char *)g->header_page, (unsigned long)g->header_page_len,
+				      g->long_size);
+	for (i = 0; i < g->n; i++)
+		tep_parse_event(tep, g->formats[i].text, (unsigned long)g->formats[i].len,
+				g->formats[i].system);
+	_exit(0);
+}
+
+bool tepguard_formats_survive(const struct tepguard *g)
+{
+	pid_t child;
+	int status;
+
+	if (g->n == 0 && !g->header_page)
+		return true;
+	child = fork();
+	if (child < 0)
+		return true;
+	if (child == 0)
+		try_formats(g);
+	while (waitpid(child, &status, 0) < 0)
+		if (errno != EINTR)
+			return true;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
