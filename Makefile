@@ -15,6 +15,7 @@ PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man/man1
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+SCHEMADIR ?= $(PREFIX)/share/trace_analyze/schema
 VERSION := 0.1
 
 CC      ?= cc
@@ -216,6 +217,8 @@ install: trace_analyze
 	install -m 755 trace_analyze $(DESTDIR)$(BINDIR)/trace_analyze
 	install -m 644 man/trace_analyze.1 $(DESTDIR)$(MANDIR)/trace_analyze.1
 	install -m 644 data/completion/trace_analyze $(DESTDIR)$(COMPLETIONDIR)/trace_analyze
+	install -d $(DESTDIR)$(SCHEMADIR)
+	install -m 644 data/schema/*.schema.json $(DESTDIR)$(SCHEMADIR)
 
 # data/completion/trace_analyze, made again from the option tables (committed)
 completion: trace_analyze

@@ -19,14 +19,13 @@
  * current_dynamic, waste, and the object (or pseudo node) it is placed in,
  * relative to the tree. As CSV or JSON, a table "callers" of the same.
  */
-void write_callers(FILE *f, const struct account_rows *rows, const struct dirtree *d,
-		   enum out_format format);
+void write_callers(struct out_dest *o, const struct account_rows *rows, const struct dirtree *d);
 
 /*
  * The static footprint under node top: totals, then one row per directory
  * (its whole subtree) in path order: text, data, rodata, bss, static.
  */
-void write_static_table(FILE *f, const struct dirtree *d, uint32_t top, enum out_format format);
+void write_static_table(struct out_dest *o, const struct dirtree *d, uint32_t top);
 
 /*
  * The tree under node top as nested JSON for the --html sunburst:

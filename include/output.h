@@ -12,9 +12,13 @@
  *   text  blocks in order; a list as "label:  value" lines, a table as a
  *         heading line, a rule and aligned rows; blocks separated by a blank
  *         line, each table under its title when it has one.
- *   csv   each table with a header row of column keys; a list as a
- *         two-column table "key,value"; blocks separated by a blank line
- *         and preceded by a "# <block key>" line.
+ *   csv   one table a file (out_emit): the document's main table in the
+ *         report's file (out_doc.main: its first table unless it names one,
+ *         "" for its lists), every other table in FILE.<block>.csv beside
+ *         it, its lists as one table "block,key,value" (FILE.<list>.csv,
+ *         "values" for several). Tables have a header row of column keys,
+ *         "group_by,key,..." for a keyed one. (out_write puts every block
+ *         in one stream, each under a "# <key>" line.)
  *   json  one object: {"schema_version": N, "report": "...", <block key>:
  *         {...} for a list, [ {...}, ... ] for a table }.
  */
@@ -26,6 +30,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "error.h"
 #include "strtab.h"
 
 #define OUTPUT_SCHEMA_VERSION 1
@@ -81,12 +86,19 @@ struct out_block {
 	/* BLOCK_TABLE: columns; values row-major */
 	const struct out_column *columns;
 	size_t ncolumns;
+	bool keyed;		/* the first column is what a row is for (a call site,
+				   a cache...): CSV names it "key", after a "group_by"
+				   column of group_by, else the report's grouping
+				   (out_dest.group_by), else the column's key */
+	const char *group_by;
 	struct out_value *values;
 	size_t nvalues, cap;	/* a list holds one value per item */
 };
 
 struct out_doc {
 	const char *report;	/* "summary", "stats", "account", ... */
+	const char *main;	/* CSV: the table in the report's own file; NULL: the
+				   first table, or the lists when it has none */
 	struct out_block *blocks;
 	size_t nblocks, cap;
 	struct strtab strings;	/* the text of OUT_STR values */
@@ -112,6 +124,8 @@ void out_item_f64(struct out_doc *d, struct out_block *b, const char *key, const
 		  double v);
 void out_item_str(struct out_doc *d, struct out_block *b, const char *key, const char *label,
 		  const char *v);
+void out_item_real(struct out_doc *d, struct out_block *b, const char *key, const char *label,
+		   double v);
 void out_item_bool(struct out_doc *d, struct out_block *b, const char *key, const char *label,
 		   bool v);
 
@@ -140,6 +154,31 @@ static inline size_t out_rows(const struct out_block *t)
 }
 
 void out_write(FILE *f, const struct out_doc *d, enum out_format format);
+
+/*
+ * Where a report goes: the stream of its file, the name the file has (for
+ * CSV's other tables, written beside it; NULL or "-" for a stream with no
+ * name: they are then left out, with a note), the format. rc turns -1 when
+ * a side file cannot be written, err saying why.
+ */
+struct out_dest {
+	FILE *f;
+	const char *path;
+	enum out_format format;
+	bool quiet;		/* no note on stderr of the side files */
+	const char *group_by;	/* what the report's rows are (--group-by), or NULL */
+	int rc;
+	struct ta_error *err;
+};
+
+void out_dest_init(struct out_dest *o, FILE *f, const char *path, enum out_format format,
+		   bool quiet, struct ta_error *err);
+
+/* d into o: text and JSON whole; CSV a table a file. */
+void out_emit(struct out_dest *o, const struct out_doc *d);
+
+/* FILE.csv's side file for a block: FILE.<block>.csv (FILE<.block>.csv without ".csv"). */
+char *out_side_path(const char *path, const char *block);
 
 /* s as XML/HTML text or attribute value: & < > " escaped. */
 void out_xml_text(FILE *f, const char *s);

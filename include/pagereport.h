@@ -15,7 +15,7 @@
  * The --page report; with origins (a row_namer over origin keys, see
  * report.h) and allocations with stacks, a table of allocations by origin.
  */
-void write_pages(FILE *f, const struct page_stats *p, const struct strtab *gfps,
-		 const struct row_namer *origins, enum out_format format);
+void write_pages(struct out_dest *o, const struct page_stats *p, const struct strtab *gfps,
+		 const struct row_namer *origins);
 
 #endif

@@ -21,7 +21,7 @@
  * trace_analyze.py's layout; as CSV or JSON, the same numbers as a list
  * "totals" and a table "callers" (output.h).
  */
-void write_account(FILE *f, const struct account_rows *rows, enum out_format format);
+void write_account(struct out_dest *o, const struct account_rows *rows);
 
 /* What the summary is made of. */
 struct run_summary {

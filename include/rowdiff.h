@@ -58,6 +58,8 @@ struct diff_labels {
 	const char *block;		/* JSON/CSV key: "rows", "symbols", "objects", ... */
 	const char *key;		/* the first column: "function", "cache", "symbol", ... */
 	bool whole;			/* print the figures as integers */
+	bool named_totals;		/* a document of several diffs: its summary and totals
+					   are "<block>_summary", "<block>_totals" */
 };
 
 /* Add r to d: its summary, its table, its totals. */

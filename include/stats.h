@@ -25,7 +25,7 @@
  * hits, bytes allocated and requested with their per-hit means,
  * fragmentation %, ping-pong frees, peak live bytes.
  */
-void write_stats(FILE *f, const struct account_rows *rows, size_t top, enum out_format format);
+void write_stats(struct out_dest *o, const struct account_rows *rows, size_t top);
 
 struct summary_report {
 	const char *source;		/* the log (or DB) */
@@ -46,7 +46,7 @@ struct summary_report {
 };
 
 /* --summary: totals, fragmentation, ping-pong, nodes, events, findings. */
-void write_summary_report(FILE *f, const struct summary_report *s, enum out_format format);
+void write_summary_report(struct out_dest *o, const struct summary_report *s);
 
 struct outstanding_query {
 	const struct account *account;	/* its live map: what is still allocated */
@@ -72,6 +72,6 @@ struct outstanding_query {
  * lists them.
  */
 #define OUTSTANDING_STACKS 10
-void write_outstanding(FILE *f, const struct outstanding_query *q, enum out_format format);
+void write_outstanding(struct out_dest *o, const struct outstanding_query *q);
 
 #endif

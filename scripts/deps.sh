@@ -9,13 +9,14 @@
 #   tests: libcmocka-dev bats python3 jq clang (fuzzer) time, gzip xz-utils
 #          zstd (to make compressed logs), tmux (top in a real terminal),
 #          chromium (the --html page loaded, driven and pictured headless),
-#          trace-cmd and linux-perf (the text forms of the binary captures)
+#          trace-cmd and linux-perf (the text forms of the binary captures),
+#          python3-jsonschema (every JSON output against data/schema/)
 set -eu
 packages="gcc make pkg-config libxxhash-dev libelf-dev libcairo2-dev fonts-dejavu-core
 	zlib1g-dev liblzma-dev libzstd-dev libtracefs-dev libtraceevent-dev libtracecmd-dev
 	libncurses-dev
 	libcmocka-dev bats python3 jq clang time binutils gzip xz-utils zstd tmux chromium
-	trace-cmd linux-perf"
+	trace-cmd linux-perf python3-jsonschema"
 missing=""
 for p in $packages; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -306,13 +306,28 @@ size_t callchains_origin(const struct callchains *c, uint32_t call_site, uint32_
 	return (size_t)snprintf(out, cap, "%s", ORIGIN_NO_STACK);
 }
 
+/*
+ * One frame of a folded line: a space in its name becomes '_' and a ';'
+ * a ':' (a demangled "operator new(unsigned long)"), so that every reader
+ * of folded stacks splits the line alike: frames at ';', the count after
+ * the last space.
+ */
 static size_t put_frame(const struct callchains *c, char *out, size_t cap, size_t at,
 			uint32_t frame)
 {
+	const char *name = callchains_frame_name(c, frame);
+	size_t start, i, n = strtab_length(&c->names, c->frame_name[frame]);
+
 	if (at)
 		at = callsite_put(out, cap, at, ";", 1);
-	return callsite_put(out, cap, at, callchains_frame_name(c, frame),
-		   strtab_length(&c->names, c->frame_name[frame]));
+	start = at;
+	at = callsite_put(out, cap, at, name, n);
+	for (i = start; i < at; i++)
+		if (out[i] == ' ' || out[i] == '\t')
+			out[i] = '_';
+		else if (out[i] == ';')
+			out[i] = ':';
+	return at;
 }
 
 size_t callchains_folded(const struct callchains *c, uint32_t call_site, uint32_t stack,
@@ -336,7 +351,7 @@ size_t callchains_folded(const struct callchains *c, uint32_t call_site, uint32_
 		if (at)
 			return at;
 	}
-	at = callsite_put(out, cap, 0, "[no stack]", 10);
+	at = callsite_put(out, cap, 0, "[no_stack]", 10);
 	if (call_site != STR_NONE) {
 		char name[CALLSITE_NAME_MAX];
 		uint64_t size;
@@ -348,6 +363,8 @@ size_t callchains_folded(const struct callchains *c, uint32_t call_site, uint32_
 		for (i = 0; i < len; i++)
 			if (name[i] == ';')
 				name[i] = ':';
+			else if (name[i] == ' ' || name[i] == '\t')
+				name[i] = '_';	/* "sym [module]" */
 		at = callsite_put(out, cap, at, ";", 1);
 		at = callsite_put(out, cap, at, name, len);
 	}

@@ -231,6 +231,9 @@ static void caches_report(struct out_doc *d, const struct findings *f, const str
 	uint32_t *order = xmalloc((f->ncaches ? f->ncaches : 1) * sizeof(*order)), n = 0, i;
 	const void *ctx[2] = { f, names };
 
+	t->keyed = true;
+	t->group_by = "cache";
+
 	for (i = 0; i < f->ncaches; i++)
 		if (f->caches[i].allocs || f->caches[i].frees)
 			order[n++] = i;

@@ -4,10 +4,12 @@
  * differ only in how they lay the formatted values out and quote them.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "error.h"
 #include "output.h"
+#include "outfile.h"
 
 const char *const out_format_names[] = {
 	[FORMAT_TEXT] = "text", [FORMAT_CSV] = "csv", [FORMAT_JSON] = "json", NULL,
@@ -149,6 +151,13 @@ void out_item_str(struct out_doc *d, struct out_block *b, const char *key, const
 	append_item(b, OUT_STR, key, label)->s = strtab_intern(&d->strings, v, strlen(v));
 }
 
+void out_item_real(struct out_doc *d, struct out_block *b, const char *key, const char *label,
+		   double v)
+{
+	(void)d;
+	append_item(b, OUT_REAL, key, label)->d = v;
+}
+
 void out_item_bool(struct out_doc *d, struct out_block *b, const char *key, const char *label,
 		   bool v)
 {
@@ -250,8 +259,8 @@ static const char *format_value(const struct out_doc *d, const struct out_value 
 
 	const char *plus = v->plus && format != FORMAT_JSON ? "+" : "";
 
-	if ((kind == OUT_PCT || kind == OUT_F64 || kind == OUT_REAL) && v->d != v->d)
-		kind = OUT_NONE;	/* NaN: no value (0 of 0 is no percentage) */
+	if ((kind == OUT_PCT || kind == OUT_F64 || kind == OUT_REAL) && !isfinite(v->d))
+		kind = OUT_NONE;	/* NaN: no value (0 of 0 is no percentage); no infinity */
 	switch (kind) {
 	case OUT_STR:
 	case OUT_LINES:
@@ -440,10 +449,69 @@ static void write_csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* A table block as CSV: a header row, then a row per record; a keyed table's first column
+ * (the call site, function, cache... a row is for) is "key", after a "group_by" column
+ * naming what it is, so every keyed CSV reads alike. */
+static void write_csv_table(FILE *f, const struct out_doc *d, const struct out_block *b,
+			    const char *grouping)
+{
+	const char *group = b->group_by ? b->group_by : grouping ? grouping : b->columns[0].key;
+	char buf[VALUE_MAX];
+	size_t r, c;
+
+	if (b->keyed)
+		fputs("group_by,", f);
+	for (c = 0; c < b->ncolumns; c++) {
+		fputs(c ? "," : "", f);
+		write_csv_field(f, c == 0 && b->keyed ? "key" : b->columns[c].key);
+	}
+	fputc('\n', f);
+	for (r = 0; r < out_rows(b); r++) {
+		if (b->keyed) {
+			write_csv_field(f, group);
+			fputc(',', f);
+		}
+		for (c = 0; c < b->ncolumns; c++) {
+			const struct out_value *v = &b->values[r * b->ncolumns + c];
+
+			fputs(c ? "," : "", f);
+			if (v->kind == OUT_LINES)
+				write_csv_lines(f, strtab_get(&d->strings, v->s));
+			else
+				write_csv_field(f, format_value(d, v, FORMAT_CSV, buf));
+		}
+		fputc('\n', f);
+	}
+}
+
+/* Every list of the document as one long table "block,key,value". */
+static void write_csv_lists(FILE *f, const struct out_doc *d)
+{
+	char buf[VALUE_MAX];
+	size_t i, r;
+
+	fputs("block,key,value\n", f);
+	for (i = 0; i < d->nblocks; i++) {
+		const struct out_block *b = &d->blocks[i];
+
+		if (b->type != BLOCK_LIST)
+			continue;
+		for (r = 0; r < b->nvalues; r++) {
+			write_csv_field(f, b->key);
+			fputc(',', f);
+			write_csv_field(f, b->keys[r]);
+			fputc(',', f);
+			write_csv_field(f, format_value(d, &b->values[r], FORMAT_CSV, buf));
+			fputc('\n', f);
+		}
+	}
+}
+
+/* Every block, one after another, each under a "# <key>" line (out_write's CSV). */
 static void write_csv(FILE *f, const struct out_doc *d)
 {
 	char buf[VALUE_MAX];
-	size_t i, r, c;
+	size_t i, r;
 
 	for (i = 0; i < d->nblocks; i++) {
 		const struct out_block *b = &d->blocks[i];
@@ -451,31 +519,15 @@ static void write_csv(FILE *f, const struct out_doc *d)
 		if (i)
 			fputc('\n', f);
 		fprintf(f, "# %s\n", b->key);
-		if (b->type == BLOCK_LIST) {
-			fputs("key,value\n", f);
-			for (r = 0; r < b->nvalues; r++) {
-				write_csv_field(f, b->keys[r]);
-				fputc(',', f);
-				write_csv_field(f, format_value(d, &b->values[r], FORMAT_CSV, buf));
-				fputc('\n', f);
-			}
+		if (b->type == BLOCK_TABLE) {
+			write_csv_table(f, d, b, NULL);
 			continue;
 		}
-		for (c = 0; c < b->ncolumns; c++) {
-			fputs(c ? "," : "", f);
-			write_csv_field(f, b->columns[c].key);
-		}
-		fputc('\n', f);
-		for (r = 0; r < out_rows(b); r++) {
-			for (c = 0; c < b->ncolumns; c++) {
-				const struct out_value *v = &b->values[r * b->ncolumns + c];
-
-				fputs(c ? "," : "", f);
-				if (v->kind == OUT_LINES)
-					write_csv_lines(f, strtab_get(&d->strings, v->s));
-				else
-					write_csv_field(f, format_value(d, v, FORMAT_CSV, buf));
-			}
+		fputs("key,value\n", f);
+		for (r = 0; r < b->nvalues; r++) {
+			write_csv_field(f, b->keys[r]);
+			fputc(',', f);
+			write_csv_field(f, format_value(d, &b->values[r], FORMAT_CSV, buf));
 			fputc('\n', f);
 		}
 	}
@@ -579,6 +631,139 @@ static void write_json(FILE *f, const struct out_doc *d)
 		fputs(out_rows(b) ? "\n  ]" : "]", f);
 	}
 	fputs("\n}\n", f);
+}
+
+/* ---- a report into its file (and CSV's other tables into theirs) ---- */
+
+void out_dest_init(struct out_dest *o, FILE *f, const char *path, enum out_format format,
+		   bool quiet, struct ta_error *err)
+{
+	memset(o, 0, sizeof(*o));
+	o->f = f;
+	o->path = path && strcmp(path, "-") != 0 ? path : NULL;
+	o->format = format;
+	o->quiet = quiet;
+	o->err = err;
+}
+
+char *out_side_path(const char *path, const char *block)
+{
+	size_t n = strlen(path);
+	bool csv = n > 4 && strcmp(path + n - 4, ".csv") == 0;
+	char *side = xmalloc(n + strlen(block) + 6);
+
+	sprintf(side, "%.*s.%s.csv", (int)(csv ? n - 4 : n), path, block);
+	return side;
+}
+
+/*
+ * A CSV report's parts, a table a file: its lists as one table (LISTS_PART),
+ * and each table block. Which part is the report's own file: the one the
+ * document names (out_doc.main), else its first table.
+ */
+#define LISTS_PART ((size_t)-1)
+
+static bool has_lists(const struct out_doc *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nblocks; i++)
+		if (d->blocks[i].type == BLOCK_LIST)
+			return true;
+	return false;
+}
+
+static size_t csv_main_part(const struct out_doc *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nblocks; i++)
+		if (d->blocks[i].type == BLOCK_TABLE &&
+		    (d->main ? strcmp(d->blocks[i].key, d->main) == 0 : true))
+			return i;
+	return LISTS_PART;
+}
+
+/* The lists' part is named by its only list, or "values" for several. */
+static const char *part_name(const struct out_doc *d, size_t part)
+{
+	size_t i, n = 0;
+	const char *name = "values";
+
+	if (part != LISTS_PART)
+		return d->blocks[part].key;
+	for (i = 0; i < d->nblocks; i++)
+		if (d->blocks[i].type == BLOCK_LIST) {
+			name = d->blocks[i].key;
+			n++;
+		}
+	return n == 1 ? name : "values";
+}
+
+static void write_csv_part(FILE *f, const struct out_doc *d, size_t part, const char *grouping)
+{
+	if (part == LISTS_PART)
+		write_csv_lists(f, d);
+	else
+		write_csv_table(f, d, &d->blocks[part], grouping);
+}
+
+/* One part into FILE.<part>.csv beside o->path; false once it failed. */
+static bool write_csv_side_file(struct out_dest *o, const struct out_doc *d, size_t part,
+				char *said, size_t cap)
+{
+	char *side = out_side_path(o->path, part_name(d, part));
+	struct outfile out;
+	size_t at = strlen(said);
+
+	if (outfile_open(&out, side, o->err) < 0) {
+		o->rc = -1;
+	} else {
+		write_csv_part(outfile_stream(&out), d, part, o->group_by);
+		if (outfile_commit(&out, false, o->err) < 0)
+			o->rc = -1;
+	}
+	if (o->rc == 0 && at < cap)
+		snprintf(said + at, cap - at, "%s'%s'", at ? ", " : "", side);
+	free(side);
+	return o->rc == 0;
+}
+
+void out_emit(struct out_dest *o, const struct out_doc *d)
+{
+	char said[2048] = "";
+	size_t main, i, parts;
+
+	if (o->format != FORMAT_CSV || d->nblocks == 0) {
+		out_write(o->f, d, o->format);
+		return;
+	}
+	main = csv_main_part(d);
+	if (main == LISTS_PART && !has_lists(d))
+		return;
+	write_csv_part(o->f, d, main, o->group_by);
+	parts = (has_lists(d) ? 1 : 0);
+	for (i = 0; i < d->nblocks; i++)
+		parts += d->blocks[i].type == BLOCK_TABLE;
+	if (parts < 2)
+		return;
+	if (!o->path) {
+		if (!o->quiet)
+			fprintf(stderr, "trace_analyze: --format csv writes a table a file: standard "
+				"output has the %s report's %s only; name a file to have its other "
+				"tables beside it\n", d->report, part_name(d, main));
+		return;
+	}
+	if (main != LISTS_PART && has_lists(d) &&
+	    !write_csv_side_file(o, d, LISTS_PART, said, sizeof(said)))
+		return;
+	for (i = 0; i < d->nblocks; i++)
+		if (i != main && d->blocks[i].type == BLOCK_TABLE &&
+		    !write_csv_side_file(o, d, i, said, sizeof(said)))
+			return;
+	if (!o->quiet)
+		fprintf(stderr, "trace_analyze: --format csv writes a table a file: '%s' holds the %s "
+			"report's %s, %s the rest\n", o->path, d->report, part_name(d, main), said);
 }
 
 void out_write(FILE *f, const struct out_doc *d, enum out_format format)

@@ -550,11 +550,18 @@ static void describe_sides(struct out_doc *doc, struct side sides[2], const stru
 static int write_doc(const struct out_doc *doc, const struct diff_options *d,
 		     struct ta_error *err)
 {
+	const char *path = d->output_path ? d->output_path : "-";
 	struct outfile out;
+	struct out_dest o;
 
-	if (outfile_open(&out, d->output_path ? d->output_path : "-", err) < 0)
+	if (outfile_open(&out, path, err) < 0)
 		return -1;
-	out_write(outfile_stream(&out), doc, d->format);
+	out_dest_init(&o, outfile_stream(&out), path, d->format, d->quiet, err);
+	out_emit(&o, doc);
+	if (o.rc < 0) {
+		outfile_abort(&out);
+		return -1;
+	}
 	return outfile_commit(&out, false, err);
 }
 
@@ -590,7 +597,8 @@ static int diff_runs(const struct diff_options *d, int *gate)
 	struct side sides[2];
 	struct diff_result result;
 	struct diff_labels labels = { "rows", group_noun(d->group_by),
-				      d->figure != ORDER_FRAG && !d->per && !d->per_second };
+				      d->figure != ORDER_FRAG && !d->per && !d->per_second,
+				      false };
 	struct diff_side ds[2];
 	struct out_doc doc;
 	struct ta_error err;
@@ -904,7 +912,7 @@ static void add_section_diff(struct out_doc *doc, const struct tree_side sides[2
 {
 	struct diff_entry e[2][KSEC_COUNT];
 	struct diff_side v[2];
-	struct diff_labels l = { "sections", "section", true };
+	struct diff_labels l = { "sections", "section", true, true };
 	int i, k;
 
 	for (i = 0; i < 2; i++) {
@@ -925,8 +933,9 @@ static int diff_static(const struct diff_options *d, int *gate)
 {
 	struct tree_side sides[2];
 	struct diff_result sym, obj, dir, sec;
-	struct diff_labels ls = { "symbols", "symbol", true }, lo = { "objects", "object", true },
-			   ld = { "directories", "directory", true };
+	struct diff_labels ls = { "symbols", "symbol", true, true },
+			   lo = { "objects", "object", true, true },
+			   ld = { "directories", "directory", true, true };
 	struct diff_side v[2];
 	struct out_doc doc;
 	struct ta_error err;

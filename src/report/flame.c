@@ -154,7 +154,7 @@ static void box_of(const struct graph *g, uint32_t i, struct box *b)
 	b->x = PAD + n->x * g->scale;
 	b->w = (double)n->weight * g->scale;
 	b->y = g->height - BOTTOM - (n->depth + 1) * FLAME_FRAME_HEIGHT;
-	if (strncmp(b->name, "[no stack]", 10) == 0) {
+	if (strncmp(b->name, "[no_stack]", 10) == 0) {
 		b->r = b->g = b->b = 0.75;
 		return;
 	}

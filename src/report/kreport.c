@@ -25,15 +25,15 @@ static void place_of_row(const struct account_row *row, const struct dirtree *d,
 		dirtree_path(d, row->place, out, cap);
 }
 
-void write_callers(FILE *f, const struct account_rows *rows, const struct dirtree *d,
-		   enum out_format format)
+void write_callers(struct out_dest *o, const struct account_rows *rows, const struct dirtree *d)
 {
+	FILE *f = o->f;
 	char place[1024];
 	struct out_doc doc;
 	struct out_block *t;
 	size_t i;
 
-	if (format == FORMAT_TEXT) {
+	if (o->format == FORMAT_TEXT) {
 		for (i = 0; i < rows->count; i++) {
 			const struct account_row *r = &rows->rows[i];
 
@@ -46,6 +46,7 @@ void write_callers(FILE *f, const struct account_rows *rows, const struct dirtre
 	out_doc_init(&doc, "callers");
 	t = out_table(&doc, "callers", NULL, callers_columns,
 		      sizeof(callers_columns) / sizeof(callers_columns[0]));
+	t->keyed = true;
 	for (i = 0; i < rows->count; i++) {
 		const struct account_row *r = &rows->rows[i];
 
@@ -55,7 +56,7 @@ void write_callers(FILE *f, const struct account_rows *rows, const struct dirtre
 		out_row_i64(&doc, t, site_waste(&r->s));
 		out_row_str(&doc, t, place);
 	}
-	out_write(f, &doc, format);
+	out_emit(o, &doc);
 	out_doc_release(&doc);
 }
 
@@ -100,7 +101,7 @@ static void add_directory_rows(struct out_doc *doc, struct out_block *t, const s
 			add_directory_rows(doc, t, d, c);
 }
 
-void write_static_table(FILE *f, const struct dirtree *d, uint32_t top, enum out_format format)
+void write_static_table(struct out_dest *o, const struct dirtree *d, uint32_t top)
 {
 	const struct dir_node *n = &d->nodes[top];
 	struct out_doc doc;
@@ -119,8 +120,10 @@ void write_static_table(FILE *f, const struct dirtree *d, uint32_t top, enum out
 	out_item_u64(&doc, totals, "static", "static bytes", dir_node_static(n));
 	t = out_table(&doc, "directories", NULL, static_columns,
 		      sizeof(static_columns) / sizeof(static_columns[0]));
+	t->keyed = true;
+	t->group_by = "dir";
 	add_directory_rows(&doc, t, d, top);
-	out_write(f, &doc, format);
+	out_emit(o, &doc);
 	out_doc_release(&doc);
 }
 

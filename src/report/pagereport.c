@@ -143,6 +143,9 @@ static void add_origin_table(struct out_doc *d, const struct page_stats *p,
 	struct origin_row *rows = xcalloc(p->nkeys ? p->nkeys : 1, sizeof(*rows));
 	struct strtab names;
 	char name[CALLSITE_NAME_MAX];
+
+	t->keyed = true;
+	t->group_by = "origin";
 	uint32_t id, n = 0, i;
 
 	strtab_init(&names);
@@ -173,8 +176,8 @@ static void add_origin_table(struct out_doc *d, const struct page_stats *p,
 	strtab_release(&names);
 }
 
-void write_pages(FILE *f, const struct page_stats *p, const struct strtab *gfps,
-		 const struct row_namer *origins, enum out_format format)
+void write_pages(struct out_dest *o, const struct page_stats *p, const struct strtab *gfps,
+		 const struct row_namer *origins)
 {
 	struct out_doc d;
 	struct out_block *b, *x;
@@ -187,6 +190,7 @@ void write_pages(FILE *f, const struct page_stats *p, const struct strtab *gfps,
 		if (p->live.recs[i].ptr)
 			live.pages += pages_of((int)p->live.recs[i].bytes_alloc);
 	out_doc_init(&d, "page");
+	d.main = "";	/* CSV: the totals in its own file, the tables beside it */
 	b = out_list(&d, "totals", "SUMMARY (page allocator, 4 KB pages)");
 	add_count(&d, b, "alloc_requests", "total allocation requests", "alloc_kb",
 		  "  KB", &p->alloc);
@@ -220,6 +224,6 @@ void write_pages(FILE *f, const struct page_stats *p, const struct strtab *gfps,
 	add_cpu_table(&d, p);
 	if (origins && p->allocs_with_stack)
 		add_origin_table(&d, p, origins);
-	out_write(f, &d, format);
+	out_emit(o, &d);
 	out_doc_release(&d);
 }

@@ -51,46 +51,65 @@ static void timeline_rows_of(const struct analysis *r, struct timeline_rows *row
 	timeline_rows_build(rows, &r->timeline, &n.namer, &kept);
 }
 
-/* Write one report to path ('-' = standard output) with write(f, r), whole or not at all. */
+/* What a row of the account is, as --group-by names it: CSV's group_by column. */
+static const char *grouping_name(enum group_by g)
+{
+	static const char *const names[] = {
+		[GROUP_CALLSITE] = "callsite", [GROUP_FUNCTION] = "function",
+		[GROUP_ORIGIN] = "origin", [GROUP_CACHE] = "cache", [GROUP_DIR] = "dir",
+		[GROUP_SIZE_CLASS] = "size-class",
+	};
+
+	return (unsigned)g < sizeof(names) / sizeof(names[0]) ? names[g] : NULL;
+}
+
+/* Write one report to path ('-' = standard output) with write(o, r), whole or not at all. */
 static int write_report(const struct analysis *r, const char *path,
-			void (*write)(FILE *f, const struct analysis *r), struct ta_error *err)
+			void (*write)(struct out_dest *o, const struct analysis *r), struct ta_error *err)
 {
 	struct outfile out;
+	struct out_dest o;
 
 	if (outfile_open(&out, path, err) < 0)
 		return -1;
-	write(outfile_stream(&out), r);
+	out_dest_init(&o, outfile_stream(&out), path, r->opts->format, r->opts->quiet, err);
+	o.group_by = grouping_name(r->opts->group_by);
+	write(&o, r);
+	if (o.rc < 0) {
+		outfile_abort(&out);
+		return -1;
+	}
 	return outfile_commit(&out, false, err);
 }
 
-static void write_account_rows(FILE *f, const struct analysis *r)
+static void write_account_rows(struct out_dest *o, const struct analysis *r)
 {
 	struct account_rows rows;
 
 	analysis_rows(r, &rows);
-	write_account(f, &rows, r->opts->format);
+	write_account(o, &rows);
 	account_rows_release(&rows);
 }
 
-static void write_callers_rows(FILE *f, const struct analysis *r)
+static void write_callers_rows(struct out_dest *o, const struct analysis *r)
 {
 	struct account_rows rows;
 
 	analysis_rows(r, &rows);
-	write_callers(f, &rows, &r->dirs, r->opts->format);
+	write_callers(o, &rows, &r->dirs);
 	account_rows_release(&rows);
 }
 
-static void write_stats_rows(FILE *f, const struct analysis *r)
+static void write_stats_rows(struct out_dest *o, const struct analysis *r)
 {
 	struct account_rows rows;
 
 	analysis_rows(r, &rows);
-	write_stats(f, &rows, r->opts->top, r->opts->format);
+	write_stats(o, &rows, r->opts->top);
 	account_rows_release(&rows);
 }
 
-static void write_summary_file(FILE *f, const struct analysis *r)
+static void write_summary_file(struct out_dest *o, const struct analysis *r)
 {
 	struct timeline_rows growth;
 	struct row_filter kept, keys;
@@ -121,11 +140,11 @@ static void write_summary_file(FILE *f, const struct analysis *r)
 		s.stats = &window;
 	}
 	timeline_rows_of(r, &growth);
-	write_summary_report(f, &s, r->opts->format);
+	write_summary_report(o, &s);
 	timeline_rows_release(&growth);
 }
 
-static void write_outstanding_file(FILE *f, const struct analysis *r)
+static void write_outstanding_file(struct out_dest *o, const struct analysis *r)
 {
 	struct timeline_rows growth;
 	struct namers n;
@@ -146,37 +165,72 @@ static void write_outstanding_file(FILE *f, const struct analysis *r)
 	analysis_branch_filters(r, &q.rows_kept, &q.keys_kept);
 	timeline_rows_of(r, &growth);
 	q.growth = &growth;
-	write_outstanding(f, &q, r->opts->format);
+	write_outstanding(o, &q);
 	timeline_rows_release(&growth);
 }
 
-static void write_page_file(FILE *f, const struct analysis *r)
+static void write_page_file(struct out_dest *o, const struct analysis *r)
 {
 	struct origin_namer on = { &r->keys, &r->chains };
 	struct row_namer origins = { origin_row_name, &on };
 
-	write_pages(f, &r->pages, &r->strings.gfps, r->have_keys ? &origins : NULL,
-		    r->opts->format);
+	write_pages(o, &r->pages, &r->strings.gfps, r->have_keys ? &origins : NULL);
 }
 
-static void write_folded_file(FILE *f, const struct analysis *r)
+/* Is path the only output asked for (the summary on stderr aside)? */
+static bool only_output(const struct options *o, const char *path)
 {
-	struct folded fo;
+	const char *outputs[] = {
+		o->account_path, o->callers_path, o->rings_path, o->stats_path, o->summary_path,
+		o->outstanding_path, o->page_path, o->folded_path, o->folded_pages_path,
+		o->flame_path, o->timeline_path, o->html_path, o->save_db,
+	};
+	size_t i;
 
-	folded_init(&fo);
-	folded_add_slab(&fo, &r->by_key, &r->keys, &r->chains, r->opts->weight);
-	folded_write(f, &fo);
-	folded_release(&fo);
+	for (i = 0; i < sizeof(outputs) / sizeof(outputs[0]); i++)
+		if (outputs[i] && outputs[i] != path)
+			return false;
+	return true;
 }
 
-static void write_folded_pages_file(FILE *f, const struct analysis *r)
+/*
+ * --folded, --folded-pages: frames;frames weight lines. A file with no line
+ * would make flamegraph.pl fail ("No stack counts found"): it is not
+ * written, with a note, or an error when it was the only output asked for.
+ */
+static int write_folded_report(const struct analysis *r, const char *path, bool pages,
+			       struct ta_error *err)
 {
+	const char *what = pages ? "page allocation" : "slab allocation";
+	struct outfile out;
 	struct folded fo;
+	uint32_t n;
+	int rc;
 
 	folded_init(&fo);
-	folded_add_pages(&fo, &r->pages, &r->keys, &r->chains, r->opts->page_size);
-	folded_write(f, &fo);
+	if (pages)
+		folded_add_pages(&fo, &r->pages, &r->keys, &r->chains, r->opts->page_size);
+	else
+		folded_add_slab(&fo, &r->by_key, &r->keys, &r->chains, r->opts->weight);
+	free(folded_sorted(&fo, &n));
+	if (n == 0) {
+		folded_release(&fo);
+		if (only_output(r->opts, path))
+			return error_set(err, "'%s' not written: the log has no %s to fold",
+					 path, what);
+		if (!r->opts->quiet)
+			fprintf(stderr, "trace_analyze: note: '%s' not written: the log has no %s "
+				"to fold\n", path, what);
+		return 0;
+	}
+	if (outfile_open(&out, path, err) < 0) {
+		folded_release(&fo);
+		return -1;
+	}
+	folded_write(outfile_stream(&out), &fo);
 	folded_release(&fo);
+	rc = outfile_commit(&out, false, err);
+	return rc;
 }
 
 static int write_flame_graph(const struct analysis *r, struct ta_error *err)
@@ -257,21 +311,24 @@ struct memory_text {
 };
 
 static void write_to_memory(struct memory_text *m, const struct analysis *r,
-			    void (*write)(FILE *f, const struct analysis *r))
+			    void (*write)(struct out_dest *o, const struct analysis *r))
 {
 	FILE *f = xopen_memstream(&m->text, &m->len);
+	struct out_dest o;
 
-	write(f, r);
+	out_dest_init(&o, f, NULL, r->opts->format, true, NULL);
+	write(&o, r);
 	fclose(f);
 }
 
-static void write_tree_json(FILE *f, const struct analysis *r)
+static void write_tree_json(struct out_dest *o, const struct analysis *r)
 {
-	write_dirtree_json(f, &r->dirs, r->branch);
+	write_dirtree_json(o->f, &r->dirs, r->branch);
 }
 
-static void write_folded_json(FILE *f, const struct analysis *r)
+static void write_folded_json(struct out_dest *o, const struct analysis *r)
 {
+	FILE *f = o->f;
 	struct folded fo;
 	uint32_t *order, n, i;
 
@@ -291,8 +348,9 @@ static void write_folded_json(FILE *f, const struct analysis *r)
 	folded_release(&fo);
 }
 
-static void write_timeline_json(FILE *f, const struct analysis *r)
+static void write_timeline_json(struct out_dest *o, const struct analysis *r)
 {
+	FILE *f = o->f;
 	struct timeline_rows rows;
 
 	timeline_rows_of(r, &rows);
@@ -363,9 +421,9 @@ out:
 	return rc;
 }
 
-static void write_static_footprint(FILE *f, const struct analysis *r)
+static void write_static_footprint(struct out_dest *o, const struct analysis *r)
 {
-	write_static_table(f, &r->dirs, r->branch, r->opts->format);
+	write_static_table(o, &r->dirs, r->branch);
 }
 
 /* "current_dynamic of 'boot.log' (kmalloc only), branch 'fs'" */
@@ -469,10 +527,10 @@ static int write_log_reports(struct analysis *r, struct ta_error *err)
 		return -1;
 	if (opts->page_path && write_report(r, opts->page_path, write_page_file, err) < 0)
 		return -1;
-	if (opts->folded_path && write_report(r, opts->folded_path, write_folded_file, err) < 0)
+	if (opts->folded_path && write_folded_report(r, opts->folded_path, false, err) < 0)
 		return -1;
 	if (opts->folded_pages_path &&
-	    write_report(r, opts->folded_pages_path, write_folded_pages_file, err) < 0)
+	    write_folded_report(r, opts->folded_pages_path, true, err) < 0)
 		return -1;
 	if (opts->flame_path && write_flame_graph(r, err) < 0)
 		return -1;

@@ -31,8 +31,8 @@ static const struct out_column account_columns[] = {
 	{ "total_waste", NULL, OUT_I64, false },
 };
 
-static void write_account_document(FILE *f, const struct account_rows *rows,
-				   const struct site_stats *sum, enum out_format format)
+static void write_account_document(struct out_dest *o, const struct account_rows *rows,
+				   const struct site_stats *sum)
 {
 	struct out_doc d;
 	struct out_block *totals, *table;
@@ -50,6 +50,7 @@ static void write_account_document(FILE *f, const struct account_rows *rows,
 	out_item_u64(&d, totals, "callers", "number of callers", rows->count);
 	table = out_table(&d, "callers", NULL, account_columns,
 			  sizeof(account_columns) / sizeof(account_columns[0]));
+	table->keyed = true;
 	for (i = 0; i < rows->count; i++) {
 		const struct account_row *r = &rows->rows[i];
 
@@ -63,19 +64,20 @@ static void write_account_document(FILE *f, const struct account_rows *rows,
 		out_row_u64(&d, table, r->s.total_req);
 		out_row_i64(&d, table, site_total_waste(&r->s));
 	}
-	out_write(f, &d, format);
+	out_emit(o, &d);
 	out_doc_release(&d);
 }
 
-void write_account(FILE *f, const struct account_rows *rows, enum out_format format)
+void write_account(struct out_dest *o, const struct account_rows *rows)
 {
+	FILE *f = o->f;
 	struct site_stats sum = { 0 };
 	size_t i;
 
 	for (i = 0; i < rows->count; i++)
 		site_stats_add(&sum, &rows->rows[i].s);
-	if (format != FORMAT_TEXT) {
-		write_account_document(f, rows, &sum, format);
+	if (o->format != FORMAT_TEXT) {
+		write_account_document(o, rows, &sum);
 		return;
 	}
 

@@ -166,7 +166,7 @@ void diff_add_to_doc(struct out_doc *d, const struct diff_result *r,
 	const struct out_column *cols = l->whole ? whole_columns : real_columns;
 	struct out_column *mine = xmalloc(6 * sizeof(*mine));
 	char up[64], down[64], net[64], before[64], after[64];
-	char *title = NULL, *totals = NULL;
+	char *title = NULL, *totals = NULL, *summary_key = NULL, *totals_key = NULL;
 	struct out_block *t, *b;
 	double pct = diff_total_pct(r);
 	size_t i, n;
@@ -187,16 +187,29 @@ void diff_add_to_doc(struct out_doc *d, const struct diff_result *r,
 		snprintf(title, n, "add/remove: %zu/%zu grow/shrink: %zu/%zu up/down: %s/%s%s (%s)",
 			 r->added, r->removed, r->grown, r->shrunk, up, minus, down, net);
 	} else {
-		b = out_list(d, "summary", NULL);
+		if (l->named_totals) {
+			summary_key = xmalloc(strlen(l->block) + 16);
+			sprintf(summary_key, "%s_summary", l->block);
+			out_doc_keep(d, summary_key);
+		}
+		b = out_list(d, summary_key ? summary_key : "summary", NULL);
 		out_item_u64(d, b, "added", "added", r->added);
 		out_item_u64(d, b, "removed", "removed", r->removed);
 		out_item_u64(d, b, "grown", "grown", r->grown);
 		out_item_u64(d, b, "shrunk", "shrunk", r->shrunk);
-		out_item_str(d, b, "up", "up", up);
-		out_item_str(d, b, "down", "down", down);
-		out_item_str(d, b, "net", "net", net);
+		if (l->whole) {
+			out_item_i64(d, b, "up", "up", (int64_t)llround(r->up));
+			out_item_i64(d, b, "down", "down", (int64_t)llround(r->down));
+			out_item_i64(d, b, "net", "net", (int64_t)llround(r->up - r->down));
+		} else {
+			out_item_real(d, b, "up", "up", r->up);
+			out_item_real(d, b, "down", "down", r->down);
+			out_item_real(d, b, "net", "net", r->up - r->down);
+		}
 	}
 	t = out_table(d, l->block, title, mine, 6);
+	t->keyed = true;
+	t->group_by = l->key;
 	for (i = 0; i < r->count; i++) {
 		const struct diff_row *row = &r->rows[i];
 
@@ -227,9 +240,19 @@ void diff_add_to_doc(struct out_doc *d, const struct diff_result *r,
 		b = out_list(d, "totals", NULL);
 		out_item_str(d, b, "total", "Total", totals);
 	} else {
-		b = out_list(d, "totals", NULL);
-		out_item_str(d, b, "before", "before", before);
-		out_item_str(d, b, "after", "after", after);
+		if (l->named_totals) {
+			totals_key = xmalloc(strlen(l->block) + 16);
+			sprintf(totals_key, "%s_totals", l->block);
+			out_doc_keep(d, totals_key);
+		}
+		b = out_list(d, totals_key ? totals_key : "totals", NULL);
+		if (l->whole) {
+			out_item_i64(d, b, "before", "before", (int64_t)llround(r->old_total));
+			out_item_i64(d, b, "after", "after", (int64_t)llround(r->new_total));
+		} else {
+			out_item_real(d, b, "before", "before", r->old_total);
+			out_item_real(d, b, "after", "after", r->new_total);
+		}
 		out_item_pct(d, b, "change_pct", "change %", pct);
 	}
 	/* what was made here lives as long as the document */

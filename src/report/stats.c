@@ -27,7 +27,7 @@ static const struct out_column stats_columns[] = {
 	{ "peak_dynamic", "peak", OUT_U64, false },
 };
 
-void write_stats(FILE *f, const struct account_rows *rows, size_t top, enum out_format format)
+void write_stats(struct out_dest *o, const struct account_rows *rows, size_t top)
 {
 	struct out_doc d;
 	struct out_block *t;
@@ -36,6 +36,7 @@ void write_stats(FILE *f, const struct account_rows *rows, size_t top, enum out_
 	out_doc_init(&d, "stats");
 	t = out_table(&d, "callers", NULL, stats_columns,
 		      sizeof(stats_columns) / sizeof(stats_columns[0]));
+	t->keyed = true;
 	for (i = 0; i < n; i++) {
 		const struct account_row *r = &rows->rows[i];
 		const struct site_stats *s = &r->s;
@@ -56,7 +57,7 @@ void write_stats(FILE *f, const struct account_rows *rows, size_t top, enum out_
 		else	/* the peak of a sum is not the sum of the peaks */
 			out_row_none(&d, t);
 	}
-	out_write(f, &d, format);
+	out_emit(o, &d);
 	out_doc_release(&d);
 }
 
@@ -92,9 +93,13 @@ static void add_events_block(struct out_doc *d, const struct summary_report *s)
 	const struct account_totals *t = s->totals;
 	int k;
 
-	for (k = KMEM_KMALLOC; k < KMEM_KIND_COUNT; k++)
-		out_item_u64(d, b, kmem_kind_name((enum kmem_kind)k), kmem_kind_name((enum kmem_kind)k),
-			     s->stats->events[k]);
+	for (k = KMEM_KMALLOC; k < KMEM_KIND_COUNT; k++) {
+		const char *name = kmem_kind_name((enum kmem_kind)k);
+		const char *key = k == KMEM_LOST_EVENTS ? "lost_events_markers"
+				: k == KMEM_BUFFER_STARTED ? "buffer_started_markers" : name;
+
+		out_item_u64(d, b, key, name, s->stats->events[k]);
+	}
 	out_item_u64(d, b, "allocations", "allocations", t->allocs);
 	out_item_u64(d, b, "frees_matched", "frees matched", t->frees);
 	out_item_u64(d, b, "lost_frees", "lost frees", t->lost_frees);
@@ -187,6 +192,7 @@ static void add_reallocated_table(struct out_doc *d, const struct summary_report
 			      "re-allocated while live (freed where no tracepoint saw it: live bytes "
 			      "likely overstated)", reallocated_columns,
 			      sizeof(reallocated_columns) / sizeof(reallocated_columns[0]));
+		t->keyed = true;
 		n = i;
 		for (i = 0; i < n; i++) {
 			char what[160];
@@ -238,12 +244,13 @@ static void add_branch_block(struct out_doc *d, const struct summary_report *s)
 	out_item_u64(d, b, "waste", "waste (live)", sum.current_dynamic - sum.current_req);
 }
 
-void write_summary_report(FILE *f, const struct summary_report *s, enum out_format format)
+void write_summary_report(struct out_dest *o, const struct summary_report *s)
 {
 	struct out_doc d;
 	struct out_block *src;
 
 	out_doc_init(&d, "summary");
+	d.main = "";	/* CSV: its figures in its own file, its tables beside it */
 	src = out_list(&d, "source", NULL);
 	out_item_str(&d, src, "log", "log", s->source);
 	add_bytes_block(&d, s->totals);
@@ -256,7 +263,7 @@ void write_summary_report(FILE *f, const struct summary_report *s, enum out_form
 		add_reallocated_table(&d, s);
 	if (s->growth)
 		growth_report(&d, s->growth, 10);
-	out_write(f, &d, format);
+	out_emit(o, &d);
 	out_doc_release(&d);
 }
 
@@ -441,7 +448,7 @@ static void add_stack_table(struct out_doc *d, const struct outstanding_query *q
 	free(leaks);
 }
 
-void write_outstanding(FILE *f, const struct outstanding_query *q, enum out_format format)
+void write_outstanding(struct out_dest *o, const struct outstanding_query *q)
 {
 	struct strtab names;
 	struct outstanding_row *rows;
@@ -487,6 +494,7 @@ void write_outstanding(FILE *f, const struct outstanding_query *q, enum out_form
 	}
 	t = out_table(&d, "callers", NULL, outstanding_columns,
 		      sizeof(outstanding_columns) / sizeof(outstanding_columns[0]));
+	t->keyed = true;
 	shown = q->top && q->top < nrows ? q->top : nrows;
 	for (i = 0; i < shown; i++) {
 		out_row_str(&d, t, rows[i].caller);
@@ -499,7 +507,7 @@ void write_outstanding(FILE *f, const struct outstanding_query *q, enum out_form
 		add_stack_table(&d, q);
 	if (q->growth)
 		growth_report(&d, q->growth, q->top);
-	out_write(f, &d, format);
+	out_emit(o, &d);
 	out_doc_release(&d);
 	free(rows);
 	free(items);

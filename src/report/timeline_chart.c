@@ -236,6 +236,7 @@ size_t growth_report(struct out_doc *d, const struct timeline_rows *rows, size_t
 		n = top;
 	t = out_table(d, "growth", "growing steadily (a leak's first suspects)", growth_columns,
 		      sizeof(growth_columns) / sizeof(growth_columns[0]));
+	t->keyed = true;
 	for (i = 0; i < n; i++) {
 		const struct growth_fit *f = &rows->fit[g[i].row];
 		char what[160], size[32];

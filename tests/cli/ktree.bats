@@ -33,17 +33,19 @@ add_bad_objects() {
 }
 
 @test "static-only: one row per directory, sizes by kind, scripts/ and orphans left out" {
-	run "$TA" -q -k "$T" -c - --format csv
+	cd "$BATS_TEST_TMPDIR"
+	run "$TA" -q -k "$T" -c static.csv --format csv
 	[ "$status" -eq 0 ]
 	total=$((TEXT_EXT2 + TEXT_SLUB + 4 + 10 + 100 + 64))
-	[ "${lines[0]}" = "# totals" ]
-	echo "$output" | grep -qx "objects,2"
-	echo "$output" | grep -qx "static,$total"
-	echo "$output" | grep -qx ".,2,$((TEXT_EXT2 + TEXT_SLUB)),68,10,100,$total"
-	echo "$output" | grep -qx "fs,1,$TEXT_EXT2,4,10,100,$((TEXT_EXT2 + 114))"
-	echo "$output" | grep -qx "fs/ext2,1,$TEXT_EXT2,4,10,100,$((TEXT_EXT2 + 114))"
-	echo "$output" | grep -qx "mm,1,$TEXT_SLUB,64,0,0,$((TEXT_SLUB + 64))"
-	! echo "$output" | grep -q scripts
+	[ "$(head -n 1 static.totals.csv)" = "block,key,value" ]
+	grep -qx "totals,objects,2" static.totals.csv
+	grep -qx "totals,static,$total" static.totals.csv
+	[ "$(head -n 1 static.csv)" = "group_by,key,objects,text,data,rodata,bss,static" ]
+	grep -qx "dir,.,2,$((TEXT_EXT2 + TEXT_SLUB)),68,10,100,$total" static.csv
+	grep -qx "dir,fs,1,$TEXT_EXT2,4,10,100,$((TEXT_EXT2 + 114))" static.csv
+	grep -qx "dir,fs/ext2,1,$TEXT_EXT2,4,10,100,$((TEXT_EXT2 + 114))" static.csv
+	grep -qx "dir,mm,1,$TEXT_SLUB,64,0,0,$((TEXT_SLUB + 64))" static.csv
+	! grep -q scripts static.csv
 }
 
 @test "a call site is placed in the object defining its function, by exact name" {

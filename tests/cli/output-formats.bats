@@ -19,16 +19,22 @@ same_numbers_in_all_formats() {	# LOG [options...]
 	same_numbers_in_all_formats "$FIX/old-2.6-hex.log" --system-map "$FIX/old-2.6.System.map" --malloc
 }
 
-@test "the account as CSV: a header row, RFC 4180, exact" {
-	run "$TA" -q -f "$FIX/perf-script-6.18.txt" -c - --format csv
+@test "the account as CSV: one table a file, a header row, RFC 4180, exact" {
+	cd "$BATS_TEST_TMPDIR"
+	run "$TA" -f "$FIX/perf-script-6.18.txt" -c account.csv --format csv
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "# totals" ]
-	[ "${lines[1]}" = "key,value" ]
-	[ "${lines[2]}" = "current_bytes_allocated,3072" ]
-	[ "${lines[8]}" = "# callers" ]
-	[ "${lines[9]}" = "caller,total_dynamic,waste,current_dynamic,current_req,alloc_count,free_count,total_req,total_waste" ]
-	[ "${lines[10]}" = "mas_preallocate+0x3ef,2048,0,2048,2048,8,0,2048,0" ]
-	[ "${lines[14]}" = "perf_event_mmap+0x155,16384,0,0,0,4,4,16384,0" ]
+	[[ "$output" == *"trace_analyze: --format csv writes a table a file: 'account.csv' holds the account report's callers, 'account.totals.csv' the rest"* ]]
+	run cat account.csv
+	[ "${lines[0]}" = "group_by,key,total_dynamic,waste,current_dynamic,current_req,alloc_count,free_count,total_req,total_waste" ]
+	[ "${lines[1]}" = "callsite,mas_preallocate+0x3ef,2048,0,2048,2048,8,0,2048,0" ]
+	[ "${lines[5]}" = "callsite,perf_event_mmap+0x155,16384,0,0,0,4,4,16384,0" ]
+	run cat account.totals.csv
+	[ "${lines[0]}" = "block,key,value" ]
+	[ "${lines[1]}" = "totals,current_bytes_allocated,3072" ]
+	[ "${#lines[@]}" -eq 7 ]
+	# by function: the same columns, the grouping named
+	"$TA" -q -f "$FIX/perf-script-6.18.txt" -c by-function.csv --format csv --group-by function
+	[ "$(sed -n 2p by-function.csv)" = "function,mas_preallocate,2048,0,2048,2048,8,0,2048,0" ]
 }
 
 @test "an empty account is valid JSON too" {

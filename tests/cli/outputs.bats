@@ -186,6 +186,7 @@ teardown() {
 	full_fs 256 0
 	for out in "-c full/account.txt" "--summary full/summary.txt" "--save-db full/kmem.db" \
 		"--timeline full/timeline.png" "--html full/page.html" "--stats full/stats.csv" \
+		"--summary full/summary.csv --format csv" \
 		"-r full/rings.png -k $CORPUS/linux-6.1-tiny/tree"; do
 		# shellcheck disable=SC2086
 		run "$TA" -q -f "$log" $out

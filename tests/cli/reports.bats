@@ -25,8 +25,9 @@ line() {	# CPU TS EVENT FIELDS: one 6.1 tracefs line
 	[ "${lines[2]}" = "f+0x1      3          320        106        264       88  17.50%           56      2          1   64   256" ]
 	[ "${lines[3]}" = "h+0x3      1            8          8          8        8   0.00%            0      0          0    8     8" ]
 	run "$TA" -q -f "$BATS_TEST_TMPDIR/log" --stats - -o hit --top 1 --format csv
-	[ "${lines[2]}" = "f+0x1,3,320,106,264,88,17.50,56,2,1,64,256" ]
-	[ "${#lines[@]}" -eq 3 ]
+	[ "${lines[0]}" = "group_by,key,hits,bytes_alloc,alloc_per_hit,bytes_req,req_per_hit,frag_pct,total_waste,frees,pingpong,current_dynamic,peak_dynamic" ]
+	[ "${lines[1]}" = "callsite,f+0x1,3,320,106,264,88,17.50,56,2,1,64,256" ]
+	[ "${#lines[@]}" -eq 2 ]
 }
 
 @test "--summary: a double free, a mismatched free and time going back, with their lines" {
@@ -35,14 +36,15 @@ line() {	# CPU TS EVENT FIELDS: one 6.1 tracefs line
 		line 0 2.000001 kfree "call_site=g+0x2/0x10 ptr=ffff888000000100"
 		line 0 1.999999 kfree "call_site=g+0x2/0x10 ptr=ffff888000000100"
 	} > "$BATS_TEST_TMPDIR/log"
-	run "$TA" -q -f "$BATS_TEST_TMPDIR/log" --summary - --format csv
+	cd "$BATS_TEST_TMPDIR"
+	run "$TA" -q -f log --summary s.csv --format csv
 	[ "$status" -eq 0 ]
-	echo "$output" | grep -qx 'cache_object_kfreed,1,2 (allocated at line 1),.*'
-	echo "$output" | grep -qx 'double_free,1,3 (freed at line 2),.*'
-	echo "$output" | grep -qx 'time_backwards,1,3 (previous at line 2),.*'
-	echo "$output" | grep -qx 'alloc_below_request,0,,.*'
-	echo "$output" | grep -qx 'freed,64'
-	echo "$output" | grep -qx 'lost_frees,1'
+	grep -qx 'cache_object_kfreed,1,2 (allocated at line 1),.*' s.findings.csv
+	grep -qx 'double_free,1,3 (freed at line 2),.*' s.findings.csv
+	grep -qx 'time_backwards,1,3 (previous at line 2),.*' s.findings.csv
+	grep -qx 'alloc_below_request,0,,.*' s.findings.csv
+	grep -qx 'bytes,freed,64' s.csv
+	grep -qx 'events,lost_frees,1' s.csv
 }
 
 @test "--page: per-CPU drains and refills, extfrag events and their fragmenting share" {
@@ -57,17 +59,18 @@ line() {	# CPU TS EVENT FIELDS: one 6.1 tracefs line
 		line 1 3.000005 mm_page_alloc_extfrag "page=00000000a1b2c3d9 pfn=0x4001 alloc_order=0 fallback_order=9 alloc_migratetype=1 fallback_migratetype=0 fragmenting=0 change_ownership=0"
 		line 0 3.000006 mm_page_free "page=00000000a1b2c3d4 pfn=0x1000 order=1"
 	} > "$BATS_TEST_TMPDIR/log"
-	run "$TA" -q -f "$BATS_TEST_TMPDIR/log" --page - --format csv
+	cd "$BATS_TEST_TMPDIR"
+	run "$TA" -q -f log --page p.csv --format csv
 	[ "$status" -eq 0 ]
-	echo "$output" | grep -qx 'alloc_freed_requests,1'
-	echo "$output" | grep -qx 'alloc_freed_kb,8'
-	echo "$output" | grep -qx 'live_requests,0'
-	echo "$output" | grep -qx 'extfrag,2'
-	echo "$output" | grep -qx 'extfrag_fragmenting,1'
-	echo "$output" | grep -qx 'extfrag_fragmenting_pct,50.00'
-	echo "$output" | grep -qx '0,1,1,0,0'
-	echo "$output" | grep -qx '1,0,0,2,5'
-	echo "$output" | grep -qx '1,1,0,0,0,0,0,1,8'
+	grep -qx 'totals,alloc_freed_requests,1' p.csv
+	grep -qx 'totals,alloc_freed_kb,8' p.csv
+	grep -qx 'totals,live_requests,0' p.csv
+	grep -qx 'other,extfrag,2' p.csv
+	grep -qx 'other,extfrag_fragmenting,1' p.csv
+	grep -qx 'other,extfrag_fragmenting_pct,50.00' p.csv
+	grep -qx '0,1,1,0,0' p.cpus.csv
+	grep -qx '1,0,0,2,5' p.cpus.csv
+	grep -qx '1,1,0,0,0,0,0,1,8' p.orders.csv
 }
 
 @test "--time: allocations before the window are unknown to it, frees in it are lost" {

@@ -3,10 +3,10 @@
 
     account_formats.py TEXT CSV JSON
 
-The text is trace_analyze.py's layout; CSV is '# block' sections of
-comma-separated rows under a header row; JSON is one document with a
-schema_version. Parsed with Python's csv and json modules; exits 1 on the
-first difference, saying which.
+The text is trace_analyze.py's layout; CSV is one table a file, the rows
+in CSV and the totals beside it in CSV's .totals.csv ("block,key,value");
+JSON is one document with a schema_version. Parsed with Python's csv and
+json modules; exits 1 on the first difference, saying which.
 """
 import csv
 import io
@@ -31,18 +31,12 @@ def text_account(path):
     return head, rows
 
 
-def csv_blocks(path):
-    blocks, name, body = {}, None, []
-    for line in open(path).read().split("\n") + [""]:
-        if line.startswith("# "):
-            name, body = line[2:], []
-        elif line == "":
-            if name is not None:
-                blocks[name] = list(csv.DictReader(io.StringIO("\n".join(body))))
-            name = None
-        else:
-            body.append(line)
-    return blocks
+def csv_tables(path):
+    """The rows of CSV and of its totals file beside it (X.csv -> X.totals.csv)."""
+    side = (path[:-4] if path.endswith(".csv") else path) + ".totals.csv"
+    rows = list(csv.DictReader(open(path, newline="")))
+    totals = list(csv.DictReader(open(side, newline="")))
+    return {"callers": rows, "totals": totals}
 
 
 def fail(msg):
@@ -56,7 +50,7 @@ def main():
     doc = json.load(open(json_path))
     if doc.get("schema_version") != 1 or doc.get("report") != "account":
         fail("JSON lacks schema_version 1 / report account")
-    blocks = csv_blocks(csv_path)
+    blocks = csv_tables(csv_path)
     labels = {
         "current bytes allocated": "current_bytes_allocated",
         "current bytes requested": "current_bytes_requested",
@@ -71,7 +65,7 @@ def main():
             fail("totals differ for %s" % key)
     json_rows = [(r["caller"], r["total_dynamic"], r["waste"], r["current_dynamic"],
                   r["alloc_count"], r["free_count"]) for r in doc["callers"]]
-    csv_rows = [(r["caller"], int(r["total_dynamic"]), int(r["waste"]),
+    csv_rows = [(r["key"], int(r["total_dynamic"]), int(r["waste"]),
                  int(r["current_dynamic"]), int(r["alloc_count"]), int(r["free_count"]))
                 for r in blocks["callers"]]
     if rows != json_rows:

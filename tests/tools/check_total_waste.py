@@ -22,9 +22,7 @@ bad_all = []
 for args in (["--stats", "-"], ["-c", "-"]):
     out = subprocess.run([ta, "-q", "-f", log] + args + ["--format", "csv"], capture_output=True,
                          text=True).stdout
-    rows = [l for l in out.splitlines() if not l.startswith("#")]
-    start = next(i for i, l in enumerate(rows) if l.startswith("caller,"))
-    got = {r["caller"]: int(r["total_waste"]) for r in csv.DictReader(rows[start:]) if r.get("caller")}
+    got = {r["key"]: int(r["total_waste"]) for r in csv.DictReader(out.splitlines())}
     bad = [(k, want.get(k), got.get(k)) for k in set(want) | set(got) if want.get(k, 0) != got.get(k, 0)]
     print(args[0], len(want), "sites", len(bad), "differ", bad[:5])
     bad_all += bad

@@ -120,7 +120,7 @@ def main():
     check('bytes freed (matched frees)', b['freed'], section5['freed'])
     check('net', b['net'], allocated - section5['freed'])
     rows = [l for l in open(stats_csv) if l.strip() and not l.startswith('#')]
-    ours = {r['caller']: r for r in csv.DictReader(rows)}
+    ours = {r['key']: r for r in csv.DictReader(rows)}
     check('call sites', sorted(ours), sorted(callers))
     differ = 0
     for name, (alloc, req, hit, pp) in callers.items():

@@ -245,9 +245,9 @@ def main():
             kern, user = list(st), []
         frames = list(reversed(user)) + [f for f in reversed(kern) if not is_allocator(key(f))]
         if frames:
-            return ";".join(f.replace(";", ":") for f in frames)
+            return ";".join(f.replace(";", ":").replace(" ", "_").replace("\t", "_") for f in frames)
         site = ev["fields"].get("call_site")
-        return "[no stack]" + (";" + site_function(site).replace(";", ":") if site else "")
+        return "[no_stack]" + (";" + site_function(site).replace(";", ":").replace(" ", "_") if site else "")
 
     live = {}            # ptr -> (key, bytes_alloc, bytes_req)
     per_key = {}         # (origin, folded) -> dict

@@ -3,10 +3,12 @@
 renderings carries the same numbers.
 
 The JSON is parsed with the json module (it must be valid and carry a
-schema_version), the CSV with the csv module (each block under a
-"# name" line with a header row); every value of every block must be the
-same in both, and every row of the text rendering must show the same
-values in the same order. Exits 1 naming the first difference.
+schema_version), the CSV with the csv module: one table a file, the
+report's other tables beside it as CSV.<block>.csv, its lists as one
+"block,key,value" table, keyed tables as "group_by,key,..."; every value
+of every block must be the same in both, and every row of the text
+rendering must show the same values in the same order. Exits 1 naming the
+first difference.
 """
 import csv
 import io
@@ -15,17 +17,37 @@ import re
 import sys
 
 
-def csv_blocks(path):
-    blocks, name, lines = {}, None, []
-    for line in open(path).read().split('\n') + ['']:
-        if line.startswith('# '):
-            name, lines = line[2:], []
-        elif line == '' and name is not None:
-            blocks[name] = list(csv.reader(io.StringIO('\n'.join(lines))))
-            name = None
-        elif name is not None:
-            lines.append(line)
-    return blocks
+def read_csv(path):
+    with open(path, newline='') as f:
+        return list(csv.reader(f))
+
+
+def csv_blocks(path, doc):
+    """The report's blocks as the old "# name" reader gave them, from its files."""
+    base = path[:-4] if path.endswith('.csv') else path
+    names = [k for k in doc if k not in ('schema_version', 'report')]
+    lists = [k for k in names if isinstance(doc[k], dict)]
+    tables = [k for k in names if not isinstance(doc[k], dict)]
+    main = read_csv(path)
+    blocks = {}
+    if lists:
+        side = base + '.' + (lists[0] if len(lists) == 1 else 'values') + '.csv'
+        rows = main if main and main[0] == ['block', 'key', 'value'] else read_csv(side)
+        if rows[0] != ['block', 'key', 'value']:
+            fail('%s: the lists are not a block,key,value table' % path)
+        for name in lists:
+            blocks[name] = [['key', 'value']] + [r[1:] for r in rows[1:] if r[0] == name]
+    for name in tables:
+        side = base + '.' + name + '.csv'
+        try:
+            rows = read_csv(side)
+        except FileNotFoundError:
+            rows = main
+        if rows and rows[0][:2] == ['group_by', 'key']:
+            first = list(doc[name][0])[0] if doc[name] else 'key'
+            rows = [[first] + rows[0][2:]] + [r[1:] for r in rows[1:]]
+        blocks[name] = rows
+    return {k: blocks[k] for k in names}
 
 
 def same(a, b):
@@ -73,7 +95,7 @@ def main():
     doc = json.load(open(json_path))
     if doc.get('schema_version') != 1 or 'report' not in doc:
         fail('JSON has no schema_version 1 or no report name')
-    blocks = csv_blocks(csv_path)
+    blocks = csv_blocks(csv_path, doc)
     names = [k for k in doc if k not in ('schema_version', 'report')]
     if names != list(blocks):
         fail('blocks differ: JSON %s, CSV %s' % (names, list(blocks)))
