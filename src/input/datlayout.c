@@ -31,7 +31,7 @@
 
 /* The v7 sections the options point at (trace-cmd's TRACECMD_OPTION_*). */
 enum {
-	OPT_DONE = 0, OPT_BUFFER = 3, OPT_HEADER_INFO = 16, OPT_FTRACE_EVENTS = 17,
+	OPT_DONE = 0, OPT_BUFFER = 3, OPT_STRINGS = 15, OPT_HEADER_INFO = 16, OPT_FTRACE_EVENTS = 17,
 	OPT_EVENT_FORMATS = 18, OPT_KALLSYMS = 19, OPT_PRINTK = 20, OPT_CMDLINES = 21,
 };
 
@@ -417,6 +417,35 @@ static bool v7_compressed_options_ok(const struct layout *l, uint64_t at, uint64
 	return v7_options_ok(l, &o, n, next);
 }
 
+/*
+ * libtracecmd first reads every section from the end of the file's header
+ * on, one after another, for the strings sections (their descriptions):
+ * a strings section's size, compressed or not, is allocated before it is
+ * read, so each must be within the file and decompress to what it says.
+ * The walk ends, as libtracecmd's, where no whole section header is left.
+ */
+static bool v7_strings_ok(const struct layout *l, uint64_t at)
+{
+	uint32_t n;
+
+	while (lay_within(l, at, 16)) {
+		uint16_t id, flags;
+		uint64_t size;
+
+		memcpy(&id, l->p + at, 2);
+		memcpy(&flags, l->p + at + 2, 2);
+		memcpy(&size, l->p + at + 8, 8);
+		if (id == OPT_STRINGS &&
+		    (!lay_within(l, at + 16, size) || size > INFLATED_MAX ||
+		     ((flags & 1) && !inflate_block(l, l->p + at + 16, size, &n))))
+			return false;
+		if (size > l->size)
+			break;	/* libtracecmd seeks past the end and stops */
+		at += 16 + size;
+	}
+	return true;
+}
+
 /* The chain of options sections, and what their options point at. */
 static bool v7_layout_ok(struct layout *l)
 {
@@ -427,6 +456,8 @@ static bool v7_layout_ok(struct layout *l)
 	if (!l->compression)
 		return false;
 	next = lay_u(l, 8);
+	if (l->bad || !v7_strings_ok(l, l->at))
+		return false;
 	while (next && !l->bad && sections++ < 1024) {
 		uint64_t size;
 		uint16_t flags;
