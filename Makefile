@@ -21,15 +21,15 @@ VERSION := 0.1
 CC      ?= cc
 HAVE_CLANG := $(shell command -v clang 2> /dev/null)
 PKGS    := libxxhash libelf cairo zlib liblzma libzstd libtracefs libtraceevent libtracecmd \
-	   ncursesw
+	   ncursesw libprotobuf-c
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 PKG_CFLAGS := $(shell pkg-config --cflags libelf cairo zlib liblzma libzstd libtracefs \
-		libtraceevent libtracecmd ncursesw 2>/dev/null)
+		libtraceevent libtracecmd ncursesw libprotobuf-c 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs libelf cairo zlib liblzma libzstd libtracefs \
-		libtraceevent libtracecmd ncursesw 2>/dev/null || \
+		libtraceevent libtracecmd ncursesw libprotobuf-c 2>/dev/null || \
 		echo -lelf -lcairo -lz -llzma -lzstd -ltracecmd -ltracefs -ltraceevent -lncursesw \
-		-ltinfo)
+		-ltinfo -lprotobuf-c)
 CPPFLAGS += -D_GNU_SOURCE -DTA_VERSION='"$(VERSION)"' -Iinclude -I$(BUILD)/gen $(PKG_CFLAGS)
 LDLIBS  += -lxxhash $(PKG_LIBS) -lm -lpthread
 
@@ -39,15 +39,18 @@ BUILD   := build
 SRCS    := $(wildcard src/*/*.c)
 LIB_SRCS := $(filter-out src/cmd/main.c src/cmd/analyse.c src/cmd/diff.c src/cmd/check.c \
 		src/cmd/record.c src/cmd/top.c,$(SRCS))
-OBJS    := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
-LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/obj/%.o)
+# generated C, linked into every build: pprof's profile.proto through protoc-c
+GEN_SRCS := $(BUILD)/gen/profile.pb-c.c
+OBJS    := $(SRCS:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/profile.pb-c.o
+LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/profile.pb-c.o
 
 # Headers that must be present to build; name the fix when one is missing.
 REQUIRED_HEADERS := /usr/include/xxhash.h /usr/include/gelf.h /usr/include/libelf.h \
 		    /usr/include/cairo/cairo.h /usr/include/zlib.h /usr/include/lzma.h \
 		    /usr/include/zstd.h /usr/include/tracefs/tracefs.h \
 		    /usr/include/trace-cmd/trace-cmd.h \
-		    /usr/include/traceevent/kbuffer.h /usr/include/ncursesw/curses.h
+		    /usr/include/traceevent/kbuffer.h /usr/include/ncursesw/curses.h \
+		    /usr/include/protobuf-c/protobuf-c.h /usr/bin/protoc-c
 
 all: check-deps trace_analyze
 
@@ -83,6 +86,24 @@ $(BUILD)/gen/report_%.inc: data/report.% | $(BUILD)/gen
 
 $(BUILD)/obj/report/html.o $(BUILD)/san/report/html.o: $(HTML_GEN)
 
+# src/report/profile.proto (pprof's format) as C for libprotobuf-c
+$(BUILD)/gen/profile.pb-c.c $(BUILD)/gen/profile.pb-c.h: src/report/profile.proto | $(BUILD)/gen
+	protoc-c --c_out=$(BUILD)/gen --proto_path=src/report profile.proto
+
+$(BUILD)/obj/report/pprof.o $(BUILD)/san/report/pprof.o \
+$(BUILD)/fuzz/obj/report/pprof.o: $(BUILD)/gen/profile.pb-c.h
+
+# generated code: compiled without our warnings, which it was not written for
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+$(BUILD)/san/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(SAN_FLAGS) -c -o $@ $<
+$(BUILD)/fuzz/obj/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(dir $@)
+	clang $(CPPFLAGS) $(FUZZ_DEFS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c -o $@ $<
+
 # ---- tests ------------------------------------------------------------------
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -92,8 +113,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS) | $(BUILD)/tests
 
 # Sanitizer build: the same binary and unit tests with ASan + UBSan.
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-SAN_OBJS := $(SRCS:src/%.c=$(BUILD)/san/%.o)
-SAN_LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/san/%.o)
+SAN_OBJS := $(SRCS:src/%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/profile.pb-c.o
+SAN_LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/profile.pb-c.o
 
 $(BUILD)/san/%.o: src/%.c $(wildcard include/*.h)
 	@mkdir -p $(dir $@)
@@ -128,12 +149,12 @@ FUZZ_SECONDS ?= 600
 FUZZ_DEFS  := -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 FUZZ_SAN   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_KIDX  := $(BUILD)/fuzz/linux-6.1-tiny.kidx
-FUZZ_OBJS  := $(LIB_SRCS:src/%.c=$(BUILD)/fuzz/obj/%.o)
+FUZZ_OBJS  := $(LIB_SRCS:src/%.c=$(BUILD)/fuzz/obj/%.o) $(BUILD)/fuzz/obj/gen/profile.pb-c.o
 FUZZ_BINS  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 SEED_BINS  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/seeds_%)
 TEXT_SEEDS := $(wildcard tests/fuzz/corpus/text/*)
 
-$(BUILD)/fuzz/obj/%.o: src/%.c $(wildcard include/*.h) | $(GEN) $(HTML_GEN)
+$(BUILD)/fuzz/obj/%.o: src/%.c $(wildcard include/*.h) | $(GEN) $(HTML_GEN) $(GEN_SRCS)
 	@mkdir -p $(dir $@)
 	clang $(CPPFLAGS) $(FUZZ_DEFS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(WARN) -c -o $@ $<
 

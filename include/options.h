@@ -45,6 +45,7 @@ struct options {
 	const char *folded_path;	/* --folded: slab allocations as folded stacks */
 	const char *folded_pages_path;	/* --folded-pages: page allocations */
 	const char *flame_path;		/* --flame: a flame graph, PNG/SVG/PDF */
+	const char *pprof_path;		/* --pprof: a heap profile for go tool pprof */
 	const char *timeline_path;	/* --timeline: live bytes over time, PNG/SVG/PDF */
 	const char *html_path;		/* --html: one self-contained interactive report */
 	bool strict_kernel;		/* --strict-kernel: a log of another build is an error */

@@ -6,17 +6,19 @@
 #          zlib1g-dev liblzma-dev libzstd-dev (compressed logs)
 #          libtracefs-dev libtraceevent-dev (record, top) libncurses-dev (top)
 #          libtracecmd-dev (trace.dat input)
+#          libprotobuf-c-dev protobuf-c-compiler (--pprof: pprof's profile.proto)
 #   tests: libcmocka-dev bats python3 jq clang (fuzzer) time, gzip xz-utils
 #          zstd (to make compressed logs), tmux (top in a real terminal),
 #          chromium (the --html page loaded, driven and pictured headless),
 #          trace-cmd and linux-perf (the text forms of the binary captures),
-#          python3-jsonschema (every JSON output against data/schema/)
+#          python3-jsonschema (every JSON output against data/schema/),
+#          golang-go (go tool pprof reads --pprof's profile)
 set -eu
 packages="gcc make pkg-config libxxhash-dev libelf-dev libcairo2-dev fonts-dejavu-core
 	zlib1g-dev liblzma-dev libzstd-dev libtracefs-dev libtraceevent-dev libtracecmd-dev
-	libncurses-dev
+	libncurses-dev libprotobuf-c-dev protobuf-c-compiler
 	libcmocka-dev bats python3 jq clang time binutils gzip xz-utils zstd tmux chromium
-	trace-cmd linux-perf python3-jsonschema"
+	trace-cmd linux-perf python3-jsonschema golang-go"
 missing=""
 for p in $packages; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -30,6 +30,7 @@ static const char usage_line[] =
 	"                     [--summary FILE] [--stats FILE [--top N]] [--page FILE]\n"
 	"                     [--outstanding FILE [--min-age S]] [--time START,END]\n"
 	"                     [--folded FILE] [--folded-pages FILE] [--flame FILE]\n"
+	"                     [--pprof FILE]\n"
 	"                     [--weight bytes|live|waste|count] [--wrappers FILE]\n"
 	"                     [--user-frames] [--page-size BYTES] [--timeline FILE]\n"
 	"                     [--html FILE] [--strict-kernel] [--threads N]\n"
@@ -172,6 +173,9 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 			   "page allocations as folded stacks (bytes)"),
 		OPT_OUTPUT(0, "flame", &o->flame_path, "FILE",
 			   "a flame graph: PNG, or SVG/PDF by the name"),
+		OPT_OUTPUT(0, "pprof", &o->pprof_path, "FILE",
+			   "a heap profile (gzipped profile.proto: allocations and what is still "
+			   "held, by call chain) for go tool pprof, speedscope, Pyroscope"),
 		OPT_CHOICE(0, "weight", &o->weight, "WHAT", weight_names, 0, "",
 			   "what --folded and --flame weigh: bytes_alloc (the default), live "
 			   "(still held at the end), waste (of those), count"),
@@ -316,10 +320,10 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 	if (opts->page_size != 4096 && !opts->folded_pages_path)
 		return po_usage_error(cmd, "%s", "--page-size sizes --folded-pages: give that too");
 	if (!opts->log_path && !opts->db_path &&
-	    (opts->folded_path || opts->folded_pages_path || opts->flame_path ||
+	    (opts->folded_path || opts->folded_pages_path || opts->flame_path || opts->pprof_path ||
 	     opts->group_by == GROUP_ORIGIN))
-		return po_usage_error(cmd, "%s", "--folded, --folded-pages, --flame and --group-by origin "
-				   "need a log (-f LOG or --db-file DB)");
+		return po_usage_error(cmd, "%s", "--folded, --folded-pages, --flame, --pprof and "
+				   "--group-by origin need a log (-f LOG or --db-file DB)");
 	return -1;
 }
 

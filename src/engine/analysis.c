@@ -94,6 +94,7 @@ static bool needs_objects(const struct options *o)
 {
 	return o->branch || o->callers_path || o->rings_path || o->save_index ||
 	       o->place_in_tree || o->html_path || o->group_by == GROUP_DIR || o->strict_kernel ||
+	       o->pprof_path ||
 	       (!o->log_path && !o->db_path);
 }
 
@@ -436,7 +437,8 @@ bool analysis_needs_findings(const struct options *o)
 bool analysis_needs_stacks(const struct options *o)
 {
 	return o->group_by == GROUP_ORIGIN || o->folded_path || o->folded_pages_path ||
-	       o->flame_path || o->outstanding_path || o->page_path || o->html_path;
+	       o->flame_path || o->pprof_path || o->outstanding_path || o->page_path ||
+	       o->html_path;
 }
 
 /* Does a report need every event, rather than the accounts a DB keeps? */

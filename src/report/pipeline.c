@@ -30,6 +30,7 @@
 #include "parse.h"
 #include "analysis.h"
 #include "pagereport.h"
+#include "pprof.h"
 #include "pipeline.h"
 #include "reader.h"
 #include "stackpair.h"
@@ -183,7 +184,7 @@ static bool only_output(const struct options *o, const char *path)
 	const char *outputs[] = {
 		o->account_path, o->callers_path, o->rings_path, o->stats_path, o->summary_path,
 		o->outstanding_path, o->page_path, o->folded_path, o->folded_pages_path,
-		o->flame_path, o->timeline_path, o->html_path, o->save_db,
+		o->flame_path, o->timeline_path, o->html_path, o->save_db, o->pprof_path,
 	};
 	size_t i;
 
@@ -255,6 +256,25 @@ static int write_flame_graph(const struct analysis *r, struct ta_error *err)
 	folded_release(&fo);
 	rc = outfile_finish(&out, rc, err);
 	return rc;
+}
+
+/* --pprof: the allocations by call chain as a gzipped heap profile. */
+static int write_pprof_profile(const struct analysis *r, struct ta_error *err)
+{
+	struct pprof_source src = {
+		.by_key = &r->by_key,
+		.keys = &r->keys,
+		.chains = &r->chains,
+		.tree = r->have_ktree ? &r->ktree : NULL,
+		.duration_ns = r->last_ns > r->first_ns ? r->last_ns - r->first_ns : 0,
+	};
+	struct outfile out;
+	int rc;
+
+	if (outfile_open(&out, r->opts->pprof_path, err) < 0)
+		return -1;
+	rc = pprof_write(outfile_stream(&out), &src, err);
+	return outfile_finish(&out, rc, err);
 }
 
 /* "by call site", "by origin", ... as the rows are grouped */
@@ -533,6 +553,8 @@ static int write_log_reports(struct analysis *r, struct ta_error *err)
 	    write_folded_report(r, opts->folded_pages_path, true, err) < 0)
 		return -1;
 	if (opts->flame_path && write_flame_graph(r, err) < 0)
+		return -1;
+	if (opts->pprof_path && write_pprof_profile(r, err) < 0)
 		return -1;
 	if (opts->timeline_path && write_timeline_chart(r, err) < 0)
 		return -1;

@@ -91,3 +91,32 @@ PY
 	check folded slab.folded pages.folded malloc.folded count.folded nostack.folded
 	grep -q '^\[no_stack\];alloc_inode [0-9]*$' nostack.folded
 }
+
+# pprof_totals FILE: the four sample values of a profile summed, by go tool pprof -raw
+pprof_totals() {
+	go tool pprof -symbolize=none -raw "$1" 2> /dev/null |
+		awk '/^Samples:/ {s = 1; next} /^[A-Z]/ {s = 0}
+		     s && NF >= 5 && $1 ~ /^[0-9]+$/ {a += $1; b += $2; c += $3; d += $4}
+		     END {print a, b, c, d}'
+}
+
+@test "--pprof: go tool pprof reads it, and its totals are the account's" {
+	command -v go > /dev/null || skip "no go (scripts/deps.sh: golang-go)"
+	"$TA" -q -f "$STACKS" --pprof stacks.pb.gz -c account.json --outstanding out.json --format json
+	run go tool pprof -symbolize=none -raw stacks.pb.gz
+	[ "$status" -eq 0 ]
+	[ "${lines[4]}" = "alloc_objects/count alloc_space/bytes inuse_objects/count inuse_space/bytes" ]
+	# allocations, bytes allocated, objects and bytes still held: the account's
+	want="$(jq '.totals.allocs' account.json) $(jq '[.callers[].total_dynamic] | add' account.json)"
+	want="$want $(jq '.totals.allocations' out.json) $(jq '.totals.current_bytes_allocated' account.json)"
+	[ "$(pprof_totals stacks.pb.gz)" = "$want" ]
+	# -top: the functions of the call chains, the heaviest first
+	run go tool pprof -symbolize=none -top -sample_index=alloc_space stacks.pb.gz
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Type: alloc_space"* ]]
+	[[ "${lines[5]}" == *" getname_flags.part.0" ]]
+	# no stacks: a sample per call site's function; with -k, each function's object as its file
+	"$TA" -q -f "$WORK" -k "$TREE" --pprof work.pb.gz -c work.json --format json
+	[ "$(pprof_totals work.pb.gz | cut -d' ' -f1)" = "$(jq '.totals.allocs' work.json)" ]
+	go tool pprof -symbolize=none -raw work.pb.gz 2> /dev/null | grep -q '^[0-9]*: 0x0/0x0/0x0 fs/dcache.o  \[FN\]$'
+}

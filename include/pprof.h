@@ -1,0 +1,37 @@
+/*
+ * pprof.h - the allocations as a heap profile in pprof's format (a
+ * gzipped profile.proto), for go tool pprof, speedscope and Pyroscope.
+ *
+ * Four values a sample, as a Go heap profile has them: alloc_objects and
+ * alloc_space (every allocation of the log), inuse_objects and inuse_space
+ * (those still held at its end). One sample per call chain (origin key):
+ * its frames, root last, as the folded stacks name them; an allocation
+ * without a stack is a sample of its call site's function alone. With a
+ * kernel tree, a function defined in exactly one object has that object as
+ * its file and mapping. Encoding is libprotobuf-c's, compression zlib's.
+ * Not here: what the values mean (DESIGN.md section 5), or file handling.
+ */
+#ifndef TA_PPROF_H
+#define TA_PPROF_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "account.h"
+#include "callchain.h"
+#include "error.h"
+#include "ktree.h"
+#include "origins.h"
+
+struct pprof_source {
+	const struct account *by_key;		/* allocations by origin key */
+	const struct origin_keys *keys;
+	const struct callchains *chains;
+	const struct kernel_tree *tree;		/* -k, or NULL */
+	uint64_t duration_ns;			/* the log's span */
+};
+
+/* The profile, gzipped, into f. -1 with err set when it cannot be made. */
+int pprof_write(FILE *f, const struct pprof_source *src, struct ta_error *err);
+
+#endif

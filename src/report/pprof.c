@@ -1,0 +1,311 @@
+/*
+ * pprof.c - the allocations as pprof's heap profile (pprof.h): samples by
+ * origin key, a function and a location per frame name, gzipped
+ * profile.proto. Not here: choosing what to profile, or the file.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "callsite.h"
+#include "parse.h"
+#include "pprof.h"
+#include "profile.pb-c.h"
+#include "stackpair.h"
+#include "strtab.h"
+
+#define FRAMES_TEXT_MAX ((size_t)STACK_MAX_FRAMES * (FRAME_NAME_MAX + 1) + CALLSITE_NAME_MAX + 16)
+
+enum { ALLOC_OBJECTS, ALLOC_SPACE, INUSE_OBJECTS, INUSE_SPACE, VALUES };
+
+/* The profile being made: its strings, functions (one location each) and samples. */
+struct profile_builder {
+	struct strtab strings;		/* string_table; id 0 is "" */
+	uint64_t *function_of;		/* string id -> function id, 0 = none yet */
+	size_t function_of_cap;
+	Perftools__Profiles__Function *functions;
+	Perftools__Profiles__Location *locations;
+	Perftools__Profiles__Line *lines;
+	Perftools__Profiles__Line **line_ptrs;
+	size_t nfunctions, functions_cap;
+	Perftools__Profiles__Mapping *mappings;
+	uint64_t *mapping_of_object;	/* object index -> mapping id, 0 = none yet */
+	size_t nmappings;
+	Perftools__Profiles__Sample *samples;
+	size_t nsamples, samples_cap;
+	const struct kernel_tree *tree;
+};
+
+static int64_t string_id(struct profile_builder *b, const char *s, size_t n)
+{
+	return (int64_t)strtab_intern(&b->strings, s, n);
+}
+
+/* The object defining name, if the tree has exactly one; -1 otherwise. */
+static long object_of_function(const struct kernel_tree *t, const char *name, size_t n)
+{
+	const struct kfunc *f;
+	size_t count;
+
+	if (!t || !(f = ktree_find_function(t, name, n, &count)) || count != 1)
+		return -1;
+	return (long)f->object;
+}
+
+static uint64_t mapping_for(struct profile_builder *b, long object)
+{
+	Perftools__Profiles__Mapping *m;
+
+	if (b->mapping_of_object[object])
+		return b->mapping_of_object[object];
+	m = &b->mappings[b->nmappings++];
+	perftools__profiles__mapping__init(m);
+	m->id = b->nmappings;
+	m->filename = string_id(b, ktree_string(b->tree, b->tree->objects[object].path),
+				strlen(ktree_string(b->tree, b->tree->objects[object].path)));
+	m->has_functions = true;
+	b->mapping_of_object[object] = m->id;
+	return m->id;
+}
+
+/* The location (= function) id of a frame name, made on first sight. */
+static uint64_t location_of(struct profile_builder *b, const char *name, size_t n)
+{
+	uint32_t s = (uint32_t)string_id(b, name, n);
+	Perftools__Profiles__Function *f;
+	Perftools__Profiles__Location *l;
+	long object;
+
+	if (s >= b->function_of_cap) {
+		size_t cap = b->function_of_cap ? b->function_of_cap * 2 : 1024;
+
+		while (cap <= s)
+			cap *= 2;
+		b->function_of = xrealloc(b->function_of, cap * sizeof(*b->function_of));
+		memset(b->function_of + b->function_of_cap, 0,
+		       (cap - b->function_of_cap) * sizeof(*b->function_of));
+		b->function_of_cap = cap;
+	}
+	if (b->function_of[s])
+		return b->function_of[s];
+	if (b->nfunctions == b->functions_cap) {
+		b->functions_cap = b->functions_cap ? b->functions_cap * 2 : 256;
+		b->functions = xrealloc(b->functions, b->functions_cap * sizeof(*b->functions));
+		b->locations = xrealloc(b->locations, b->functions_cap * sizeof(*b->locations));
+		b->lines = xrealloc(b->lines, b->functions_cap * sizeof(*b->lines));
+		b->line_ptrs = xrealloc(b->line_ptrs, b->functions_cap * sizeof(*b->line_ptrs));
+	}
+	f = &b->functions[b->nfunctions];
+	l = &b->locations[b->nfunctions];
+	perftools__profiles__function__init(f);
+	perftools__profiles__location__init(l);
+	perftools__profiles__line__init(&b->lines[b->nfunctions]);
+	f->id = l->id = b->nfunctions + 1;
+	f->name = f->system_name = s;
+	object = object_of_function(b->tree, name, n);
+	if (object >= 0) {
+		l->mapping_id = mapping_for(b, object);
+		f->filename = b->mappings[l->mapping_id - 1].filename;
+	}
+	b->lines[b->nfunctions].function_id = f->id;
+	b->nfunctions++;
+	b->function_of[s] = f->id;
+	return f->id;
+}
+
+/* One sample: the frames of a folded line (root first), its four values. */
+static void add_sample(struct profile_builder *b, char *folded, size_t len, const int64_t *values)
+{
+	Perftools__Profiles__Sample *s;
+	uint64_t *ids = xmalloc((len / 2 + 2) * sizeof(*ids));
+	size_t n = 0, i, start = 0;
+
+	if (len >= 11 && strncmp(folded, "[no_stack];", 11) == 0)
+		start = 11;	/* no stack: the call site's function alone */
+	for (i = start; i <= len; i++)
+		if (i == len || folded[i] == ';') {
+			if (i > start)
+				ids[n++] = location_of(b, folded + start, i - start);
+			start = i + 1;
+		}
+	for (i = 0; i < n / 2; i++) {	/* pprof: the leaf first */
+		uint64_t t = ids[i];
+
+		ids[i] = ids[n - 1 - i];
+		ids[n - 1 - i] = t;
+	}
+	if (b->nsamples == b->samples_cap) {
+		b->samples_cap = b->samples_cap ? b->samples_cap * 2 : 256;
+		b->samples = xrealloc(b->samples, b->samples_cap * sizeof(*b->samples));
+	}
+	s = &b->samples[b->nsamples++];
+	perftools__profiles__sample__init(s);
+	s->n_location_id = n;
+	s->location_id = ids;
+	s->n_value = VALUES;
+	s->value = xmalloc(VALUES * sizeof(*s->value));
+	memcpy(s->value, values, VALUES * sizeof(*s->value));
+}
+
+/* Objects still live at the end, by origin key. */
+static uint64_t *live_objects_by_key(const struct account *a)
+{
+	uint64_t *n = xcalloc(a->nsites ? a->nsites : 1, sizeof(*n));
+	size_t i;
+
+	for (i = 0; i < a->live.nrecs; i++)
+		if (a->live.recs[i].ptr && a->live.recs[i].call_site < a->nsites)
+			n[a->live.recs[i].call_site]++;
+	return n;
+}
+
+static void collect_samples(struct profile_builder *b, const struct pprof_source *src)
+{
+	uint64_t *live = live_objects_by_key(src->by_key);
+	char *buf = xmalloc(FRAMES_TEXT_MAX);
+	uint32_t id, call_site, stack;
+
+	for (id = 0; id < src->by_key->nsites; id++) {
+		const struct site_stats *s = account_site(src->by_key, id);
+		int64_t v[VALUES];
+		size_t len;
+
+		if (!s || (!s->alloc_count && !s->current_dynamic))
+			continue;
+		v[ALLOC_OBJECTS] = (int64_t)s->alloc_count;
+		v[ALLOC_SPACE] = (int64_t)s->total_dynamic;
+		v[INUSE_OBJECTS] = (int64_t)live[id];
+		v[INUSE_SPACE] = (int64_t)s->current_dynamic;
+		origin_key_parts(src->keys, id, &call_site, &stack);
+		len = callchains_folded(src->chains, call_site, stack, buf, FRAMES_TEXT_MAX);
+		add_sample(b, buf, len, v);
+	}
+	free(buf);
+	free(live);
+}
+
+/* pack, gzip, write. */
+static int write_gzipped(FILE *f, const Perftools__Profiles__Profile *p, struct ta_error *err)
+{
+	size_t n = perftools__profiles__profile__get_packed_size(p);
+	uint8_t *packed = xmalloc(n ? n : 1), out[65536];
+	z_stream z;
+	int rc = Z_OK;
+
+	perftools__profiles__profile__pack(p, packed);
+	memset(&z, 0, sizeof(z));
+	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+		free(packed);
+		return error_set(err, "cannot compress the profile: zlib refused to start");
+	}
+	z.next_in = packed;
+	z.avail_in = (uInt)n;
+	while (rc != Z_STREAM_END) {
+		z.next_out = out;
+		z.avail_out = sizeof(out);
+		rc = deflate(&z, Z_FINISH);
+		if (rc == Z_STREAM_ERROR)
+			break;
+		fwrite(out, 1, sizeof(out) - z.avail_out, f);
+	}
+	deflateEnd(&z);
+	free(packed);
+	return rc == Z_STREAM_END ? 0 : error_set(err, "cannot compress the profile");
+}
+
+static void value_type(struct profile_builder *b, Perftools__Profiles__ValueType *v,
+		       const char *type, const char *unit)
+{
+	perftools__profiles__value_type__init(v);
+	v->type = string_id(b, type, strlen(type));
+	v->unit = string_id(b, unit, strlen(unit));
+}
+
+int pprof_write(FILE *f, const struct pprof_source *src, struct ta_error *err)
+{
+	static const char *const types[VALUES][2] = {
+		{ "alloc_objects", "count" }, { "alloc_space", "bytes" },
+		{ "inuse_objects", "count" }, { "inuse_space", "bytes" },
+	};
+	Perftools__Profiles__Profile p = PERFTOOLS__PROFILES__PROFILE__INIT;
+	Perftools__Profiles__ValueType vt[VALUES], *vtp[VALUES], period;
+	Perftools__Profiles__Function **fp;
+	Perftools__Profiles__Location **lp;
+	Perftools__Profiles__Mapping **mp;
+	Perftools__Profiles__Sample **sp;
+	struct profile_builder b;
+	char **strings;
+	size_t i;
+	int rc;
+
+	memset(&b, 0, sizeof(b));
+	strtab_init(&b.strings);
+	b.tree = src->tree;
+	if (b.tree) {
+		b.mappings = xcalloc(b.tree->nobjects ? b.tree->nobjects : 1, sizeof(*b.mappings));
+		b.mapping_of_object = xcalloc(b.tree->nobjects ? b.tree->nobjects : 1,
+					      sizeof(*b.mapping_of_object));
+	}
+	string_id(&b, "", 0);
+	for (i = 0; i < VALUES; i++) {
+		value_type(&b, &vt[i], types[i][0], types[i][1]);
+		vtp[i] = &vt[i];
+	}
+	value_type(&b, &period, "space", "bytes");
+	collect_samples(&b, src);
+
+	p.n_sample_type = VALUES;
+	p.sample_type = vtp;
+	p.period_type = &period;
+	p.period = 1;
+	p.duration_nanos = (int64_t)src->duration_ns;
+	sp = xmalloc((b.nsamples + 1) * sizeof(*sp));
+	for (i = 0; i < b.nsamples; i++)
+		sp[i] = &b.samples[i];
+	fp = xmalloc((b.nfunctions + 1) * sizeof(*fp));
+	lp = xmalloc((b.nfunctions + 1) * sizeof(*lp));
+	for (i = 0; i < b.nfunctions; i++) {
+		fp[i] = &b.functions[i];
+		lp[i] = &b.locations[i];
+		b.line_ptrs[i] = &b.lines[i];
+		lp[i]->n_line = 1;
+		lp[i]->line = &b.line_ptrs[i];
+	}
+	mp = xmalloc((b.nmappings + 1) * sizeof(*mp));
+	for (i = 0; i < b.nmappings; i++)
+		mp[i] = &b.mappings[i];
+	strings = xmalloc((b.strings.count + 1) * sizeof(*strings));
+	for (i = 0; i < b.strings.count; i++)
+		strings[i] = (char *)strtab_get(&b.strings, (uint32_t)i);
+	p.n_sample = b.nsamples;
+	p.sample = sp;
+	p.n_function = p.n_location = b.nfunctions;
+	p.function = fp;
+	p.location = lp;
+	p.n_mapping = b.nmappings;
+	p.mapping = mp;
+	p.n_string_table = b.strings.count;
+	p.string_table = strings;
+
+	rc = write_gzipped(f, &p, err);
+
+	for (i = 0; i < b.nsamples; i++) {
+		free(b.samples[i].location_id);
+		free(b.samples[i].value);
+	}
+	free(strings);
+	free(mp);
+	free(lp);
+	free(fp);
+	free(sp);
+	free(b.samples);
+	free(b.functions);
+	free(b.locations);
+	free(b.lines);
+	free(b.line_ptrs);
+	free(b.function_of);
+	free(b.mappings);
+	free(b.mapping_of_object);
+	strtab_release(&b.strings);
+	return rc;
+}
