@@ -86,7 +86,7 @@ usage_error() {	# EXPECTED-FIRST-LINE: after `run`, check exit 2 and the usage l
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" --page-size 8192 -c -
 	usage_error "trace_analyze: error: --page-size sizes --folded-pages: give that too"
 	run "$TA" -k "$FIX" --folded -
-	usage_error "trace_analyze: error: --folded, --folded-pages, --flame and --group-by origin need a log (-f LOG or --db-file DB)"
+	usage_error "trace_analyze: error: --folded, --folded-pages, --flame, --pprof and --group-by origin need a log (-f LOG or --db-file DB)"
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" --threads lots
 	usage_error "trace_analyze: error: --threads wants a number from 0 to 64, not 'lots'"
 }
