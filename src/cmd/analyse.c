@@ -126,7 +126,8 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 		OPT_OUTPUT('c', "account-file", &o->account_path, "FILE",
 			   "write the account file ('-' = standard output)"),
 		OPT_CHOICE('o', "order-by", &o->order, "KEY", order_key_names, 0, "key",
-			   "sort rows by KEY, descending (default current_dynamic)"),
+			   "sort rows by KEY, descending (default current_dynamic; in record, -o is "
+			   "the output log)"),
 		OPT_MALLOC(&a->malloc_only),
 		OPT_CACHE(&a->cache_only),
 		OPT_GROUP_BY(&o->group_by, ANALYSE_GROUPS),

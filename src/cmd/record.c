@@ -135,8 +135,9 @@ static struct po_option *record_option_table(struct record_args *a)
 		OPT_GROUP("Recording"),
 		OPT_OUTPUT('o', "output", &a->log_path, "LOG",
 			   "write the events as a tracefs text log ('-' = standard output), "
-			   "readable by trace_analyze -f and other ftrace tools (-o is the sort key "
-			   "in the bare command; here it is the log, as in perf record)"),
+			   "readable by trace_analyze -f and other ftrace tools, or as a trace.dat "
+			   "when LOG ends in .dat (-o is the sort key in the bare command; here it "
+			   "is the log, as in perf record)"),
 		OPT_STACKS(&a->cfg.stacks),
 		OPT_BUFFER_KB(&a->cfg.buffer_kb),
 		OPT_EVENTS(&a->events),

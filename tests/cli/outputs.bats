@@ -141,9 +141,12 @@ intact() {
 	awk 'BEGIN { for (i = 0; i < 3000; i++)
 		printf "            bash-1     [000] .....   100.%06d: kmalloc: call_site=site_%d+0x10/0x40 ptr=%016x bytes_req=8 bytes_alloc=8 gfp_flags=GFP_KERNEL node=-1 accounted=false\n", i, i, i + 4096 }' > many.log
 	# stopped with the account whole in its temporary file, not yet renamed; job
-	# control on, so that the background job takes SIGINT as in a terminal
+	# control on, so that the background job takes SIGINT as in a terminal, and
+	# SIGINT's default action restored: a run started in the background by a
+	# non-interactive shell inherits it ignored, and trace_analyze, as every
+	# well-behaved Unix program, leaves an ignored SIGINT ignored
 	set -m
-	TA_TEST_PAUSE=commit "$TA" -q -f many.log -c account &
+	TA_TEST_PAUSE=commit env --default-signal=INT "$TA" -q -f many.log -c account &
 	pid=$!
 	set +m
 	wait_stopped "$pid"
