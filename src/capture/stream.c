@@ -497,14 +497,22 @@ int capture_finish(struct capture *c, struct capture_stats *st, struct ta_error 
 	return 0;
 }
 
+/*
+ * Two threads may ask here at once (record's engine at the end of the
+ * capture, its controller on a second Ctrl-C, which then _exit()s): the
+ * one that comes second waits on the lock until the first has removed
+ * the instances, so that no one exits with an instance half removed.
+ */
 void capture_release_instances(struct capture *c)
 {
 	int k;
 
-	if (!c || atomic_load(&c->released))
+	if (!c)
 		return;
-	capture_abort(c);
-	join_reader(c);
+	if (!atomic_load(&c->released)) {
+		capture_abort(c);
+		join_reader(c);
+	}
 	pthread_mutex_lock(&c->lock);
 	if (!atomic_exchange(&c->released, 1)) {
 		for (k = 0; k < c->nbufs; k++)
