@@ -20,6 +20,7 @@
 #ifndef TA_KTREE_H
 #define TA_KTREE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,6 +53,21 @@ struct kvar {
 	uint32_t reserved;
 };
 
+/*
+ * A symbol as `nm --size-sort` lists it: defined, sized, with nm's type
+ * letter (t/T code, d/D data, b/B bss, r/R read-only data; lower case
+ * local), kept for those letters only: the static diff's symbol table,
+ * by bloat-o-meter's rules (weak, common and absolute symbols it leaves
+ * out are left out here).
+ */
+struct knmsym {
+	uint32_t name;			/* id in kernel_tree.strings */
+	uint32_t object;		/* index in kernel_tree.objects */
+	uint64_t size;			/* st_size */
+	uint32_t type;			/* nm's letter */
+	uint32_t reserved;
+};
+
 struct ktree_counts {
 	uint64_t objects;		/* objects taken */
 	uint64_t symbols;		/* sized FUNC and OBJECT symbols read */
@@ -69,6 +85,9 @@ struct kernel_tree {
 	size_t nfuncs;
 	struct kvar *vars;		/* in the order read: by object */
 	size_t nvars;
+	struct knmsym *nmsyms;		/* in the order read: by object */
+	size_t nnmsyms;
+	bool has_nmsyms;		/* false: an index made before they were kept */
 	char *system_map;		/* its System.map, verbatim; NULL if none */
 	size_t system_map_len;
 	struct ktree_counts counts;
@@ -85,6 +104,12 @@ void ktree_release(struct kernel_tree *t);
 
 /* Walk the built tree under dir. Unreadable objects are counted, not fatal. */
 int ktree_walk(struct kernel_tree *t, const char *dir, struct ta_error *err);
+
+/*
+ * One ELF file (an object, or a vmlinux) read as a tree of that one
+ * object, as bloat-o-meter takes them: its symbols, its static sizes.
+ */
+int ktree_read_file(struct kernel_tree *t, const char *path, struct ta_error *err);
 
 /* Order funcs by name id, then object (after filling them by hand). */
 void ktree_sort_functions(struct kernel_tree *t);

@@ -62,6 +62,9 @@ struct diff_labels {
 					   are "<block>_summary", "<block>_totals" */
 };
 
+/* Rows in bloat-o-meter's order: by delta, then name, both descending. */
+void diff_sort_as_bloat_o_meter(struct diff_result *r);
+
 /* Add r to d: its summary, its table, its totals. */
 void diff_add_to_doc(struct out_doc *d, const struct diff_result *r,
 		     const struct diff_labels *l, enum out_format format);

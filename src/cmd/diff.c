@@ -39,7 +39,7 @@ static const char usage_line[] =
 	"                          [--format text|csv|json] [--wrappers FILE] [--user-frames]\n"
 	"                          [--threads N] [-q] OLD NEW\n"
 	"       trace_analyze diff --static [-b DIR] [--fail-above BYTES|PCT%]\n"
-	"                          [-c FILE] [--format ...] OLDTREE NEWTREE\n";
+	"                          [-c FILE] [--format ...] OLD NEW\n";
 
 static const struct po_command diff_command = {
 	.name = "diff",
@@ -49,7 +49,7 @@ static const struct po_command diff_command = {
 		 "names found on one side only marked added or removed, unchanged ones left\n"
 		 "out, then the totals. OLD and NEW are kmem logs (any text form; '-' reads\n"
 		 "standard input, for one side) or DB files (--save-db); with --static, two\n"
-		 "kernel trees or indexes.\n",
+		 "kernel trees, kernel indexes, or ELF files (objects, vmlinux).\n",
 	.epilog = "Exit status: 0 success, 1 runtime failure, 2 usage error, 3 the total grew\n"
 		  "more than --fail-above allows.\n"
 		  "See trace_analyze(1), DIFF.\n",
@@ -185,8 +185,8 @@ static struct po_option *diff_option_table(struct diff_options *d)
 		OPT_INPUT(0, "new-kernel", &d->kernels[1], "DIR|INDEX",
 			  "the tree of the NEW side"),
 		OPT_FLAG(0, "static", &d->statics,
-			 "compare two trees or kernel indexes: symbols, objects and directories "
-			 "(text, data, rodata, bss)"),
+			 "compare two trees, indexes or ELF files: symbols as bloat-o-meter, "
+			 "objects, directories and sections (text, data, rodata, bss)"),
 		OPT_GROUP("Rows"),
 		OPT_GROUP_BY(&d->group_by, DIFF_GROUPS),
 		OPT_BRANCH(&d->branch),
@@ -796,7 +796,14 @@ static int load_tree(struct tree_side *s, const char *path, struct ta_error *err
 		if (s->tree.counts.objects == 0)
 			return error_set(err, "kernel tree '%s' has no objects: is it built? (looked "
 					 "for .o files with a .c or .S source beside them)", path);
-	} else if (kindex_load(&s->tree, path, err) < 0) {
+	} else if (kindex_is_index(path)) {
+		if (kindex_load(&s->tree, path, err) < 0)
+			return -1;
+		if (!s->tree.has_nmsyms)
+			return error_set(err, "kernel index '%s' was made by an older trace_analyze: "
+					 "it lacks the symbol table diff --static compares; make it "
+					 "again with --save-index", path);
+	} else if (ktree_read_file(&s->tree, path, err) < 0) {	/* an object, a vmlinux */
 		return -1;
 	}
 	dirtree_build(&s->dirs, &s->tree);
@@ -825,6 +832,40 @@ static bool object_in_branch(const struct kernel_tree *t, uint32_t object, const
 }
 
 /* Symbols (functions and data, same names summed as bloat-o-meter does), objects, dirs. */
+/* Symbols bloat-o-meter leaves out: generated ones, the banner, the version magic. */
+static bool left_out_by_bloat_o_meter(const char *name)
+{
+	static const char *const prefixes[] = { "__mod_", "__se_sys", "__se_compat_sys",
+						"__addressable_" };
+	size_t i;
+
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return strcmp(name, "linux_banner") == 0 || strcmp(name, "vermagic") == 0;
+}
+
+/*
+ * A symbol's name as bloat-o-meter compares it: every ".NUMBER" gcc adds
+ * (statics' "buf.0", "f.isra.0", "f.constprop.0.isra.0") taken out, so
+ * that a static renumbered by another function's going stays one row.
+ */
+static size_t bloat_o_meter_name(const char *name, char *out, size_t cap)
+{
+	size_t n = 0;
+
+	while (*name && n + 1 < cap) {
+		if (name[0] == '.' && name[1] >= '0' && name[1] <= '9') {
+			for (name++; *name >= '0' && *name <= '9'; name++)
+				;
+			continue;
+		}
+		out[n++] = *name++;
+	}
+	out[n] = '\0';
+	return n;
+}
+
 static void collect_tree_rows(struct tree_side *s, const char *branch)
 {
 	const struct kernel_tree *t = &s->tree;
@@ -835,14 +876,15 @@ static void collect_tree_rows(struct tree_side *s, const char *branch)
 	strtab_init(&s->symbols.names);
 	strtab_init(&s->objects.names);
 	strtab_init(&s->directories.names);
-	for (i = 0; i < t->nfuncs; i++)
-		if (t->funcs[i].size && object_in_branch(t, t->funcs[i].object, branch))
-			add_entry(&s->symbols, ktree_string(t, t->funcs[i].name),
-				  strlen(ktree_string(t, t->funcs[i].name)), (double)t->funcs[i].size);
-	for (i = 0; i < t->nvars; i++)
-		if (object_in_branch(t, t->vars[i].object, branch))
-			add_entry(&s->symbols, ktree_string(t, t->vars[i].name),
-				  strlen(ktree_string(t, t->vars[i].name)), (double)t->vars[i].size);
+	for (i = 0; i < t->nnmsyms; i++) {	/* bloat-o-meter's symbols, summed by its name */
+		const char *name = ktree_string(t, t->nmsyms[i].name);
+
+		if (!object_in_branch(t, t->nmsyms[i].object, branch) ||
+		    left_out_by_bloat_o_meter(name))
+			continue;
+		add_entry(&s->symbols, path, bloat_o_meter_name(name, path, sizeof(path)),
+			  (double)t->nmsyms[i].size);
+	}
 	for (i = 0; i < t->nobjects; i++) {
 		const char *p = ktree_string(t, t->objects[i].path);
 		int k;
@@ -959,6 +1001,7 @@ static int diff_static(const struct diff_options *d, int *gate)
 	for (i = 0; i < 2; i++)
 		side_view(&sides[i].symbols, &v[i]);
 	diff_compute(&sym, &v[0], &v[1]);
+	diff_sort_as_bloat_o_meter(&sym);
 	diff_add_to_doc(&doc, &sym, &ls, d->format);
 	for (i = 0; i < 2; i++)
 		side_view(&sides[i].objects, &v[i]);

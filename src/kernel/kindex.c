@@ -22,6 +22,7 @@ enum kindex_section {
 	SEC_FUNCS = 5,
 	SEC_SYSMAP = 6,
 	SEC_VARS = 7,
+	SEC_NMSYMS = 8,		/* optional: indexes made before it have none */
 };
 
 struct kindex_meta {
@@ -69,6 +70,9 @@ static int write_index(struct binfile_writer *w, const struct kernel_tree *t,
 				err) < 0 ||
 	    binfile_add_section(w, SEC_FUNCS, t->funcs, t->nfuncs * sizeof(*t->funcs), err) < 0 ||
 	    binfile_add_section(w, SEC_VARS, t->vars, t->nvars * sizeof(*t->vars), err) < 0)
+		return -1;
+	if (t->has_nmsyms &&
+	    binfile_add_section(w, SEC_NMSYMS, t->nmsyms, t->nnmsyms * sizeof(*t->nmsyms), err) < 0)
 		return -1;
 	if (t->system_map &&
 	    binfile_add_section(w, SEC_SYSMAP, t->system_map, t->system_map_len, err) < 0)
@@ -169,6 +173,31 @@ static int load_vars(struct kernel_tree *t, const struct binfile *f, uint64_t n,
 	return 0;
 }
 
+/* The symbols as nm lists them, if the index has them (its length says how many). */
+static int load_nmsyms(struct kernel_tree *t, const struct binfile *f, struct ta_error *err)
+{
+	size_t len, i;
+	const void *p = binfile_section(f, SEC_NMSYMS, &len);
+
+	if (!p)
+		return 0;
+	if (len % sizeof(*t->nmsyms))
+		return corrupt(err, f->path, "its nm symbol table has the wrong size");
+	t->nnmsyms = len / sizeof(*t->nmsyms);
+	t->nmsyms = xmalloc(len ? len : 1);
+	if (len)
+		memcpy(t->nmsyms, p, len);
+	for (i = 0; i < t->nnmsyms; i++) {
+		const struct knmsym *s = &t->nmsyms[i];
+
+		if (s->name >= t->strings.count || s->object >= t->nobjects ||
+		    !strchr("tTdDbBrR", (int)s->type) || s->type == 0)
+			return corrupt(err, f->path, "an nm symbol is out of range");
+	}
+	t->has_nmsyms = true;
+	return 0;
+}
+
 static int load_sections(struct kernel_tree *t, const struct binfile *f, struct ta_error *err)
 {
 	struct kindex_meta meta;
@@ -190,7 +219,8 @@ static int load_sections(struct kernel_tree *t, const struct binfile *f, struct 
 		return corrupt(err, f->path, "its name holds a NUL byte");
 	if (load_strings(t, f, meta.nstrings, err) < 0 ||
 	    load_objects(t, f, meta.nobjects, err) < 0 ||
-	    load_functions(t, f, meta.nfuncs, err) < 0 || load_vars(t, f, meta.nvars, err) < 0)
+	    load_functions(t, f, meta.nfuncs, err) < 0 || load_vars(t, f, meta.nvars, err) < 0 ||
+	    load_nmsyms(t, f, err) < 0)
 		return -1;
 	t->counts = meta.counts;
 	p = binfile_section(f, SEC_SYSMAP, &len);

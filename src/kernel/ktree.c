@@ -48,6 +48,7 @@ void ktree_release(struct kernel_tree *t)
 	free(t->objects);
 	free(t->funcs);
 	free(t->vars);
+	free(t->nmsyms);
 	free(t->system_map);
 	memset(t, 0, sizeof(*t));
 }
@@ -103,10 +104,11 @@ struct sized_symbol {
 
 struct walk {
 	struct kernel_tree *t;
-	size_t objects_cap, funcs_cap, vars_cap;
+	size_t objects_cap, funcs_cap, vars_cap, nmsyms_cap;
 	struct sized_symbol *syms;	/* scratch, reused per object */
 	size_t syms_cap;
 	enum ksection *section_kind;	/* scratch: kind of each section */
+	char *section_nm;		/* scratch: nm's letter of each section, 0: none */
 	size_t section_cap;
 	unsigned warnings;
 	char path[PATH_MAX];
@@ -124,6 +126,56 @@ static enum ksection kind_of_section(const GElf_Shdr *sh)
 	if (sh->sh_flags & SHF_EXECINSTR)
 		return KSEC_TEXT;
 	return KSEC_RODATA;
+}
+
+/*
+ * nm's letter for a symbol of a section (binutils' choice, for the sections
+ * a kernel object has): code 't', no bits 'b', writable 'd', other
+ * allocated 'r'; a section not loaded (debug, comments) has none.
+ */
+static char nm_letter_of_section(const GElf_Shdr *sh)
+{
+	if (!(sh->sh_flags & SHF_ALLOC))
+		return 0;
+	if (sh->sh_flags & SHF_EXECINSTR)
+		return 't';
+	if (sh->sh_type == SHT_NOBITS)
+		return 'b';
+	if (sh->sh_flags & SHF_WRITE)
+		return 'd';
+	return 'r';
+}
+
+/* A symbol's nm letter, or 0 for those bloat-o-meter leaves out (W, V, C, A, u, U, n). */
+static char nm_letter(const struct walk *w, const GElf_Sym *sym, size_t shnum)
+{
+	int bind = GELF_ST_BIND(sym->st_info), type = GELF_ST_TYPE(sym->st_info);
+	char c;
+
+	if (type == STT_SECTION || type == STT_FILE || sym->st_size == 0 ||
+	    sym->st_shndx == SHN_UNDEF || sym->st_shndx >= shnum ||
+	    (bind != STB_LOCAL && bind != STB_GLOBAL))
+		return 0;
+	c = w->section_nm[sym->st_shndx];
+	return c && bind == STB_GLOBAL ? (char)(c - 'a' + 'A') : c;
+}
+
+static void add_nmsym(struct walk *w, const char *name, uint32_t object, uint64_t size, char c)
+{
+	struct kernel_tree *t = w->t;
+
+	if (!name || !*name)
+		return;
+	if (t->nnmsyms == w->nmsyms_cap) {
+		w->nmsyms_cap = w->nmsyms_cap ? w->nmsyms_cap * 2 : 16384;
+		t->nmsyms = xrealloc(t->nmsyms, w->nmsyms_cap * sizeof(*t->nmsyms));
+	}
+	t->nmsyms[t->nnmsyms].name = strtab_intern(&t->strings, name, strlen(name));
+	t->nmsyms[t->nnmsyms].object = object;
+	t->nmsyms[t->nnmsyms].size = size;
+	t->nmsyms[t->nnmsyms].type = (uint32_t)(unsigned char)c;
+	t->nmsyms[t->nnmsyms].reserved = 0;
+	t->nnmsyms++;
 }
 
 static void add_function(struct walk *w, const char *name, uint32_t object, uint64_t size)
@@ -205,8 +257,10 @@ static Elf_Scn *classify_sections(struct walk *w, Elf *e, size_t shnum)
 	if (shnum > w->section_cap) {
 		w->section_cap = shnum;
 		w->section_kind = xrealloc(w->section_kind, shnum * sizeof(*w->section_kind));
+		w->section_nm = xrealloc(w->section_nm, shnum);
 	}
 	memset(w->section_kind, 0, shnum * sizeof(*w->section_kind));
+	memset(w->section_nm, 0, shnum);
 	while ((scn = elf_nextscn(e, scn)) != NULL) {
 		GElf_Shdr sh;
 		size_t idx = elf_ndxscn(scn);
@@ -214,6 +268,7 @@ static Elf_Scn *classify_sections(struct walk *w, Elf *e, size_t shnum)
 		if (!gelf_getshdr(scn, &sh) || idx >= shnum)
 			continue;
 		w->section_kind[idx] = kind_of_section(&sh);
+		w->section_nm[idx] = nm_letter_of_section(&sh);
 		if (sh.sh_type == SHT_SYMTAB && !symtab)
 			symtab = scn;
 	}
@@ -265,8 +320,13 @@ static enum skip_reason read_symbols(struct walk *w, Elf *e, uint64_t file_size,
 		int type;
 		const char *name;
 
+		char letter;
+
 		if (!gelf_getsym(data, (int)i, &sym))
 			return SKIP_BAD_ELF;
+		if ((letter = nm_letter(w, &sym, shnum)) != 0)
+			add_nmsym(w, elf_strptr(e, sh.sh_link, sym.st_name), object, sym.st_size,
+				  letter);
 		type = GELF_ST_TYPE(sym.st_info);
 		if (type != STT_FUNC && type != STT_OBJECT && type != STT_TLS)
 			continue;
@@ -323,7 +383,7 @@ static void read_object(struct walk *w)
 {
 	struct kernel_tree *t = w->t;
 	const char *rel = w->path + w->root_len;
-	size_t nfuncs_before = t->nfuncs, nvars_before = t->nvars;
+	size_t nfuncs_before = t->nfuncs, nvars_before = t->nvars, nnm_before = t->nnmsyms;
 	uint32_t object = (uint32_t)t->nobjects;
 	struct kobject o = { 0 };
 	enum skip_reason why = SKIP_BAD_ELF;
@@ -345,6 +405,7 @@ static void read_object(struct walk *w)
 	if (why != SKIP_NONE) {
 		t->nfuncs = nfuncs_before;	/* nothing of it is kept */
 		t->nvars = nvars_before;
+		t->nnmsyms = nnm_before;
 		count_skipped(w, why, rel);
 		return;
 	}
@@ -602,8 +663,36 @@ int ktree_walk(struct kernel_tree *t, const char *dir, struct ta_error *err)
 	t->name = tree_name_of(dir);
 	walk_directory(&w, len, 0, false);
 	read_vmlinux_sizes(t, dir);
+	t->has_nmsyms = true;
 	free(w.syms);
 	free(w.section_kind);
+	free(w.section_nm);
 	ktree_sort_functions(t);
 	return read_system_map(t, dir, err);
+}
+
+int ktree_read_file(struct kernel_tree *t, const char *path, struct ta_error *err)
+{
+	struct walk w = { .t = t };
+	const char *base = strrchr(path, '/');
+	size_t len = strlen(path);
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return error_set(err, "libelf is too old: %s", elf_errmsg(-1));
+	if (len + 1 >= sizeof(w.path))
+		return error_set(err, "'%s': the path is too long", path);
+	memcpy(w.path, path, len + 1);
+	w.root_len = base ? (size_t)(base - path) + 1 : 0;	/* the object is named by its file */
+	t->name = xstrdup(base ? base + 1 : path);
+	w.warnings = MAX_WARNINGS;	/* the one message is the error below */
+	read_object(&w);
+	free(w.syms);
+	free(w.section_kind);
+	free(w.section_nm);
+	ktree_sort_functions(t);
+	if (t->counts.objects != 1)
+		return error_set(err, "'%s' is neither a kernel tree, a kernel index nor a readable "
+				 "ELF object with a symbol table", path);
+	t->has_nmsyms = true;
+	return 0;
 }

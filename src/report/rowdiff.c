@@ -108,6 +108,22 @@ void diff_compute(struct diff_result *r, const struct diff_side *old_side,
 	free(b);
 }
 
+/* bloat-o-meter's order: (delta, name) descending, as Python sorts the tuples. */
+static int compare_as_bloat_o_meter(const void *pa, const void *pb)
+{
+	const struct diff_row *a = pa, *b = pb;
+
+	if (a->delta != b->delta)
+		return a->delta > b->delta ? -1 : 1;
+	return -strcmp(a->name, b->name);
+}
+
+void diff_sort_as_bloat_o_meter(struct diff_result *r)
+{
+	if (r->count)
+		qsort(r->rows, r->count, sizeof(*r->rows), compare_as_bloat_o_meter);
+}
+
 void diff_result_release(struct diff_result *r)
 {
 	free(r->rows);

@@ -170,6 +170,61 @@ PY
 	[ "${lines[0]}" = "add/remove: 0/0 grow/shrink: 0/0 up/down: 0/0 (0)" ]
 }
 
+# a function-local static that gcc numbers by its order in the file: buf.1
+# of f and buf.0 of g in the old object, g's alone (buf.0) in the new one
+make_renumbered_static() {
+	printf 'int f(int i) { static int buf[4]; buf[i]++; return buf[0]; }\nint g(int i) { static int buf[8]; buf[i]++; return buf[1]; }\n' > old/mm/s.c
+	printf 'int g(int i) { static int buf[8]; buf[i]++; return buf[1]; }\n' > new/mm/s.c
+	gcc -O1 -c old/mm/s.c -o old/mm/s.o
+	gcc -O1 -c new/mm/s.c -o new/mm/s.o
+}
+
+@test "--static is bloat-o-meter: its first and Total lines, its rows and order; a renumbered static one row" {
+	make_tree old old
+	make_tree new new
+	make_renumbered_static
+	python3 "$TOP/tests/tools/ref_bloat.py" old new > ref.txt
+	run "$TA" diff --static old new
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "$(head -n 1 ref.txt)" ]
+	[ "$(printf '%s\n' "${lines[@]}" | grep -m 1 '^Total:')" = "$(tail -n 1 ref.txt)" ]
+	"$TA" diff --static --format json old new > d.json
+	python3 - d.json ref.txt <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = [l.split() for l in open(sys.argv[2]).read().splitlines()[1:-1]]
+def fig(v):
+    return "-" if v is None else str(int(v))
+got = [[r["symbol"], fig(r["old"]), fig(r["new"]), "%+d" % r["delta"]] for r in d["symbols"]]
+assert got == want, (got, want)
+PY
+	grep -qx 'buf 48 32 -16' ref.txt	# one row, not buf.1 removed and buf.0 unchanged
+	# two objects, as bloat-o-meter takes them
+	python3 "$TOP/tests/tools/ref_bloat.py" old/mm/s.o new/mm/s.o > ref2.txt
+	run "$TA" diff --static old/mm/s.o new/mm/s.o
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "$(head -n 1 ref2.txt)" ]
+	[ "$(printf '%s\n' "${lines[@]}" | grep -m 1 '^Total:')" = "$(tail -n 1 ref2.txt)" ]
+	[ "${lines[0]}" = "add/remove: 0/1 grow/shrink: 0/1 up/down: 0/-37 (-37)" ]
+}
+
+@test "--static of two kernel indexes, and of an index older than its symbol table" {
+	make_tree old old
+	make_tree new new
+	"$TA" -q -k old --save-index old.kidx
+	"$TA" -q -k new --save-index new.kidx
+	diff <("$TA" diff --static old new) <("$TA" diff --static old.kidx new.kidx)
+	# an index as the releases before the symbol table made it: no section 8
+	python3 "$TOP/tests/tools/drop_section.py" old.kidx older.kidx 8
+	run "$TA" diff --static older.kidx new.kidx
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: kernel index 'older.kidx' was made by an older trace_analyze: it lacks the symbol table diff --static compares; make it again with --save-index" ]
+	# it still serves every other use of an index
+	"$TA" -q -k older.kidx -c static.txt
+	"$TA" -q -k old.kidx -c static2.txt
+	diff static.txt static2.txt
+}
+
 @test "--static refuses run options, and a tree without objects" {
 	run "$TA" diff --static --per 10 a b
 	[ "$status" -eq 2 ]
