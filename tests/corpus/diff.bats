@@ -80,3 +80,35 @@ PY
 	[ "${lines[0]}" = "add/remove: 0/0 grow/shrink: 0/0 up/down: 0/0 (0)" ]
 	[ "$(grep -c '^Total: Before=\([0-9]*\), After=\1, chg +0.00%$' <<< "$output")" -eq 4 ]
 }
+
+# same_as_bloat OLD NEW: first line, rows (name old new delta, in order) and
+# Total line of diff --static as tests/tools/ref_bloat.py gives them
+same_as_bloat() {
+	python3 "$TOP/tests/tools/ref_bloat.py" "$1" "$2" > ref.txt
+	"$TA" diff --static "$1" "$2" > got.txt
+	[ "$(head -n 1 got.txt)" = "$(head -n 1 ref.txt)" ]
+	[ "$(grep -m 1 '^Total:' got.txt)" = "$(tail -n 1 ref.txt)" ]
+	"$TA" diff --static --format json "$1" "$2" > got.json
+	python3 - got.json ref.txt <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = [l.split() for l in open(sys.argv[2]).read().splitlines()[1:-1]]
+fig = lambda v: "-" if v is None else str(int(v))
+got = [[r["symbol"], fig(r["old"]), fig(r["new"]), "%+d" % r["delta"]] for r in d["symbols"]]
+assert got == want, [(g, w) for g, w in zip(got, want) if g != w][:5] or (len(got), len(want))
+PY
+}
+
+@test "--static is bloat-o-meter on pairs of the corpus's objects, its vmlinux and its tree" {
+	cd "$BATS_TEST_TMPDIR"
+	same_as_bloat "$TREE/mm/slub.o" "$TREE/mm/slab_common.o"
+	same_as_bloat "$TREE/fs/inode.o" "$TREE/fs/dcache.o"
+	same_as_bloat "$TREE/vmlinux" "$TREE/kernel/fork.o"
+	same_as_bloat "$TREE/vmlinux" "$TREE/vmlinux"
+	[ "$(head -n 1 got.txt)" = "add/remove: 0/0 grow/shrink: 0/0 up/down: 0/0 (0)" ]
+	# trees: the sums of their objects' symbols (6,378,472 bytes for the
+	# whole tree, the figure bloat-o-meter gave); a subtree is a tree too
+	same_as_bloat "$TREE" "$TREE/mm"
+	[ "$(grep -m 1 '^Total:' got.txt)" = "Total: Before=6378472, After=426580, chg -93.31%" ]
+	same_as_bloat "$TREE/fs" "$TREE/mm"
+}

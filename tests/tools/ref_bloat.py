@@ -5,9 +5,10 @@ again from its description for the tests (an independent check of
 lists them, of the types tTdDbBrR, generated ones (__mod_, __se_sys,
 __se_compat_sys, __addressable_, linux_banner, vermagic) left out, every
 ".NUMBER" taken out of the names, sizes summed by name. OLD and NEW are
-ELF files, or trees whose objects (".o" beside a ".c" or ".S") are all
-read. Prints bloat-o-meter's first line, a "name old new delta" line per
-changed symbol in its order, and its Total line."""
+ELF files, or trees whose objects (".o" beside a ".c" or ".S", but for
+arch/*/boot, scripts/ and tools/) are all read. Prints bloat-o-meter's
+first line, a "name old new delta" line per changed symbol in its order,
+and its Total line."""
 import os
 import re
 import subprocess
@@ -27,13 +28,18 @@ def objects(path):
             if f.endswith(".o") and not f.startswith("built-in.") and f != "vmlinux.o" \
                     and not f.endswith(".mod.o") and (stem + ".c" in files or stem + ".S" in files):
                 found.append(os.path.join(root, f))
-    return sorted(found)
+    # not in vmlinux: arch/<arch>/boot (the decompressor, real-mode setup),
+    # scripts/ and tools/ (programs of the build host)
+    host = re.compile(re.escape(path.rstrip("/")) + r"/(arch/[^/]+/boot|scripts|tools)/")
+    return sorted(f for f in found if not host.match(f))
 
 
 def sizes(path):
     sym = {}
-    for obj in objects(path):
-        out = subprocess.run(["nm", "--size-sort", obj], capture_output=True, text=True).stdout
+    objs = objects(path)
+    for at in range(0, len(objs), 500):   # nm names each file in a "FILE:" line
+        out = subprocess.run(["nm", "--size-sort"] + objs[at:at + 500],
+                             capture_output=True, text=True).stdout
         for line in out.splitlines():
             if not line or ":" in line:
                 continue
