@@ -227,7 +227,7 @@ check-build: check-deps check-test-deps trace_analyze $(UNIT_BINS) $(BUILD)/san/
 	$(SEED_BINS) $(FUZZ_KIDX) $(BUILD)/fuzz/seeds/.made $(if $(HAVE_CLANG),$(FUZZ_BINS))
 
 demo: deps
-	@$(MAKE) --no-print-directory check-deps trace_analyze
+	@$(MAKE) --no-print-directory check-deps trace_analyze $(BUILD)/tools/open_pipes
 	@scripts/demo.sh
 
 bench: trace_analyze

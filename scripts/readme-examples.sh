@@ -1,15 +1,18 @@
 #!/bin/sh
-# readme-examples.sh - run every example command of README.md as printed,
-# in a scratch directory where the names the examples use are the corpus
-# files README.md says they are (kmem.log, linux, stack-kmem.log, ...), and
-# ./trace_analyze and trace_analyze are this tree's binary. An example
-# followed in README.md by a "trace_analyze: error" line must fail; every
-# other one must succeed. Examples that need root and tracefs (sudo) are
-# left to tests/cli/record.bats. Exit 1 naming the first that misbehaves.
+# readme-examples.sh - run every example command of README.md, then every
+# one of the man page's EXAMPLES, as printed, in a scratch directory where
+# the names the examples use are the corpus files README.md says they are
+# (kmem.log, linux, stack-kmem.log, ...), and ./trace_analyze and
+# trace_analyze are this tree's binary. An example followed in README.md by
+# a "trace_analyze: error" line must fail; every other one must succeed and
+# give an answer: something on its standard output or error, or in a file
+# it wrote, and no note that its filters left nothing ("kept none", "left out all").
+# Examples that need root and tracefs (sudo) are left to
+# tests/cli/record.bats. Exit 1 naming the first that misbehaves.
 #   usage: scripts/readme-examples.sh [TRACE_ANALYZE]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-$top/trace_analyze}
+bin=$(realpath "${1:-$top/trace_analyze}")
 corpus=${CORPUS:-$top/../shared/corpus}
 [ -d "$corpus" ] || { echo "readme-examples: no corpus at $corpus" >&2; exit 1; }
 corpus=$(cd "$corpus" && pwd)
@@ -33,6 +36,12 @@ ln -s "$c61/tree/System.map" System.map
 ln -s "$c618/overrun-kmem.log" overrun-kmem.log
 ln -s "$c618/stack-kmem.log" stack-kmem.log
 ln -s "$c618/perf-kmem/kmem.perf-script.txt" kmem.perf-script.txt
+ln -s "$c61/boot-kmem.log" before.log
+ln -s "$c61/workload-kmem.log" after.log
+ln -s "$c61/tree" linux-old
+ln -s "$c61/tree" linux-new
+"$bin" -q -f before.log --save-db before.db
+"$bin" -q -f after.log --save-db after.db
 xz -dc "$c618/binary/kmem.dat.xz" > trace.dat
 xz -dc "$c618/binary/kmem.perf.data.xz" > perf.data
 xz -dc "$c618/binary/kallsyms.xz" > kallsyms
@@ -59,6 +68,13 @@ awk '
 		}
 	}
 ' "$top/README.md" > examples.txt
+# the man page's: the "trace_analyze ..." lines of .EX blocks in EXAMPLES
+awk '
+	/^\.SH / { in_examples = ($2 == "EXAMPLES") }
+	in_examples && /^\.EX/ { in_block = 1; next }
+	in_examples && /^\.EE/ { in_block = 0 }
+	in_block && /^trace_analyze / { gsub(/\\-/, "-"); print "S\t" $0 }
+' "$top/man/trace_analyze.1" >> examples.txt
 
 n=0
 while IFS='	' read -r want cmd; do
@@ -67,11 +83,24 @@ while IFS='	' read -r want cmd; do
 	esac
 	cmd=$(printf '%s' "$cmd" | sed "s|\.\./shared/corpus|$corpus|g")
 	n=$((n + 1))
-	if sh -c "$cmd" > out.txt 2>&1; then got=S; else got=F; fi
+	touch stamp
+	sleep 0.01	# a file the example writes is newer than the stamp
+	if sh -c "$cmd" > out.txt 2> err.txt; then got=S; else got=F; fi
 	if [ "$got" != "$want" ]; then
 		echo "readme-examples: '$cmd' $([ "$want" = S ] && echo failed || echo succeeded):" >&2
-		head -n 5 out.txt >&2
+		cat out.txt err.txt | head -n 5 >&2
+		exit 1
+	fi
+	[ "$want" = S ] || continue
+	if grep -q 'kept none\|left out all' out.txt err.txt; then
+		echo "readme-examples: '$cmd' gives an empty report:" >&2
+		grep 'kept none\|left out all' out.txt err.txt | head -n 3 >&2
+		exit 1
+	fi
+	if [ ! -s out.txt ] && [ ! -s err.txt ] &&
+	   [ -z "$(find . -newer stamp -type f -size +0 ! -name err.txt)" ]; then
+		echo "readme-examples: '$cmd' printed nothing and wrote nothing" >&2
 		exit 1
 	fi
 done < examples.txt
-echo "readme-examples: $n examples of README.md ran as printed"
+echo "readme-examples: $n examples of README.md and the man page ran as printed"

@@ -1,14 +1,15 @@
 #!/usr/bin/env bats
-# The README's examples run as printed (scripts/readme-examples.sh): on the
-# corpus files the README names, each succeeds, or fails where the README
-# shows an error.
+# The README's and the man page's examples run as printed
+# (scripts/readme-examples.sh): on the corpus files the README names, each
+# gives an answer (no empty report), or fails where the README shows an
+# error.
 
 load ../lib/helpers
 
-@test "every example of README.md runs as printed" {
+@test "every example of README.md and of the man page runs as printed, none empty" {
 	require_corpus
 	CORPUS="$CORPUS" run "$TOP/scripts/readme-examples.sh" "$TA"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[[ "$output" == "readme-examples: "*" examples of README.md ran as printed" ]]
+	[[ "$output" == "readme-examples: "*" examples of README.md and the man page ran as printed" ]]
 }
