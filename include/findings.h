@@ -7,7 +7,10 @@
  *     kmalloc* freed by kmem_cache_free (information: SLUB allows it);
  *   - an allocation with bytes_alloc < bytes_req;
  *   - a free of a pointer that was freed before with no allocation of it
- *     in between (a double free, as far as the log can tell);
+ *     in between: of an untraced allocation when the log explains it (a
+ *     slab cache's object: its bulk allocation has no event; or events
+ *     missing between the two: a lost marker, or FINDINGS_SILENCE_NS with
+ *     no event at all, as when tracing was paused), else a double free;
  *   - a timestamp earlier than the one before it on the same CPU;
  *   - lost-event and "buffer started" markers (events the log lacks).
  * They are looked for among all slab events, whatever --malloc/--cache say.
@@ -27,12 +30,14 @@
 #include "ptrmap.h"
 
 #define FINDING_EXAMPLES 5
+#define FINDINGS_SILENCE_NS 10000000000ull	/* no event for 10 s: events missing */
 
 enum finding_kind {
 	FIND_CACHE_OBJECT_KFREED,	/* kmem_cache_alloc'd, kfree'd */
 	FIND_KMALLOC_CACHE_FREED,	/* kmalloc'd, kmem_cache_free'd */
 	FIND_ALLOC_BELOW_REQ,		/* bytes_alloc < bytes_req */
-	FIND_DOUBLE_FREE,
+	FIND_UNTRACED_ALLOC_FREE,	/* freed again: its allocation untraced */
+	FIND_DOUBLE_FREE,		/* freed again: nothing in the log explains it */
 	FIND_TIME_BACKWARDS,
 	FIND_LOST_MARKER,
 	FIND_KIND_COUNT
@@ -57,6 +62,8 @@ struct findings {
 	uint64_t *last_ts;		/* per CPU */
 	uint64_t *last_line;
 	uint32_t ncpus;
+	uint64_t last_event_ts;		/* the latest timestamp of any CPU */
+	uint64_t missing_line;		/* the last line after which events are missing */
 	struct cache_stats *caches;	/* indexed by cache-name id */
 	uint32_t ncaches;
 };

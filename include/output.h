@@ -91,6 +91,10 @@ struct out_block {
 				   column of group_by, else the report's grouping
 				   (out_dest.group_by), else the column's key */
 	const char *group_by;
+	size_t cut_column;	/* text: with cut_max, a list "a, b, c" in this column */
+	size_t cut_max;		/* longer than cut_max is cut after the items that
+				   fit (at least one), then ", ..."; 0: never cut.
+				   JSON and CSV keep the whole list */
 	struct out_value *values;
 	size_t nvalues, cap;	/* a list holds one value per item */
 };

@@ -71,6 +71,23 @@ static void check_time(struct findings *f, const struct kmem_event *ev)
 		note(f, FIND_TIME_BACKWARDS, ev->line, f->last_line[cpu]);
 	f->last_ts[cpu] = ev->ts_ns;
 	f->last_line[cpu] = ev->line;
+	if (f->last_event_ts && ev->ts_ns > f->last_event_ts + FINDINGS_SILENCE_NS)
+		f->missing_line = ev->line;	/* tracing paused, or the log cut */
+	if (ev->ts_ns > f->last_event_ts)
+		f->last_event_ts = ev->ts_ns;
+}
+
+/*
+ * A pointer freed again with no allocation seen between: the log explains
+ * it when the object is a slab cache's (kmem_cache_alloc_bulk, which the
+ * maple tree and networking use, emits no event per object) or when
+ * events are missing between the two frees.
+ */
+static bool untraced_allocation_explains(const struct findings *f, const struct live_alloc *gone,
+					 const struct kmem_event *ev)
+{
+	return ev->kind == KMEM_CACHE_FREE || gone->kind == KMEM_CACHE_FREE ||
+	       f->missing_line > gone->line;
 }
 
 static void forget_freed(struct findings *f, uint64_t ptr)
@@ -125,8 +142,13 @@ static void on_free(struct findings *f, const struct kmem_event *ev)
 	slot = ptrmap_find(&f->live, ev->ptr);
 	if (!slot) {
 		gone = ptrmap_find(&f->freed, ev->ptr);
-		if (gone)
-			note(f, FIND_DOUBLE_FREE, ev->line, gone->line);
+		if (gone) {
+			note(f, untraced_allocation_explains(f, gone, ev) ? FIND_UNTRACED_ALLOC_FREE
+									 : FIND_DOUBLE_FREE,
+			     ev->line, gone->line);
+			gone->line = ev->line;
+			gone->kind = ev->kind;
+		}
 		return;
 	}
 	if (kmem_is_cache_family(slot->kind) && ev->kind == KMEM_KFREE)
@@ -144,12 +166,14 @@ static void on_free(struct findings *f, const struct kmem_event *ev)
 	ptrmap_remove(&f->live, slot);
 	gone = ptrmap_insert(&f->freed, ev->ptr, &existed);
 	gone->line = ev->line;
+	gone->kind = ev->kind;
 }
 
 void findings_apply(struct findings *f, const struct kmem_event *ev)
 {
 	if (ev->kind == KMEM_LOST_EVENTS || ev->kind == KMEM_BUFFER_STARTED) {
 		note(f, FIND_LOST_MARKER, ev->line, 0);
+		f->missing_line = ev->line;
 		return;
 	}
 	check_time(f, ev);
@@ -165,17 +189,19 @@ static const struct {
 	const char *key, *what, *related;
 } finding_text[FIND_KIND_COUNT] = {
 	[FIND_CACHE_OBJECT_KFREED] = { "cache_object_kfreed",
-		"kmem_cache_alloc'd object freed by kfree (allowed by SLUB: information)",
-		"allocated at line" },
+		"cache object kfree'd (SLUB allows it)", "allocated at line" },
 	[FIND_KMALLOC_CACHE_FREED] = { "kmalloc_object_cache_freed",
-		"kmalloc'd object freed by kmem_cache_free", "allocated at line" },
+		"kmalloc object freed by kmem_cache_free", "allocated at line" },
 	[FIND_ALLOC_BELOW_REQ] = { "alloc_below_request", "bytes_alloc < bytes_req", NULL },
+	[FIND_UNTRACED_ALLOC_FREE] = { "free_of_untraced_alloc",
+		"freed again: allocated in bulk or events missing",
+		"freed at line" },
 	[FIND_DOUBLE_FREE] = { "double_free",
-		"free of a pointer already freed, with no allocation between", "freed at line" },
+		"freed again: nothing in the log explains it", "freed at line" },
 	[FIND_TIME_BACKWARDS] = { "time_backwards",
-		"timestamp earlier than the one before on the same CPU", "previous at line" },
+		"timestamp before the previous one on its CPU", "previous at line" },
 	[FIND_LOST_MARKER] = { "lost_marker",
-		"lost-event or buffer-started marker: events missing here", NULL },
+		"lost-event or buffer-started marker", NULL },
 };
 
 static const struct out_column finding_columns[] = {
@@ -261,6 +287,9 @@ void findings_report(struct out_doc *d, const struct findings *f, const struct s
 					sizeof(finding_columns) / sizeof(finding_columns[0]));
 	char lines[512];
 	int k;
+
+	t->cut_column = 2;	/* the first lines: the table fits in 120 columns */
+	t->cut_max = 33;
 
 	for (k = 0; k < FIND_KIND_COUNT; k++) {
 		example_lines(&f->found[k], finding_text[k].related, lines, sizeof(lines));

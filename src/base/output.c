@@ -325,6 +325,34 @@ static void write_text_list(FILE *f, const struct out_doc *d, const struct out_b
 	}
 }
 
+/*
+ * A cell's text: a comma-separated list longer than the block's cut_max
+ * (in its cut_column) cut after the last item that fits, or after the
+ * first if none does, then ", ..." (JSON and CSV keep the whole list).
+ */
+static const char *text_of_cell(const struct out_doc *d, const struct out_block *t, size_t c,
+				const struct out_value *v, char *buf)
+{
+	const char *s = format_value(d, v, FORMAT_TEXT, buf), *comma;
+	size_t max = t->cut_max < VALUE_MAX - 1 ? t->cut_max : VALUE_MAX - 1, cut;
+
+	if (!max || c != t->cut_column || strlen(s) <= max)
+		return s;
+	for (cut = max > 5 ? max - 5 : 0; cut > 0; cut--)
+		if (s[cut] == ',' && s[cut + 1] == ' ')
+			break;
+	if (cut == 0) {	/* the first item alone is longer */
+		comma = strstr(s, ", ");
+		if (!comma || (size_t)(comma - s) > VALUE_MAX - 7)
+			return s;
+		cut = (size_t)(comma - s);
+	}
+	if (s != buf)
+		memmove(buf, s, cut);
+	memcpy(buf + cut, ", ...", 6);
+	return buf;
+}
+
 /* One cell padded to its column; the last column's left-aligned text is not padded. */
 static void write_cell(FILE *f, const char *text, size_t width, bool left, bool first, bool last)
 {
@@ -372,8 +400,8 @@ static void write_text_table(FILE *f, const struct out_doc *d, const struct out_
 		width[c] = strlen(heading_of(&t->columns[c]));
 	for (r = 0; r < nrows; r++)
 		for (c = 0; c < t->ncolumns; c++) {
-			size_t w = strlen(format_value(d, &t->values[r * t->ncolumns + c],
-						       FORMAT_TEXT, buf));
+			size_t w = strlen(text_of_cell(d, t, c, &t->values[r * t->ncolumns + c],
+						       buf));
 
 			width[c] = w > width[c] ? w : width[c];
 		}
@@ -391,8 +419,8 @@ static void write_text_table(FILE *f, const struct out_doc *d, const struct out_
 	for (r = 0; r < nrows; r++) {
 		for (c = 0; c < t->ncolumns; c++)
 			if (t->columns[c].kind != OUT_LINES)
-				write_cell(f, format_value(d, &t->values[r * t->ncolumns + c],
-							   FORMAT_TEXT, buf),
+				write_cell(f, text_of_cell(d, t, c,
+							   &t->values[r * t->ncolumns + c], buf),
 					   width[c], column_is_left(&t->columns[c]), c == 0, c == last);
 		fputc('\n', f);
 		write_text_lines(f, d, t, r);

@@ -47,6 +47,32 @@ line() {	# CPU TS EVENT FIELDS: one 6.1 tracefs line
 	grep -qx 'events,lost_frees,1' s.csv
 }
 
+@test "--summary: a second free the log explains (bulk, events missing) is not a double free" {
+	local kc="bytes_req=64 bytes_alloc=64 gfp_flags=GFP_KERNEL node=-1 accounted=false"
+	{
+		# a maple node: freed, allocated in bulk (no event), freed again
+		line 0 1.000000 kmem_cache_alloc "call_site=mas_alloc_nodes+0x62/0x171 ptr=ffff888000000100 $kc"
+		line 0 1.000001 kmem_cache_free "call_site=mas_destroy+0xa8/0xb7 ptr=ffff888000000100 name=maple_node"
+		line 0 1.000002 kmem_cache_free "call_site=mas_destroy+0xa8/0xb7 ptr=ffff888000000100 name=maple_node"
+		# a kmalloc object freed before and after 20 s of silence (tracing paused)
+		line 1 1.000003 kmalloc "call_site=f+0x1/0x10 ptr=ffff888000000200 $kc"
+		line 1 1.000004 kfree "call_site=g+0x2/0x10 ptr=ffff888000000200"
+		# one freed twice with nothing between: the only double free
+		line 1 1.000005 kmalloc "call_site=f+0x1/0x10 ptr=ffff888000000300 $kc"
+		line 1 1.000006 kfree "call_site=g+0x2/0x10 ptr=ffff888000000300"
+		line 1 1.000007 kfree "call_site=h+0x3/0x10 ptr=ffff888000000300"
+		line 0 21.000000 kfree "call_site=g+0x2/0x10 ptr=ffff888000000200"
+	} > "$BATS_TEST_TMPDIR/log"
+	cd "$BATS_TEST_TMPDIR"
+	"$TA" -q -f log --summary s.csv --format csv
+	grep -qx 'free_of_untraced_alloc,2,"3 (freed at line 2), 9 (freed at line 5)",.*' s.findings.csv
+	grep -qx 'double_free,1,8 (freed at line 7),.*' s.findings.csv
+	# the text table fits 120 columns, its examples cut to the first
+	"$TA" -q -f log --summary s.txt
+	grep -qx 'free_of_untraced_alloc  *2  3 (freed at line 2), \.\.\.  *freed again: allocated in bulk or events missing' s.txt
+	[ "$(sed -n '/^findings$/,/^$/p' s.txt | awk 'length($0) > 120' | wc -l)" -eq 0 ]
+}
+
 @test "--page: per-CPU drains and refills, extfrag events and their fragmenting share" {
 	# mm_page_pcpu_drain and mm_page_alloc_extfrag are not in the corpus: lines
 	# written in the kernel's format (include/trace/events/kmem.h)
