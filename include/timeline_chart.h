@@ -45,12 +45,6 @@ static inline const double *timeline_row_values(const struct timeline_rows *r, u
 	return r->values + (size_t)row * r->nsamples;
 }
 
-/*
- * The rows whose live bytes grew steadily (growth_is_steady, by at least
- * 16 KiB and 1% of the peak total), largest growth first, as a table
- * "growth" of d; nothing when none did. Returns how many.
- */
-size_t growth_report(struct out_doc *d, const struct timeline_rows *rows, size_t top);
 
 /*
  * The samples as JSON for the --html page: {"t0_s", "ts_s" (seconds since

@@ -9,6 +9,7 @@
 #include "callsite.h"
 #include "error.h"
 #include "stats.h"
+#include "suspects.h"
 
 /* ---- --stats ------------------------------------------------------------------ */
 
@@ -150,6 +151,16 @@ static int by_reallocated(const void *pa, const void *pb)
 
 #define REALLOCATED_ROWS 10
 
+static void add_leak_suspects(struct out_doc *d, const struct timeline_rows *growth, size_t top,
+			      const struct account *a, const struct row_namer *namer,
+			      const struct row_filter *kept, uint64_t end_ns)
+{
+	struct suspect_evidence ev = { a, namer, kept, end_ns };
+	size_t untraced;
+
+	leak_suspects_report(d, growth, top, a && namer ? &ev : NULL, &untraced);
+}
+
 /*
  * The rows whose live objects were allocated again with no free seen (the
  * implicit frees): their frees take a path with no tracepoint, so what the
@@ -189,8 +200,8 @@ static void add_reallocated_table(struct out_doc *d, const struct summary_report
 		;
 	if (i) {
 		t = out_table(d, "reallocated_while_live",
-			      "re-allocated while live (freed where no tracepoint saw it: live bytes "
-			      "likely overstated)", reallocated_columns,
+			      "untraced free path: objects re-allocated while live (freed where no "
+			      "tracepoint saw it: live bytes overstated; no leak suspects)", reallocated_columns,
 			      sizeof(reallocated_columns) / sizeof(reallocated_columns[0]));
 		t->keyed = true;
 		n = i;
@@ -262,7 +273,7 @@ void write_summary_report(struct out_dest *o, const struct summary_report *s)
 	if (s->rows && s->namer)
 		add_reallocated_table(&d, s);
 	if (s->growth)
-		growth_report(&d, s->growth, 10);
+		add_leak_suspects(&d, s->growth, 10, s->rows, s->namer, s->rows_kept, s->last_ns);
 	out_emit(o, &d);
 	out_doc_release(&d);
 }
@@ -506,7 +517,8 @@ void write_outstanding(struct out_dest *o, const struct outstanding_query *q)
 	if (q->by_key)
 		add_stack_table(&d, q);
 	if (q->growth)
-		growth_report(&d, q->growth, q->top);
+		add_leak_suspects(&d, q->growth, q->top, q->account, q->namer, &q->rows_kept,
+				  q->end_ns);
 	out_emit(o, &d);
 	out_doc_release(&d);
 	free(rows);

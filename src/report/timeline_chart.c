@@ -1,6 +1,7 @@
 /*
- * timeline_chart.c - the timeline's rows, their growth table, and the
- * stacked-area chart of live bytes over time (timeline_chart.h).
+ * timeline_chart.c - the timeline's rows and the stacked-area chart of
+ * live bytes over time (timeline_chart.h); their growth is judged in
+ * suspects.c.
  *
  * Rows are the timeline's keys merged by the name the account's rows have
  * (a function's call sites, an origin's keys); a row's peak ranks it. The
@@ -27,8 +28,6 @@
 #define GAP 70.0
 #define BOTTOM 55.0
 #define FONT "DejaVu Sans"
-#define GROWTH_MIN_BYTES 16384.0
-#define GROWTH_MIN_SHARE 0.01
 
 /* ---- rows ---- */
 
@@ -183,78 +182,6 @@ void timeline_rows_write_json(FILE *f, const struct timeline_rows *rows, size_t 
 		fputc('}', f);
 	}
 	fputs("]}\n", f);
-}
-
-/* ---- growth ---- */
-
-static const struct out_column growth_columns[] = {
-	{ "caller", NULL, OUT_STR, true },
-	{ "grew_bytes", "grew", OUT_U64, false },
-	{ "over_s", "over (s)", OUT_F64, false },
-	{ "bytes_per_s", "bytes/s", OUT_REAL, false },
-	{ "r2", "r2", OUT_REAL, false },
-	{ "live_end", "live at end", OUT_U64, false },
-	{ "what", NULL, OUT_STR, true },
-};
-
-struct grower {
-	uint32_t row;
-	double grew;
-};
-
-static int by_growth(const void *pa, const void *pb)
-{
-	const struct grower *a = pa, *b = pb;
-
-	return a->grew != b->grew ? (a->grew > b->grew ? -1 : 1) : (a->row > b->row) - (a->row < b->row);
-}
-
-size_t growth_report(struct out_doc *d, const struct timeline_rows *rows, size_t top)
-{
-	struct grower *g = xcalloc(rows->nrows + 1, sizeof(*g));
-	double peak_total = 0, min_bytes;
-	struct out_block *t;
-	size_t n = 0, i;
-	uint32_t r;
-
-	for (i = 0; i < rows->nsamples; i++)
-		if (rows->total[i] > peak_total)
-			peak_total = rows->total[i];
-	min_bytes = fmax(GROWTH_MIN_BYTES, GROWTH_MIN_SHARE * peak_total);
-	for (r = 0; r < rows->nrows; r++)
-		if (rows->nsamples >= 8 && growth_is_steady(&rows->fit[r], min_bytes)) {
-			g[n].row = r;
-			g[n].grew = rows->fit[r].grew;
-			n++;
-		}
-	if (!n) {
-		free(g);
-		return 0;
-	}
-	qsort(g, n, sizeof(*g), by_growth);
-	if (top && n > top)
-		n = top;
-	t = out_table(d, "growth", "growing steadily (a leak's first suspects)", growth_columns,
-		      sizeof(growth_columns) / sizeof(growth_columns[0]));
-	t->keyed = true;
-	for (i = 0; i < n; i++) {
-		const struct growth_fit *f = &rows->fit[g[i].row];
-		char what[160], size[32];
-
-		human_size((uint64_t)llround(fmax(f->grew, 0)), size, sizeof(size));
-		snprintf(what, sizeof(what), "grew %s over %.1f s, %s", size, f->span_s,
-			 f->r2 >= 0.95 ? "steady" : "mostly steady");
-		out_row_str(d, t, rows->names[g[i].row]);
-		out_row_u64(d, t, (uint64_t)llround(f->grew));
-		out_row_f64(d, t, f->span_s);
-		out_row_real(d, t, f->slope);
-		out_row_real(d, t, f->r2);
-		out_row_u64(d, t, (uint64_t)llround(timeline_row_values(rows, g[i].row)
-						   [rows->nsamples - 1]));
-		out_row_str(d, t, what);
-	}
-	free(g);
-	return n;
 }
 
 /* ---- the chart ---- */

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
-# --timeline and the growth finding: live bytes over the log's time, drawn
-# from every corpus log, and the rows that grew steadily named in --summary
-# and --outstanding, checked against the independent replay.
+# --timeline and the leak suspects: live bytes over the log's time, drawn
+# from every corpus log, and the rows that grew steadily, ranked by the
+# evidence that they hold, named in --summary and --outstanding, checked
+# against the independent replay.
 
 load ../lib/helpers
 
@@ -32,43 +33,67 @@ setup() {
 	[ ! -e t.jpg ]
 }
 
-@test "growth: the site the 6.18 stack log keeps growing is named, with its live bytes at the end" {
+@test "leak suspects: the 6.18 stack log's first grower frees untraced, so the suspect is the next" {
 	local log="$CORPUS/host-6.18/stack-kmem.log"
 	"$TA" -q -f "$log" --summary summary.txt
-	sed -n '/^growing steadily/,/^$/p' summary.txt > growth.txt
-	# the first grower, and its live bytes at the end as the replay counts them
-	row=$(sed -n 4p growth.txt)
-	[ "$(awk '{ print $1 }' <<< "$row")" = "mas_preallocate+0x3ef" ]
-	net=$(ref_account "$log" | awk '$NF == "mas_preallocate+0x3ef" { print $3 }')
+	# mas_preallocate grows steadily, but 23% of its pointers come back live
+	sed -n '/^untraced free path/,/^$/p' summary.txt | grep -q '^mas_preallocate+0x3ef  *97  *422  *22.99% '
+	sed -n '/^leak suspects/,/^$/p' summary.txt > suspects.txt
+	! grep -q mas_preallocate suspects.txt
+	# the suspect, its live bytes at the end as the replay counts them
+	row=$(sed -n 4p suspects.txt)
+	[ "$(awk '{ print $1, $2 }' <<< "$row")" = "copy_process+0x18a low" ]
+	net=$(ref_account "$log" | awk '$NF == "copy_process+0x18a" { print $3 }')
 	[ -n "$net" ]
-	[ "$(awk '{ print $6 }' <<< "$row")" = "$net" ]
-	[[ "$row" == *"grew 81.0 KiB over 0.1 s, steady" ]]
+	[ "$(awk '{ print $10 }' <<< "$row")" = "$net" ]
+	[[ "$row" == *"grew 29.1 KiB in 0.1 s (r2 0.81), up in 6/7 windows, oldest live 100% of the log old, none came back live" ]]
 	# --outstanding says the same
-	"$TA" -q -f "$log" --outstanding - | grep -q '^mas_preallocate+0x3ef .* grew 81.0 KiB over 0.1 s, steady$'
+	"$TA" -q -f "$log" --outstanding - | grep -q '^copy_process+0x18a  *low .* none came back live$'
 }
 
-@test "growth: nothing grows in the 6.1 workload log, and no growth table is printed" {
+@test "leak suspects: nothing grows in the 6.1 workload log, and no table is printed" {
 	"$TA" -q -f "$CORPUS/linux-6.1-tiny/workload-kmem.log" --summary summary.txt \
 		--outstanding outstanding.txt
-	! grep -q 'growing steadily' summary.txt
-	! grep -q 'growing steadily' outstanding.txt
+	! grep -q 'leak suspects' summary.txt
+	! grep -q 'leak suspects' outstanding.txt
 	grep -q '^findings' summary.txt
 }
 
-@test "growth: a boot cut to one second (--time) grows; its JSON carries the fit" {
+@test "leak suspects: a boot cut to one second (--time) grows; its JSON carries the evidence" {
 	"$TA" -q -f "$CORPUS/linux-6.1-tiny/boot-kmem.log" --time 1.5,2.5 --summary s.json \
 		--format json
 	python3 - s.json <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-g = d["growth"]
+g = d["leak_suspects"]
 assert len(g) >= 3, g
 assert g[0]["caller"] == "__kernfs_new_node.constprop.0+0x49", g[0]
+assert g[0]["confidence"] == "medium" and g[0]["rising_windows"] == 6, g[0]
 assert 0.98 < g[0]["over_s"] <= 1.0, g[0]
+rank = {"high": 2, "medium": 1, "low": 0}
+for a, b in zip(g, g[1:]):
+    assert rank[a["confidence"]] >= rank[b["confidence"]], (a, b)
 for row in g:
     assert row["grew_bytes"] >= 16384 and row["r2"] >= 0.8 and row["bytes_per_s"] > 0, row
-    assert row["what"].startswith("grew "), row
+    assert row["came_back_pct"] < 5 and 0 <= row["oldest_age_pct"] <= 100, row
+    assert row["why"].startswith("grew "), row
 PY
+}
+
+@test "leak suspects: a site that only holds is high; one whose pointers come back is left out" {
+	local i kc="bytes_req=128 bytes_alloc=128 gfp_flags=GFP_KERNEL node=-1 accounted=false"
+	for i in $(seq 100 299); do	# 200 allocations of each over 10 s
+		printf '            init-1       [000] .....     %d.%06d: kmalloc: call_site=leaky+0x1/0x10 ptr=ffff888000%06x %s\n' \
+			$((i / 20)) $((i % 20 * 50000)) "$i" "$kc"
+		# "recycled" grows as fast, but every fourth allocation reuses a live pointer
+		printf '            init-1       [001] .....     %d.%06d: kmalloc: call_site=recycled+0x1/0x10 ptr=ffff888100%06x %s\n' \
+			$((i / 20)) $((i % 20 * 50000 + 1)) $((i % 4 ? i : i - 1)) "$kc"
+	done > log
+	"$TA" -q -f log --summary s.txt
+	sed -n '/^leak suspects/,/^$/p' s.txt > suspects.txt
+	grep -q '^leaky+0x1  *high  *25472 .* up in 7/7 windows, oldest live 100% of the log old, none came back live$' suspects.txt
+	! grep -q recycled suspects.txt
+	sed -n '/^untraced free path/,/^$/p' s.txt | grep -q '^recycled+0x1  *49  *200  *24.50% '
 }
 
 # realloc_count LOG SITE: allocations of a pointer still live from SITE, replayed by awk
@@ -91,10 +116,10 @@ realloc_count() {
 	END { print n + 0 }' "$1"
 }
 
-@test "re-allocated while live: the 6.18 maple-tree sites whose frees no tracepoint sees" {
+@test "untraced free path: the 6.18 maple-tree sites whose frees no tracepoint sees" {
 	local log="$CORPUS/host-6.18/small-kmem.log"
 	"$TA" -q -f "$log" --summary summary.txt
-	sed -n '/^re-allocated while live/,/^$/p' summary.txt > realloc.txt
+	sed -n '/^untraced free path/,/^$/p' summary.txt > realloc.txt
 	row=$(sed -n 4p realloc.txt)
 	[ "$(awk '{ print $1 }' <<< "$row")" = "mas_preallocate+0x3ef" ]
 	[ "$(awk '{ print $2 }' <<< "$row")" = "$(realloc_count "$log" mas_preallocate+0x3ef)" ]
@@ -102,5 +127,5 @@ realloc_count() {
 	# a log with no implicit free has no such table
 	"$TA" -q -f "$CORPUS/linux-6.1-tiny/stacktrace-kmem.log" --summary s2.txt
 	grep -q "^implicit frees: *0$" s2.txt
-	! grep -q '^re-allocated while live' s2.txt
+	! grep -q '^untraced free path' s2.txt
 }

@@ -1,0 +1,50 @@
+/*
+ * suspects.h - leak suspects: the rows whose live bytes grew steadily over
+ * the log, ranked by the evidence that their objects are held, not merely
+ * freed where no tracepoint sees it.
+ *
+ * Evidence, per row (a call site, function, origin...):
+ *   - the fit of its live bytes over the timeline's samples (slope, r2:
+ *     growth_is_steady, at least 16 KiB and 1% of the peak total);
+ *   - the share of SUSPECT_WINDOWS equal windows of the log in which its
+ *     live bytes rose over the window before;
+ *   - the age of its oldest live object at the end, as a share of the
+ *     log's span (a leak keeps its first objects);
+ *   - its pointers that came back while live (re-allocated with no free
+ *     seen): a row with SUSPECT_UNTRACED_SHARE of them or more frees on a
+ *     path without a tracepoint and is no suspect ("untraced free path",
+ *     the summary's table of its own).
+ * Confidence high, medium or low, and the reason in one line.
+ * Not here: the sampling (timeline.c), the fit (growth_fit).
+ */
+#ifndef TA_SUSPECTS_H
+#define TA_SUSPECTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "account.h"
+#include "output.h"
+#include "rows.h"
+#include "timeline_chart.h"
+
+#define SUSPECT_WINDOWS 8
+#define SUSPECT_UNTRACED_SHARE 0.05
+
+struct suspect_evidence {
+	const struct account *account;	/* the rows' account: allocations, live map */
+	const struct row_namer *namer;	/* the names the timeline's rows have */
+	const struct row_filter *kept;	/* -b */
+	uint64_t end_ns;		/* the log's last timestamp */
+};
+
+/*
+ * The suspects as a table "leak_suspects" of d, most evidence first (then
+ * the largest growth), at most top (0: all); nothing when none. Returns
+ * how many rows; *untraced the steady growers left out as untraced free
+ * paths.
+ */
+size_t leak_suspects_report(struct out_doc *d, const struct timeline_rows *rows, size_t top,
+			    const struct suspect_evidence *ev, size_t *untraced);
+
+#endif

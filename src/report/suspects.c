@@ -1,0 +1,222 @@
+/*
+ * suspects.c - leak suspects ranked by evidence (suspects.h): steady
+ * growth, rising windows, old live objects, and no pointer coming back
+ * while live.
+ *
+ * Not here: which rows are sampled or how (timeline.c), the table of the
+ * rows whose pointers come back while live (stats.c).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callsite.h"
+#include "error.h"
+#include "ringchart.h"
+#include "strtab.h"
+#include "suspects.h"
+
+#define GROWTH_MIN_BYTES 16384.0
+#define GROWTH_MIN_SHARE 0.01
+
+/* What the account says of the rows of one name. */
+struct name_evidence {
+	uint64_t allocs, reallocated;
+	uint64_t oldest_ts;		/* of its live objects; 0: none live */
+};
+
+struct suspect {
+	uint32_t row;
+	double grew;
+	unsigned rising;		/* windows that rose, of SUSPECT_WINDOWS - 1 */
+	double untraced_share;		/* of its allocations, came back while live */
+	double age_share;		/* oldest live object's age / the log's span */
+	int confidence;			/* 2 high, 1 medium, 0 low */
+};
+
+static const struct out_column suspect_columns[] = {
+	{ "caller", NULL, OUT_STR, true },
+	{ "confidence", NULL, OUT_STR, true },
+	{ "grew_bytes", "grew", OUT_U64, false },
+	{ "over_s", "over (s)", OUT_F64, false },
+	{ "bytes_per_s", "bytes/s", OUT_REAL, false },
+	{ "r2", "r2", OUT_REAL, false },
+	{ "rising_windows", "up/7", OUT_U64, false },
+	{ "oldest_age_pct", "oldest%", OUT_PCT, false },
+	{ "came_back_pct", "back%", OUT_PCT, false },
+	{ "live_end", "live at end", OUT_U64, false },
+	{ "why", NULL, OUT_STR, true },
+};
+
+/* Per name of the account's rows: allocations, pointers back while live, oldest live. */
+static struct name_evidence *gather_evidence(const struct suspect_evidence *ev,
+					     struct strtab *names)
+{
+	const struct account *a = ev->account;
+	uint32_t *name_of = xcalloc(a->nsites + 1, sizeof(*name_of)), id;
+	struct name_evidence *e;
+	char name[CALLSITE_NAME_MAX];
+	size_t j;
+
+	for (id = 0; id < a->nsites; id++) {
+		size_t len;
+
+		if (!a->sites[id].alloc_count || !row_kept(ev->kept, id)) {
+			name_of[id] = STR_NONE;
+			continue;
+		}
+		len = ev->namer->name(ev->namer->ctx, id, name, sizeof(name));
+		name_of[id] = strtab_intern(names, name, len);
+	}
+	e = xcalloc(names->count + 1, sizeof(*e));
+	for (id = 0; id < a->nsites; id++)
+		if (name_of[id] != STR_NONE) {
+			e[name_of[id]].allocs += a->sites[id].alloc_count;
+			e[name_of[id]].reallocated += account_reallocated(a, id);
+		}
+	for (j = 0; j < a->live.nrecs; j++) {
+		const struct live_alloc *l = &a->live.recs[j];
+		struct name_evidence *x;
+
+		if (!l->ptr || l->call_site >= a->nsites || name_of[l->call_site] == STR_NONE)
+			continue;
+		x = &e[name_of[l->call_site]];
+		if (!x->oldest_ts || l->ts_ns < x->oldest_ts)
+			x->oldest_ts = l->ts_ns;
+	}
+	free(name_of);
+	return e;
+}
+
+/* How many of the SUSPECT_WINDOWS windows' mean live bytes rose over the window before. */
+static unsigned rising_windows(const double *v, uint32_t n)
+{
+	double mean[SUSPECT_WINDOWS];
+	unsigned w, rose = 0;
+
+	for (w = 0; w < SUSPECT_WINDOWS; w++) {
+		uint32_t from = (uint32_t)((uint64_t)n * w / SUSPECT_WINDOWS);
+		uint32_t to = (uint32_t)((uint64_t)n * (w + 1) / SUSPECT_WINDOWS), i;
+		double sum = 0;
+
+		for (i = from; i < to; i++)
+			sum += v[i];
+		mean[w] = to > from ? sum / (to - from) : 0;
+		if (w && mean[w] > mean[w - 1])
+			rose++;
+	}
+	return rose;
+}
+
+static int judge(const struct suspect *s, double r2)
+{
+	const unsigned windows = SUSPECT_WINDOWS - 1;
+
+	if (r2 >= 0.95 && s->rising == windows && s->untraced_share == 0 && s->age_share >= 0.5)
+		return 2;
+	if (r2 >= 0.9 && s->rising * 4 >= windows * 3 && s->untraced_share < 0.01)
+		return 1;
+	return 0;
+}
+
+static int by_evidence(const void *pa, const void *pb)
+{
+	const struct suspect *a = pa, *b = pb;
+
+	if (a->confidence != b->confidence)
+		return a->confidence > b->confidence ? -1 : 1;
+	if (a->grew != b->grew)
+		return a->grew > b->grew ? -1 : 1;
+	return (a->row > b->row) - (a->row < b->row);
+}
+
+static void why_text(const struct suspect *s, const struct growth_fit *f, char *out, size_t cap)
+{
+	char size[32];
+
+	human_size((uint64_t)llround(fmax(f->grew, 0)), size, sizeof(size));
+	snprintf(out, cap, "grew %s in %.1f s (r2 %.2f), up in %u/%u windows, oldest live "
+		 "%.0f%% of the log old, %s", size, f->span_s, f->r2, s->rising,
+		 SUSPECT_WINDOWS - 1, 100.0 * s->age_share,
+		 s->untraced_share > 0 ? "a few came back live" : "none came back live");
+}
+
+size_t leak_suspects_report(struct out_doc *d, const struct timeline_rows *rows, size_t top,
+			    const struct suspect_evidence *ev, size_t *untraced)
+{
+	static const char *const level[] = { "low", "medium", "high" };
+	struct suspect *s = xcalloc(rows->nrows + 1, sizeof(*s));
+	struct name_evidence *e = NULL;
+	struct strtab names;
+	double peak_total = 0, min_bytes;
+	struct out_block *t;
+	size_t n = 0, i;
+	uint32_t r;
+
+	*untraced = 0;
+	strtab_init(&names);
+	if (ev && ev->account)
+		e = gather_evidence(ev, &names);
+	for (i = 0; i < rows->nsamples; i++)
+		if (rows->total[i] > peak_total)
+			peak_total = rows->total[i];
+	min_bytes = fmax(GROWTH_MIN_BYTES, GROWTH_MIN_SHARE * peak_total);
+	for (r = 0; r < rows->nrows; r++) {
+		const struct growth_fit *f = &rows->fit[r];
+		struct suspect *x = &s[n];
+		uint32_t id;
+
+		if (rows->nsamples < 8 || !growth_is_steady(f, min_bytes))
+			continue;
+		x->row = r;
+		x->grew = f->grew;
+		x->rising = rising_windows(timeline_row_values(rows, r), rows->nsamples);
+		id = e ? strtab_find(&names, rows->names[r], strlen(rows->names[r])) : STR_NONE;
+		if (id != STR_NONE) {
+			const struct name_evidence *y = &e[id];
+
+			x->untraced_share = y->allocs ? (double)y->reallocated / (double)y->allocs : 0;
+			if (y->oldest_ts && rows->span_s > 0 && ev->end_ns > y->oldest_ts)
+				x->age_share = fmin(1.0, (double)(ev->end_ns - y->oldest_ts) / 1e9 /
+							 rows->span_s);
+		}
+		if (x->untraced_share >= SUSPECT_UNTRACED_SHARE) {
+			(*untraced)++;	/* its frees take a path the log does not see */
+			continue;
+		}
+		x->confidence = judge(x, f->r2);
+		n++;
+	}
+	if (n) {
+		qsort(s, n, sizeof(*s), by_evidence);
+		if (top && n > top)
+			n = top;
+		t = out_table(d, "leak_suspects", "leak suspects (live bytes growing steadily), "
+			      "most evidence first", suspect_columns,
+			      sizeof(suspect_columns) / sizeof(suspect_columns[0]));
+		t->keyed = true;
+		for (i = 0; i < n; i++) {
+			const struct growth_fit *f = &rows->fit[s[i].row];
+			char why[256];
+
+			why_text(&s[i], f, why, sizeof(why));
+			out_row_str(d, t, rows->names[s[i].row]);
+			out_row_str(d, t, level[s[i].confidence]);
+			out_row_u64(d, t, (uint64_t)llround(f->grew));
+			out_row_f64(d, t, f->span_s);
+			out_row_real(d, t, f->slope);
+			out_row_real(d, t, f->r2);
+			out_row_u64(d, t, s[i].rising);
+			out_row_pct(d, t, 100.0 * s[i].age_share);
+			out_row_pct(d, t, 100.0 * s[i].untraced_share);
+			out_row_u64(d, t, (uint64_t)llround(timeline_row_values(rows, s[i].row)
+							   [rows->nsamples - 1]));
+			out_row_str(d, t, why);
+		}
+	}
+	free(s);
+	free(e);
+	strtab_release(&names);
+	return n;
+}
