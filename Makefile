@@ -72,9 +72,10 @@ $(BUILD)/obj/%.o: src/%.c $(wildcard include/*.h)
 $(BUILD)/obj $(BUILD)/san $(BUILD)/tests $(BUILD)/gen:
 	mkdir -p $@
 
-# data/wrappers.txt, built in: one C string a name, comments and blanks dropped
-GEN := $(BUILD)/gen/wrappers.inc
-$(BUILD)/gen/wrappers.inc: data/wrappers.txt | $(BUILD)/gen
+# data/wrappers.txt and data/allocators.txt, built in: one C string a name
+# or glob, comments and blanks dropped
+GEN := $(BUILD)/gen/wrappers.inc $(BUILD)/gen/allocators.inc
+$(BUILD)/gen/%.inc: data/%.txt | $(BUILD)/gen
 	sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$$/d' -e 's/.*/"&",/' $< > $@
 
 $(BUILD)/obj/analysis/callchain.o $(BUILD)/san/analysis/callchain.o: $(GEN)

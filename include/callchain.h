@@ -28,10 +28,33 @@
 
 enum frame_class { FRAME_OTHER, FRAME_ALLOCATOR, FRAME_WRAPPER, FRAME_USER_MARK };
 
+/* The globs of a list of names (data/wrappers.txt, data/allocators.txt). */
+struct name_glob {
+	char *text;
+	size_t len;		/* of the prefix, when prefix */
+	bool prefix;		/* "name*": compared as a prefix */
+};
+
+struct name_globs {
+	struct name_glob *g;
+	size_t count, cap;
+};
+
+/* A line of --wrappers FILE, for the check that it matched a frame. */
+struct user_wrapper {
+	char *text;
+	unsigned long line;
+};
+
 struct callchains {
 	const struct trace_strings *strings;
 	const struct symbol_table *syms;	/* may be empty */
 	struct strtab wrappers;		/* normalized names */
+	struct name_globs wrapper_globs;
+	struct strtab allocators;	/* normalized names */
+	struct name_globs allocator_globs;
+	struct user_wrapper *user;	/* the lines of --wrappers FILE */
+	size_t nuser, user_cap;
 	struct strtab names;		/* frames' names as reports print them */
 	uint32_t *frame_name;		/* frame id -> id in names */
 	uint32_t *frame_key;		/* frame id -> id in names of its normalized name */
@@ -51,6 +74,12 @@ int callchains_init(struct callchains *c, const struct trace_strings *strings,
 		    const struct symbol_table *syms, const char *wrappers_file,
 		    struct ta_error *err);
 void callchains_release(struct callchains *c);
+
+/*
+ * Warn about each line of --wrappers FILE (path) that matches no frame of
+ * the stacks classified so far; nothing when there were no stacks.
+ */
+void callchains_warn_unmatched_wrappers(const struct callchains *c, const char *path);
 
 /* Classify the frames and stacks interned since the last call. */
 void callchains_update(struct callchains *c);

@@ -133,8 +133,8 @@ extern const char *const po_events_names[];	/* enum capture_events - 1 */
 #define OPT_CACHE(var) OPT_FLAG(0, "cache", (var), \
 	"only kmem_cache_alloc(_node) and kmem_cache_free events")
 #define OPT_WRAPPERS(var) OPT_INPUT(0, "wrappers", (var), "FILE", \
-	"more functions that allocate for their caller (one name a line), besides the " \
-	"built-in list")
+	"more functions that allocate for their caller (one name or glob a line), " \
+	"besides the built-in list")
 #define OPT_USER_FRAMES(var) OPT_FLAG(0, "user-frames", (var), \
 	"keep perf's user-space frames after the kernel's")
 #define OPT_RINGS_FILE(var) OPT_OUTPUT('r', "rings-file", (var), "FILE", \

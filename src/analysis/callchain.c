@@ -1,8 +1,11 @@
 /*
  * callchain.c - frame classes, origins and folded stacks, computed once per
- * distinct frame and stack, never per event.
+ * distinct frame and stack, never per event. The allocators' functions and
+ * the wrappers are lists of names and globs (data/allocators.txt,
+ * data/wrappers.txt, --wrappers FILE).
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,67 +62,117 @@ size_t function_key(const char *name, size_t len, char *out, size_t cap)
 	return n;
 }
 
-/* ---- allocator frames ------------------------------------------------------------- */
+/* ---- names and globs ---------------------------------------------------------------- */
 
-#define PREFIX(s) { s, sizeof(s) - 1, true }
-#define EXACT(s) { s, sizeof(s) - 1, false }
-
-struct name_rule {
-	const char *text;
-	size_t len;
-	bool prefix;
+/* data/allocators.txt, made into C strings at build time */
+static const char *const builtin_allocators[] = {
+#include "allocators.inc"
 };
 
-static const struct name_rule allocator_rules[] = {
-	/* tracing */
-	PREFIX("trace_event_raw_event_"), PREFIX("perf_trace_"), PREFIX("__traceiter_"),
-	EXACT("trace_kmalloc"), EXACT("trace_kmalloc_node"), EXACT("trace_kfree"),
-	EXACT("trace_kmem_cache_alloc"), EXACT("trace_kmem_cache_alloc_node"),
-	EXACT("trace_kmem_cache_free"), EXACT("trace_mm_page_alloc"),
-	EXACT("trace_mm_page_free"), EXACT("trace_mm_page_free_batched"),
-	/* slab */
-	PREFIX("kmalloc"), PREFIX("__kmalloc"), PREFIX("kmem_cache_alloc"),
-	PREFIX("kmem_cache_free"), PREFIX("kfree"), EXACT("__do_kmalloc_node"),
-	PREFIX("slab_"), PREFIX("__slab_"), PREFIX("___slab_"), PREFIX("kvmalloc"),
-	PREFIX("__kvmalloc"), PREFIX("kvfree"),
-	/* page */
-	PREFIX("alloc_pages"), PREFIX("__alloc_pages"), PREFIX("alloc_frozen_pages"),
-	PREFIX("__alloc_frozen_pages"), PREFIX("folio_alloc"), PREFIX("__folio_alloc"),
-	EXACT("get_page_from_freelist"), PREFIX("rmqueue"), PREFIX("free_pages"),
-	PREFIX("__free_pages"), PREFIX("free_unref_"), PREFIX("free_frozen_pages"),
-	PREFIX("__free_frozen_pages"), PREFIX("__get_free_pages"), PREFIX("get_free_pages"),
-	PREFIX("get_zeroed_page"), PREFIX("vma_alloc_folio"), PREFIX("alloc_pages_mpol"),
-	PREFIX("folio_alloc_mpol"), PREFIX("alloc_pages_bulk"), PREFIX("__alloc_pages_bulk"),
-	PREFIX("filemap_alloc_folio"), EXACT("alloc_slab_page"), EXACT("allocate_slab"),
-	EXACT("new_slab"),
-};
+static char *copy_of(const char *text, size_t len)
+{
+	char *s = xmalloc(len + 1);
 
-static bool is_allocator(const char *key, size_t n)
+	memcpy(s, text, len);
+	s[len] = '\0';
+	return s;
+}
+
+static bool has_glob_characters(const char *text, size_t len)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(allocator_rules) / sizeof(allocator_rules[0]); i++) {
-		const struct name_rule *r = &allocator_rules[i];
+	for (i = 0; i < len; i++)
+		if (text[i] == '*' || text[i] == '?' || text[i] == '[')
+			return true;
+	return false;
+}
 
-		if (r->prefix ? n >= r->len && memcmp(key, r->text, r->len) == 0
-			      : n == r->len && memcmp(key, r->text, n) == 0)
+/*
+ * One line of a list: an exact name goes to names; a glob to globs (a
+ * trailing '*' alone, the common case, is compared as a prefix).
+ */
+static void add_name_or_glob(struct strtab *names, struct name_globs *globs, const char *text,
+			     size_t len)
+{
+	char key[FRAME_NAME_MAX + 1];
+	struct name_glob *g;
+	size_t n;
+
+	if (!has_glob_characters(text, len)) {
+		n = function_key(text, len, key, sizeof(key));
+		if (n)
+			strtab_intern(names, key, n);
+		return;
+	}
+	if (globs->count == globs->cap) {
+		globs->cap = globs->cap ? 2 * globs->cap : 16;
+		globs->g = xrealloc(globs->g, globs->cap * sizeof(*globs->g));
+	}
+	g = &globs->g[globs->count++];
+	g->text = copy_of(text, len);
+	g->len = len;
+	g->prefix = len > 1 && text[len - 1] == '*' && !has_glob_characters(text, len - 1);
+	if (g->prefix)
+		g->len = len - 1;
+}
+
+static void release_globs(struct name_globs *globs)
+{
+	size_t i;
+
+	for (i = 0; i < globs->count; i++)
+		free(globs->g[i].text);
+	free(globs->g);
+	memset(globs, 0, sizeof(*globs));
+}
+
+/* Whether the normalized name key (NUL-terminated, n bytes) matches one of globs. */
+static bool matches_a_glob(const struct name_globs *globs, const char *key, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < globs->count; i++) {
+		const struct name_glob *g = &globs->g[i];
+
+		if (g->prefix ? n >= g->len && memcmp(key, g->text, g->len) == 0
+			      : fnmatch(g->text, key, 0) == 0)
 			return true;
 	}
 	return false;
 }
 
-/* ---- wrappers ---------------------------------------------------------------------- */
-
-static void add_wrapper(struct callchains *c, const char *name, size_t len)
+static bool is_allocator(const struct callchains *c, const char *key, size_t n)
 {
-	char key[FRAME_NAME_MAX + 1];
-	size_t n = function_key(name, len, key, sizeof(key));
-
-	if (n)
-		strtab_intern(&c->wrappers, key, n);
+	return strtab_find(&c->allocators, key, n) != STR_NONE ||
+	       matches_a_glob(&c->allocator_globs, key, n);
 }
 
-/* One name a line, '#' comments, blank lines; spaces around a name ignored. */
+static bool is_wrapper(const struct callchains *c, const char *key, size_t n)
+{
+	return strtab_find(&c->wrappers, key, n) != STR_NONE ||
+	       matches_a_glob(&c->wrapper_globs, key, n);
+}
+
+/* ---- wrappers ---------------------------------------------------------------------- */
+
+/* A line of --wrappers FILE: added, and kept for the matched-nothing check. */
+static void add_user_wrapper(struct callchains *c, const char *text, size_t len,
+			     unsigned long line)
+{
+	struct user_wrapper *u;
+
+	add_name_or_glob(&c->wrappers, &c->wrapper_globs, text, len);
+	if (c->nuser == c->user_cap) {
+		c->user_cap = c->user_cap ? 2 * c->user_cap : 16;
+		c->user = xrealloc(c->user, c->user_cap * sizeof(*c->user));
+	}
+	u = &c->user[c->nuser++];
+	u->text = copy_of(text, len);
+	u->line = line;
+}
+
+/* One name or glob a line, '#' comments, blank lines; spaces around a name ignored. */
 static int read_wrappers_file(struct callchains *c, const char *path, struct ta_error *err)
 {
 	FILE *f = fopen(path, "re");
@@ -148,7 +201,7 @@ static int read_wrappers_file(struct callchains *c, const char *path, struct ta_
 					 path, no, (int)strcspn(s, "\r\n"), s);
 		}
 		if (e > s)
-			add_wrapper(c, s, (size_t)(e - s));
+			add_user_wrapper(c, s, (size_t)(e - s), no);
 	}
 	if (ferror(f)) {
 		int e = errno;
@@ -158,6 +211,36 @@ static int read_wrappers_file(struct callchains *c, const char *path, struct ta_
 	}
 	fclose(f);
 	return 0;
+}
+
+/* Whether a line of --wrappers FILE names (or matches) a frame of the log. */
+static bool user_wrapper_matches(const struct callchains *c, const struct user_wrapper *u)
+{
+	char key[FRAME_NAME_MAX + 1];
+	size_t n = 0;
+	uint32_t i;
+
+	if (!has_glob_characters(u->text, strlen(u->text)))
+		n = function_key(u->text, strlen(u->text), key, sizeof(key));
+	for (i = 0; i < c->nframes; i++) {
+		const char *name = strtab_get(&c->names, c->frame_key[i]);
+
+		if (n ? strcmp(name, key) == 0 : fnmatch(u->text, name, 0) == 0)
+			return true;
+	}
+	return false;
+}
+
+void callchains_warn_unmatched_wrappers(const struct callchains *c, const char *path)
+{
+	size_t i;
+
+	if (!c->nframes)
+		return;	/* no stacks: nothing for any wrapper to match */
+	for (i = 0; i < c->nuser; i++)
+		if (!user_wrapper_matches(c, &c->user[i]))
+			warn("--wrappers '%s' line %lu: '%s' matches no frame of the log's stacks",
+			     path, c->user[i].line, c->user[i].text);
 }
 
 int callchains_init(struct callchains *c, const struct trace_strings *strings,
@@ -170,9 +253,14 @@ int callchains_init(struct callchains *c, const struct trace_strings *strings,
 	c->strings = strings;
 	c->syms = syms;
 	strtab_init(&c->wrappers);
+	strtab_init(&c->allocators);
 	strtab_init(&c->names);
 	for (i = 0; i < sizeof(builtin_wrappers) / sizeof(builtin_wrappers[0]); i++)
-		add_wrapper(c, builtin_wrappers[i], strlen(builtin_wrappers[i]));
+		add_name_or_glob(&c->wrappers, &c->wrapper_globs, builtin_wrappers[i],
+				 strlen(builtin_wrappers[i]));
+	for (i = 0; i < sizeof(builtin_allocators) / sizeof(builtin_allocators[0]); i++)
+		add_name_or_glob(&c->allocators, &c->allocator_globs, builtin_allocators[i],
+				 strlen(builtin_allocators[i]));
 	if (wrappers_file && read_wrappers_file(c, wrappers_file, err) < 0) {
 		callchains_release(c);
 		return -1;
@@ -183,7 +271,15 @@ int callchains_init(struct callchains *c, const struct trace_strings *strings,
 
 void callchains_release(struct callchains *c)
 {
+	size_t i;
+
 	strtab_release(&c->wrappers);
+	strtab_release(&c->allocators);
+	release_globs(&c->wrapper_globs);
+	release_globs(&c->allocator_globs);
+	for (i = 0; i < c->nuser; i++)
+		free(c->user[i].text);
+	free(c->user);
 	strtab_release(&c->names);
 	free(c->frame_name);
 	free(c->frame_key);
@@ -227,9 +323,9 @@ static void classify_frame(struct callchains *c, uint32_t id)
 	c->frame_name[id] = strtab_intern(&c->names, name, n);
 	k = function_key(name, n, key, sizeof(key));
 	c->frame_key[id] = strtab_intern(&c->names, key, k);
-	if (is_allocator(key, k))
+	if (is_allocator(c, key, k))
 		c->frame_class[id] = FRAME_ALLOCATOR;
-	else if (strtab_find(&c->wrappers, key, k) != STR_NONE)
+	else if (is_wrapper(c, key, k))
 		c->frame_class[id] = FRAME_WRAPPER;
 	else
 		c->frame_class[id] = FRAME_OTHER;

@@ -1224,8 +1224,11 @@ int analysis_read(struct analysis *a, struct ta_error *err)
 		return -1;
 	if (a->have_timeline)
 		timeline_finish(&a->timeline);
-	if (a->have_keys)
+	if (a->have_keys) {
 		callchains_update(&a->chains);
+		if (opts->wrappers_path)
+			callchains_warn_unmatched_wrappers(&a->chains, opts->wrappers_path);
+	}
 	if (a->facts.input.interrupted)
 		warn("reading '%s' was interrupted: the reports cover the %llu bytes read",
 		     a->facts.log_name, (unsigned long long)a->facts.input.bytes_read);

@@ -108,6 +108,21 @@ assert s[1]["frames"][3] == "__alloc_skb" and s[1]["frames"][-1] == "entry_SYSCA
 	[ "$output" = "trace_analyze: error: cannot open wrappers file 'missing.txt': No such file or directory" ]
 }
 
+@test "--wrappers takes globs, and names on stderr the lines that match no frame" {
+	printf '%s\n' 'kobject_set_name_varg?   # allocates for dev_set_name' 'no_such_function' '' \
+		'tcp_sendmsg_[a-z]*' 'zz*' > globs.txt
+	run "$TA" -q -f "$FIX/trace-cmd-stack.txt" --group-by origin -c out.txt --wrappers globs.txt
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "trace_analyze: warning: --wrappers 'globs.txt' line 2: 'no_such_function' matches no frame of the log's stacks" ]
+	[ "${lines[1]}" = "trace_analyze: warning: --wrappers 'globs.txt' line 5: 'zz*' matches no frame of the log's stacks" ]
+	[ "${#lines[@]}" -eq 2 ]
+	grep -qx '      16        3       16     1/0     dev_set_name' out.txt
+	# a log without stacks: nothing for a wrapper to match, no warning
+	run "$TA" -q -f "$FIX/trace-pipe-6.18.log" --group-by origin -c /dev/null --wrappers globs.txt
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
 @test "perf callchains: kernel frames; --user-frames puts the task's frames outermost" {
 	run "$TA" -q -f "$FIX/perf-callchain-6.18.txt" --folded -
 	[ "$output" = "entry_SYSCALL_64_after_hwframe;do_syscall_64;__x64_sys_sched_setaffinity;sched_setaffinity 64" ]

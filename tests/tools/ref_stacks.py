@@ -24,6 +24,7 @@ events marker makes a CPU's waiting events unpairable.
 """
 
 import argparse
+import fnmatch
 import json
 import re
 import sys
@@ -71,13 +72,21 @@ def is_allocator(k):
 
 
 def read_wrappers(paths):
-    names = set()
+    """Names (compared by key) and globs (fnmatch, on the key) of the lists."""
+    names, globs = set(), []
     for path in paths:
         for line in open(path):
             line = line.split("#")[0].strip()
-            if line:
+            if any(c in line for c in "*?["):
+                globs.append(line)
+            elif line:
                 names.add(key(line))
-    return names
+    return names, globs
+
+
+def is_wrapper(k, wrappers):
+    names, globs = wrappers
+    return k in names or any(fnmatch.fnmatchcase(k, g) for g in globs)
 
 
 def frame_of(line, user_frames):
@@ -232,7 +241,7 @@ def main():
             if f == "--":
                 break
             k = key(f)
-            if not is_allocator(k) and k not in wrappers:
+            if not is_allocator(k) and not is_wrapper(k, wrappers):
                 return k
         site = ev["fields"].get("call_site")
         return key(site_function(site)) if site else "(no stack)"
