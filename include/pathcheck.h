@@ -44,4 +44,10 @@ void file_roles_add_output(struct file_roles *r, const char *option, const char 
  */
 int file_roles_check(const struct file_roles *r, struct ta_error *err);
 
+/*
+ * Every output's directory exists: else "cannot write 'PATH': REASON", as
+ * the writer would say once the log is read. -1 with err set.
+ */
+int file_roles_check_directories(const struct file_roles *r, struct ta_error *err);
+
 #endif

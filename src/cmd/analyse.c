@@ -7,12 +7,15 @@
  * Exit status: 0 success, 1 runtime failure, 2 usage error.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "db.h"
 #include "error.h"
 #include "dirtree.h"
 #include "options.h"
@@ -21,7 +24,7 @@
 #include "pipeline.h"
 
 static const char usage_line[] =
-	"usage: trace_analyze [-k DIR|INDEX] [--system-map FILE] -f LOG|--db-file DB\n"
+	"usage: trace_analyze [-k DIR|INDEX] [--system-map FILE] -f LOG|--db-file DB|LOG\n"
 	"                     [--save-db DB] [-c FILE] [-o KEY]\n"
 	"                     [--malloc | --cache] [--group-by callsite|function|origin|\n"
 	"                                          cache|size-class|dir]\n"
@@ -41,7 +44,10 @@ static const struct po_command analyse_command = {
 	.name = "",
 	.usage = usage_line,
 	.about = "Who allocates kernel memory, how much is wasted, what is still held:\n"
-		 "an analysis of ftrace kmem event logs.\n",
+		 "an analysis of ftrace kmem event logs. A LOG given without -f is read as\n"
+		 "-f LOG; a DB file given to -f is read as --db-file (it is known by its\n"
+		 "magic bytes).\n",
+	.arguments = true,
 	.epilog = "Commands (each with its own --help):\n"
 		  "  trace_analyze record [-o LOG] [-- CMD]  capture kmem events from this kernel\n"
 		  "                                  (a tracefs instance of its own) and analyse them\n"
@@ -352,6 +358,10 @@ static int check_files(const struct po_option *table, const struct options *o)
 		fprintf(stderr, "trace_analyze: error: %s\n", err.msg);
 		return EXIT_USAGE;	/* a usage error, but the usage text would not help */
 	}
+	if (file_roles_check_directories(&roles, &err) < 0) {
+		fprintf(stderr, "trace_analyze: error: %s\n", err.msg);
+		return EXIT_RUNTIME;	/* as if the writer had found it, before the log is read */
+	}
 	return -1;
 }
 
@@ -361,6 +371,58 @@ int analysis_args_check(const struct po_command *cmd, const struct po_option *ta
 	int status = check_combinations(cmd, &a->opts);
 
 	return status >= 0 ? status : check_files(table, &a->opts);
+}
+
+/*
+ * "trace_analyze kmem.log": one argument and no -f or --db-file is the log
+ * (as the subcommands take their files); anything else a usage error.
+ */
+static int take_the_log_argument(struct options *o, int n, char **args)
+{
+	if (n == 0)
+		return -1;
+	if (n == 1 && !o->log_path && !o->db_path) {
+		o->log_path = args[0];
+		return -1;
+	}
+	if (!o->log_path && !o->db_path)
+		return po_usage_error(&analyse_command, "unexpected argument '%s': one log at a "
+				      "time (-f LOG)", args[1]);
+	return po_usage_error(&analyse_command, "unexpected argument '%s': the log is %s '%s' "
+			      "already (one log at a time)", args[0],
+			      o->log_path ? "-f" : "--db-file", o->log_path ? o->log_path : o->db_path);
+}
+
+/* Does path begin with the DB file's magic bytes? (Not a pipe: peeking would eat them.) */
+static bool is_a_db_file(const char *path)
+{
+	char magic[sizeof(DB_MAGIC) - 1];
+	struct stat st;
+	bool db = false;
+	int fd;
+
+	if (strcmp(path, "-") == 0 || stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	db = read(fd, magic, sizeof(magic)) == (ssize_t)sizeof(magic) &&
+	     memcmp(magic, DB_MAGIC, sizeof(magic)) == 0;
+	close(fd);
+	return db;
+}
+
+/* -f DB: read as --db-file, which is what the user meant. */
+static int take_a_db_given_as_log(struct options *o)
+{
+	if (!o->log_path || !is_a_db_file(o->log_path))
+		return -1;
+	if (o->save_db)
+		return po_usage_error(&analyse_command, "--save-db saves the events of a log: "
+				      "'%s' is a DB file already", o->log_path);
+	o->db_path = o->log_path;
+	o->log_path = NULL;
+	return -1;
 }
 
 int cmd_analyse(int argc, char **argv)
@@ -373,6 +435,10 @@ int cmd_analyse(int argc, char **argv)
 	analysis_args_init(&args);
 	table = analysis_option_table(&args, false);
 	status = po_parse(&analyse_command, table, argc, argv, &rest);
+	if (status < 0)
+		status = take_the_log_argument(&args.opts, argc - rest, argv + rest);
+	if (status < 0)
+		status = take_a_db_given_as_log(&args.opts);
 	if (status < 0)
 		status = analysis_args_finish(&analyse_command, &args);
 	if (status < 0)

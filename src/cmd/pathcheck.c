@@ -6,6 +6,7 @@
  * not, or "never in conflict" for standard streams and special files.
  * Not here: opening or writing anything.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +159,38 @@ static int report_clash(const struct file_role *out, const struct file_role *oth
 	return error_set(err, "%s '%s' would overwrite '%s', the input of %s: "
 			 "refusing to write over an input", out->option, out->path,
 			 other->path, other->option);
+}
+
+/*
+ * An output in a directory that does not exist would fail only once the
+ * log is read: say so first, as the writer would say it.
+ */
+static int check_output_directory(const struct file_role *out, struct ta_error *err)
+{
+	char dir[PATH_MAX];
+	const char *slash;
+	struct stat st;
+
+	if (strcmp(out->path, "-") == 0 || !(slash = strrchr(out->path, '/')) ||
+	    slash == out->path || (size_t)(slash - out->path) >= sizeof(dir))
+		return 0;
+	memcpy(dir, out->path, (size_t)(slash - out->path));
+	dir[slash - out->path] = '\0';
+	if (stat(dir, &st) < 0)
+		return error_set_errno(err, errno, "cannot write '%s'", out->path);
+	if (!S_ISDIR(st.st_mode))
+		return error_set_errno(err, ENOTDIR, "cannot write '%s'", out->path);
+	return 0;
+}
+
+int file_roles_check_directories(const struct file_roles *r, struct ta_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < r->count; i++)
+		if (r->role[i].output && check_output_directory(&r->role[i], err) < 0)
+			return -1;
+	return 0;
 }
 
 int file_roles_check(const struct file_roles *r, struct ta_error *err)

@@ -98,6 +98,17 @@ static bool needs_objects(const struct options *o)
 	       (!o->log_path && !o->db_path);
 }
 
+static bool tree_has_a_map_or_vmlinux(const char *dir)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/System.map", dir);
+	if (access(path, F_OK) == 0)
+		return true;
+	snprintf(path, sizeof(path), "%s/vmlinux", dir);
+	return access(path, F_OK) == 0;
+}
+
 /* -k DIR walks the tree (when a report needs it); -k FILE loads an index. */
 static int load_kernel(struct analysis *r, struct ta_error *err)
 {
@@ -109,6 +120,9 @@ static int load_kernel(struct analysis *r, struct ta_error *err)
 	if (stat(o->kernel, &st) < 0)
 		return error_set_errno(err, errno, "cannot open kernel tree '%s'", o->kernel);
 	if (S_ISDIR(st.st_mode)) {
+		if (!tree_has_a_map_or_vmlinux(o->kernel) && !needs_objects(o))
+			return error_set(err, "kernel tree '%s' has neither System.map nor vmlinux: "
+					 "is it a built kernel tree?", o->kernel);
 		if (!needs_objects(o))
 			return 0;
 		if (ktree_walk(&r->ktree, o->kernel, err) < 0)

@@ -528,6 +528,15 @@ static void write_run_summary(const struct analysis *r)
 	write_summary(stderr, &sum);
 }
 
+/* Was any report, or a DB, asked for? (Not: the run's summary alone.) */
+static bool asked_for_an_output(const struct options *o)
+{
+	return o->account_path || o->callers_path || o->rings_path || o->stats_path ||
+	       o->summary_path || o->outstanding_path || o->page_path || o->folded_path ||
+	       o->folded_pages_path || o->flame_path || o->pprof_path || o->timeline_path ||
+	       o->html_path || o->save_db || o->save_index;
+}
+
 static int write_log_reports(struct analysis *r, struct ta_error *err)
 {
 	const struct options *opts = r->opts;
@@ -567,6 +576,10 @@ static int write_log_reports(struct analysis *r, struct ta_error *err)
 				(unsigned long long)r->outside_window);
 		if (r->have_ktree)
 			write_kernel_summary(stderr, opts->kernel, &r->ktree, &r->dirs, true);
+		if (!asked_for_an_output(opts) && !opts->live)
+			fputs("trace_analyze: this log also gives: -c FILE (who allocates), --stats, "
+			      "--summary, --outstanding, --page, --timeline, --html ('-' writes to "
+			      "standard output; trace_analyze --help)\n", stderr);
 	}
 	return 0;
 }

@@ -74,7 +74,7 @@ usage_error() {	# EXPECTED-FIRST-LINE: after `run`, check exit 2 and the usage l
 	run "$TA" -c -
 	usage_error "trace_analyze: error: no log to read: give one with -f LOG ('-' for standard input), or a kernel tree with -k DIR for its static footprint"
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" extra
-	usage_error "trace_analyze: error: unexpected argument 'extra'"
+	usage_error "trace_analyze: error: unexpected argument 'extra': the log is -f '$FIX/trace-pipe-6.18.log' already (one log at a time)"
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" --group-by file
 	usage_error "trace_analyze: error: unknown --group-by value 'file' (callsite, function, origin, cache, dir, size-class)"
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" --weight heavy --folded -
@@ -217,4 +217,38 @@ complete_words() {
 	run python3 "$TOP/tests/tools/check_layers.py" "$TOP"
 	echo "$output"
 	[ "$status" -eq 0 ]
+}
+
+@test "first steps: a bare LOG is -f LOG, -f DB is --db-file, a missing directory or a non-tree at once" {
+	local log="$FIX/trace-pipe-6.18.log"
+	cd "$BATS_TEST_TMPDIR"
+	"$TA" -q -f "$log" -c with-f.txt --save-db kmem.db
+	"$TA" -q "$log" -c bare.txt
+	diff with-f.txt bare.txt
+	run "$TA" "$log" other.log
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: unexpected argument 'other.log': one log at a time (-f LOG)" ]
+	# a DB given to -f (any name): known by its magic, read as --db-file
+	cp kmem.db kmem.log
+	"$TA" -q -f kmem.log -c from-db.txt
+	"$TA" -q --db-file kmem.db -c from-db-file.txt
+	diff from-db.txt from-db-file.txt
+	run "$TA" -q -f kmem.db --save-db again.db
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: --save-db saves the events of a log: 'kmem.db' is a DB file already" ]
+	# the summary alone ends with the reports the log can give
+	run "$TA" -f "$log"
+	[ "$status" -eq 0 ]
+	[[ "${lines[-1]}" == "trace_analyze: this log also gives: -c FILE (who allocates), --stats, "* ]]
+	run "$TA" -f "$log" -c /dev/null
+	! grep -q 'this log also gives' <<< "$output"
+	# an output in no directory: refused before the log is read (a pipe that never ends)
+	run timeout 10 "$TA" -f - -c no/such/dir/account.txt < /dev/zero
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: cannot write 'no/such/dir/account.txt': No such file or directory" ]
+	# -k DIR with neither System.map nor vmlinux is no kernel tree
+	mkdir notatree
+	run "$TA" -k notatree -f "$log" -c /dev/null
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: kernel tree 'notatree' has neither System.map nor vmlinux: is it a built kernel tree?" ]
 }
