@@ -31,6 +31,11 @@ void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
+/* "s" after a count other than 1: "%llu event%s", n, plural(n) */
+static inline const char *plural(unsigned long long n)
+{
+	return n == 1 ? "" : "s";
+}
 /* open_memstream(3) that cannot fail (a report written into memory). */
 FILE *xopen_memstream(char **buf, size_t *len);
 

@@ -626,8 +626,11 @@ static int diff_runs(const struct diff_options *d, int *gate)
 	}
 	diff_compute(&result, &ds[0], &ds[1]);
 	out_doc_init(&doc, "diff");
+	if (d->per || d->per_second)	/* scaled figures: what scales them comes first */
+		describe_sides(&doc, sides, d);
 	diff_add_to_doc(&doc, &result, &labels, d->format);
-	describe_sides(&doc, sides, d);
+	if (!d->per && !d->per_second)	/* raw: bloat-o-meter's lines first, as it prints them */
+		describe_sides(&doc, sides, d);
 	rc = write_doc(&doc, d, &err);
 	out_doc_release(&doc);
 	if (rc == 0 && d->rings_path)

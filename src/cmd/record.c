@@ -552,18 +552,19 @@ static void report_capture(const struct recording *r)
 	if (r->args->analysis.opts.quiet && !lost)
 		return;
 	if (r->dat_log)
-		fprintf(stderr, "trace_analyze: recorded %llu events on %d CPUs in %.1f s into the "
-			"trace.dat '%s'; %llu lost\n", (unsigned long long)st->events, st->cpus,
-			st->seconds, r->args->log_path, (unsigned long long)lost);
+		fprintf(stderr, "trace_analyze: recorded %llu event%s on %d CPUs in %.1f s into the "
+			"trace.dat '%s'; %llu lost\n", (unsigned long long)st->events,
+			plural(st->events), st->cpus, st->seconds, r->args->log_path,
+			(unsigned long long)lost);
 	else if (r->have_log)
-		fprintf(stderr, "trace_analyze: recorded %llu events (%.1f MB of text) on %d CPUs "
+		fprintf(stderr, "trace_analyze: recorded %llu event%s (%.1f MB of text) on %d CPUs "
 			"in %.1f s into '%s'; %llu lost\n", (unsigned long long)st->events,
-			(double)r->log_bytes / 1e6, st->cpus, st->seconds, r->args->log_path,
-			(unsigned long long)lost);
+			plural(st->events), (double)r->log_bytes / 1e6, st->cpus, st->seconds,
+			r->args->log_path, (unsigned long long)lost);
 	else
-		fprintf(stderr, "trace_analyze: recorded %llu events on %d CPUs in %.1f s; %llu "
-			"lost\n", (unsigned long long)st->events, st->cpus, st->seconds,
-			(unsigned long long)lost);
+		fprintf(stderr, "trace_analyze: recorded %llu event%s on %d CPUs in %.1f s; %llu "
+			"lost\n", (unsigned long long)st->events, plural(st->events), st->cpus,
+			st->seconds, (unsigned long long)lost);
 	if (r->args->cfg.by_task && !r->args->analysis.opts.quiet)
 		fprintf(stderr, "trace_analyze: the chosen tasks' allocations, and the frees of them "
 			"by any task: %llu kept, %llu frees of other objects dropped\n",

@@ -68,11 +68,59 @@ static void write_account_document(struct out_dest *o, const struct account_rows
 	out_doc_release(&d);
 }
 
+static int digits_of(long long v)
+{
+	char buf[32];
+
+	return snprintf(buf, sizeof(buf), "%lld", v);
+}
+
+static int widest(int width, long long v)
+{
+	int d = digits_of(v);
+
+	return d > width ? d : width;
+}
+
+/*
+ * The table in trace_analyze.py's columns (8, 8, 8, 5/5 wide), each
+ * widened to its widest number when one does not fit, so that 10-digit
+ * figures still line up under their heading.
+ */
+static void write_account_table(FILE *f, const struct account_rows *rows)
+{
+	int wt = 8, ww = 8, wn = 8, wa = 5, wf = 5, len, k;
+	size_t i;
+
+	for (i = 0; i < rows->count; i++) {
+		const struct site_stats *s = &rows->rows[i].s;
+
+		wt = widest(wt, (long long)s->total_dynamic);
+		ww = widest(ww, (long long)site_waste(s));
+		wn = widest(wn, (long long)s->current_dynamic);
+		wa = widest(wa, (long long)s->alloc_count);
+		wf = widest(wf, (long long)s->free_count);
+	}
+	len = fprintf(f, "%*s %*s %*s %*s  caller\n", wt, "total", ww, "waste", wn, "net",
+		      wa + wf, "alloc/free");
+	for (k = 1; k < len; k++)
+		fputc('-', f);
+	fputc('\n', f);
+	for (i = 0; i < rows->count; i++) {
+		const struct account_row *r = &rows->rows[i];
+
+		fprintf(f, "%*" PRIu64 " %*" PRId64 " %*" PRIu64 " %*" PRIu64 "/%-*" PRIu64 " %s\n",
+			wt, r->s.total_dynamic, ww, site_waste(&r->s), wn, r->s.current_dynamic,
+			wa, r->s.alloc_count, wf, r->s.free_count, r->caller);
+	}
+}
+
 void write_account(struct out_dest *o, const struct account_rows *rows)
 {
 	FILE *f = o->f;
 	struct site_stats sum = { 0 };
 	size_t i;
+	int w;
 
 	for (i = 0; i < rows->count; i++)
 		site_stats_add(&sum, &rows->rows[i].s);
@@ -81,22 +129,19 @@ void write_account(struct out_dest *o, const struct account_rows *rows)
 		return;
 	}
 
-	fprintf(f, "%-25s%10" PRIu64 "\n", "current bytes allocated:", sum.current_dynamic);
-	fprintf(f, "%-25s%10" PRIu64 "\n", "current bytes requested:", sum.current_req);
-	fprintf(f, "%-25s%10" PRId64 "\n", "current wasted bytes:", site_waste(&sum));
-	fprintf(f, "%-25s%10" PRIu64 "\n", "number of allocs:", sum.alloc_count);
-	fprintf(f, "%-25s%10" PRIu64 "\n", "number of frees:", sum.free_count);
-	fprintf(f, "%-25s%10zu\n", "number of callers:", rows->count);
+	/* trace_analyze.py's 10 digits, wider (after a space) when a figure needs it */
+	w = widest(10, (long long)sum.current_dynamic);
+	w = widest(w, (long long)sum.current_req);
+	w = widest(w, (long long)sum.alloc_count);
+	w = w > 10 ? w + 1 : w;
+	fprintf(f, "%-25s%*" PRIu64 "\n", "current bytes allocated:", w, sum.current_dynamic);
+	fprintf(f, "%-25s%*" PRIu64 "\n", "current bytes requested:", w, sum.current_req);
+	fprintf(f, "%-25s%*" PRId64 "\n", "current wasted bytes:", w, site_waste(&sum));
+	fprintf(f, "%-25s%*" PRIu64 "\n", "number of allocs:", w, sum.alloc_count);
+	fprintf(f, "%-25s%*" PRIu64 "\n", "number of frees:", w, sum.free_count);
+	fprintf(f, "%-25s%*zu\n", "number of callers:", w, rows->count);
 	fputs("\n", f);
-	fputs("   total    waste      net alloc/free  caller\n", f);
-	fputs("---------------------------------------------\n", f);
-	for (i = 0; i < rows->count; i++) {
-		const struct account_row *r = &rows->rows[i];
-
-		fprintf(f, "%8" PRIu64 " %8" PRId64 " %8" PRIu64 " %5" PRIu64 "/%-5" PRIu64 " %s\n",
-			r->s.total_dynamic, site_waste(&r->s), r->s.current_dynamic,
-			r->s.alloc_count, r->s.free_count, r->caller);
-	}
+	write_account_table(f, rows);
 }
 
 /* ---- summary -------------------------------------------------------------------- */

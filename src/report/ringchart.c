@@ -615,13 +615,14 @@ static void draw_title(struct chart *c, const char *title)
 	n = snprintf(foot, sizeof(foot), "One ring per directory level, object files outermost; "
 		     "a colour per top-level directory.");
 	if (c->hidden && n < (int)sizeof(foot))
-		n += snprintf(foot + n, sizeof(foot) - (size_t)n, " %llu wedges under %.1f\xc2\xb0 "
-			      "are merged into grey \"more\" wedges.", (unsigned long long)c->hidden,
-			      RING_MIN_DEGREES);
+		n += snprintf(foot + n, sizeof(foot) - (size_t)n, " %llu wedge%s under %.1f\xc2\xb0 "
+			      "%s merged into grey \"more\" wedges.", (unsigned long long)c->hidden,
+			      plural(c->hidden), RING_MIN_DEGREES, c->hidden == 1 ? "is" : "are");
 	if (c->thin && n < (int)sizeof(foot))
-		snprintf(foot + n, sizeof(foot) - (size_t)n, " %llu wedges under %.1f\xc2\xb0 are "
-			 "grey, their subdirectories not drawn.", (unsigned long long)c->thin,
-			 RING_THIN_DEGREES);
+		snprintf(foot + n, sizeof(foot) - (size_t)n, " %llu wedge%s under %.1f\xc2\xb0 %s "
+			 "grey, %s subdirectories not drawn.", (unsigned long long)c->thin,
+			 plural(c->thin), RING_THIN_DEGREES, c->thin == 1 ? "is" : "are",
+			 c->thin == 1 ? "its" : "their");
 	cairo_save(c->cr);
 	cairo_translate(c->cr, WIDTH / 2, HEIGHT - FOOT_SPACE / 2);
 	show_line(c->cr, foot, 0, 12);

@@ -186,10 +186,28 @@ void timeline_rows_write_json(FILE *f, const struct timeline_rows *rows, size_t 
 
 /* ---- the chart ---- */
 
+/* The rows after the first shown that allocated in the log (a peak above 0). */
+static size_t allocating_rows_after(const struct timeline_rows *rows, size_t shown)
+{
+	size_t n = 0, r;
+
+	for (r = shown; r < rows->nrows; r++)
+		if (rows->peak[r] > 0)
+			n++;
+	return n;
+}
+
+/*
+ * Tableau 20, its two greys left out (grey is "other"): the dark ten,
+ * then their light pairs; rows beyond those are hatched.
+ */
 static const double palette[][3] = {
-	{ 0.12, 0.47, 0.71 }, { 1.00, 0.50, 0.05 }, { 0.17, 0.63, 0.17 }, { 0.84, 0.15, 0.16 },
-	{ 0.58, 0.40, 0.74 }, { 0.55, 0.34, 0.29 }, { 0.89, 0.47, 0.76 }, { 0.74, 0.74, 0.13 },
-	{ 0.09, 0.75, 0.81 }, { 0.68, 0.78, 0.91 }, { 1.00, 0.73, 0.47 }, { 0.60, 0.87, 0.54 },
+	{ 0.122, 0.467, 0.706 }, { 1.000, 0.498, 0.055 }, { 0.173, 0.627, 0.173 },
+	{ 0.839, 0.153, 0.157 }, { 0.580, 0.404, 0.741 }, { 0.549, 0.337, 0.294 },
+	{ 0.890, 0.467, 0.761 }, { 0.737, 0.741, 0.133 }, { 0.090, 0.745, 0.812 },
+	{ 0.682, 0.780, 0.910 }, { 1.000, 0.733, 0.471 }, { 0.596, 0.875, 0.541 },
+	{ 1.000, 0.596, 0.588 }, { 0.773, 0.690, 0.835 }, { 0.769, 0.612, 0.580 },
+	{ 0.969, 0.714, 0.824 }, { 0.859, 0.859, 0.553 }, { 0.620, 0.855, 0.898 },
 };
 #define NCOLORS (sizeof(palette) / sizeof(palette[0]))
 
@@ -201,6 +219,7 @@ struct chart {
 	bool pages;
 	double x0, x1;		/* plot area, x */
 	double span;		/* seconds on the x axis */
+	double height;		/* of the image */
 };
 
 /* A step of 1, 2 or 5 times a power of ten giving about n ticks over range. */
@@ -324,6 +343,38 @@ static void set_color(cairo_t *cr, size_t r, size_t shown, double alpha)
 				      palette[r % NCOLORS][2], alpha);
 }
 
+/*
+ * Fill the current path in row r's colour; rows past the palette get
+ * hatching over it (one direction per round of the palette), so that no
+ * two series look alike.
+ */
+static void fill_row(cairo_t *cr, size_t r, size_t shown, double alpha)
+{
+	double x0, y0, x1, y1, x, slope;
+	size_t round = r / NCOLORS;
+
+	set_color(cr, r, shown, alpha);
+	if (r >= shown || round == 0) {
+		cairo_fill(cr);
+		return;
+	}
+	cairo_fill_preserve(cr);
+	cairo_save(cr);
+	cairo_clip_preserve(cr);
+	cairo_fill_extents(cr, &x0, &y0, &x1, &y1);
+	cairo_new_path(cr);
+	slope = round % 2 ? 1.0 : -1.0;
+	for (x = x0 - (y1 - y0); x < x1 + (y1 - y0); x += 6) {
+		cairo_move_to(cr, x, slope > 0 ? y1 : y0);
+		cairo_line_to(cr, x + (y1 - y0), slope > 0 ? y0 : y1);
+	}
+	cairo_set_source_rgba(cr, 1, 1, 1, 0.7);
+	cairo_set_line_width(cr, round > 1 ? 2.0 : 1.2);
+	cairo_stroke(cr);
+	cairo_restore(cr);
+	cairo_new_path(cr);
+}
+
 static void draw_areas(struct chart *c, double y0, double y1, double hi)
 {
 	const struct timeline_rows *rows = c->rows;
@@ -344,8 +395,7 @@ static void draw_areas(struct chart *c, double y0, double y1, double hi)
 			cairo_line_to(cr, x_of(c, rows->ts[i]), y1 - below / hi * (y1 - y0));
 		}
 		cairo_close_path(cr);
-		set_color(cr, r, c->shown, 0.85);
-		cairo_fill(cr);
+		fill_row(cr, r, c->shown, 0.85);
 	}
 	/* the total's edge */
 	cairo_new_path(cr);
@@ -392,45 +442,71 @@ static void draw_lost_marks(struct chart *c, double y0, double y1)
 	cairo_restore(cr);
 }
 
-static void draw_legend(struct chart *c, double y)
+/* The "other" entry's last bytes, and how many rows it holds that allocated. */
+static double other_at_end(const struct chart *c)
 {
 	const struct timeline_rows *rows = c->rows;
+	double sum = 0;
+	size_t k;
+
+	for (k = 0; k < c->shown; k++)
+		sum += timeline_row_values(rows, (uint32_t)k)[rows->nsamples - 1];
+	return rows->total[rows->nsamples - 1] - sum;
+}
+
+/*
+ * One entry per shown row, then "other": two lines each (32 px) when they
+ * fit between y and bottom, else one line each (16 px); what does not fit
+ * even so ends in a "+K more" line, so the legend stays inside the image.
+ */
+static void draw_legend(struct chart *c, double y, double bottom)
+{
+	const struct timeline_rows *rows = c->rows;
+	size_t entries = c->shown + (c->shown < rows->nrows), r, fit;
+	bool compact = (double)entries * 32 > bottom - y;
+	double step = compact ? 16 : 32, x = c->x1 + 20;
 	cairo_t *cr = c->cr;
-	double x = c->x1 + 20;
-	char line[128], peak[32], end[32];
-	size_t r;
+	char line[160], peak[32], end[32];
 
-	cairo_set_font_size(cr, 11);
-	for (r = 0; r <= c->shown; r++) {
-		const char *name = r < c->shown ? rows->names[r] : "other";
-		double last = 0;
+	fit = (size_t)((bottom - y) / step);
+	cairo_set_font_size(cr, compact ? 10 : 11);
+	for (r = 0; r < entries; r++) {
+		bool other = r >= c->shown;
+		const char *name = other ? "other" : rows->names[r];
+		double last;
 
-		if (r < c->shown) {
+		if (entries > fit && r + 1 == fit) {
+			cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+			snprintf(line, sizeof(line), "+%zu more (--stats lists every row)",
+				 entries - r);
+			text_at(cr, x, y, line, 0);
+			break;
+		}
+		if (other) {
+			last = other_at_end(c);
+			snprintf(peak, sizeof(peak), "%zu row%s", allocating_rows_after(rows, c->shown),
+				 plural(allocating_rows_after(rows, c->shown)));
+		} else {
 			last = timeline_row_values(rows, (uint32_t)r)[rows->nsamples - 1];
 			human_size((uint64_t)llround(rows->peak[r]), peak, sizeof(peak));
-		} else {
-			double sum = 0;
-			size_t k;
-
-			if (c->shown >= rows->nrows)
-				break;	/* nothing else */
-			for (k = 0; k < c->shown; k++)
-				sum += timeline_row_values(rows, (uint32_t)k)[rows->nsamples - 1];
-			last = rows->total[rows->nsamples - 1] - sum;
-			snprintf(peak, sizeof(peak), "%u rows", rows->nrows - (unsigned)c->shown);
 		}
 		human_size((uint64_t)llround(fmax(last, 0)), end, sizeof(end));
-		set_color(cr, r, c->shown, 0.85);
 		cairo_rectangle(cr, x, y - 9, 11, 11);
-		cairo_fill(cr);
+		fill_row(cr, r, c->shown, 0.85);
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-		snprintf(line, sizeof(line), "%.38s%s", name, strlen(name) > 38 ? "..." : "");
-		text_at(cr, x + 17, y, line, 0);
-		cairo_set_source_rgb(cr, 0.4, 0.4, 0.4);
-		snprintf(line, sizeof(line), r < c->shown ? "peak %s, end %s" : "%s, end %s", peak,
-			 end);
-		text_at(cr, x + 17, y + 13, line, 0);
-		y += 32;
+		if (compact) {
+			snprintf(line, sizeof(line), "%.22s%s  %s%s, end %s", name,
+				 strlen(name) > 22 ? "..." : "", other ? "" : "peak ", peak, end);
+			text_at(cr, x + 17, y, line, 0);
+		} else {
+			snprintf(line, sizeof(line), "%.38s%s", name, strlen(name) > 38 ? "..." : "");
+			text_at(cr, x + 17, y, line, 0);
+			cairo_set_source_rgb(cr, 0.4, 0.4, 0.4);
+			snprintf(line, sizeof(line), other ? "%s, end %s" : "peak %s, end %s", peak,
+				 end);
+			text_at(cr, x + 17, y + 13, line, 0);
+		}
+		y += step;
 	}
 }
 
@@ -497,7 +573,7 @@ static void draw_timeline(cairo_t *cr, void *ctx)
 		draw_areas(c, y0, y1, hi);
 	draw_time_axis(c, y0, y1);
 	draw_lost_marks(c, y0, y1);
-	draw_legend(c, y0 + 10);
+	draw_legend(c, y0 + 10, c->height - 12);
 	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
 	cairo_set_font_size(cr, 12);
 	text_at(cr, (c->x0 + c->x1) / 2, y1 + 36, "time (s)", 0.5);
@@ -521,6 +597,7 @@ int timeline_chart_write(const struct timeline_rows *rows, size_t top, const cha
 	c.span = rows->nsamples ? (double)(rows->ts[rows->nsamples - 1] - rows->timeline->t0) / 1e9
 				: 0;
 	height = TOP + PANEL_HEIGHT + BOTTOM + (c.pages ? GAP + PAGES_HEIGHT + BOTTOM - 10 : 0);
+	c.height = height;
 	return chart_render(chart_format_of_path(path), WIDTH, height, draw_timeline, &c, path, f,
 			    err);
 }

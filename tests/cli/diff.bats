@@ -62,7 +62,14 @@ setup() {
 	run "$TA" diff --per 100 old.log "$NEW"
 	# vm_area_dup: 816 * 100/23 = 3547.83, 1360 * 100/34 = 4000.00
 	[[ "$output" == *"vm_area_dup       3547.83   4000.00    +452.17   +12.75%"* ]]
-	[[ "$output" == *"scaling: per 100 allocations (old x4.34783, new x2.94118)"* ]]
+	# what scales the figures is said first, before any of them
+	[ "${lines[3]}" = "scaling: per 100 allocations (old x4.34783, new x2.94118)" ]
+	[[ "${lines[0]}" == "old: "* ]]
+	[[ "${lines[4]}" == "add/remove: "* ]]
+	# unscaled, bloat-o-meter's line stays the first
+	run "$TA" diff old.log "$NEW"
+	[[ "${lines[0]}" == "add/remove: "* ]]
+	[ "${lines[-1]}" = "scaling: none: raw figures" ]
 }
 
 @test "--fail-above: exit 3 when the total grows more, 0 when not" {

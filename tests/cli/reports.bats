@@ -132,3 +132,24 @@ line() {	# CPU TS EVENT FIELDS: one 6.1 tracefs line
 	[ "$status" -eq 2 ]
 	[[ "${lines[0]}" == "trace_analyze: error: --summary, --stats, --outstanding, --page and --time need a log"* ]]
 }
+
+@test "the account widens a column to its widest figure: 11 digits still line up" {
+	local i
+	for i in 1 2 3; do
+		line 0 1.00000$i kmalloc "call_site=big+0x1/0x10 ptr=ffff88800000000$i bytes_req=3999999999 bytes_alloc=4000000000 gfp_flags=GFP_KERNEL node=-1 accounted=false"
+	done > "$BATS_TEST_TMPDIR/log"
+	line 0 1.000009 kmalloc "call_site=small+0x1/0x10 ptr=ffff888000009999 bytes_req=8 bytes_alloc=8 gfp_flags=GFP_KERNEL node=-1 accounted=false" >> "$BATS_TEST_TMPDIR/log"
+	run "$TA" -q -f "$BATS_TEST_TMPDIR/log" -c -
+	[ "$status" -eq 0 ]
+	[ "$output" = "current bytes allocated:  12000000008
+current bytes requested:  12000000005
+current wasted bytes:               3
+number of allocs:                   4
+number of frees:                    0
+number of callers:                  2
+
+      total    waste         net alloc/free  caller
+---------------------------------------------------
+12000000000        3 12000000000     3/0     big+0x1
+          8        0           8     1/0     small+0x1" ]
+}

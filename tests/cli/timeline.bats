@@ -129,3 +129,18 @@ realloc_count() {
 	grep -q "^implicit frees: *0$" s2.txt
 	! grep -q '^untraced free path' s2.txt
 }
+
+@test "--timeline --top 60: the legend stays inside the image, the rest as '+K more'" {
+	"$TA" -q -f "$CORPUS/linux-6.1-tiny/workload-kmem.log" --timeline t.svg --top 60
+	python3 - t.svg <<'PY'
+import re, sys
+svg = open(sys.argv[1]).read()
+w, h = (float(v) for v in re.search(r'viewBox="0 0 ([0-9.]+) ([0-9.]+)"', svg).groups())
+glyphs = [(float(x), float(y)) for x, y in re.findall(r'<use xlink:href="#glyph[^"]*" x="([0-9.]+)" y="([0-9.]+)"', svg)]
+assert glyphs
+assert max(y for _, y in glyphs) < h - 5, (max(y for _, y in glyphs), h)
+assert max(x for x, _ in glyphs) < w - 5, (max(x for x, _ in glyphs), w)
+PY
+	# 60 series: past the 18 colours, hatched (white strokes over the colour)
+	grep -q 'stroke:rgb(100%,100%,100%)' t.svg
+}
