@@ -422,7 +422,8 @@ static bool v7_compressed_options_ok(const struct layout *l, uint64_t at, uint64
  * on, one after another, for the strings sections (their descriptions):
  * a strings section's size, compressed or not, is allocated before it is
  * read, so each must be within the file and decompress to what it says.
- * The walk ends, as libtracecmd's, where no whole section header is left.
+ * The walk ends, as libtracecmd's, where no whole section header is left;
+ * a size that sends it backwards (a negative offset) would make it loop.
  */
 static bool v7_strings_ok(const struct layout *l, uint64_t at)
 {
@@ -439,8 +440,13 @@ static bool v7_strings_ok(const struct layout *l, uint64_t at)
 		    (!lay_within(l, at + 16, size) || size > INFLATED_MAX ||
 		     ((flags & 1) && !inflate_block(l, l->p + at + 16, size, &n))))
 			return false;
+		/* libtracecmd seeks by the size as a signed offset: past the end it
+		 * stops, before the start its seek fails and it stops, but a walk
+		 * sent back into the file reads the same headers again for ever */
+		if ((int64_t)size < 0)
+			return (int64_t)(at + 16) + (int64_t)size < 0;
 		if (size > l->size)
-			break;	/* libtracecmd seeks past the end and stops */
+			break;
 		at += 16 + size;
 	}
 	return true;

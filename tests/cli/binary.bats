@@ -38,6 +38,15 @@ need_trace_cmd() {
 	[ "$(wc -l < bin.folded)" -gt 10 ]
 }
 
+@test "a trace.dat whose section walk goes backwards: refused at once, libtracecmd never loops" {
+	# found by fuzzing: a section size of -256 sent libtracecmd's strings walk back for ever
+	local f="$TOP/tests/fuzz/regressions/tracedat/strings-walk-backwards"
+	run timeout 60 "$TA" -q -f "$f" -c out.txt
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: '$f' is a damaged or cut trace.dat: its sections or CPU data are not where its header says or are damaged" ]
+	[ ! -e out.txt ]
+}
+
 @test "a perf.data whose event format makes libtraceevent crash: refused with a message, no crash" {
 	# found by fuzzing: one flipped bit in kmalloc's print format ("none". REC->node)
 	run "$TA" -q -f "$TOP/tests/fuzz/regressions/perfdata/format-crashes-libtraceevent" -c out.txt
