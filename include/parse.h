@@ -26,6 +26,7 @@ enum parse_want {
 	WANT_PAGE = 1 << 3,	/* fields of mm_page_* events */
 	WANT_STACK = 1 << 4,	/* stack entries and frames, other events' CPUs */
 	WANT_USER_FRAMES = 1 << 5,	/* perf's user-space frames too (--user-frames) */
+	WANT_PID = 1 << 6,	/* the pid alone (binary records; text: WANT_COMM) */
 	WANT_ALL = 0xff & ~WANT_USER_FRAMES,
 };
 

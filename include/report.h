@@ -19,9 +19,10 @@
 /*
  * The account file: header totals, then the table. As text, exactly
  * trace_analyze.py's layout; as CSV or JSON, the same numbers as a list
- * "totals" and a table "callers" (output.h).
+ * "totals" and a table "callers" (output.h). With top, only the first top
+ * rows are listed (--top N); the totals stay those of every row.
  */
-void write_account(struct out_dest *o, const struct account_rows *rows);
+void write_account(struct out_dest *o, const struct account_rows *rows, size_t top);
 
 /* What the summary is made of. */
 struct run_summary {

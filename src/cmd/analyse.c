@@ -159,8 +159,8 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 			   "flags, alloc+freed / alloc-only / free-only, failures, live pages, "
 			   "per-CPU refills and drains, extfrag events"),
 		OPT_UINT(0, "top", &o->top, "N", 1, SIZE_MAX, "a number of rows",
-			 "--stats, --outstanding: the first N rows only; --timeline, --html: N "
-			 "series (default 8)"),
+			 "-c, --stats, --outstanding: the first N rows only (the account's "
+			 "totals stay the log's); --timeline, --html: N series (default 8)"),
 		OPT_CALL(0, "time", o, "START,END", read_time_window,
 			 "only events in this time window (seconds as the log prints them; either "
 			 "end may be left out)"),
@@ -291,9 +291,9 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 	if (opts->min_age_ns && !opts->outstanding_path)
 		return po_usage_error(cmd, "%s", "--min-age filters --outstanding: give that too");
 	if (opts->top && !opts->stats_path && !opts->outstanding_path && !opts->timeline_path &&
-	    !opts->html_path)
-		return po_usage_error(cmd, "%s", "--top limits --stats, --outstanding, --timeline and "
-				     "--html: give one of them");
+	    !opts->html_path && !opts->account_path)
+		return po_usage_error(cmd, "%s", "--top limits -c, --stats, --outstanding, --timeline "
+				     "and --html: give one of them");
 	if (!opts->log_path && !opts->db_path &&
 	    (opts->summary_path || opts->stats_path || opts->outstanding_path || opts->page_path ||
 	     opts->has_time_start || opts->has_time_end))

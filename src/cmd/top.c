@@ -14,6 +14,7 @@
  *
  * Not here: files, reports (record.c writes those).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -94,6 +95,8 @@ struct top_args {
 enum { BY_SITE, BY_CACHE, BY_ORIGIN, NACCOUNTS };
 
 /* What the capture thread feeds and the display reads, under lock. */
+#define OWN_THREADS_MAX 16
+
 struct live_account {
 	pthread_mutex_t lock;
 	struct trace_strings strings;
@@ -115,6 +118,9 @@ struct live_account {
 	bool reading;
 	struct ta_error error;
 	atomic_int failed;
+	/* top's own threads: what they allocate is top's, not the system's */
+	pid_t own[OWN_THREADS_MAX];
+	size_t nown;
 };
 
 /* One row of the view: a call site, function, origin or cache, with this interval's figures. */
@@ -218,10 +224,49 @@ static void apply_event(struct live_account *l, const struct kmem_event *ev)
 		l->with_stack++;
 }
 
+/*
+ * The threads of this process (/proc/self/task), once they have all been
+ * started: the main thread from the first, the capture's and the reader
+ * after. The lock is held.
+ */
+static void note_own_threads(struct live_account *l)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+
+	l->own[0] = getpid();
+	l->nown = 1;
+	if (!d)
+		return;
+	while ((e = readdir(d)) && l->nown < OWN_THREADS_MAX) {
+		pid_t tid = (pid_t)atoi(e->d_name);
+
+		if (tid > 0 && tid != l->own[0])
+			l->own[l->nown++] = tid;
+	}
+	closedir(d);
+}
+
+/* An allocation by one of top's threads (its frees are kept: they free what others see). */
+static bool is_own_allocation(const struct live_account *l, const struct kmem_event *ev)
+{
+	size_t i;
+
+	if (!kmem_is_slab_alloc(ev->kind) && ev->kind != KMEM_PAGE_ALLOC)
+		return false;
+	for (i = 0; i < l->nown; i++)
+		if (ev->pid == l->own[i])
+			return true;
+	return false;
+}
+
 /* recpair's: an event with its stack, in order; the lock is held. */
 static void apply_paired(void *ctx, const struct kmem_event *ev)
 {
 	struct live_account *l = ctx;
+
+	if (is_own_allocation(l, ev))
+		return;
 
 	if (ev->kind == KMEM_LOST_EVENTS)
 		l->lost_events += ev->pfn;
@@ -282,11 +327,14 @@ static int start_reading(struct live_account *l, struct capture *c, struct ta_er
 {
 	l->capture = c;
 	tepkmem_init(&l->k, capture_tep(c), &l->strings,
-		     WANT_CACHE_NAME | (l->stacks ? WANT_STACK : 0), capture_resolve, c);
+		     WANT_CACHE_NAME | WANT_PID | (l->stacks ? WANT_STACK : 0), capture_resolve, c);
 	recpair_init(&l->pair, &l->strings, &l->stack_counts, l->stacks, apply_paired, l);
 	if (pthread_create(&l->reader, NULL, read_capture, l) != 0)
 		return error_set(err, "cannot start top's capture thread");
 	l->reading = true;
+	pthread_mutex_lock(&l->lock);
+	note_own_threads(l);
+	pthread_mutex_unlock(&l->lock);
 	return 0;
 }
 
@@ -295,6 +343,8 @@ static int live_account_init(struct live_account *l, bool stacks, struct ta_erro
 	int i;
 
 	memset(l, 0, sizeof(*l));
+	l->own[0] = getpid();	/* the main thread's setup, before the others start */
+	l->nown = 1;
 	pthread_mutex_init(&l->lock, NULL);
 	trace_strings_init(&l->strings);
 	for (i = 0; i < NACCOUNTS; i++)
@@ -676,8 +726,14 @@ static void handle_key(struct top_view *v, int key)
 	case 'f':
 	case 'c':
 	case 'o':
-		if (key == 'o' && !v->live->stacks)
-			return;	/* no stacks: no origins */
+		if (key == 'o' && !v->live->stacks) {	/* no stacks: no origins */
+			move(LINES - 1, 0);
+			clrtoeol();
+			mvaddstr(LINES - 1, 0, "o: origins are read from stack traces: start top "
+				 "with --stacks");
+			refresh();
+			return;
+		}
 		v->args->group = key == 's' ? GROUP_CALLSITE : key == 'f' ? GROUP_FUNCTION :
 				 key == 'c' ? GROUP_CACHE : GROUP_ORIGIN;
 		/* the new grouping at once, over the interval so far */

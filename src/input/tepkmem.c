@@ -495,10 +495,10 @@ enum tepkmem_record tepkmem_decode(struct tepkmem *k, struct tep_record *rec,
 	reset_event(ev, (enum kmem_kind)fm->kind);
 	ev->ts_ns = k->round_to_usec ? (rec->ts + 500) / 1000 * 1000 : rec->ts;
 	ev->cpu = rec->cpu;
-	if (k->want & WANT_COMM) {
+	if (k->want & (WANT_COMM | WANT_PID))
 		ev->pid = tep_data_pid(k->tep, rec);
+	if (k->want & WANT_COMM)
 		ev->comm = tepkmem_comm(k, ev->pid);
-	}
 	ok = kmem_is_page(fm->kind) ? decode_page(k, fm, rec, ev) : decode_slab(k, fm, rec, ev);
 	return ok ? TEPKMEM_EVENT : TEPKMEM_MALFORMED;
 }

@@ -88,7 +88,7 @@ static void write_account_rows(struct out_dest *o, const struct analysis *r)
 	struct account_rows rows;
 
 	analysis_rows(r, &rows);
-	write_account(o, &rows);
+	write_account(o, &rows, r->opts->top);
 	account_rows_release(&rows);
 }
 

@@ -32,7 +32,7 @@ static const struct out_column account_columns[] = {
 };
 
 static void write_account_document(struct out_dest *o, const struct account_rows *rows,
-				   const struct site_stats *sum)
+				   const struct site_stats *sum, size_t callers)
 {
 	struct out_doc d;
 	struct out_block *totals, *table;
@@ -47,7 +47,7 @@ static void write_account_document(struct out_dest *o, const struct account_rows
 	out_item_i64(&d, totals, "current_wasted_bytes", "current wasted bytes", site_waste(sum));
 	out_item_u64(&d, totals, "allocs", "number of allocs", sum->alloc_count);
 	out_item_u64(&d, totals, "frees", "number of frees", sum->free_count);
-	out_item_u64(&d, totals, "callers", "number of callers", rows->count);
+	out_item_u64(&d, totals, "callers", "number of callers", callers);
 	table = out_table(&d, "callers", NULL, account_columns,
 			  sizeof(account_columns) / sizeof(account_columns[0]));
 	table->keyed = true;
@@ -115,17 +115,20 @@ static void write_account_table(FILE *f, const struct account_rows *rows)
 	}
 }
 
-void write_account(struct out_dest *o, const struct account_rows *rows)
+void write_account(struct out_dest *o, const struct account_rows *rows, size_t top)
 {
 	FILE *f = o->f;
 	struct site_stats sum = { 0 };
+	struct account_rows shown = *rows;	/* the first top rows; the totals are all rows' */
 	size_t i;
 	int w;
 
 	for (i = 0; i < rows->count; i++)
 		site_stats_add(&sum, &rows->rows[i].s);
+	if (top && shown.count > top)
+		shown.count = top;
 	if (o->format != FORMAT_TEXT) {
-		write_account_document(o, rows, &sum);
+		write_account_document(o, &shown, &sum, rows->count);
 		return;
 	}
 
@@ -141,7 +144,7 @@ void write_account(struct out_dest *o, const struct account_rows *rows)
 	fprintf(f, "%-25s%*" PRIu64 "\n", "number of frees:", w, sum.free_count);
 	fprintf(f, "%-25s%*zu\n", "number of callers:", w, rows->count);
 	fputs("\n", f);
-	write_account_table(f, rows);
+	write_account_table(f, &shown);
 }
 
 /* ---- summary -------------------------------------------------------------------- */

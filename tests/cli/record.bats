@@ -440,6 +440,25 @@ wait_screen() {
 	grep -Eq '^allocations [1-9][0-9]*, frees [1-9][0-9]*, lost frees 0,' <<< "$output"
 }
 
+@test "top leaves out what its own threads allocate: watching itself, it shows nothing" {
+	# exec: the shell's pid becomes top's; --pid then chooses top itself
+	run sh -c 'exec "$1" top --pid $$ --format csv --interval 0.3 --iterations 3' sh "$TA"
+	[ "$status" -eq 0 ]
+	[ "$output" = "time_s,interval_s,group_by,key,allocs_per_s,bytes_per_s,live_bytes,live_change_bytes" ]
+}
+
+@test "top in a terminal, no --stacks: the o key says why no origins" {
+	command -v tmux > /dev/null || skip "no tmux"
+	local s="ta-top-o-$$"
+	tmux new-session -d -s "$s" -x 160 -y 40 "$TA top --interval 0.5; echo top-ended; sleep 30"
+	wait_screen "$s" screen1.txt 'rows by bytes/s'
+	tmux send-keys -t "$s" o
+	wait_screen "$s" screen2.txt 'o: origins are read from stack traces: start top with --stacks'
+	tmux send-keys -t "$s" q
+	wait_screen "$s" screen3.txt 'top-ended'
+	tmux kill-session -t "$s" 2> /dev/null || true
+}
+
 @test "top --format csv and json: one header then rows, one JSON object a line" {
 	"$PIPES" 200 4 & load=$!
 	"$TA" top --pid "$load" --format csv --interval 0.5 --iterations 2 > top.csv

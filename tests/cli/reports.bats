@@ -118,9 +118,9 @@ line() {	# CPU TS EVENT FIELDS: one 6.1 tracefs line
 	run "$TA" -f "$FIX/tracefs-6.1-rawptr.log" --min-age 5
 	[ "$status" -eq 2 ]
 	[ "${lines[0]}" = "trace_analyze: error: --min-age filters --outstanding: give that too" ]
-	run "$TA" -f "$FIX/tracefs-6.1-rawptr.log" -c - --top 5
+	run "$TA" -f "$FIX/tracefs-6.1-rawptr.log" --summary - --top 5
 	[ "$status" -eq 2 ]
-	[ "${lines[0]}" = "trace_analyze: error: --top limits --stats, --outstanding, --timeline and --html: give one of them" ]
+	[ "${lines[0]}" = "trace_analyze: error: --top limits -c, --stats, --outstanding, --timeline and --html: give one of them" ]
 	run "$TA" -f "$FIX/tracefs-6.1-rawptr.log" --time 5,1 -c -
 	[ "$status" -eq 2 ]
 	[ "${lines[0]}" = "trace_analyze: error: --time '5,1': the window ends before it starts (START,END)" ]
@@ -152,4 +152,15 @@ number of callers:                  2
 ---------------------------------------------------
 12000000000        3 12000000000     3/0     big+0x1
           8        0           8     1/0     small+0x1" ]
+}
+
+@test "-c with --top N: the N largest rows, the totals still the log's" {
+	run "$TA" -q -f "$FIX/tracefs-6.1-rawptr.log" -c -
+	all=("${lines[@]}")
+	run "$TA" -q -f "$FIX/tracefs-6.1-rawptr.log" -c - --top 3
+	[ "$status" -eq 0 ]
+	# the same header and first rows, then nothing more
+	[ "${#lines[@]}" -eq 11 ]
+	for i in $(seq 0 10); do [ "${lines[$i]}" = "${all[$i]}" ] || return 1; done
+	[ "${#all[@]}" -gt 11 ]
 }
