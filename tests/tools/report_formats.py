@@ -133,6 +133,13 @@ def main():
                 if v is None or v == '':
                     continue
                 k = line.find(v, pos)
+                # a long list the text cuts after its first items: "a, b, ..."
+                items = v.split(', ')
+                for n in range(len(items) - 1, 0, -1):
+                    if k >= 0:
+                        break
+                    v = ', '.join(items[:n]) + ', ...'
+                    k = line.find(v, pos)
                 if k < 0:
                     ok = False
                     break
