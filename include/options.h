@@ -67,6 +67,8 @@ struct options {
 	bool has_time_start, has_time_end;	/* --time START,END */
 	uint64_t time_start_ns, time_end_ns;
 	bool quiet;			/* -q: no summary */
+	bool record_brief;		/* record with no report asked: the top callers and
+					   the slab bytes on standard output */
 	/* set by subcommands, not by options of their own: */
 	bool place_in_tree;		/* walk the tree's objects even with no report asking */
 	bool replay_events;		/* from a DB, replay the events (first/last timestamps) */
@@ -74,5 +76,14 @@ struct options {
 	/* trace_analyze record: the events come from the capture, not from -f */
 	const struct live_source *live;	/* log_path only names the log */
 };
+
+/* Was any report, or a DB or an index, asked for? (The run's summary aside.) */
+static inline bool options_ask_for_an_output(const struct options *o)
+{
+	return o->account_path || o->callers_path || o->rings_path || o->stats_path ||
+	       o->summary_path || o->outstanding_path || o->page_path || o->folded_path ||
+	       o->folded_pages_path || o->flame_path || o->pprof_path || o->timeline_path ||
+	       o->html_path || o->save_db || o->save_index;
+}
 
 #endif

@@ -27,6 +27,13 @@
  */
 void write_stats(struct out_dest *o, const struct account_rows *rows, size_t top);
 
+/*
+ * What record prints when no report was asked for, as perf kmem stat
+ * does: the top callers of --stats, then the slab bytes of --summary.
+ */
+void write_record_brief(struct out_dest *o, const struct account_rows *rows, size_t top,
+			const struct account_totals *totals);
+
 struct summary_report {
 	const char *source;		/* the log (or DB) */
 	const struct parse_stats *stats;

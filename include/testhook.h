@@ -17,4 +17,11 @@
 
 void test_pause_point(const char *point);
 
+/*
+ * A gigabyte, for record's "the log has passed N GB" warning: 10^9 bytes,
+ * or TA_TEST_GB bytes when a test sets it (so that a test need not write
+ * a gigabyte).
+ */
+long long test_gigabyte(void);
+
 #endif

@@ -1,6 +1,7 @@
 /*
  * testhook.c - TA_TEST_PAUSE: stop the process at a named point for a
- * test (testhook.h). Does nothing else, and nothing at all when unset.
+ * test; TA_TEST_GB: the size record's "passed N GB" warning counts in
+ * (testhook.h). Nothing else, and nothing at all when unset.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -34,4 +35,12 @@ void test_pause_point(const char *point)
 	}
 	if (wanted && is_listed(wanted, point))
 		raise(SIGSTOP);
+}
+
+long long test_gigabyte(void)
+{
+	const char *v = getenv("TA_TEST_GB");
+	long long n = v ? atoll(v) : 0;
+
+	return n > 0 ? n : 1000000000ll;
 }

@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -84,6 +86,8 @@ struct recording {
 	struct dat_writer *dat;		/* -o FILE.dat: the log is a trace.dat */
 	bool dat_log;			/* (kept when dat is freed) */
 	off_t log_bytes;	/* written to it, in whole pieces of lines */
+	off_t log_warned_at;	/* the size the last "passed N GB" warning was at */
+	uint64_t dat_items;	/* records into a trace.dat: its size looked at every 64 k */
 	bool log_full;		/* its file system filled: cut back to log_bytes */
 	atomic_int log_stopped;	/* it cannot be written: the recording stops */
 	char header[1024];
@@ -176,6 +180,10 @@ static int parse_record_options(int argc, char **argv, struct record_args *a)
 	opts->log_path = a->log_path && strcmp(a->log_path, "-") != 0 ? a->log_path : "capture";
 	if (!opts->threads)
 		opts->threads = 1;	/* the other core is the traced workload's and the capture's */
+	/* no report asked for, the log not on standard output: perf kmem stat's answer */
+	opts->record_brief = !options_ask_for_an_output(opts) && !opts->quiet &&
+			     opts->format == FORMAT_TEXT &&
+			     !(a->log_path && strcmp(a->log_path, "-") == 0);
 	return analysis_args_check(&record_command, a->table, &a->analysis);
 }
 
@@ -222,6 +230,35 @@ static bool is_no_space(int e)
 }
 
 #define LOG_FLUSH (256u << 10)	/* the log is written in pieces of this size */
+#define FREE_WARN_PCT 10		/* ... and when its file system has less free */
+
+/* A warning when the log's file system has less than FREE_WARN_PCT % free. */
+static void warn_if_the_disk_is_nearly_full(const struct recording *r)
+{
+	struct statvfs v;
+	double free_pct;
+
+	if (fstatvfs(r->log.fd, &v) < 0 || !v.f_blocks)
+		return;
+	free_pct = 100.0 * (double)v.f_bavail / (double)v.f_blocks;
+	if (free_pct < FREE_WARN_PCT)
+		warn("the file system of '%s' has %.1f%% free (%.1f MB): the recording stops "
+		     "when it fills", r->args->log_path, free_pct,
+		     (double)v.f_bavail * (double)v.f_frsize / 1e6);
+}
+
+/* Each time the log passes another GB: say so, and look at the free space again. */
+static void watch_the_log_size(struct recording *r, off_t size)
+{
+	long long gb = test_gigabyte();
+
+	if (size / gb <= r->log_warned_at / gb)
+		return;
+	r->log_warned_at = size;
+	warn("'%s' has passed %lld GB (%.2f GB; -q stops these warnings)", r->args->log_path,
+	     (long long)(size / gb), (double)size / (double)gb);
+	warn_if_the_disk_is_nearly_full(r);
+}
 
 /*
  * The log's text so far, to its file. A full file system: the log is cut
@@ -247,6 +284,8 @@ static int flush_log(struct recording *r, struct ta_error *err)
 		return error_set_errno(err, e, "cannot write '%s'", outfile_display_name(&r->log));
 	}
 	r->log_bytes += (off_t)len;
+	if (!r->args->analysis.opts.quiet)
+		watch_the_log_size(r, r->log_bytes);
 	return 0;
 }
 
@@ -271,8 +310,13 @@ static size_t log_item(void *ctx, const struct capture_item *it)
 	if (!r->have_log)
 		return 0;
 	if (r->dat) {	/* a trace.dat: lines as trace-cmd report prints it, counted by the engine */
+		struct stat st;
+
 		if (!atomic_load(&r->log_stopped) && dat_writer_add(r->dat, it, &err) < 0)
 			log_failed(r, &err);
+		if (++r->dat_items % 65536 == 0 && !r->args->analysis.opts.quiet &&
+		    fstat(r->log.fd, &st) == 0)
+			watch_the_log_size(r, st.st_size);
 		return 0;
 	}
 	lines = capture_format(r->capture, it, &r->text);
@@ -595,6 +639,8 @@ static int start_recording(struct recording *r, struct ta_error *err)
 		if (outfile_open(&r->log, a->log_path, err) < 0)
 			return -1;
 		r->have_log = true;
+		if (!a->analysis.opts.quiet)
+			warn_if_the_disk_is_nearly_full(r);
 	}
 	a->cfg.by_task = a->cmd || a->cfg.npids;	/* its allocations; every task's frees */
 	if (capture_open(&r->capture, &a->cfg, err) < 0)

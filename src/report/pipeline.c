@@ -528,13 +528,15 @@ static void write_run_summary(const struct analysis *r)
 	write_summary(stderr, &sum);
 }
 
-/* Was any report, or a DB, asked for? (Not: the run's summary alone.) */
-static bool asked_for_an_output(const struct options *o)
+#define RECORD_BRIEF_ROWS 10
+
+static void write_record_brief_rows(struct out_dest *o, const struct analysis *r)
 {
-	return o->account_path || o->callers_path || o->rings_path || o->stats_path ||
-	       o->summary_path || o->outstanding_path || o->page_path || o->folded_path ||
-	       o->folded_pages_path || o->flame_path || o->pprof_path || o->timeline_path ||
-	       o->html_path || o->save_db || o->save_index;
+	struct account_rows rows;
+
+	analysis_rows(r, &rows);
+	write_record_brief(o, &rows, RECORD_BRIEF_ROWS, &r->account.totals);
+	account_rows_release(&rows);
 }
 
 static int write_log_reports(struct analysis *r, struct ta_error *err)
@@ -569,6 +571,8 @@ static int write_log_reports(struct analysis *r, struct ta_error *err)
 		return -1;
 	if (opts->html_path && write_html_report(r, err) < 0)
 		return -1;
+	if (opts->record_brief && write_report(r, "-", write_record_brief_rows, err) < 0)
+		return -1;
 	if (!opts->quiet) {
 		write_run_summary(r);
 		if (analysis_time_window_set(opts))
@@ -576,10 +580,14 @@ static int write_log_reports(struct analysis *r, struct ta_error *err)
 				(unsigned long long)r->outside_window);
 		if (r->have_ktree)
 			write_kernel_summary(stderr, opts->kernel, &r->ktree, &r->dirs, true);
-		if (!asked_for_an_output(opts) && !opts->live)
+		if (!options_ask_for_an_output(opts) && !opts->live)
 			fputs("trace_analyze: this log also gives: -c FILE (who allocates), --stats, "
 			      "--summary, --outstanding, --page, --timeline, --html ('-' writes to "
 			      "standard output; trace_analyze --help)\n", stderr);
+		if (opts->record_brief)
+			fputs("trace_analyze: the rest: --summary -, -c FILE, --outstanding -, --page -, "
+			      "--html FILE (record --help); -o LOG keeps the events to analyse "
+			      "again\n", stderr);
 	}
 	return 0;
 }

@@ -28,38 +28,75 @@ static const struct out_column stats_columns[] = {
 	{ "peak_dynamic", "peak", OUT_U64, false },
 };
 
-void write_stats(struct out_dest *o, const struct account_rows *rows, size_t top)
+static void add_stats_table(struct out_doc *d, const struct account_rows *rows, size_t top,
+			    const char *title)
 {
-	struct out_doc d;
 	struct out_block *t;
 	size_t i, n = top && top < rows->count ? top : rows->count;
 
-	out_doc_init(&d, "stats");
-	t = out_table(&d, "callers", NULL, stats_columns,
+	t = out_table(d, "callers", title, stats_columns,
 		      sizeof(stats_columns) / sizeof(stats_columns[0]));
 	t->keyed = true;
 	for (i = 0; i < n; i++) {
 		const struct account_row *r = &rows->rows[i];
 		const struct site_stats *s = &r->s;
 
-		out_row_str(&d, t, r->caller);
-		out_row_u64(&d, t, s->alloc_count);
-		out_row_u64(&d, t, s->total_dynamic);
-		out_row_u64(&d, t, s->alloc_count ? s->total_dynamic / s->alloc_count : 0);
-		out_row_u64(&d, t, s->total_req);
-		out_row_u64(&d, t, s->alloc_count ? s->total_req / s->alloc_count : 0);
-		out_row_pct(&d, t, fragmentation_pct(s->total_req, s->total_dynamic));
-		out_row_u64(&d, t, (uint64_t)site_total_waste(s));
-		out_row_u64(&d, t, s->free_count);
-		out_row_u64(&d, t, s->pingpong);
-		out_row_u64(&d, t, s->current_dynamic);
+		out_row_str(d, t, r->caller);
+		out_row_u64(d, t, s->alloc_count);
+		out_row_u64(d, t, s->total_dynamic);
+		out_row_u64(d, t, s->alloc_count ? s->total_dynamic / s->alloc_count : 0);
+		out_row_u64(d, t, s->total_req);
+		out_row_u64(d, t, s->alloc_count ? s->total_req / s->alloc_count : 0);
+		out_row_pct(d, t, fragmentation_pct(s->total_req, s->total_dynamic));
+		out_row_u64(d, t, (uint64_t)site_total_waste(s));
+		out_row_u64(d, t, s->free_count);
+		out_row_u64(d, t, s->pingpong);
+		out_row_u64(d, t, s->current_dynamic);
 		if (r->nsites == 1)
-			out_row_u64(&d, t, s->peak_dynamic);
+			out_row_u64(d, t, s->peak_dynamic);
 		else	/* the peak of a sum is not the sum of the peaks */
-			out_row_none(&d, t);
+			out_row_none(d, t);
 	}
+}
+
+void write_stats(struct out_dest *o, const struct account_rows *rows, size_t top)
+{
+	struct out_doc d;
+
+	out_doc_init(&d, "stats");
+	add_stats_table(&d, rows, top, NULL);
 	out_emit(o, &d);
 	out_doc_release(&d);
+}
+
+static void add_bytes_block(struct out_doc *d, const struct account_totals *t);
+
+static int by_bytes_allocated(const void *pa, const void *pb)
+{
+	const struct account_row *a = pa, *b = pb;
+
+	if (a->s.total_dynamic != b->s.total_dynamic)
+		return a->s.total_dynamic > b->s.total_dynamic ? -1 : 1;
+	return strcmp(a->caller, b->caller);
+}
+
+void write_record_brief(struct out_dest *o, const struct account_rows *rows, size_t top,
+			const struct account_totals *totals)
+{
+	struct account_rows by_bytes = *rows;
+	struct out_doc d;
+
+	/* perf kmem stat --caller's order: the bytes allocated, most first */
+	by_bytes.rows = xmalloc((rows->count ? rows->count : 1) * sizeof(*rows->rows));
+	memcpy(by_bytes.rows, rows->rows, rows->count * sizeof(*rows->rows));
+	qsort(by_bytes.rows, by_bytes.count, sizeof(*by_bytes.rows), by_bytes_allocated);
+	out_doc_init(&d, "stats");
+	add_stats_table(&d, &by_bytes, top, "top callers by bytes allocated (as perf kmem stat "
+			"--caller)");
+	add_bytes_block(&d, totals);
+	out_emit(o, &d);
+	out_doc_release(&d);
+	free(by_bytes.rows);
 }
 
 /* ---- --summary ------------------------------------------------------------------- */

@@ -388,6 +388,37 @@ wait_screen() {
 	wait || true
 }
 
+@test "record with no report asked: the top callers and the slab bytes, as perf kmem stat" {
+	run "$TA" record --events slab -- "$PIPES" 300
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "top callers by bytes allocated (as perf kmem stat --caller)" ]
+	[[ "${lines[1]}" == "caller "*" hits  bytes_alloc  alloc/hit"* ]]
+	grep -q '^alloc_pipe_info+0x[0-9a-f]* ' <<< "$output"
+	grep -q '^slab bytes (SUMMARY, as perf kmem stat)$' <<< "$output"
+	grep -q '^total bytes allocated: *[1-9][0-9]*$' <<< "$output"
+	grep -qx 'trace_analyze: the rest: --summary -, -c FILE, --outstanding -, --page -, --html FILE (record --help); -o LOG keeps the events to analyse again' <<< "$output"
+	# a report asked for, or -q: only that
+	run "$TA" record -q --events slab -- "$PIPES" 10
+	[ -z "$output" ]
+}
+
+@test "record warns as its log passes each GB, and when its file system is nearly full" {
+	mkdir -p full
+	mount -t tmpfs -o size=4m tmpfs full || skip "cannot mount a tmpfs"
+	dd if=/dev/zero of=full/filler bs=1k count=3750 2> /dev/null	# 8% free
+	# TA_TEST_GB: a "gigabyte" of 20 kB, so that the test writes no gigabyte
+	TA_TEST_GB=20000 run "$TA" record -o full/kmem.log -c /dev/null --events slab -- "$PIPES" 50
+	[ "$status" -eq 0 ]
+	grep -q "^trace_analyze: warning: the file system of 'full/kmem.log' has [0-9]\.[0-9]% free (0\.[0-9] MB): the recording stops when it fills$" <<< "$output"
+	# the log is written in pieces of 256 kB: past several "GB" at once, said once
+	grep -q "^trace_analyze: warning: 'full/kmem.log' has passed [1-9][0-9]* GB ([0-9.]* GB; -q stops these warnings)$" <<< "$output"
+	# with room, and -q: none
+	umount full
+	TA_TEST_GB=20000 run "$TA" record -q -o kmem.log -c /dev/null --events slab -- "$PIPES" 50
+	[ "$status" -eq 0 ]
+	! grep -q warning <<< "$output"
+}
+
 @test "record into a file system that fills: stopped, a valid log of what fitted, the loss said" {
 	mkdir -p full
 	mount -t tmpfs -o size=64k tmpfs full || skip "cannot mount a tmpfs"
