@@ -83,6 +83,7 @@ struct analysis {
 	uint64_t log_first_ns, log_last_ns;	/* with --time: of every event read, in it or not */
 	uint64_t in_window[KMEM_KIND_COUNT];	/* events counted, by kind (--time) */
 	uint64_t outside_window;
+	uint64_t unnamed_cache_allocs;	/* kmem_cache_alloc* without name=, by cache */
 	struct input input;
 	double started;
 	double last_progress;

@@ -24,8 +24,11 @@ void count_by_origin(struct account *by_key, struct origin_keys *keys,
 /*
  * The slab cache an allocation came from, into out: the event's name=, or,
  * for kmalloc (whose events name no cache), the kmalloc cache of its size
- * class ("kmalloc-192", "kmalloc-cg-64", "kmalloc-large" past 8 KiB); a
- * kmem_cache_alloc without name= (kernels before 6.x) by its object size.
+ * class as the kernel spells it in /proc/slabinfo ("kmalloc-192",
+ * "kmalloc-1k", "kmalloc-cg-64" when accounted=true, "kmalloc-?-1k" when
+ * the event says nothing of accounting, "kmalloc-large" past 8 KiB); a
+ * kmem_cache_alloc without name= (6.1 and older print none) by its object
+ * size, "(unnamed, 576 bytes)".
  */
 size_t slab_cache_name(const struct trace_strings *s, const struct kmem_event *ev, char *out,
 		       size_t cap);

@@ -41,13 +41,20 @@ size_t slab_cache_name(const struct trace_strings *s, const struct kmem_event *e
 		out[len] = '\0';
 		return len;
 	}
-	if (!kmem_is_malloc_family(ev->kind))
+	if (!kmem_is_malloc_family(ev->kind)) {
 		n = snprintf(out, cap, "(unnamed, %u bytes)", ev->bytes_alloc);
-	else if (ev->bytes_alloc > 8192)
-		n = snprintf(out, cap, "kmalloc-large");
-	else
-		n = snprintf(out, cap, "kmalloc-%s%u",
-			     ev->accounted == ACCOUNTED_TRUE ? "cg-" : "", ev->bytes_alloc);
+	} else {
+		/* the kernel's spelling of its kmalloc caches, as --group-by size-class's */
+		const char *class = kmalloc_size_class(ev->bytes_alloc);
+
+		if (strcmp(class, "kmalloc-large") == 0)
+			n = snprintf(out, cap, "%s", class);
+		else	/* "kmalloc-1k", "kmalloc-cg-1k"; "kmalloc-?-1k": accounted= unknown */
+			n = snprintf(out, cap, "kmalloc-%s%s",
+				     ev->accounted == ACCOUNTED_TRUE ? "cg-" :
+				     ev->accounted == ACCOUNTED_ABSENT ? "?-" : "",
+				     class + sizeof("kmalloc-") - 1);
+	}
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }
 

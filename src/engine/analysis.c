@@ -427,10 +427,14 @@ static void consume_event(void *ctx, const struct kmem_event *ev)
 	if (r->have_keys && kmem_is_slab(ev->kind))
 		count_by_origin(&r->by_key, &r->keys, ev);
 	if (r->have_caches && kmem_is_slab(ev->kind)) {
-		if (r->opts->group_by == GROUP_SIZE_CLASS)
+		if (r->opts->group_by == GROUP_SIZE_CLASS) {
 			count_by_size_class(&r->by_cache, &r->cache_keys, ev);
-		else
+		} else {
 			count_by_cache(&r->by_cache, &r->cache_keys, &r->strings, ev);
+			if (ev->cache == STR_NONE && kmem_is_slab_alloc(ev->kind) &&
+			    !kmem_is_malloc_family(ev->kind))
+				r->unnamed_cache_allocs++;
+		}
 	}
 	if (r->have_findings)
 		findings_apply(&r->findings, ev);
@@ -1251,6 +1255,12 @@ int analysis_read(struct analysis *a, struct ta_error *err)
 		     a->facts.log_name);
 	warn_about_unresolved_addresses(a);
 	warn_about_an_empty_window(a);
+	if (a->unnamed_cache_allocs && !opts->quiet)
+		fprintf(stderr, "trace_analyze: note: %llu kmem_cache_alloc event%s name no cache "
+			"(6.1 prints no name= there; 6.18 does): %s by object size, "
+			"\"(unnamed, N bytes)\"\n", (unsigned long long)a->unnamed_cache_allocs,
+			plural(a->unnamed_cache_allocs),
+			a->unnamed_cache_allocs == 1 ? "it is shown" : "they are shown");
 	if (check_kernel_match(a, err) < 0)
 		return -1;
 	if (a->have_dirs)

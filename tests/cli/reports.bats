@@ -164,3 +164,23 @@ number of callers:                  2
 	for i in $(seq 0 10); do [ "${lines[$i]}" = "${all[$i]}" ] || return 1; done
 	[ "${#all[@]}" -gt 11 ]
 }
+
+@test "--group-by cache: kmalloc caches spelled as /proc/slabinfo does, unnamed ones said once" {
+	{
+		line 0 1.000001 kmalloc "call_site=f+0x1/0x10 ptr=ffff888000000100 bytes_req=1000 bytes_alloc=1024 gfp_flags=GFP_KERNEL node=-1 accounted=false"
+		line 0 1.000002 kmalloc "call_site=f+0x1/0x10 ptr=ffff888000000200 bytes_req=2000 bytes_alloc=2048 gfp_flags=GFP_KERNEL_ACCOUNT node=-1 accounted=true"
+		line 0 1.000003 kmalloc "call_site=f+0x1/0x10 ptr=ffff888000000300 bytes_req=90 bytes_alloc=96 gfp_flags=GFP_KERNEL"
+		line 0 1.000004 kmem_cache_alloc "call_site=g+0x1/0x10 ptr=ffff888000000400 bytes_req=576 bytes_alloc=576 gfp_flags=GFP_KERNEL node=-1 accounted=false"
+		line 0 1.000005 kmem_cache_alloc "call_site=g+0x1/0x10 ptr=ffff888000000500 bytes_req=576 bytes_alloc=576 gfp_flags=GFP_KERNEL node=-1 accounted=false name=inode_cache"
+	} > "$BATS_TEST_TMPDIR/log"
+	cd "$BATS_TEST_TMPDIR"
+	run "$TA" -f log --group-by cache -c cache.txt
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = 'trace_analyze: note: 1 kmem_cache_alloc event name no cache (6.1 prints no name= there; 6.18 does): it is shown by object size, "(unnamed, N bytes)"' ]
+	tail -n +10 cache.txt | sed 's/.*[0-9]\/[0-9]* *//' | sort > names.txt
+	printf '%s\n' '(unnamed, 576 bytes)' inode_cache kmalloc-1k kmalloc-?-96 kmalloc-cg-2k | sort | diff - names.txt
+	# the size classes of --group-by size-class are spelled alike
+	"$TA" -q -f log --group-by size-class -c class.txt
+	grep -q ' kmalloc-1k$' class.txt
+	grep -q ' kmalloc-2k$' class.txt
+}
