@@ -19,7 +19,17 @@ enum group_by {
 	GROUP_CACHE,		/* the slab cache (name=, or kmalloc's size class) */
 	GROUP_DIR,		/* the kernel tree's directory (with -k) */
 	GROUP_SIZE_CLASS,	/* the kmalloc size class of bytes_alloc: kmalloc-8 ... kmalloc-8k */
+	GROUP_COMM,		/* the task's name, as the log prints it */
+	GROUP_PID,		/* the task: "comm-pid", as ftrace prints it */
+	GROUP_GFP,		/* the gfp_flags string */
 };
+
+/* Is a row keyed by a field of the event itself, rather than by its call site? */
+static inline bool group_is_by_event_field(enum group_by g)
+{
+	return g == GROUP_CACHE || g == GROUP_SIZE_CLASS || g == GROUP_COMM || g == GROUP_PID ||
+	       g == GROUP_GFP;
+}
 
 /* What a folded stack or a flame graph box weighs (--weight). */
 enum stack_weight {

@@ -44,6 +44,19 @@ const char *kmalloc_size_class(uint32_t bytes);
 void count_by_size_class(struct account *by_class, struct strtab *class_names,
 			 const struct kmem_event *ev);
 
+enum event_key { KEY_COMM, KEY_PID, KEY_GFP };
+
+/*
+ * Count a slab event under a field of its own: the task's name ("(no
+ * task)" when the log gives none), the task as "comm-pid", or the
+ * gfp_flags string ("(no gfp_flags)"); names interned in key_names. A free
+ * is applied as it is: it credits the key its allocation was counted under
+ * (never filtered by task: what a task allocated is freed by anyone).
+ */
+void count_by_task_or_gfp(struct account *by_key, struct strtab *key_names,
+			  const struct trace_strings *s, const struct kmem_event *ev,
+			  enum event_key key);
+
 /* Count a slab event under its cache, names interned in cache_names. */
 void count_by_cache(struct account *by_cache, struct strtab *cache_names,
 		    const struct trace_strings *s, const struct kmem_event *ev);

@@ -111,3 +111,38 @@ void count_by_size_class(struct account *by_class, struct strtab *class_names,
 	keyed.call_site = strtab_intern(class_names, name, strlen(name));
 	account_apply(by_class, &keyed);
 }
+
+static size_t event_key_name(const struct trace_strings *s, const struct kmem_event *ev,
+			     enum event_key key, char *out, size_t cap)
+{
+	const struct strtab *t = key == KEY_GFP ? &s->gfps : &s->comms;
+	uint32_t id = key == KEY_GFP ? ev->gfp : ev->comm;
+	const char *text = id != STR_NONE ? strtab_get(t, id) : NULL;
+	int n;
+
+	if (key == KEY_PID)
+		n = ev->pid >= 0 ? snprintf(out, cap, "%s-%d", text ? text : "", ev->pid)
+				 : snprintf(out, cap, "%s", text ? text : "(no task)");
+	else
+		n = snprintf(out, cap, "%s", text ? text : key == KEY_GFP ? "(no gfp_flags)"
+								: "(no task)");
+	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
+void count_by_task_or_gfp(struct account *by_key, struct strtab *key_names,
+			  const struct trace_strings *s, const struct kmem_event *ev,
+			  enum event_key key)
+{
+	struct kmem_event keyed;
+	char name[512];
+	size_t n;
+
+	if (!kmem_is_slab_alloc(ev->kind)) {
+		account_apply(by_key, ev);
+		return;
+	}
+	keyed = *ev;
+	n = event_key_name(s, ev, key, name, sizeof(name));
+	keyed.call_site = strtab_intern(key_names, name, n);
+	account_apply(by_key, &keyed);
+}

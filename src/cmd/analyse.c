@@ -27,7 +27,7 @@ static const char usage_line[] =
 	"usage: trace_analyze [-k DIR|INDEX] [--system-map FILE] -f LOG|--db-file DB|LOG\n"
 	"                     [--save-db DB] [-c FILE] [-o KEY]\n"
 	"                     [--malloc | --cache] [--group-by callsite|function|origin|\n"
-	"                                          cache|size-class|dir]\n"
+	"                                          cache|size-class|comm|pid|gfp|dir]\n"
 	"                     [-b DIR]\n"
 	"                     [-l FILE] [-r FILE [-a ATTR] [-i]] [--save-index FILE]\n"
 	"                     [--summary FILE] [--stats FILE [--top N]] [--page FILE]\n"
@@ -63,7 +63,8 @@ static const struct po_command analyse_command = {
 
 /* The groupings of the bare command's rows (dir is diff's). */
 #define ANALYSE_GROUPS (1u << GROUP_CALLSITE | 1u << GROUP_FUNCTION | 1u << GROUP_ORIGIN | \
-			1u << GROUP_CACHE | 1u << GROUP_DIR | 1u << GROUP_SIZE_CLASS)
+			1u << GROUP_CACHE | 1u << GROUP_DIR | 1u << GROUP_SIZE_CLASS | \
+			1u << GROUP_COMM | 1u << GROUP_PID | 1u << GROUP_GFP)
 
 static const char *const weight_names[] = { "bytes", "live", "waste", "count", NULL };
 
@@ -318,6 +319,11 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 	if (opts->group_by == GROUP_CACHE && (opts->branch || opts->callers_path))
 		return po_usage_error(cmd, "%s", "--group-by cache: slab caches are in no directory of the "
 				     "tree (-b, -l)");
+	if ((opts->group_by == GROUP_COMM || opts->group_by == GROUP_PID ||
+	     opts->group_by == GROUP_GFP) && (opts->branch || opts->callers_path))
+		return po_usage_error(cmd, "--group-by %s: tasks and GFP flags are in no directory "
+				     "of the tree (-b, -l)", opts->group_by == GROUP_COMM ? "comm" :
+				     opts->group_by == GROUP_PID ? "pid" : "gfp");
 	if (opts->group_by == GROUP_SIZE_CLASS && (opts->branch || opts->callers_path))
 		return po_usage_error(cmd, "%s", "--group-by size-class: size classes are in no directory "
 				     "of the tree (-b, -l)");

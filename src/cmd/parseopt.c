@@ -16,7 +16,7 @@
 #include "parseopt.h"
 
 const char *const po_group_names[] = { "callsite", "function", "origin", "cache", "dir",
-				       "size-class", NULL };
+				       "size-class", "comm", "pid", "gfp", NULL };
 
 #ifndef TA_VERSION
 #define TA_VERSION "0.1"

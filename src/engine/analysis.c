@@ -246,7 +246,7 @@ const struct account *analysis_rows_account(const struct analysis *r, struct nam
 		n->namer.ctx = &n->on;
 		return &r->by_key;
 	}
-	if (r->opts->group_by == GROUP_CACHE || r->opts->group_by == GROUP_SIZE_CLASS) {
+	if (group_is_by_event_field(r->opts->group_by)) {
 		n->namer.name = strtab_row_name;
 		n->namer.ctx = &n->caches;
 		return &r->by_cache;
@@ -306,8 +306,7 @@ void analysis_branch_filters(const struct analysis *a, struct row_filter *rows,
 void analysis_rows(const struct analysis *r, struct account_rows *rows)
 {
 	const uint32_t *place = by_origin(r) ? r->key_place
-			      : r->opts->group_by == GROUP_CACHE ||
-				r->opts->group_by == GROUP_SIZE_CLASS ? NULL : r->site_place;
+			      : group_is_by_event_field(r->opts->group_by) ? NULL : r->site_place;
 	struct row_places places = { place, join_places, &r->dirs };
 	struct namers n;
 	const struct account *a = analysis_rows_account(r, &n);
@@ -429,6 +428,10 @@ static void consume_event(void *ctx, const struct kmem_event *ev)
 	if (r->have_caches && kmem_is_slab(ev->kind)) {
 		if (r->opts->group_by == GROUP_SIZE_CLASS) {
 			count_by_size_class(&r->by_cache, &r->cache_keys, ev);
+		} else if (r->opts->group_by != GROUP_CACHE) {
+			count_by_task_or_gfp(&r->by_cache, &r->cache_keys, &r->strings, ev,
+					     r->opts->group_by == GROUP_GFP ? KEY_GFP :
+					     r->opts->group_by == GROUP_PID ? KEY_PID : KEY_COMM);
 		} else {
 			count_by_cache(&r->by_cache, &r->cache_keys, &r->strings, ev);
 			if (ev->cache == STR_NONE && kmem_is_slab_alloc(ev->kind) &&
@@ -464,8 +467,7 @@ static bool needs_event_stream(const struct options *o)
 {
 	return analysis_needs_findings(o) || o->outstanding_path || o->page_path ||
 	       o->has_time_start ||
-	       o->has_time_end || analysis_needs_stacks(o) || o->group_by == GROUP_CACHE ||
-	       o->group_by == GROUP_SIZE_CLASS ||
+	       o->has_time_end || analysis_needs_stacks(o) || group_is_by_event_field(o->group_by) ||
 	       o->replay_events || analysis_needs_timeline(o);
 }
 
@@ -482,6 +484,10 @@ static unsigned fields_wanted(const struct options *o)
 		want |= WANT_PAGE;
 	if (o->group_by == GROUP_CACHE)
 		want |= WANT_CACHE_NAME;
+	if (o->group_by == GROUP_COMM || o->group_by == GROUP_PID)
+		want |= WANT_COMM;
+	if (o->group_by == GROUP_GFP)
+		want |= WANT_GFP;
 	if (analysis_needs_findings(o))	/* caches; page events for the timestamps' order */
 		want |= WANT_CACHE_NAME | WANT_PAGE;
 	if (o->has_time_start || o->has_time_end)
@@ -1067,7 +1073,7 @@ static void prepare_timeline(struct analysis *r)
 /* Origins and stacks: set up before the log is read, as System.map is loaded. */
 static int prepare_origins(struct analysis *r, struct ta_error *err)
 {
-	if (r->opts->group_by == GROUP_CACHE || r->opts->group_by == GROUP_SIZE_CLASS) {
+	if (group_is_by_event_field(r->opts->group_by)) {
 		strtab_init(&r->cache_keys);
 		account_init(&r->by_cache, r->opts->families);
 		r->have_caches = true;

@@ -58,7 +58,8 @@ static const char *grouping_name(enum group_by g)
 	static const char *const names[] = {
 		[GROUP_CALLSITE] = "callsite", [GROUP_FUNCTION] = "function",
 		[GROUP_ORIGIN] = "origin", [GROUP_CACHE] = "cache", [GROUP_DIR] = "dir",
-		[GROUP_SIZE_CLASS] = "size-class",
+		[GROUP_SIZE_CLASS] = "size-class", [GROUP_COMM] = "comm", [GROUP_PID] = "pid",
+		[GROUP_GFP] = "gfp",
 	};
 
 	return (unsigned)g < sizeof(names) / sizeof(names[0]) ? names[g] : NULL;
@@ -289,6 +290,12 @@ static const char *rows_noun(const struct options *o)
 		return "by slab cache";
 	case GROUP_SIZE_CLASS:
 		return "by kmalloc size class";
+	case GROUP_COMM:
+		return "by task name";
+	case GROUP_PID:
+		return "by task";
+	case GROUP_GFP:
+		return "by GFP flags";
 	case GROUP_DIR:
 		return "by directory";
 	default:

@@ -184,3 +184,29 @@ number of callers:                  2
 	grep -q ' kmalloc-1k$' class.txt
 	grep -q ' kmalloc-2k$' class.txt
 }
+
+@test "--group-by comm, pid, gfp: rows per task and per GFP flags, frees credited whoever frees" {
+	{
+		printf '            bash-10      [000] .....     1.000001: kmalloc: call_site=f+0x1/0x10 ptr=ffff888000000100 bytes_req=100 bytes_alloc=128 gfp_flags=GFP_KERNEL node=-1 accounted=false\n'
+		printf '            bash-11      [000] .....     1.000002: kmalloc: call_site=f+0x1/0x10 ptr=ffff888000000200 bytes_req=60 bytes_alloc=64 gfp_flags=GFP_KERNEL|__GFP_ZERO node=-1 accounted=false\n'
+		printf '             cat-12      [001] .....     1.000003: kmalloc: call_site=g+0x1/0x10 ptr=ffff888000000300 bytes_req=30 bytes_alloc=32 gfp_flags=GFP_KERNEL node=-1 accounted=false\n'
+		# a kworker frees bash's first object: the row of bash is credited
+		printf '     kworker/0:1-3       [000] .....     1.000004: kfree: call_site=h+0x1/0x10 ptr=ffff888000000100\n'
+	} > "$BATS_TEST_TMPDIR/log"
+	cd "$BATS_TEST_TMPDIR"
+	"$TA" -q -f log --group-by comm -c comm.txt
+	tail -n +10 comm.txt > rows.txt
+	printf '%s\n' \
+		'     192        4       64     2/1     bash' \
+		'      32        2       32     1/0     cat' | diff - rows.txt
+	"$TA" -q -f log --group-by pid -c - | tail -n +10 | awk '{ print $NF, $4 }' > pid.txt
+	printf '%s\n' 'bash-11 1/0' 'cat-12 1/0' 'bash-10 1/1' | diff - pid.txt
+	"$TA" -q -f log --group-by gfp -c - | tail -n +10 | awk '{ print $NF, $1 }' > gfp.txt
+	printf '%s\n' 'GFP_KERNEL|__GFP_ZERO 64' 'GFP_KERNEL 160' | diff - gfp.txt
+	# the same from a DB, which keeps the tasks and the flags
+	"$TA" -q -f log --save-db k.db
+	"$TA" -q --db-file k.db --group-by comm -c comm-db.txt
+	diff comm.txt comm-db.txt
+	run "$TA" -f log --group-by pid -l callers.txt
+	[ "$status" -eq 2 ]
+}

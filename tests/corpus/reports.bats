@@ -134,3 +134,20 @@ setup() {
 	run "$TA" -q -f "$CORPUS/linux-6.1-tiny/boot-kmem.log" -c - -o total_waste --malloc
 	[ "$status" -eq 0 ]
 }
+
+@test "--group-by comm and pid on a real log: each task's allocations as an independent count" {
+	"$TA" -q -f "$SMALL" --group-by pid -c "$BATS_TEST_TMPDIR/pid.json" --format json
+	python3 - "$SMALL" "$BATS_TEST_TMPDIR/pid.json" <<'PY'
+import json, re, sys
+allocs = {}
+line_re = re.compile(r"^\s*(.*?)-(\d+)\s+\[\d+\].*?\s(kmalloc|kmalloc_node|kmem_cache_alloc|kmem_cache_alloc_node): ")
+for line in open(sys.argv[1], errors="replace"):
+    m = line_re.match(line)
+    if m and "ptr=0000000000000000" not in line:
+        key = "%s-%s" % (m.group(1), m.group(2))
+        allocs[key] = allocs.get(key, 0) + 1
+got = {r["key"] if "key" in r else r["caller"]: r["alloc_count"] for r in json.load(open(sys.argv[2]))["callers"]}
+assert got == allocs, sorted(set(got.items()) ^ set(allocs.items()))[:10]
+print(len(got), "tasks agree")
+PY
+}
