@@ -73,6 +73,13 @@ void account_release(struct account *a);
 /* Apply one event; events that are not slab events are ignored. */
 void account_apply(struct account *a, const struct kmem_event *ev);
 
+/*
+ * ev, an allocation this account does not count (--comm, --pid, --gfp
+ * left it out), reuses the pointer of a live object: that object was freed
+ * where no tracepoint saw it, an implicit free as if ev had been counted.
+ */
+void account_pointer_came_back(struct account *a, const struct kmem_event *ev);
+
 /* How many of call site id's live objects were allocated again without a free. */
 static inline uint64_t account_reallocated(const struct account *a, uint32_t id)
 {

@@ -84,6 +84,10 @@ struct analysis {
 	uint64_t in_window[KMEM_KIND_COUNT];	/* events counted, by kind (--time) */
 	uint64_t outside_window;
 	uint64_t unnamed_cache_allocs;	/* kmem_cache_alloc* without name=, by cache */
+	/* --comm, --pid, --gfp: the pointers (pfns of pages) allocated by others */
+	struct ptrmap filtered_out;
+	bool have_filters;
+	uint64_t filtered_allocs, filtered_frees;
 	struct input input;
 	double started;
 	double last_progress;

@@ -31,6 +31,26 @@ static inline bool group_is_by_event_field(enum group_by g)
 	       g == GROUP_GFP;
 }
 
+/*
+ * --comm, --pid, --gfp: the allocations kept (any of the names, any of the
+ * pids, any of the flags among the allocation's gfp_flags); the frees of
+ * the others are dropped with them. Lists of up to TASK_FILTER_MAX.
+ */
+#define TASK_FILTER_MAX 64
+struct task_filters {
+	char comm[TASK_FILTER_MAX][64];
+	size_t ncomm;
+	int pid[TASK_FILTER_MAX];
+	size_t npid;
+	char gfp[TASK_FILTER_MAX][64];
+	size_t ngfp;
+};
+
+static inline bool task_filters_set(const struct task_filters *f)
+{
+	return f->ncomm || f->npid || f->ngfp;
+}
+
 /* What a folded stack or a flame graph box weighs (--weight). */
 enum stack_weight {
 	WEIGHT_BYTES,		/* bytes_alloc of the allocations */
@@ -76,6 +96,7 @@ struct options {
 	size_t top;			/* --top: 0 = every row */
 	bool has_time_start, has_time_end;	/* --time START,END */
 	uint64_t time_start_ns, time_end_ns;
+	struct task_filters filters;	/* --comm, --pid, --gfp */
 	bool quiet;			/* -q: no summary */
 	bool record_brief;		/* record with no report asked: the top callers and
 					   the slab bytes on standard output */

@@ -145,6 +145,21 @@ static void apply_free(struct account *a, const struct kmem_event *ev)
 	ptrmap_remove(&a->live, slot);
 }
 
+void account_pointer_came_back(struct account *a, const struct kmem_event *ev)
+{
+	struct live_alloc *slot;
+
+	if (!kmem_is_slab_alloc(ev->kind) || !family_wanted(a, ev->kind) || !ev->ptr)
+		return;
+	slot = ptrmap_find(&a->live, ev->ptr);
+	if (!slot)
+		return;
+	count_reallocated(a, slot->call_site);
+	release_live(a, slot);
+	a->totals.implicit_frees++;
+	ptrmap_remove(&a->live, slot);
+}
+
 void account_apply(struct account *a, const struct kmem_event *ev)
 {
 	if (!kmem_is_slab(ev->kind))

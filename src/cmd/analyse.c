@@ -79,6 +79,63 @@ static int read_page_size(const struct po_option *o, const char *arg, struct ta_
 	return 0;
 }
 
+/* "a,b,c" into up to TASK_FILTER_MAX names of fewer than 64 bytes; -1 on a bad list. */
+static int read_name_list(const char *arg, char (*names)[64], size_t *count)
+{
+	size_t n = *count;
+
+	while (*arg) {
+		size_t len = strcspn(arg, ",");
+
+		if (!len || len >= 64 || n == TASK_FILTER_MAX)
+			return -1;
+		memcpy(names[n], arg, len);
+		names[n][len] = '\0';
+		n++;
+		arg += len + (arg[len] == ',');
+	}
+	if (n == *count)
+		return -1;
+	*count = n;
+	return 0;
+}
+
+static int read_comm_filter(const struct po_option *o, const char *arg, struct ta_error *why)
+{
+	struct task_filters *f = o->value;
+
+	if (read_name_list(arg, f->comm, &f->ncomm) < 0)
+		return error_set(why, "--comm wants task names (NAME or NAME,NAME,...; %d at "
+				 "most, each under 64 bytes), not '%s'", TASK_FILTER_MAX, arg);
+	return 0;
+}
+
+static int read_gfp_filter(const struct po_option *o, const char *arg, struct ta_error *why)
+{
+	struct task_filters *f = o->value;
+
+	if (read_name_list(arg, f->gfp, &f->ngfp) < 0)
+		return error_set(why, "--gfp wants GFP flags as the log prints them (FLAG or "
+				 "FLAG,FLAG,...: GFP_KERNEL, __GFP_ACCOUNT ...), not '%s'", arg);
+	return 0;
+}
+
+static int read_pid_filter(const struct po_option *o, const char *arg, struct ta_error *why)
+{
+	struct task_filters *f = o->value;
+	struct po_pids pids;
+	struct po_option as_pids = *o;
+	size_t i;
+
+	memset(&pids, 0, sizeof(pids));
+	as_pids.value = &pids;
+	if (po_read_pids(&as_pids, arg, why) < 0)
+		return -1;
+	for (i = 0; i < pids.count && f->npid < TASK_FILTER_MAX; i++)
+		f->pid[f->npid++] = pids.pid[i];
+	return 0;
+}
+
 /* --time "START,END", "START,", ",END" or "START", into the struct options. */
 static int read_time_window(const struct po_option *o, const char *arg, struct ta_error *why)
 {
@@ -138,6 +195,15 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 		OPT_MALLOC(&a->malloc_only),
 		OPT_CACHE(&a->cache_only),
 		OPT_GROUP_BY(&o->group_by, ANALYSE_GROUPS),
+		OPT_CALL(0, "comm", &o->filters, "NAME[,NAME...]", read_comm_filter,
+			 "only the allocations of these tasks (by name), and their frees by "
+			 "any task"),
+		OPT_CALL(0, "pid", &o->filters, "P[,P...]", read_pid_filter,
+			 "only the allocations of these tasks (by pid), and their frees by any "
+			 "task"),
+		OPT_CALL(0, "gfp", &o->filters, "FLAG[,FLAG...]", read_gfp_filter,
+			 "only the allocations whose gfp_flags hold one of these flags, and "
+			 "their frees"),
 		OPT_FORMAT(&o->format),
 		OPT_GROUP("Beyond the account (FILE '-' = standard output)"),
 		OPT_OUTPUT(0, "save-db", &o->save_db, "DB",
@@ -223,6 +289,8 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 		if (for_record) {
 			if (opt.kind == PO_HELP || opt.kind == PO_VERSION)
 				continue;	/* record's own */
+			if (opt.long_name && strcmp(opt.long_name, "pid") == 0)
+				continue;	/* record's own: the tasks it records */
 			if (opt.short_name == 'f' || (opt.long_name &&
 						      strcmp(opt.long_name, "db-file") == 0))
 				opt = (struct po_option)OPT_REFUSED(

@@ -404,6 +404,77 @@ static bool kept_by_window(struct analysis *r, const struct kmem_event *ev)
 	return false;
 }
 
+/* Does the allocation match --comm, --pid and --gfp (each given: any of its values)? */
+static bool allocation_matches(const struct analysis *r, const struct kmem_event *ev)
+{
+	const struct task_filters *f = &r->opts->filters;
+	const char *comm = ev->comm != STR_NONE ? strtab_get(&r->strings.comms, ev->comm) : "";
+	const char *gfp = ev->gfp != STR_NONE ? strtab_get(&r->strings.gfps, ev->gfp) : "";
+	bool ok;
+	size_t i;
+
+	for (ok = !f->ncomm, i = 0; !ok && i < f->ncomm; i++)
+		ok = strcmp(comm, f->comm[i]) == 0;
+	if (!ok)
+		return false;
+	for (ok = !f->npid, i = 0; !ok && i < f->npid; i++)
+		ok = ev->pid == f->pid[i];
+	if (!ok)
+		return false;
+	for (ok = !f->ngfp, i = 0; !ok && i < f->ngfp; i++) {
+		size_t n = strlen(f->gfp[i]);
+		const char *p;
+
+		for (p = gfp; !ok && (p = strstr(p, f->gfp[i])); p += n)
+			ok = (p == gfp || p[-1] == '|') && (p[n] == '\0' || p[n] == '|');
+	}
+	return ok;
+}
+
+/*
+ * --comm, --pid, --gfp: an allocation that does not match is left out and
+ * its pointer (a page's pfn) remembered, so that its free, by whatever
+ * task, is left out too rather than counted as a lost free; the frees of
+ * the kept allocations are never filtered (what a task allocates, others
+ * free).
+ */
+static bool kept_by_filters(struct analysis *r, const struct kmem_event *ev)
+{
+	bool page = kmem_is_page(ev->kind);
+	uint64_t key = page ? ev->pfn | 1ull << 63 : ev->ptr;
+	struct live_alloc *gone;
+	int existed;
+
+	if (ev->kind == KMEM_PAGE_ALLOC || kmem_is_slab_alloc(ev->kind)) {
+		if (!key || (page && ev->pfn == 0))
+			return allocation_matches(r, ev);
+		gone = ptrmap_find(&r->filtered_out, key);
+		if (allocation_matches(r, ev)) {
+			if (gone)	/* the pointer, freed unseen, is one of ours now */
+				ptrmap_remove(&r->filtered_out, gone);
+			return true;
+		}
+		ptrmap_insert(&r->filtered_out, key, &existed);
+		r->filtered_allocs++;
+		/* a kept object there was freed unseen: as the unfiltered account says */
+		account_pointer_came_back(&r->account, ev);
+		if (r->have_keys)
+			account_pointer_came_back(&r->by_key, ev);
+		if (r->have_caches)
+			account_pointer_came_back(&r->by_cache, ev);
+		return false;
+	}
+	if (ev->kind == KMEM_PAGE_FREE || kmem_is_slab_free(ev->kind)) {
+		gone = key ? ptrmap_find(&r->filtered_out, key) : NULL;
+		if (!gone)
+			return true;
+		ptrmap_remove(&r->filtered_out, gone);
+		r->filtered_frees++;
+		return false;
+	}
+	return true;	/* markers, batched page frees, per-CPU drains... */
+}
+
 static void consume_event(void *ctx, const struct kmem_event *ev)
 {
 	struct analysis *r = ctx;
@@ -412,6 +483,8 @@ static void consume_event(void *ctx, const struct kmem_event *ev)
 	    db_writer_add(r->saving, ev, &r->save_error) < 0)
 		r->save_failed = true;
 	if (analysis_time_window_set(r->opts) && !kept_by_window(r, ev))
+		return;
+	if (r->have_filters && !kept_by_filters(r, ev))
 		return;
 	r->in_window[ev->kind]++;
 	if (ev->ts_ns) {
@@ -468,6 +541,7 @@ static bool needs_event_stream(const struct options *o)
 	return analysis_needs_findings(o) || o->outstanding_path || o->page_path ||
 	       o->has_time_start ||
 	       o->has_time_end || analysis_needs_stacks(o) || group_is_by_event_field(o->group_by) ||
+	       task_filters_set(&o->filters) ||
 	       o->replay_events || analysis_needs_timeline(o);
 }
 
@@ -484,8 +558,11 @@ static unsigned fields_wanted(const struct options *o)
 		want |= WANT_PAGE;
 	if (o->group_by == GROUP_CACHE)
 		want |= WANT_CACHE_NAME;
-	if (o->group_by == GROUP_COMM || o->group_by == GROUP_PID)
+	if (o->group_by == GROUP_COMM || o->group_by == GROUP_PID || o->filters.ncomm ||
+	    o->filters.npid)
 		want |= WANT_COMM;
+	if (o->filters.ngfp)
+		want |= WANT_GFP;
 	if (o->group_by == GROUP_GFP)
 		want |= WANT_GFP;
 	if (analysis_needs_findings(o))	/* caches; page events for the timestamps' order */
@@ -1016,6 +1093,10 @@ void analysis_init(struct analysis *r, const struct options *opts)
 		pages_init(&r->pages);
 		r->have_pages = true;
 	}
+	if (task_filters_set(&opts->filters)) {
+		ptrmap_init(&r->filtered_out);
+		r->have_filters = true;
+	}
 }
 
 void analysis_release(struct analysis *r)
@@ -1026,6 +1107,8 @@ void analysis_release(struct analysis *r)
 	if (r->have_db)
 		db_close(&r->db);
 	account_release(&r->account);
+	if (r->have_filters)
+		ptrmap_release(&r->filtered_out);
 	symbols_release(&r->syms);
 	symbols_release(&r->kallsyms);
 	trace_strings_release(&r->strings);

@@ -585,6 +585,11 @@ static int write_log_reports(struct analysis *r, struct ta_error *err)
 		if (analysis_time_window_set(opts))
 			fprintf(stderr, "  time window:            %llu events outside it left out\n",
 				(unsigned long long)r->outside_window);
+		if (r->have_filters)
+			fprintf(stderr, "  --comm/--pid/--gfp:     %llu allocations of other tasks or "
+				"flags left out, and %llu frees of them\n",
+				(unsigned long long)r->filtered_allocs,
+				(unsigned long long)r->filtered_frees);
 		if (r->have_ktree)
 			write_kernel_summary(stderr, opts->kernel, &r->ktree, &r->dirs, true);
 		if (!options_ask_for_an_output(opts) && !opts->live)

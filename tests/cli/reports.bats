@@ -210,3 +210,31 @@ number of callers:                  2
 	run "$TA" -f log --group-by pid -l callers.txt
 	[ "$status" -eq 2 ]
 }
+
+@test "--comm, --pid, --gfp: a task's allocations, their frees by anyone, others' frees left out" {
+	{
+		printf '            bash-10      [000] .....     1.000001: kmalloc: call_site=f+0x1/0x10 ptr=ffff888000000100 bytes_req=100 bytes_alloc=128 gfp_flags=GFP_KERNEL node=-1 accounted=false\n'
+		printf '            bash-11      [000] .....     1.000002: kmalloc: call_site=f+0x1/0x10 ptr=ffff888000000200 bytes_req=60 bytes_alloc=64 gfp_flags=GFP_KERNEL|__GFP_ZERO node=-1 accounted=false\n'
+		printf '             cat-12      [001] .....     1.000003: kmalloc: call_site=g+0x1/0x10 ptr=ffff888000000300 bytes_req=30 bytes_alloc=32 gfp_flags=GFP_KERNEL node=-1 accounted=false\n'
+		# a kworker frees bash's first object; bash frees cat's
+		printf '     kworker/0:1-3       [000] .....     1.000004: kfree: call_site=h+0x1/0x10 ptr=ffff888000000100\n'
+		printf '            bash-10      [000] .....     1.000005: kfree: call_site=h+0x1/0x10 ptr=ffff888000000300\n'
+	} > "$BATS_TEST_TMPDIR/log"
+	cd "$BATS_TEST_TMPDIR"
+	run "$TA" -f log --comm bash -c account.txt
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"  lost frees:                        0"* ]]
+	[[ "$output" == *"  --comm/--pid/--gfp:     1 allocations of other tasks or flags left out, and 1 frees of them"* ]]
+	tail -n +10 account.txt > rows.txt
+	printf '%s\n' '     192        4       64     2/1     f+0x1' | diff - rows.txt
+	"$TA" -q -f log --pid 11,12 -c - | tail -n +10 | awk '{ print $NF, $4 }' > pid.txt
+	printf '%s\n' 'f+0x1 1/0' 'g+0x1 1/1' | diff - pid.txt
+	"$TA" -q -f log --gfp __GFP_ZERO -c - | tail -n +10 | awk '{ print $NF, $1 }' > gfp.txt
+	printf '%s\n' 'f+0x1 64' | diff - gfp.txt
+	# GFP_KERNEL is a flag of both: --gfp matches whole flags only
+	"$TA" -q -f log --gfp GFP_KERNEL -c - | grep -q '^number of allocs: *3$'
+	"$TA" -q -f log --gfp GFP_KERN -c - | grep -q '^number of allocs: *0$'
+	run "$TA" -f log --comm '' -c -
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: --comm wants task names (NAME or NAME,NAME,...; 64 at most, each under 64 bytes), not ''" ]
+}

@@ -151,3 +151,20 @@ assert got == allocs, sorted(set(got.items()) ^ set(allocs.items()))[:10]
 print(len(got), "tasks agree")
 PY
 }
+
+@test "--comm: the account of one task is its row of --group-by comm, from the log and the DB" {
+	cd "$BATS_TEST_TMPDIR"
+	"$TA" -q -f "$SMALL" --group-by comm -c comm.txt --save-db s.db
+	for task in cat ld bash; do
+		row=$(awk -v t="$task" '$NF == t { print $1, $3, $4 }' comm.txt)
+		[ -n "$row" ]
+		for src in "-f $SMALL" "--db-file s.db"; do
+			# shellcheck disable=SC2086
+			"$TA" -q $src --comm "$task" -c one.txt
+			got=$(awk '/^current bytes allocated:/ { net = $NF } /^number of allocs:/ { a = $NF }
+				/^number of frees:/ { f = $NF }
+				NR > 9 { total += $1 } END { print total, net, a "/" f }' one.txt)
+			[ "$got" = "$row" ] || { echo "$task from $src: $got, not $row"; return 1; }
+		done
+	done
+}
