@@ -11,6 +11,7 @@ enum dat_layout {
 	DAT_LAYOUT_OK,
 	DAT_LAYOUT_DAMAGED,	/* a size or offset past the end, a bad first page... */
 	DAT_FORMATS_CRASH,	/* libtraceevent dies parsing its event formats */
+	DAT_HEADER_PAGE_BAD,	/* header_page does not describe the file's pages */
 };
 
 /* The trace.dat of this version open on fd (read at random: a regular file). */

@@ -47,4 +47,13 @@ void tepguard_own(struct tepguard *g, void *p);
  */
 bool tepguard_formats_survive(const struct tepguard *g);
 
+/*
+ * Whether the header_page format (if g has one) gives the size of a page's
+ * commit word as the file's long size: libtracecmd takes that size for
+ * every page it reads, and a header_page that says otherwise (or nothing
+ * it can parse) makes it fail half-opened and crash in its own clean-up.
+ * Parsed in this process: call it after tepguard_formats_survive.
+ */
+bool tepguard_header_page_agrees(const struct tepguard *g);
+
 #endif

@@ -509,7 +509,8 @@ enum dat_layout datlayout_check(int fd, int version)
 	tepguard_init(&guard, (int)l.long_size);
 	l.guard = &guard;
 	if (!l.bad && (version == 6 ? v6_layout_ok(&l) : v7_layout_ok(&l)))
-		verdict = tepguard_formats_survive(&guard) ? DAT_LAYOUT_OK : DAT_FORMATS_CRASH;
+		verdict = !tepguard_formats_survive(&guard) ? DAT_FORMATS_CRASH
+			: !tepguard_header_page_agrees(&guard) ? DAT_HEADER_PAGE_BAD : DAT_LAYOUT_OK;
 	tepguard_release(&guard);
 	munmap(map, (size_t)st.st_size);
 	return verdict;

@@ -101,6 +101,27 @@ static void try_formats(const struct tepguard *g)
 	_exit(0);
 }
 
+bool tepguard_header_page_agrees(const struct tepguard *g)
+{
+	struct tep_handle *tep;
+	int size;
+
+	if (!g->header_page)
+		return true;
+	tep = tep_alloc();
+	if (!tep)
+		return true;
+	tep_set_loglevel(TEP_LOG_NONE);
+	tep_set_long_size(tep, g->long_size);
+	if (tep_parse_header_page(tep, (char *)g->header_page, (unsigned long)g->header_page_len,
+				  g->long_size) < 0)
+		size = -1;
+	else
+		size = tep_get_header_page_size(tep);
+	tep_free(tep);
+	return size == g->long_size;
+}
+
 bool tepguard_formats_survive(const struct tepguard *g)
 {
 	pid_t child;

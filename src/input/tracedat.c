@@ -202,6 +202,10 @@ int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *
 		close(dup_fd);
 		return error_set(err, "'%s' is a damaged trace.dat: its event formats make "
 				 "libtraceevent crash", cfg->name);
+	case DAT_HEADER_PAGE_BAD:
+		close(dup_fd);
+		return error_set(err, "'%s' is a damaged trace.dat: its header_page format does not "
+				 "describe its pages", cfg->name);
 	default:
 		close(dup_fd);
 		return error_set(err, "'%s' is a damaged or cut trace.dat: its sections or CPU data "

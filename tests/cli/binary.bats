@@ -47,6 +47,15 @@ need_trace_cmd() {
 	[ ! -e out.txt ]
 }
 
+@test "a trace.dat whose header_page is damaged: refused before libtracecmd crashes on it" {
+	# found by fuzzing: libtracecmd 3.1 crashes in tracecmd_close on it
+	local f="$TOP/tests/fuzz/regressions/tracedat/header-page-misdescribes"
+	run "$TA" -q -f "$f" -c out.txt
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: '$f' is a damaged trace.dat: its header_page format does not describe its pages" ]
+	[ ! -e out.txt ]
+}
+
 @test "a perf.data whose event format makes libtraceevent crash: refused with a message, no crash" {
 	# found by fuzzing: one flipped bit in kmalloc's print format ("none". REC->node)
 	run "$TA" -q -f "$TOP/tests/fuzz/regressions/perfdata/format-crashes-libtraceevent" -c out.txt
