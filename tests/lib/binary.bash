@@ -11,6 +11,10 @@ reports() {
 		--html "$p.html" --save-db "$p.db"
 	TA_TEST_TIMESTAMPS=usec "$TA" -q -f "$src" "$@" --group-by origin -c "$p.origins" \
 		--folded "$p.folded" --folded-pages "$p.folded-pages"
+	# the tasks and the GFP flags each event carries
+	TA_TEST_TIMESTAMPS=usec "$TA" -q -f "$src" "$@" --group-by pid -c "$p.tasks"
+	TA_TEST_TIMESTAMPS=usec "$TA" -q -f "$src" "$@" --group-by gfp --gfp GFP_KERNEL \
+		-c "$p.gfp"
 }
 
 # same_reports A B: the reports of A and B byte for byte (the summary but its line naming
@@ -18,7 +22,7 @@ reports() {
 # ISLANDS: the page's data compared
 same_reports() {
 	local r drop=${DROP:-^log: }
-	for r in account stats outstanding page origins folded folded-pages; do
+	for r in account stats outstanding page origins folded folded-pages tasks gfp; do
 		# a folded file with no line is not written, from either
 		[ -e "$1.$r" ] || [ -e "$2.$r" ] || continue
 		diff_or_fail "$1.$r" "$2.$r" || { echo "report $r differs"; return 1; }
