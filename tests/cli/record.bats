@@ -339,7 +339,7 @@ wait_status() {
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^  ALLOCS/S .* CACHE$' <<< "$output")" -eq 3 ]
 	grep -Eq '^ +[1-9][0-9]* .* filp$' <<< "$output"
-	grep -Eq ' kmalloc-(cg-)?[0-9]+$' <<< "$output"
+	grep -Eq ' kmalloc-(cg-)?[0-9]+k?$' <<< "$output"	# kmalloc-64, kmalloc-1k
 }
 
 @test "top: --group-by origin turns stacks on; a bad grouping is a usage error" {
