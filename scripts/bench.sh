@@ -3,8 +3,9 @@
 #
 # Prints, for `trace_analyze -q -f LOG -c /dev/null` with one parser thread
 # and with the default thread count: wall time (best of RUNS, default 3),
-# MB/s, kmem events/s, peak RSS, and the ratio to `wc -l LOG` (the speed
-# of just reading the lines). The page cache is warmed first, so this
+# MB/s, kmem events/s, peak RSS, minor page faults, and the ratio to
+# `wc -l LOG` (the speed of just reading the lines); then what the second
+# thread gives. The page cache is warmed first, so this
 # measures the program, not the disk. A >= 1 GB log can be made with
 # scripts/make-big-log.sh. TA=path selects another binary.
 # Then every report at once (--stats --outstanding --page: the live tables
@@ -40,7 +41,7 @@ best_of() {
 	i=0
 	while [ $i -lt "$runs" ]; do
 		t0=$(now_ns)
-		/usr/bin/time -f %M -o "$tmp/rss.now" "$@" > /dev/null 2> "$tmp/err" ||
+		/usr/bin/time -f '%M %R %F' -o "$tmp/rss.now" "$@" > /dev/null 2> "$tmp/err" ||
 			{ cat "$tmp/err" >&2; exit 1; }
 		t1=$(now_ns)
 		t=$((t1 - t0))
@@ -65,7 +66,7 @@ bench_binary() {
 		"$(awk -v b="$bytes" 'BEGIN { print b / 1e6 }')" "$1" "$events"
 	line() {	# LABEL SECONDS [BASE_SECONDS]
 		awk -v label="$1" -v s="$2" -v base="${3:-}" -v b="$bytes" -v e="$events" \
-		    -v rss="$(cat "$tmp/rss")" 'BEGIN {
+		    -v rss="$(cut -d' ' -f1 "$tmp/rss")" -v faults="$(cut -d' ' -f2 "$tmp/rss")" 'BEGIN {
 			printf "%-34s %7.3f s  %7.0f MB/s  %6.2f M events/s  RSS %6.1f MB", label, s,
 			       b / 1e6 / s, e / 1e6 / s, rss / 1024
 			if (base != "") printf "  %5.1fx faster", base / s
@@ -108,13 +109,16 @@ printf 'wc -l:      %s s  %8.0f MB/s\n' "$wc_s" "$(awk -v b="$bytes" -v s="$wc_s
 
 report() {	# LABEL SECONDS
 	awk -v label="$1" -v s="$2" -v b="$bytes" -v e="$events" -v w="$wc_s" \
-	    -v rss="$(cat "$tmp/rss")" 'BEGIN {
-		printf "%-11s %s s  %8.0f MB/s  %6.2f M events/s  peak RSS %5.1f MB  %4.1fx wc -l\n",
-		       label, s, b / 1e6 / s, e / 1e6 / s, rss / 1024, s / w }'
+	    -v rss="$(cut -d' ' -f1 "$tmp/rss")" -v faults="$(cut -d' ' -f2 "$tmp/rss")" 'BEGIN {
+		printf "%-11s %s s  %8.0f MB/s  %6.2f M events/s  peak RSS %5.1f MB  %6d faults  %4.1fx wc -l\n",
+		       label, s, b / 1e6 / s, e / 1e6 / s, rss / 1024, faults, s / w }'
 }
 
-report "1 thread:" "$(best_of "$ta" -q --threads 1 -f "$log" -c /dev/null)"
-report "threads:" "$(best_of "$ta" -q -f "$log" -c /dev/null)"
+one_s=$(best_of "$ta" -q --threads 1 -f "$log" -c /dev/null)
+report "1 thread:" "$one_s"
+two_s=$(best_of "$ta" -q -f "$log" -c /dev/null)
+report "threads:" "$two_s"
+awk -v a="$one_s" -v b="$two_s" 'BEGIN { printf "2 threads: %.2fx the speed of one\n", a / b }'
 report "all reports:" "$(best_of "$ta" -q -f "$log" -c /dev/null --stats /dev/null \
 	--outstanding /dev/null --page /dev/null)"
 
@@ -122,12 +126,12 @@ report "all reports:" "$(best_of "$ta" -q -f "$log" -c /dev/null --stats /dev/nu
 # much faster the account comes from it than from the text.
 db="$tmp/bench.db"
 save_s=$(best_of "$ta" -q -f "$log" -c /dev/null --save-db "$db")
-save_rss=$(cat "$tmp/rss")
+save_rss=$(cut -d' ' -f1 "$tmp/rss")
 save1_s=$(best_of "$ta" -q --threads 1 -f "$log" -c /dev/null --save-db "$db")
 plain_s=$(best_of "$ta" -q -f "$log" -c /dev/null)
 plain1_s=$(best_of "$ta" -q --threads 1 -f "$log" -c /dev/null)
 db_s=$(best_of "$ta" -q --db-file "$db" -c /dev/null)
-db_rss=$(cat "$tmp/rss")
+db_rss=$(cut -d' ' -f1 "$tmp/rss")
 db_bytes=$(stat -c %s "$db")
 awk -v b="$bytes" -v d="$db_bytes" 'BEGIN {
 	printf "DB:         %.1f MB, %.1f%% of the log\n", d / 1e6, 100 * d / b }'
@@ -150,7 +154,7 @@ for z in ${BENCH_COMPRESSED:-}; do
 	$pack < "$log" > "$tmp/log.$z"
 	zbytes=$(stat -c %s "$tmp/log.$z")
 	direct=$(best_of "$ta" -q -f "$tmp/log.$z" -c /dev/null)
-	direct_rss=$(cat "$tmp/rss")
+	direct_rss=$(cut -d' ' -f1 "$tmp/rss")
 	piped=$(best_of sh -c "$cat_z '$tmp/log.$z' | '$ta' -q -f - -c /dev/null")
 	cat_only=$(best_of sh -c "$cat_z '$tmp/log.$z' > /dev/null")
 	awk -v z="$z" -v zb="$zbytes" -v b="$bytes" -v d="$direct" -v p="$piped" -v c="$cat_only" \
