@@ -598,10 +598,17 @@ static void put_plain_line(void *ctx, int y, const char *line, bool bold)
 	puts(line);
 }
 
+/* The rows in the chosen order (none: nothing to sort, and no NULL to qsort). */
+static void sort_rows(struct top_view *v)
+{
+	if (v->nrows)
+		qsort_r(v->rows, v->nrows, sizeof(*v->rows), by_sort_key, &v->args->sort);
+}
+
 /* The rows sorted and drawn on the terminal, with the keys' line. */
 static void paint_screen(struct top_view *v, double seconds)
 {
-	qsort_r(v->rows, v->nrows, sizeof(*v->rows), by_sort_key, &v->args->sort);
+	sort_rows(v);
 	erase();
 	draw(v, seconds, v->args->rows ? (int)v->args->rows : LINES - 6, put_curses_line, NULL);
 	mvaddstr(LINES - 1, 0, v->live->stacks
@@ -691,10 +698,10 @@ static void refresh_view(struct top_view *v, double now)
 	if (v->curses) {
 		paint_screen(v, seconds);
 	} else if (v->args->format != FORMAT_TEXT) {
-		qsort_r(v->rows, v->nrows, sizeof(*v->rows), by_sort_key, &v->args->sort);
+		sort_rows(v);
 		print_machine(v, seconds);
 	} else {
-		qsort_r(v->rows, v->nrows, sizeof(*v->rows), by_sort_key, &v->args->sort);
+		sort_rows(v);
 		draw(v, seconds, v->args->rows ? (int)v->args->rows : 20, put_plain_line, NULL);
 		putchar('\n');
 		fflush(stdout);

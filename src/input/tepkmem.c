@@ -41,6 +41,7 @@ struct tepkmem_format {
 	uint8_t kind;		/* enum kmem_kind, KMEM_NONE: another event */
 	struct tep_event *event;
 	struct field f[F_COUNT];
+	bool accounted_from_gfp;	/* prints "accounted=" from gfp_flags (6.x), no field */
 };
 
 struct addr_name {
@@ -143,6 +144,9 @@ static struct tepkmem_format *format_of(struct tepkmem *k, int type)
 		fm->kind = KMEM_NONE;	/* a kmalloc of another system is not ours */
 	for (i = 0; i < F_COUNT; i++)
 		learn_field(&fm->f[i], fm->event, field_names[i]);
+	fm->accounted_from_gfp = !fm->f[F_ACCOUNTED].present && fm->f[F_GFP].present &&
+				 fm->event->print_fmt.format &&
+				 strstr(fm->event->print_fmt.format, "accounted=");
 	return fm;
 }
 
@@ -351,6 +355,12 @@ static uint32_t gfp_id(struct tepkmem *k, const struct tepkmem_format *fm, struc
 	return k->gfps[k->ngfps++].id;
 }
 
+/* Does the gfp_flags string hold __GFP_ACCOUNT, alone or in GFP_KERNEL_ACCOUNT? */
+static bool has_account_flag(const struct tepkmem *k, uint32_t gfp)
+{
+	return strstr(strtab_get(&k->strings->gfps, gfp), "ACCOUNT") != NULL;
+}
+
 uint32_t tepkmem_comm(struct tepkmem *k, int pid)
 {
 	const char *comm;
@@ -404,8 +414,16 @@ static bool decode_slab(struct tepkmem *k, const struct tepkmem_format *fm,
 			return false;
 		ev->accounted = v ? ACCOUNTED_TRUE : ACCOUNTED_FALSE;
 	}
-	if ((k->want & WANT_GFP) && f[F_GFP].present && read_u64(rec, &f[F_GFP], &v))
-		ev->gfp = gfp_id(k, fm, rec, v);
+	if ((k->want & WANT_GFP || fm->accounted_from_gfp) && f[F_GFP].present &&
+	    read_u64(rec, &f[F_GFP], &v)) {
+		uint32_t gfp = gfp_id(k, fm, rec, v);
+
+		if (k->want & WANT_GFP)
+			ev->gfp = gfp;
+		if (fm->accounted_from_gfp)	/* as the kernel prints it: __GFP_ACCOUNT set */
+			ev->accounted = gfp != STR_NONE && has_account_flag(k, gfp)
+					? ACCOUNTED_TRUE : ACCOUNTED_FALSE;
+	}
 	if ((k->want & WANT_CACHE_NAME) && f[F_NAME].present) {
 		const char *s;
 		size_t n;

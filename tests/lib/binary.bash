@@ -13,6 +13,7 @@ reports() {
 		--folded "$p.folded" --folded-pages "$p.folded-pages"
 	# the tasks and the GFP flags each event carries
 	TA_TEST_TIMESTAMPS=usec "$TA" -q -f "$src" "$@" --group-by pid -c "$p.tasks"
+	TA_TEST_TIMESTAMPS=usec "$TA" -q -f "$src" "$@" --group-by cache -c "$p.caches"
 	TA_TEST_TIMESTAMPS=usec "$TA" -q -f "$src" "$@" --group-by gfp --gfp GFP_KERNEL \
 		-c "$p.gfp"
 }
@@ -22,7 +23,7 @@ reports() {
 # ISLANDS: the page's data compared
 same_reports() {
 	local r drop=${DROP:-^log: }
-	for r in account stats outstanding page origins folded folded-pages tasks gfp; do
+	for r in account stats outstanding page origins folded folded-pages tasks gfp caches; do
 		# a folded file with no line is not written, from either
 		[ -e "$1.$r" ] || [ -e "$2.$r" ] || continue
 		diff_or_fail "$1.$r" "$2.$r" || { echo "report $r differs"; return 1; }
