@@ -178,9 +178,9 @@ $(BUILD)/fuzz/seeds_%: tests/fuzz/run_seeds.c tests/fuzz/fuzz_%.c $(wildcard tes
 		tests/fuzz/run_seeds.c \
 		tests/fuzz/fuzz_$*.c $(SEED_OBJS) $(LDLIBS)
 
-$(FUZZ_KIDX): data/linux-6.1-tiny.kidx.gz
+$(FUZZ_KIDX): data/linux-6.1-tiny.kidx.xz
 	@mkdir -p $(dir $@)
-	gzip -dc $< > $@
+	xz -dc $< > $@
 
 # seeds made by the current build from the committed text seeds
 $(BUILD)/fuzz/seeds/.made: tests/fuzz/make-built-seeds.sh trace_analyze $(TEXT_SEEDS) \

@@ -14,7 +14,7 @@ log=data/boot-kmem-excerpt.log.gz
 index="$out/linux-6.1-tiny.kidx"
 
 echo "trace_analyze demo: $log (gzip -dc | trace_analyze -f -)"
-gzip -dc data/linux-6.1-tiny.kidx.gz > "$index"
+xz -dc data/linux-6.1-tiny.kidx.xz > "$index"
 gzip -dc "$log" > "$out/boot-kmem-excerpt.log"
 gzip -dc "$log" | ./trace_analyze -f - -c "$out/account.txt" 2> "$out/summary.txt"
 gzip -dc "$log" | ./trace_analyze -q -f - -c "$out/account-waste.txt" -o waste

@@ -7,7 +7,8 @@
 #          libtracefs-dev libtraceevent-dev (record, top) libncurses-dev (top)
 #          libtracecmd-dev (trace.dat input)
 #          libprotobuf-c-dev protobuf-c-compiler (--pprof: pprof's profile.proto)
-#   tests: libcmocka-dev bats python3 jq clang (fuzzer) time, gzip xz-utils
+#   tests: libcmocka-dev bats python3 jq clang (fuzzer) time, gzip xz-utils (and make
+#          demo: data's kernel index is xz'd)
 #          zstd (to make compressed logs), tmux (top in a real terminal),
 #          chromium (the --html page loaded, driven and pictured headless),
 #          trace-cmd and linux-perf (the text forms of the binary captures),

@@ -42,7 +42,7 @@ setup() {
 }
 
 @test "the same check from the tree's index and from a DB of the other build" {
-	gzip -dc "$TOP/data/linux-6.1-tiny.kidx.gz" > tree.kidx
+	xz -dc "$TOP/data/linux-6.1-tiny.kidx.xz" > tree.kidx
 	run "$TA" -q -k tree.kidx -f "$LOG618" -l /dev/null --strict-kernel
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"98 of the 98 call sites"* ]]

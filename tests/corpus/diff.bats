@@ -74,7 +74,7 @@ PY
 
 @test "--static: the corpus tree against its own index is all zero" {
 	cd "$BATS_TEST_TMPDIR"
-	gzip -dc "$TOP/data/linux-6.1-tiny.kidx.gz" > tree.kidx
+	xz -dc "$TOP/data/linux-6.1-tiny.kidx.xz" > tree.kidx
 	run "$TA" diff --static "$TREE" tree.kidx
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "add/remove: 0/0 grow/shrink: 0/0 up/down: 0/0 (0)" ]

@@ -136,7 +136,7 @@ unique_definitions() {
 
 @test "the index shipped in data/ is what the tool makes of the corpus tree" {
 	"$TA" -q -k "$TREE" --save-index "$BATS_TEST_TMPDIR/fresh.kidx"
-	gzip -dc "$TOP/data/linux-6.1-tiny.kidx.gz" > "$BATS_TEST_TMPDIR/shipped.kidx"
+	xz -dc "$TOP/data/linux-6.1-tiny.kidx.xz" > "$BATS_TEST_TMPDIR/shipped.kidx"
 	cmp "$BATS_TEST_TMPDIR/fresh.kidx" "$BATS_TEST_TMPDIR/shipped.kidx"
 }
 
