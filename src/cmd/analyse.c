@@ -28,7 +28,7 @@ static const char usage_line[] =
 	"                     [--save-db DB] [-c FILE] [-o KEY]\n"
 	"                     [--malloc | --cache] [--group-by callsite|function|origin|\n"
 	"                                          cache|size-class|comm|pid|gfp|dir]\n"
-	"                     [-b DIR]\n"
+	"                     [--comm NAME,...] [--pid P,...] [--gfp FLAG,...] [-b DIR]\n"
 	"                     [-l FILE] [-r FILE [-a ATTR] [-i]] [--save-index FILE]\n"
 	"                     [--summary FILE] [--stats FILE [--top N]] [--page FILE]\n"
 	"                     [--outstanding FILE [--min-age S]] [--time START,END]\n"
