@@ -56,4 +56,11 @@ bool tepguard_formats_survive(const struct tepguard *g);
  */
 bool tepguard_header_page_agrees(const struct tepguard *g);
 
+/*
+ * In a child that tries a library on a file: let a fatal signal kill it
+ * as a plain process (no sanitizer report, no fuzzer crash file), so that
+ * the parent sees the signal.
+ */
+void tepguard_die_plainly(void);
+
 #endif

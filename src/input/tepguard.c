@@ -65,7 +65,7 @@ extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__
  * The child dies as a plain process: by the signal, or by a sanitizer's
  * exit with nothing of the parent's (a fuzzer writing a crash file).
  */
-static void die_plainly(void)
+void tepguard_die_plainly(void)
 {
 	static const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE };
 	size_t i;
@@ -83,7 +83,7 @@ static void try_formats(const struct tepguard *g)
 	int null = open("/dev/null", O_WRONLY);
 	size_t i;
 
-	die_plainly();
+	tepguard_die_plainly();
 	if (null >= 0) {
 		dup2(null, STDOUT_FILENO);
 		dup2(null, STDERR_FILENO);

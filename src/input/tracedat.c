@@ -13,8 +13,10 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
@@ -22,6 +24,7 @@
 #include "binread.h"
 #include "datlayout.h"
 #include "recpair.h"
+#include "tepguard.h"
 #include "tepkmem.h"
 
 struct tracedat_read {
@@ -50,6 +53,7 @@ struct tracedat_read {
  * this one outside an open, gets the library's own functions.
  */
 static __thread struct symbol_table *opening;	/* the file's kallsyms go here */
+static __thread bool probing;	/* an open tried in a child: formats as above, no kallsyms */
 
 static void *library_function(const char *name)
 {
@@ -61,7 +65,7 @@ enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned
 {
 	enum tep_errno (*parse)(struct tep_handle *, const char *, unsigned long, const char *);
 
-	if (opening && sys && strcmp(sys, "kmem") != 0 && strcmp(sys, "ftrace") != 0)
+	if ((opening || probing) && sys && strcmp(sys, "kmem") != 0 && strcmp(sys, "ftrace") != 0)
 		return TEP_ERRNO__SUCCESS;
 	parse = (enum tep_errno (*)(struct tep_handle *, const char *, unsigned long,
 				    const char *))library_function("tep_parse_event");
@@ -73,6 +77,8 @@ int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
 	int (*parse)(struct tep_handle *, const char *);
 	struct ta_error ignored;
 
+	if (probing)
+		return 0;
 	if (opening) {
 		symbols_release(opening);
 		if (symbols_parse_tep_kallsyms(opening, kallsyms, strlen(kallsyms), "kallsyms",
@@ -182,6 +188,45 @@ static int take_record(struct tracecmd_input *handle, struct tep_record *rec, in
 	return 0;
 }
 
+/*
+ * libtracecmd 3.1 crashes in its own clean-up whenever tracecmd_open_fd
+ * fails half-way (it frees per-CPU data it has not made yet), and the
+ * ways a damaged file makes it fail there are many (the fuzzer found one
+ * after another). So the open is first tried in a child, which may die or
+ * hang in our place: formats parsed as above, kallsyms skipped. About
+ * 9 ms on the corpus captures (0.061 s instead of 0.050 s for 17.9 MB).
+ */
+#define OPEN_PATIENCE_S 30
+enum open_probe { OPEN_FINE, OPEN_DIES, OPEN_HANGS };
+
+static enum open_probe libtracecmd_opens_it(int fd)
+{
+	struct tracecmd_input *handle;
+	pid_t child;
+	int status, in;
+
+	child = fork();
+	if (child < 0)
+		return OPEN_FINE;	/* no child: the read goes on unguarded */
+	if (child == 0) {
+		tepguard_die_plainly();
+		signal(SIGALRM, SIG_DFL);
+		alarm(OPEN_PATIENCE_S);
+		in = dup(fd);
+		if (in < 0 || lseek(in, 0, SEEK_SET) < 0)
+			_exit(0);
+		probing = true;
+		handle = tracecmd_open_fd(in, TRACECMD_FL_LOAD_NO_PLUGINS);
+		_exit(handle ? 0 : 1);	/* a clean refusal: the parent says it */
+	}
+	while (waitpid(child, &status, 0) < 0)
+		if (errno != EINTR)
+			return OPEN_FINE;
+	if (WIFSIGNALED(status))
+		return WTERMSIG(status) == SIGALRM ? OPEN_HANGS : OPEN_DIES;
+	return OPEN_FINE;
+}
+
 int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *out,
 		  struct binread_facts *facts, struct ta_error *err);
 
@@ -212,6 +257,18 @@ int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *
 				 "are not where its header says or are damaged", cfg->name);
 	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
+	switch (libtracecmd_opens_it(fd)) {
+	case OPEN_DIES:
+		close(dup_fd);
+		return error_set(err, "'%s' is a damaged trace.dat: libtracecmd crashes opening it",
+				 cfg->name);
+	case OPEN_HANGS:
+		close(dup_fd);
+		return error_set(err, "'%s' is a damaged trace.dat: libtracecmd does not finish "
+				 "opening it (%d s)", cfg->name, OPEN_PATIENCE_S);
+	default:
+		break;
+	}
 	lseek(dup_fd, 0, SEEK_SET);
 	memset(&r, 0, sizeof(r));
 	symbols_init(&r.file_syms);

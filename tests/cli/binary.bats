@@ -56,6 +56,15 @@ need_trace_cmd() {
 	[ ! -e out.txt ]
 }
 
+@test "a trace.dat libtracecmd fails to open half-way: its crash is a child's, the file refused" {
+	# found by fuzzing: a timestamp size of 5 in the header_page
+	local f="$TOP/tests/fuzz/regressions/tracedat/open-fails-halfway"
+	run "$TA" -q -f "$f" -c out.txt
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: '$f' is a damaged trace.dat: libtracecmd crashes opening it" ]
+	[ ! -e out.txt ]
+}
+
 @test "a perf.data whose event format makes libtraceevent crash: refused with a message, no crash" {
 	# found by fuzzing: one flipped bit in kmalloc's print format ("none". REC->node)
 	run "$TA" -q -f "$TOP/tests/fuzz/regressions/perfdata/format-crashes-libtraceevent" -c out.txt
