@@ -81,6 +81,7 @@ struct trace_header {
 	bool has_entries;	/* "# entries-in-buffer/entries-written: A/B" seen */
 	uint64_t entries_in_buffer, entries_written;
 	int cpus;		/* "#P:N" or trace-cmd's "cpus=N"; 0 if unknown */
+	int kernel_major, kernel_minor;	/* "... of Linux X.Y" (record's header); 0: unknown */
 };
 
 /*
@@ -154,6 +155,9 @@ void parse_stats_add(struct parse_stats *a, const struct parse_stats *b);
 
 /* Merge what another parser learnt of the header into a. */
 void trace_header_add(struct trace_header *a, const struct trace_header *b);
+
+/* "6.18.44-..." -> 6, 18; false when s does not begin with MAJOR.MINOR. */
+bool kernel_version_of(const char *s, size_t len, int *major, int *minor);
 
 /* The kind named by an event name ("kmalloc", "mm_page_free_direct", ...). */
 enum kmem_kind kmem_kind_of_name(const char *name, size_t len);

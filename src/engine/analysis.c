@@ -232,6 +232,43 @@ static size_t dir_row_name(const void *ctx, uint32_t id, char *out, size_t cap)
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }
 
+/*
+ * Kernels before 4.20 name their kmalloc caches by bytes (kmalloc-1024,
+ * not kmalloc-1k): so do the cache rows of a log that says it is of one
+ * (record's header, a perf.data's release); a log that says nothing is
+ * taken for a current kernel's.
+ */
+static bool kmalloc_named_in_bytes(const struct analysis *r)
+{
+	int major = r->read.header.kernel_major, minor = r->read.header.kernel_minor;
+
+	if (!major && r->have_binary && r->binary.os_release[0])
+		kernel_version_of(r->binary.os_release, strlen(r->binary.os_release), &major,
+				  &minor);
+	return major && (major < 4 || (major == 4 && minor < 20));
+}
+
+/* A cache row's name with kmalloc-Nk spelled kmalloc-N*1024 (kmalloc_named_in_bytes). */
+static size_t cache_row_name_in_bytes(const void *ctx, uint32_t id, char *out, size_t cap)
+{
+	size_t n = strtab_row_name(ctx, id, out, cap);
+	unsigned long k;
+	char *num, *end;
+	int w;
+
+	if (strncmp(out, "kmalloc-", 8) != 0 || n < 10 || out[n - 1] != 'k')
+		return n;
+	num = out + n - 1;
+	while (num > out && num[-1] >= '0' && num[-1] <= '9')
+		num--;
+	k = strtoul(num, &end, 10);
+	if (end != out + n - 1 || num[-1] != '-')
+		return n;
+	w = snprintf(num, cap - (size_t)(num - out), "%lu", k * 1024);
+	return w < 0 ? n : (size_t)(num - out) + (size_t)w < cap ? (size_t)(num - out) + (size_t)w
+								 : cap - 1;
+}
+
 /* The rows' names: call sites, functions, origins (over the account by key), caches. */
 const struct account *analysis_rows_account(const struct analysis *r, struct namers *n)
 {
@@ -247,7 +284,9 @@ const struct account *analysis_rows_account(const struct analysis *r, struct nam
 		return &r->by_key;
 	}
 	if (group_is_by_event_field(r->opts->group_by)) {
-		n->namer.name = strtab_row_name;
+		n->namer.name = (r->opts->group_by == GROUP_CACHE ||
+				 r->opts->group_by == GROUP_SIZE_CLASS) && kmalloc_named_in_bytes(r)
+				? cache_row_name_in_bytes : strtab_row_name;
 		n->namer.ctx = &n->caches;
 		return &r->by_cache;
 	}

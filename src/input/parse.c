@@ -109,6 +109,29 @@ void trace_header_add(struct trace_header *a, const struct trace_header *b)
 	a->entries_written += b->entries_written;
 	if (b->cpus > a->cpus)
 		a->cpus = b->cpus;
+	if (!a->kernel_major) {
+		a->kernel_major = b->kernel_major;
+		a->kernel_minor = b->kernel_minor;
+	}
+}
+
+bool kernel_version_of(const char *s, size_t len, int *major, int *minor)
+{
+	const char *end = s + len, *q = s;
+	long v[2] = { 0, 0 };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (q >= end || (unsigned)(*q - '0') > 9)
+			return false;
+		while (q < end && (unsigned)(*q - '0') <= 9 && v[i] < 100000)
+			v[i] = v[i] * 10 + (*q++ - '0');
+		if (i == 0 && (q >= end || *q++ != '.'))
+			return false;
+	}
+	*major = (int)v[0];
+	*minor = (int)v[1];
+	return true;
 }
 
 /* ---- small scanners ---------------------------------------------------- */
@@ -353,8 +376,13 @@ static void read_header_line(struct parser *p, const char *s, size_t len)
 	uint64_t a, b;
 
 	if (!k) {
+		const char *linux_at = memmem(s, len, " of Linux ", 10);
+
 		if (starts_with(s, len, "# tracer:"))
 			p->stats.trace_headers++;
+		if (linux_at && !p->header.kernel_major)	/* record's own header line */
+			kernel_version_of(linux_at + 10, (size_t)(end - linux_at - 10),
+					  &p->header.kernel_major, &p->header.kernel_minor);
 		return;
 	}
 	p->stats.trace_headers++;

@@ -238,3 +238,20 @@ number of callers:                  2
 	[ "$status" -eq 2 ]
 	[ "${lines[0]}" = "trace_analyze: error: --comm wants task names (NAME or NAME,NAME,...; 64 at most, each under 64 bytes), not ''" ]
 }
+
+@test "--group-by cache: a log of a kernel before 4.20 spells kmalloc-1024, as its slabinfo did" {
+	cd "$BATS_TEST_TMPDIR"
+	{
+		printf '# tracer: nop\n#\n# trace_analyze record: kmem events (slab) of Linux 4.19.0, 2 CPUs, clock mono, buffer 8192 kB per CPU\n#P:2\n'
+		line 0 1.000001 kmalloc "call_site=f+0x1/0x10 ptr=ffff888000000100 bytes_req=1000 bytes_alloc=1024 gfp_flags=GFP_KERNEL node=-1 accounted=false"
+		line 0 1.000002 kmalloc "call_site=f+0x1/0x10 ptr=ffff888000000200 bytes_req=2000 bytes_alloc=2048 gfp_flags=GFP_KERNEL node=-1 accounted=false"
+	} > old.log
+	"$TA" -q -f old.log --group-by cache -c - | tail -n 2 | awk '{ print $NF }' > names.txt
+	printf '%s\n' kmalloc-2048 kmalloc-1024 | diff - names.txt
+	"$TA" -q -f old.log --group-by size-class -c - | grep -q ' kmalloc-2048$'
+	# the same log of a 6.1 kernel, or of no kernel said: kmalloc-2k
+	sed 's/Linux 4.19.0/Linux 6.1.0/' old.log > new.log
+	"$TA" -q -f new.log --group-by cache -c - | grep -q ' kmalloc-2k$'
+	grep -v 'of Linux' old.log > none.log
+	"$TA" -q -f none.log --group-by cache -c - | grep -q ' kmalloc-2k$'
+}
