@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,6 +37,11 @@ struct tracedat_read {
 	uint64_t line;
 	uint64_t by_kallsyms, by_map;	/* addresses named by the file's kallsyms, by the user's */
 	struct symbol_table file_syms;	/* the file's kallsyms (see tep_parse_kallsyms) */
+	/* each CPU's last record's offset: a record at or before it means libtracecmd
+	 * is going round a damaged page (it can, for ever) */
+	unsigned long long *last_offset;
+	int ncpus;
+	bool going_round;
 };
 
 /*
@@ -150,6 +156,22 @@ static int take_record(struct tracecmd_input *handle, struct tep_record *rec, in
 	uint32_t n;
 
 	(void)handle;
+	if (cpu >= 0 && cpu < 4096) {
+		if (cpu >= r->ncpus) {
+			int grown = cpu + 1;
+
+			r->last_offset = xrealloc(r->last_offset,
+						  (size_t)grown * sizeof(*r->last_offset));
+			memset(r->last_offset + r->ncpus, 0, (size_t)(grown - r->ncpus) *
+			       sizeof(*r->last_offset));
+			r->ncpus = grown;
+		}
+		if (r->last_offset[cpu] && rec->offset <= r->last_offset[cpu]) {
+			r->going_round = true;
+			return -1;	/* tracecmd_iterate_events stops */
+		}
+		r->last_offset[cpu] = rec->offset;
+	}
 	rec->cpu = cpu;
 	if (r->cfg->usec_timestamps)
 		rec->ts = (rec->ts + 500) / 1000 * 1000;	/* trace-cmd report rounds */
@@ -300,6 +322,10 @@ int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *
 	tepkmem_release(&r.k);
 	tracecmd_close(handle);
 	symbols_release(&r.file_syms);
+	free(r.last_offset);
+	if (r.going_round)
+		return error_set(err, "'%s' is a damaged trace.dat: libtracecmd reads one of its "
+				 "pages over and over", cfg->name);
 	if (rc < 0)
 		return error_set(err, "'%s': libtracecmd could not read its events to the end "
 				 "(a damaged or cut trace.dat)", cfg->name);

@@ -65,6 +65,15 @@ need_trace_cmd() {
 	[ ! -e out.txt ]
 }
 
+@test "a trace.dat whose damaged chunk makes libtracecmd go round a page: stopped, refused" {
+	# found by fuzzing: a byte changed in a zstd chunk; libtracecmd looped for ever
+	local f="$TOP/tests/fuzz/regressions/tracedat/iteration-goes-round"
+	run timeout 60 "$TA" -q -f "$f" -c out.txt
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: '$f' is a damaged trace.dat: libtracecmd reads one of its pages over and over" ]
+	[ ! -e out.txt ]
+}
+
 @test "a perf.data whose event format makes libtraceevent crash: refused with a message, no crash" {
 	# found by fuzzing: one flipped bit in kmalloc's print format ("none". REC->node)
 	run "$TA" -q -f "$TOP/tests/fuzz/regressions/perfdata/format-crashes-libtraceevent" -c out.txt
