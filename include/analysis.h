@@ -26,6 +26,7 @@
 #include "origins.h"
 #include "pages.h"
 #include "reader.h"
+#include "regroup.h"
 #include "rows.h"
 #include "symbols.h"
 #include "timeline.h"
@@ -64,8 +65,10 @@ struct analysis {
 	struct origin_keys keys;	/* (call site, stack) of allocations */
 	struct account by_key;	/* the allocations counted by origin key */
 	bool have_keys;
-	struct strtab cache_keys;	/* --group-by cache: the caches' names */
-	struct account by_cache;	/* the allocations counted by cache */
+	/* --group-by cache, size-class, comm, pid, gfp: the keys' names, their account */
+	struct strtab cache_keys;
+	struct account by_cache;
+	enum event_key cache_key;	/* what those keys are */
 	bool have_caches;
 	struct db db;		/* --db-file */
 	bool have_db;

@@ -1,6 +1,7 @@
 /*
  * regroup.h - the allocations counted again under another key than their
- * call site: by origin key (call site, stack) and by slab cache. Each is an
+ * call site: by origin key (call site, stack), by slab cache, size class,
+ * task or GFP flags. Each is an
  * account of its own (account.h, the same matching rules), so that a free
  * finds its allocation's key through that account's live table, as it
  * does for call sites. The analysis and top both count this way.
@@ -40,25 +41,23 @@ size_t slab_cache_name(const struct trace_strings *s, const struct kmem_event *e
  */
 const char *kmalloc_size_class(uint32_t bytes);
 
-/* Count a slab event under the size class of its bytes_alloc. */
-void count_by_size_class(struct account *by_class, struct strtab *class_names,
-			 const struct kmem_event *ev);
-
-enum event_key { KEY_COMM, KEY_PID, KEY_GFP };
+/* What an allocation is counted under, besides its call site and origin. */
+enum event_key {
+	KEY_CACHE,		/* slab_cache_name */
+	KEY_SIZE_CLASS,		/* kmalloc_size_class of bytes_alloc, whatever the event */
+	KEY_COMM,		/* the task's name ("(no task)" when the log gives none) */
+	KEY_PID,		/* the task as "comm-pid" */
+	KEY_GFP,		/* the gfp_flags string ("(no gfp_flags)") */
+};
 
 /*
- * Count a slab event under a field of its own: the task's name ("(no
- * task)" when the log gives none), the task as "comm-pid", or the
- * gfp_flags string ("(no gfp_flags)"); names interned in key_names. A free
- * is applied as it is: it credits the key its allocation was counted under
- * (never filtered by task: what a task allocated is freed by anyone).
+ * Count a slab event under the key of that name, names interned in
+ * key_names. A free is applied as it is: it credits the key its allocation
+ * was counted under (never filtered by task: what a task allocated is freed
+ * by anyone).
  */
-void count_by_task_or_gfp(struct account *by_key, struct strtab *key_names,
-			  const struct trace_strings *s, const struct kmem_event *ev,
-			  enum event_key key);
-
-/* Count a slab event under its cache, names interned in cache_names. */
-void count_by_cache(struct account *by_cache, struct strtab *cache_names,
-		    const struct trace_strings *s, const struct kmem_event *ev);
+void count_by_event_key(struct account *by_key, struct strtab *key_names,
+			const struct trace_strings *s, const struct kmem_event *ev,
+			enum event_key key);
 
 #endif

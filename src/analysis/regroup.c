@@ -58,23 +58,6 @@ size_t slab_cache_name(const struct trace_strings *s, const struct kmem_event *e
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }
 
-void count_by_cache(struct account *by_cache, struct strtab *cache_names,
-		    const struct trace_strings *s, const struct kmem_event *ev)
-{
-	struct kmem_event keyed;
-	char name[256];
-	size_t n;
-
-	if (!kmem_is_slab_alloc(ev->kind)) {
-		account_apply(by_cache, ev);
-		return;
-	}
-	keyed = *ev;
-	n = slab_cache_name(s, ev, name, sizeof(name));
-	keyed.call_site = strtab_intern(cache_names, name, n);
-	account_apply(by_cache, &keyed);
-}
-
 /* The kmalloc classes, as the kernel names its caches. */
 static const struct {
 	uint32_t bytes;
@@ -96,22 +79,7 @@ const char *kmalloc_size_class(uint32_t bytes)
 	return "kmalloc-large";
 }
 
-void count_by_size_class(struct account *by_class, struct strtab *class_names,
-			 const struct kmem_event *ev)
-{
-	struct kmem_event keyed;
-	const char *name;
-
-	if (!kmem_is_slab_alloc(ev->kind)) {
-		account_apply(by_class, ev);
-		return;
-	}
-	keyed = *ev;
-	name = kmalloc_size_class(ev->bytes_alloc);
-	keyed.call_site = strtab_intern(class_names, name, strlen(name));
-	account_apply(by_class, &keyed);
-}
-
+/* The name of an event's key, into out: its cache, size class, task or gfp_flags. */
 static size_t event_key_name(const struct trace_strings *s, const struct kmem_event *ev,
 			     enum event_key key, char *out, size_t cap)
 {
@@ -120,25 +88,34 @@ static size_t event_key_name(const struct trace_strings *s, const struct kmem_ev
 	const char *text = id != STR_NONE ? strtab_get(t, id) : NULL;
 	int n;
 
-	if (key == KEY_PID)
+	switch (key) {
+	case KEY_CACHE:
+		return slab_cache_name(s, ev, out, cap);
+	case KEY_SIZE_CLASS:
+		n = snprintf(out, cap, "%s", kmalloc_size_class(ev->bytes_alloc));
+		break;
+	case KEY_PID:
 		n = ev->pid >= 0 ? snprintf(out, cap, "%s-%d", text ? text : "", ev->pid)
 				 : snprintf(out, cap, "%s", text ? text : "(no task)");
-	else
+		break;
+	default:
 		n = snprintf(out, cap, "%s", text ? text : key == KEY_GFP ? "(no gfp_flags)"
 								: "(no task)");
+		break;
+	}
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }
 
-void count_by_task_or_gfp(struct account *by_key, struct strtab *key_names,
-			  const struct trace_strings *s, const struct kmem_event *ev,
-			  enum event_key key)
+void count_by_event_key(struct account *by_key, struct strtab *key_names,
+			const struct trace_strings *s, const struct kmem_event *ev,
+			enum event_key key)
 {
 	struct kmem_event keyed;
 	char name[512];
 	size_t n;
 
 	if (!kmem_is_slab_alloc(ev->kind)) {
-		account_apply(by_key, ev);
+		account_apply(by_key, ev);	/* credits the key of its allocation */
 		return;
 	}
 	keyed = *ev;

@@ -214,7 +214,7 @@ static void apply_event(struct live_account *l, const struct kmem_event *ev)
 	account_apply(&l->account[BY_SITE], ev);
 	if (!kmem_is_slab(ev->kind))
 		return;
-	count_by_cache(&l->account[BY_CACHE], &l->cache_names, &l->strings, ev);
+	count_by_event_key(&l->account[BY_CACHE], &l->cache_names, &l->strings, ev, KEY_CACHE);
 	if (!l->stacks)
 		return;
 	count_by_origin(&l->account[BY_ORIGIN], &l->keys, ev);

@@ -538,18 +538,10 @@ static void consume_event(void *ctx, const struct kmem_event *ev)
 	if (r->have_keys && kmem_is_slab(ev->kind))
 		count_by_origin(&r->by_key, &r->keys, ev);
 	if (r->have_caches && kmem_is_slab(ev->kind)) {
-		if (r->opts->group_by == GROUP_SIZE_CLASS) {
-			count_by_size_class(&r->by_cache, &r->cache_keys, ev);
-		} else if (r->opts->group_by != GROUP_CACHE) {
-			count_by_task_or_gfp(&r->by_cache, &r->cache_keys, &r->strings, ev,
-					     r->opts->group_by == GROUP_GFP ? KEY_GFP :
-					     r->opts->group_by == GROUP_PID ? KEY_PID : KEY_COMM);
-		} else {
-			count_by_cache(&r->by_cache, &r->cache_keys, &r->strings, ev);
-			if (ev->cache == STR_NONE && kmem_is_slab_alloc(ev->kind) &&
-			    !kmem_is_malloc_family(ev->kind))
-				r->unnamed_cache_allocs++;
-		}
+		count_by_event_key(&r->by_cache, &r->cache_keys, &r->strings, ev, r->cache_key);
+		if (r->cache_key == KEY_CACHE && ev->cache == STR_NONE &&
+		    kmem_is_cache_family(ev->kind) && kmem_is_slab_alloc(ev->kind))
+			r->unnamed_cache_allocs++;
 	}
 	if (r->have_findings)
 		findings_apply(&r->findings, ev);
@@ -1196,6 +1188,12 @@ static void prepare_timeline(struct analysis *r)
 static int prepare_origins(struct analysis *r, struct ta_error *err)
 {
 	if (group_is_by_event_field(r->opts->group_by)) {
+		static const enum event_key key_of[] = {
+			[GROUP_CACHE] = KEY_CACHE, [GROUP_SIZE_CLASS] = KEY_SIZE_CLASS,
+			[GROUP_COMM] = KEY_COMM, [GROUP_PID] = KEY_PID, [GROUP_GFP] = KEY_GFP,
+		};
+
+		r->cache_key = key_of[r->opts->group_by];
 		strtab_init(&r->cache_keys);
 		account_init(&r->by_cache, r->opts->families);
 		r->have_caches = true;
