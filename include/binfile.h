@@ -119,6 +119,13 @@ struct binfile_kind {
  * refused, err saying what is wrong and naming the file (and, for an old
  * version, how to make the file again).
  */
+/*
+ * Whether path is a regular file beginning with magic (BINFILE_MAGIC_LEN
+ * bytes): which kind of binary file it is, before anything else is read.
+ * Never waits on a pipe, never fails: false when it cannot tell.
+ */
+bool binfile_has_magic(const char *path, const char *magic);
+
 int binfile_open(struct binfile *f, const char *path, const struct binfile_kind *kind,
 		 struct ta_error *err);
 void binfile_close(struct binfile *f);

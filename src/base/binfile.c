@@ -222,6 +222,24 @@ void binfile_abort(struct binfile_writer *w)
 	w->out.slot = -1;
 }
 
+bool binfile_has_magic(const char *path, const char *magic)
+{
+	char head[BINFILE_MAGIC_LEN];
+	struct stat st;
+	bool yes;
+	int fd;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	yes = read(fd, head, sizeof(head)) == (ssize_t)sizeof(head) &&
+	      memcmp(head, magic, sizeof(head)) == 0;
+	close(fd);
+	return yes;
+}
+
 /*
  * A fuzzing build takes every checksum as good, so that mutated files get
  * past them to the checks behind (tests/fuzz/fuzz_db.c).

@@ -7,13 +7,12 @@
  * Exit status: 0 success, 1 runtime failure, 2 usage error.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
+#include "binfile.h"
 #include "commands.h"
 #include "db.h"
 #include "error.h"
@@ -467,29 +466,11 @@ static int take_the_log_argument(struct options *o, int n, char **args)
 			      o->log_path ? "-f" : "--db-file", o->log_path ? o->log_path : o->db_path);
 }
 
-/* Does path begin with the DB file's magic bytes? (Not a pipe: peeking would eat them.) */
-static bool is_a_db_file(const char *path)
-{
-	char magic[sizeof(DB_MAGIC) - 1];
-	struct stat st;
-	bool db = false;
-	int fd;
-
-	if (strcmp(path, "-") == 0 || stat(path, &st) < 0 || !S_ISREG(st.st_mode))
-		return false;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	db = read(fd, magic, sizeof(magic)) == (ssize_t)sizeof(magic) &&
-	     memcmp(magic, DB_MAGIC, sizeof(magic)) == 0;
-	close(fd);
-	return db;
-}
-
 /* -f DB: read as --db-file, which is what the user meant. */
 static int take_a_db_given_as_log(struct options *o)
 {
-	if (!o->log_path || !is_a_db_file(o->log_path))
+	if (!o->log_path || strcmp(o->log_path, "-") == 0 ||
+	    !binfile_has_magic(o->log_path, DB_MAGIC))
 		return -1;
 	if (o->save_db)
 		return po_usage_error(&analyse_command, "--save-db saves the events of a log: "

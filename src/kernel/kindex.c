@@ -7,9 +7,7 @@
  * other (counts, indexes in range, order), so a well-checksummed but
  * inconsistent file is refused too. Not here: the container itself.
  */
-#include <fcntl.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "binfile.h"
 #include "kindex.h"
@@ -254,14 +252,5 @@ int kindex_load(struct kernel_tree *t, const char *path, struct ta_error *err)
 
 bool kindex_is_index(const char *path)
 {
-	char magic[BINFILE_MAGIC_LEN];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	bool yes;
-
-	if (fd < 0)
-		return false;
-	yes = read(fd, magic, sizeof(magic)) == (ssize_t)sizeof(magic) &&
-	      memcmp(magic, KINDEX_MAGIC, sizeof(magic)) == 0;
-	close(fd);
-	return yes;
+	return binfile_has_magic(path, KINDEX_MAGIC);
 }
