@@ -53,6 +53,7 @@ struct gfp_name {
 	int type;
 	uint64_t value;
 	uint32_t id;
+	bool accounted;		/* holds __GFP_ACCOUNT */
 };
 
 void tepkmem_init(struct tepkmem *k, struct tep_handle *tep, struct trace_strings *strings,
@@ -337,28 +338,32 @@ static uint32_t name_gfp(struct tepkmem *k, struct tep_event *e, struct tep_reco
 	return intern_text(&k->strings->gfps, p, (size_t)(end - p));
 }
 
-static uint32_t gfp_id(struct tepkmem *k, const struct tepkmem_format *fm, struct tep_record *rec,
-		       uint64_t value)
+/*
+ * The gfp_flags value of an event type, named once (libtraceevent prints
+ * its flags) and found again by value: its name's id, and whether it holds
+ * __GFP_ACCOUNT (alone or in GFP_KERNEL_ACCOUNT), which 6.x prints as
+ * "accounted=".
+ */
+static const struct gfp_name *gfp_of(struct tepkmem *k, const struct tepkmem_format *fm,
+				     struct tep_record *rec, uint64_t value)
 {
+	struct gfp_name *g;
 	uint32_t i;
 
 	for (i = 0; i < k->ngfps; i++)
 		if (k->gfps[i].value == value && k->gfps[i].type == fm->event->id)
-			return k->gfps[i].id;
+			return &k->gfps[i];
 	if (k->ngfps == k->gfps_cap) {
 		k->gfps_cap = k->gfps_cap ? k->gfps_cap * 2 : 32;
 		k->gfps = xrealloc(k->gfps, k->gfps_cap * sizeof(*k->gfps));
 	}
-	k->gfps[k->ngfps].type = fm->event->id;
-	k->gfps[k->ngfps].value = value;
-	k->gfps[k->ngfps].id = name_gfp(k, fm->event, rec);
-	return k->gfps[k->ngfps++].id;
-}
-
-/* Does the gfp_flags string hold __GFP_ACCOUNT, alone or in GFP_KERNEL_ACCOUNT? */
-static bool has_account_flag(const struct tepkmem *k, uint32_t gfp)
-{
-	return strstr(strtab_get(&k->strings->gfps, gfp), "ACCOUNT") != NULL;
+	g = &k->gfps[k->ngfps++];
+	g->type = fm->event->id;
+	g->value = value;
+	g->id = name_gfp(k, fm->event, rec);
+	g->accounted = g->id != STR_NONE &&
+		       strstr(strtab_get(&k->strings->gfps, g->id), "ACCOUNT") != NULL;
+	return g;
 }
 
 uint32_t tepkmem_comm(struct tepkmem *k, int pid)
@@ -416,13 +421,12 @@ static bool decode_slab(struct tepkmem *k, const struct tepkmem_format *fm,
 	}
 	if ((k->want & WANT_GFP || fm->accounted_from_gfp) && f[F_GFP].present &&
 	    read_u64(rec, &f[F_GFP], &v)) {
-		uint32_t gfp = gfp_id(k, fm, rec, v);
+		const struct gfp_name *g = gfp_of(k, fm, rec, v);
 
 		if (k->want & WANT_GFP)
-			ev->gfp = gfp;
-		if (fm->accounted_from_gfp)	/* as the kernel prints it: __GFP_ACCOUNT set */
-			ev->accounted = gfp != STR_NONE && has_account_flag(k, gfp)
-					? ACCOUNTED_TRUE : ACCOUNTED_FALSE;
+			ev->gfp = g->id;
+		if (fm->accounted_from_gfp)	/* as the kernel prints it */
+			ev->accounted = g->accounted ? ACCOUNTED_TRUE : ACCOUNTED_FALSE;
 	}
 	if ((k->want & WANT_CACHE_NAME) && f[F_NAME].present) {
 		const char *s;
@@ -466,7 +470,7 @@ static bool decode_page(struct tepkmem *k, const struct tepkmem_format *fm,
 	    !read_small(rec, &f[F_PERCPU_REFILL], &ev->percpu_refill))
 		return false;
 	if ((k->want & WANT_GFP) && f[F_GFP].present && read_u64(rec, &f[F_GFP], &v))
-		ev->gfp = gfp_id(k, fm, rec, v);
+		ev->gfp = gfp_of(k, fm, rec, v)->id;
 	return true;
 }
 
