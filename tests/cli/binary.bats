@@ -38,46 +38,27 @@ need_trace_cmd() {
 	[ "$(wc -l < bin.folded)" -gt 10 ]
 }
 
-@test "a trace.dat whose section walk goes backwards: refused at once, libtracecmd never loops" {
-	# found by fuzzing: a section size of -256 sent libtracecmd's strings walk back for ever
-	local f="$TOP/tests/fuzz/regressions/tracedat/strings-walk-backwards"
+# refused FILE MESSAGE: FILE (a fuzz finding) refused at once, exit 1, nothing written
+refused() {
+	local f="$TOP/tests/fuzz/regressions/$1"
 	run timeout 60 "$TA" -q -f "$f" -c out.txt
-	[ "$status" -eq 1 ]
-	[ "$output" = "trace_analyze: error: '$f' is a damaged or cut trace.dat: its sections or CPU data are not where its header says or are damaged" ]
+	[ "$status" -eq 1 ] || { echo "$1: status $status: $output"; return 1; }
+	[ "$output" = "trace_analyze: error: '$f' $2" ] || { echo "$1: $output"; return 1; }
 	[ ! -e out.txt ]
 }
 
-@test "a trace.dat whose header_page is damaged: refused before libtracecmd crashes on it" {
-	# found by fuzzing: libtracecmd 3.1 crashes in tracecmd_close on it
-	local f="$TOP/tests/fuzz/regressions/tracedat/header-page-misdescribes"
-	run "$TA" -q -f "$f" -c out.txt
-	[ "$status" -eq 1 ]
-	[ "$output" = "trace_analyze: error: '$f' is a damaged trace.dat: its header_page format does not describe its pages" ]
-	[ ! -e out.txt ]
-}
-
-@test "a trace.dat libtracecmd fails to open half-way: its crash is a child's, the file refused" {
-	# found by fuzzing: a timestamp size of 5 in the header_page
-	local f="$TOP/tests/fuzz/regressions/tracedat/open-fails-halfway"
-	run "$TA" -q -f "$f" -c out.txt
-	[ "$status" -eq 1 ]
-	[ "$output" = "trace_analyze: error: '$f' is a damaged trace.dat: libtracecmd crashes opening it" ]
-	[ ! -e out.txt ]
-}
-
-@test "a trace.dat whose damaged chunk makes libtracecmd go round a page: stopped, refused" {
-	# found by fuzzing: a byte changed in a zstd chunk; libtracecmd looped for ever
-	local f="$TOP/tests/fuzz/regressions/tracedat/iteration-goes-round"
-	run timeout 60 "$TA" -q -f "$f" -c out.txt
-	[ "$status" -eq 1 ]
-	[ "$output" = "trace_analyze: error: '$f' is a damaged trace.dat: libtracecmd reads one of its pages over and over" ]
-	[ ! -e out.txt ]
+@test "trace.dat files that made libtracecmd loop or crash: each refused with its reason" {
+	# a section size of -256 sent its strings walk back for ever
+	refused tracedat/strings-walk-backwards "is a damaged or cut trace.dat: its sections or CPU data are not where its header says or are damaged"
+	# it crashed in tracecmd_close on a header_page with bytes written over its first field
+	refused tracedat/header-page-misdescribes "is a damaged trace.dat: its header_page format does not describe its pages"
+	# a timestamp size of 5 in the header_page: it fails half-way and crashes (in the child)
+	refused tracedat/open-fails-halfway "is a damaged trace.dat: libtracecmd crashes opening it"
+	# a byte changed in a zstd chunk: it handed the same records over and over
+	refused tracedat/iteration-goes-round "is a damaged trace.dat: libtracecmd reads one of its pages over and over"
 }
 
 @test "a perf.data whose event format makes libtraceevent crash: refused with a message, no crash" {
 	# found by fuzzing: one flipped bit in kmalloc's print format ("none". REC->node)
-	run "$TA" -q -f "$TOP/tests/fuzz/regressions/perfdata/format-crashes-libtraceevent" -c out.txt
-	[ "$status" -eq 1 ]
-	[ "$output" = "trace_analyze: error: '$TOP/tests/fuzz/regressions/perfdata/format-crashes-libtraceevent' is a damaged perf.data: its event formats make libtraceevent crash" ]
-	[ ! -e out.txt ]
+	refused perfdata/format-crashes-libtraceevent "is a damaged perf.data: its event formats make libtraceevent crash"
 }
