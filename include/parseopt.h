@@ -127,7 +127,8 @@ extern const char *const po_events_names[];	/* enum capture_events - 1 */
 	(mask), "value", "what a row is: a call site (function+0xoffset), a function (its " \
 	"offsets merged), an origin (who is behind the allocator and its wrappers, from " \
 	"stack traces), a slab cache, a directory of the tree (with -k), a kmalloc size " \
-	"class of bytes_alloc")
+	"class of bytes_alloc, the allocating task's name (comm) or comm-pid (pid), its " \
+	"gfp_flags (gfp)")
 #define OPT_MALLOC(var) OPT_FLAG(0, "malloc", (var), \
 	"only kmalloc, kmalloc_node and kfree events")
 #define OPT_CACHE(var) OPT_FLAG(0, "cache", (var), \
