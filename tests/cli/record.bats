@@ -442,17 +442,22 @@ wait_screen() {
 # allocations in B. Each step waits for the other on a FIFO of its own.
 @test "record -- CMD: what another process frees of CMD's allocations is shown freed" {
 	mkfifo p a_opened b_opened a_closed b_closed
-	( read -r _ < a_opened; exec 4<> p; echo > b_opened; read -r _ < a_closed; exec 4<&-
-	  echo > b_closed ) &
+	( echo "$BASHPID" > b.pid; read -r _ < a_opened; exec 4<> p; echo > b_opened
+	  read -r _ < a_closed; exec 4<&-; echo > b_closed ) &
 	other=$!
 	run "$TA" record -q -o kmem.log -c account.txt --events slab -- \
-		sh -c 'exec 5<> p; echo > a_opened; read _ < b_opened; exec 5<&-; echo > a_closed
-		       read _ < b_closed'
+		sh -c 'echo $$ > a.pid; exec 5<> p; echo > a_opened; read _ < b_opened; exec 5<&-
+		       echo > a_closed; read _ < b_closed'
 	wait "$other"
 	[ "$status" -eq 0 ]
+	# what a failure needs to be understood: who is who, every pipe line, any loss
+	echo "CMD $(cat a.pid), B $other"
+	grep -E 'pipe_info|pipe_release|LOST' kmem.log || true
 	cat account.txt
-	# B freed one of them, and B is not CMD's child
-	grep -Eq "^ *[^ ]+-$other +\[[0-9]+\] .* kfree: call_site=free_pipe_info" kmem.log
+	[ "$(cat b.pid)" = "$other" ]
+	# CMD allocated p's pipe; B, not CMD's child, closed p last and freed it
+	grep -Eq -- "-$(cat a.pid) +\[[0-9]+\] .* kmalloc: call_site=alloc_pipe_info" kmem.log
+	grep -Eq -- "-$other +\[[0-9]+\] .* kfree: call_site=free_pipe_info" kmem.log
 	# every pipe allocation of CMD freed: allocations = frees on both call sites
 	[ "$(grep -c ' alloc_pipe_info+' account.txt)" -eq 2 ]
 	awk '/ alloc_pipe_info\+/ { split($4, n, "/"); if (n[1] != n[2] || n[1] == 0) bad++ }
