@@ -2,7 +2,7 @@
 # bench.sh LOG [RUNS] - how fast trace_analyze reads LOG, beside `wc -l`.
 #
 # Prints, for `trace_analyze -q -f LOG -c /dev/null` with one parser thread
-# and with the default thread count: wall time (best of RUNS, default 3),
+# and with the default thread count: wall time (the median of RUNS, default 5),
 # MB/s, kmem events/s, peak RSS, minor page faults, and the ratio to
 # `wc -l LOG` (the speed of just reading the lines); then what the second
 # thread gives. The page cache is warmed first, so this
@@ -21,7 +21,7 @@
 # trace_analyze --kallsyms) when it was recorded on another kernel.
 set -eu
 log=${1:?usage: bench.sh LOG [RUNS]}
-runs=${2:-3}
+runs=${2:-5}
 ta=${TA:-$(dirname "$0")/../trace_analyze}
 [ -r "$log" ] || { echo "bench.sh: cannot read '$log'" >&2; exit 1; }
 [ -x "$ta" ] || { echo "bench.sh: no binary '$ta' (run make)" >&2; exit 1; }
@@ -34,24 +34,22 @@ cat "$log" > /dev/null		# warm the page cache
 
 now_ns() { date +%s%N; }
 
-# best_of CMD...: the best wall time in seconds over $runs runs; the peak
-# RSS (KB) of that run goes to $tmp/rss.
-best_of() {
-	best=""
+# median_of CMD...: the median wall time in seconds over $runs runs; the
+# peak RSS (KB), minor and major faults of the median run go to $tmp/rss.
+median_of() {
 	i=0
+	: > "$tmp/times"
 	while [ $i -lt "$runs" ]; do
 		t0=$(now_ns)
-		/usr/bin/time -f '%M %R %F' -o "$tmp/rss.now" "$@" > /dev/null 2> "$tmp/err" ||
+		/usr/bin/time -f '%M %R %F' -o "$tmp/rss.$i" "$@" > /dev/null 2> "$tmp/err" ||
 			{ cat "$tmp/err" >&2; exit 1; }
 		t1=$(now_ns)
-		t=$((t1 - t0))
-		if [ -z "$best" ] || [ "$t" -lt "$best" ]; then
-			best=$t
-			cp "$tmp/rss.now" "$tmp/rss"
-		fi
+		echo "$((t1 - t0)) $i" >> "$tmp/times"
 		i=$((i + 1))
 	done
-	awk -v ns="$best" 'BEGIN { printf "%.3f", ns / 1e9 }'
+	set -- $(sort -n "$tmp/times" | sed -n "$(( (runs + 1) / 2 ))p")
+	cp "$tmp/rss.$2" "$tmp/rss"
+	awk -v ns="$1" 'BEGIN { printf "%.3f", ns / 1e9 }'
 }
 
 # ---- a capture tool's binary file: trace.dat or perf.data ----
@@ -75,21 +73,21 @@ bench_binary() {
 	if [ "$1" = trace.dat ]; then
 		command -v trace-cmd > /dev/null ||
 			{ echo "bench.sh: needs trace-cmd (scripts/deps.sh)" >&2; exit 1; }
-		tool_s=$(best_of trace-cmd report -i "$log")
+		tool_s=$(median_of trace-cmd report -i "$log")
 		line "trace-cmd report (text only):" "$tool_s"
-		pipe_s=$(best_of sh -c "trace-cmd report -i '$log' | '$ta' -q -f - -c /dev/null")
+		pipe_s=$(median_of sh -c "trace-cmd report -i '$log' | '$ta' -q -f - -c /dev/null")
 		line "trace-cmd report | trace_analyze:" "$pipe_s"
 	else
 		command -v perf > /dev/null ||
 			{ echo "bench.sh: needs perf (scripts/deps.sh)" >&2; exit 1; }
-		tool_s=$(best_of perf kmem --caller -i "$log" stat)
+		tool_s=$(median_of perf kmem --caller -i "$log" stat)
 		line "perf kmem --caller stat:" "$tool_s"
-		pipe_s=$(best_of sh -c "perf script -i '$log' $ksyms | '$ta' -q -f - -c /dev/null")
+		pipe_s=$(median_of sh -c "perf script -i '$log' $ksyms | '$ta' -q -f - -c /dev/null")
 		line "perf script | trace_analyze:" "$pipe_s"
 	fi
-	one_s=$(best_of "$ta" -q --threads 1 -f "$log" $ksyms -c /dev/null)
+	one_s=$(median_of "$ta" -q --threads 1 -f "$log" $ksyms -c /dev/null)
 	line "trace_analyze -f (1 thread):" "$one_s" "$tool_s"
-	both_s=$(best_of "$ta" -q -f "$log" $ksyms -c /dev/null)
+	both_s=$(median_of "$ta" -q -f "$log" $ksyms -c /dev/null)
 	line "trace_analyze -f (threads):" "$both_s" "$tool_s"
 	awk -v t="$both_s" -v p="$pipe_s" 'BEGIN {
 		printf "trace_analyze -f is %.1fx faster than the text pipe\n", p / t }'
@@ -102,7 +100,7 @@ esac
 
 events=$("$ta" -f "$log" 2>&1 > /dev/null | awk '/kmem events read:/ { print $NF; exit }')
 lines=$(wc -l < "$log")
-wc_s=$(best_of wc -l "$log")
+wc_s=$(median_of wc -l "$log")
 printf 'log:        %s: %.1f MB, %s lines, %s kmem events\n' "$log" \
 	"$(awk -v b="$bytes" 'BEGIN { print b / 1e6 }')" "$lines" "$events"
 printf 'wc -l:      %s s  %8.0f MB/s\n' "$wc_s" "$(awk -v b="$bytes" -v s="$wc_s" 'BEGIN { print b / 1e6 / s }')"
@@ -114,23 +112,23 @@ report() {	# LABEL SECONDS
 		       label, s, b / 1e6 / s, e / 1e6 / s, rss / 1024, faults, s / w }'
 }
 
-one_s=$(best_of "$ta" -q --threads 1 -f "$log" -c /dev/null)
+one_s=$(median_of "$ta" -q --threads 1 -f "$log" -c /dev/null)
 report "1 thread:" "$one_s"
-two_s=$(best_of "$ta" -q -f "$log" -c /dev/null)
+two_s=$(median_of "$ta" -q -f "$log" -c /dev/null)
 report "threads:" "$two_s"
 awk -v a="$one_s" -v b="$two_s" 'BEGIN { printf "2 threads: %.2fx the speed of one\n", a / b }'
-report "all reports:" "$(best_of "$ta" -q -f "$log" -c /dev/null --stats /dev/null \
+report "all reports:" "$(median_of "$ta" -q -f "$log" -c /dev/null --stats /dev/null \
 	--outstanding /dev/null --page /dev/null)"
 
 # The DB file (--save-db / --db-file): its size, what saving costs, and how
 # much faster the account comes from it than from the text.
 db="$tmp/bench.db"
-save_s=$(best_of "$ta" -q -f "$log" -c /dev/null --save-db "$db")
+save_s=$(median_of "$ta" -q -f "$log" -c /dev/null --save-db "$db")
 save_rss=$(cut -d' ' -f1 "$tmp/rss")
-save1_s=$(best_of "$ta" -q --threads 1 -f "$log" -c /dev/null --save-db "$db")
-plain_s=$(best_of "$ta" -q -f "$log" -c /dev/null)
-plain1_s=$(best_of "$ta" -q --threads 1 -f "$log" -c /dev/null)
-db_s=$(best_of "$ta" -q --db-file "$db" -c /dev/null)
+save1_s=$(median_of "$ta" -q --threads 1 -f "$log" -c /dev/null --save-db "$db")
+plain_s=$(median_of "$ta" -q -f "$log" -c /dev/null)
+plain1_s=$(median_of "$ta" -q --threads 1 -f "$log" -c /dev/null)
+db_s=$(median_of "$ta" -q --db-file "$db" -c /dev/null)
 db_rss=$(cut -d' ' -f1 "$tmp/rss")
 db_bytes=$(stat -c %s "$db")
 awk -v b="$bytes" -v d="$db_bytes" 'BEGIN {
@@ -153,10 +151,10 @@ for z in ${BENCH_COMPRESSED:-}; do
 	esac
 	$pack < "$log" > "$tmp/log.$z"
 	zbytes=$(stat -c %s "$tmp/log.$z")
-	direct=$(best_of "$ta" -q -f "$tmp/log.$z" -c /dev/null)
+	direct=$(median_of "$ta" -q -f "$tmp/log.$z" -c /dev/null)
 	direct_rss=$(cut -d' ' -f1 "$tmp/rss")
-	piped=$(best_of sh -c "$cat_z '$tmp/log.$z' | '$ta' -q -f - -c /dev/null")
-	cat_only=$(best_of sh -c "$cat_z '$tmp/log.$z' > /dev/null")
+	piped=$(median_of sh -c "$cat_z '$tmp/log.$z' | '$ta' -q -f - -c /dev/null")
+	cat_only=$(median_of sh -c "$cat_z '$tmp/log.$z' > /dev/null")
 	awk -v z="$z" -v zb="$zbytes" -v b="$bytes" -v d="$direct" -v p="$piped" -v c="$cat_only" \
 	    -v cz="$cat_z" -v rss="$direct_rss" 'BEGIN {
 		printf "%-4s %.1f MB: -f %s s (%.0f MB/s of log, RSS %.1f MB); %s | -f -: %s s; %s alone: %s s\n",
