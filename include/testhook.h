@@ -24,4 +24,11 @@ void test_pause_point(const char *point);
  */
 long long test_gigabyte(void);
 
+/*
+ * TA_TEST_LINESCAN=scalar|sse2|avx2: the way the parser finds its fields'
+ * separators (linescan.h), so that a test can compare the reports each way
+ * gives; -1 when unset (the fastest the machine runs).
+ */
+int test_linescan(void);
+
 #endif

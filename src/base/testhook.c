@@ -1,7 +1,8 @@
 /*
  * testhook.c - TA_TEST_PAUSE: stop the process at a named point for a
- * test; TA_TEST_GB: the size record's "passed N GB" warning counts in
- * (testhook.h). Nothing else, and nothing at all when unset.
+ * test; TA_TEST_GB: the size record's "passed N GB" warning counts in;
+ * TA_TEST_LINESCAN: the parser's way of scanning fields (testhook.h).
+ * Nothing else, and nothing at all when unset.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -48,4 +49,16 @@ long long test_gigabyte(void)
 		gb = n > 0 ? n : 1000000000ll;
 	}
 	return gb;
+}
+
+int test_linescan(void)
+{
+	static const char *const names[] = { "scalar", "sse2", "avx2" };
+	const char *v = getenv("TA_TEST_LINESCAN");
+	int i;
+
+	for (i = 0; v && i < 3; i++)
+		if (strcmp(v, names[i]) == 0)
+			return i;
+	return -1;
 }

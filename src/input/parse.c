@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "input.h"
+#include "linescan.h"
 #include "parse.h"
+#include "testhook.h"
 
 void parser_init(struct parser *p, struct trace_strings *strings, unsigned want)
 {
@@ -20,6 +22,11 @@ void parser_init(struct parser *p, struct trace_strings *strings, unsigned want)
 	p->strings = strings;
 	p->want = want;
 	p->comm_seen.id = p->gfp_seen.id = p->cache_seen.id = STR_NONE;
+	p->scan = (int)linescan_best();
+	int forced = test_linescan();	/* a test comparing the ways */
+
+	if (forced >= 0 && linescan_available((enum linescan_impl)forced))
+		p->scan = forced;
 }
 
 void parse_stats_add(struct parse_stats *a, const struct parse_stats *b)
@@ -940,12 +947,18 @@ static bool read_page_field(struct parser *p, const char *key, size_t klen,
 
 #undef KEY_IS
 
-/*
- * Walk the "key=value" tokens of f[0..end); tokens without '=' (trace-cmd's
- * "(sym+0xoff)", padding) are passed over. False if a known field is bad.
- */
-static bool read_fields(struct parser *p, const char *f, const char *end,
-			struct kmem_event *ev, unsigned *seen)
+/* One "key=value" token: to the page or slab fields. */
+static bool read_field(struct parser *p, bool page, const char *key, size_t klen,
+		       const char *val, size_t vlen, const char **cursor, const char *end,
+		       struct kmem_event *ev, unsigned *seen)
+{
+	return page ? read_page_field(p, key, klen, val, vlen, ev, seen)
+		    : read_slab_field(p, key, klen, val, vlen, cursor, end, ev, seen);
+}
+
+/* read_fields a byte at a time: field texts over LINESCAN_MAX bytes. */
+static bool read_long_fields(struct parser *p, const char *f, const char *end,
+			     struct kmem_event *ev, unsigned *seen)
 {
 	bool page = kmem_is_page(ev->kind);
 
@@ -964,14 +977,48 @@ static bool read_fields(struct parser *p, const char *f, const char *end,
 		const char *val = f + 1;
 		const char *vend = val;
 
-		while (vend < end && *vend != ' ')	/* values are short: no call */
+		while (vend < end && *vend != ' ')
 			vend++;
 		f = vend;
-		bool ok = page ? read_page_field(p, key, klen, val, (size_t)(vend - val), ev, seen)
-			       : read_slab_field(p, key, klen, val, (size_t)(vend - val), &f,
-						 end, ev, seen);
-		if (!ok)
+		if (!read_field(p, page, key, klen, val, (size_t)(vend - val), &f, end, ev, seen))
 			return false;
+	}
+	return true;
+}
+
+/*
+ * Walk the "key=value" tokens of f[0..end); tokens without '=' (trace-cmd's
+ * "(sym+0xoff)", padding) are passed over. False if a known field is bad.
+ * The spaces and '=' signs are found first, all at once (linescan.h); the
+ * walk then jumps from one to the next.
+ */
+static bool read_fields(struct parser *p, const char *f, const char *end,
+			struct kmem_event *ev, unsigned *seen)
+{
+	size_t len = (size_t)(end - f), at = 0;
+	bool page = kmem_is_page(ev->kind);
+	struct separators sep;
+
+	if (len > LINESCAN_MAX)
+		return read_long_fields(p, f, end, ev, seen);
+	linescan_find((enum linescan_impl)p->scan, f, len, &sep);
+	while (at < len) {
+		size_t key = linescan_next_clear(sep.space, at, len);
+		size_t stop = linescan_next(sep.stop, key, len);
+
+		if (stop == len)
+			break;
+		if (f[stop] == ' ') {
+			at = stop;	/* a token without '=' */
+			continue;
+		}
+		size_t vend = linescan_next(sep.space, stop + 1, len);
+		const char *cursor = f + vend;
+
+		if (!read_field(p, page, f + key, stop - key, f + stop + 1, vend - stop - 1,
+				&cursor, end, ev, seen))
+			return false;
+		at = (size_t)(cursor - f);
 	}
 	return true;
 }
