@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <ctype.h>
+#include <stdio.h>
 
 #include "parse.h"
 
@@ -259,6 +261,37 @@ static void nanosecond_timestamps(void **state)
 	assert_int_equal(f->ev.ts_ns, 12000000123ull);
 }
 
+/*
+ * A 16-digit pointer is read eight digits at a time: every byte value at
+ * every position is accepted exactly when it is a hex digit, and the value
+ * is the one strtoull reads.
+ */
+static void every_byte_at_every_place_of_a_pointer(void **state)
+{
+	struct fixture *f = *state;
+	char digits[17], line[128];
+	int pos, byte;
+
+	for (pos = 0; pos < 16; pos++) {
+		for (byte = 1; byte < 256; byte++) {
+			size_t len;
+
+			if (byte == ' ')
+				continue;	/* it would end the value */
+			memcpy(digits, "ffff8881A2b3C4d5", 17);
+			digits[pos] = (char)byte;
+			len = (size_t)snprintf(line, sizeof(line), "  a-1 [000] ..... 1.000000: kfree: "
+					       "call_site=f+0x1/0x2 ptr=%s x=1", "0000000000000000");
+			memcpy(strstr(line, "ptr=") + 4, digits, 16);
+			bool ok = parse_line(&f->parser, line, len, 1, &f->ev) == LINE_EVENT;
+
+			assert_int_equal(ok, isxdigit(byte) != 0);
+			if (ok)
+				assert_true(f->ev.ptr == strtoull(digits, NULL, 16));
+		}
+	}
+}
+
 static void kind_names_round_trip(void **state)
 {
 	int k;
@@ -291,6 +324,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(malformed_kmem_events_are_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(crlf_line_ending, setup, teardown),
 		cmocka_unit_test_setup_teardown(nanosecond_timestamps, setup, teardown),
+		cmocka_unit_test_setup_teardown(every_byte_at_every_place_of_a_pointer, setup, teardown),
 		cmocka_unit_test(kind_names_round_trip),
 	};
 
