@@ -37,7 +37,7 @@
 #include "error.h"
 
 #define INPUT_MAX_LINE (1u << 20)	/* longer lines are skipped */
-#define INPUT_CHUNK_SIZE (4u << 20)	/* bytes per chunk buffer */
+#define INPUT_CHUNK_SIZE (2u << 20)	/* bytes per chunk buffer: L2-sized reads copy faster */
 
 struct input {
 	const char *name;	/* as given: a path or "-" */
