@@ -48,6 +48,12 @@ teardown() {
 	[ -f settings.before ] || return 0
 	global_settings > settings.after
 	diff -u settings.before settings.after
+	# no CMD of a test left running: named and ended here, not found by a later test
+	if pgrep -x -f 'sleep 300' > /dev/null; then
+		ps -o pid,ppid,stat,lstart,args -p "$(pgrep -d, -x -f 'sleep 300')"
+		pkill -x -f 'sleep 300'
+		false
+	fi
 	! ls "$(tracefs_dir)/instances" | grep -q '^trace_analyze-'
 }
 
@@ -171,7 +177,7 @@ wait_status() {
 	wait_status "$rec"
 	[ "$st" -eq 130 ]
 	[ ! -e kmem.log ]
-	! ls kmem.log.tmp.* 2> /dev/null
+	! ls kmem.log.tmp.* 2> /dev/null || false
 	grep -q 'interrupted: the recording was abandoned, nothing written' err.txt
 }
 
@@ -198,8 +204,8 @@ wait_status() {
 	[ "$st" -eq "$want" ]
 		grep -q "'sleep' was still running when the recording stopped: sent SIGTERM" err.txt
 		tail -n 1 kmem.log | grep -q '^# trace_analyze record: '
-		! pgrep -x -f 'sleep 300'
-		! ls "$(tracefs_dir)/instances" | grep -q '^trace_analyze-'
+		! pgrep -x -f 'sleep 300' || false
+		! ls "$(tracefs_dir)/instances" | grep -q '^trace_analyze-' || false
 	done
 }
 
@@ -224,7 +230,7 @@ wait_status() {
 	wait_status "$rec"
 	[ "$st" -eq 130 ]
 	[ ! -e kmem.log ]
-	! ls kmem.log.tmp.* 2> /dev/null
+	! ls kmem.log.tmp.* 2> /dev/null || false
 	# it had its SIGTERM: now SIGKILL, nothing of it left running
 	! pgrep -f 'trap "" TERM; while' || { pkill -9 -f 'trap "" TERM; while'; false; }
 }
@@ -234,7 +240,7 @@ wait_status() {
 	run sh -c 'ls /proc/$$/fd > alone.txt'
 	run "$TA" record -q -o kmem.log --events slab -- sh -c 'ls -l /proc/$$/fd > fds.txt'
 	[ "$status" -eq 0 ]
-	! grep -q 'trace_pipe_raw\|kmem.log\|tracing' fds.txt
+	! grep -q 'trace_pipe_raw\|kmem.log\|tracing' fds.txt || false
 	diff <(sort alone.txt) <(awk 'NF > 8 { print $9 }' fds.txt | sort)
 }
 
