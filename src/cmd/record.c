@@ -381,6 +381,18 @@ static int end_of_capture(void *ctx, const char **trailer, struct ta_error *err)
 #define FD_SEEN_MAX 1024
 static unsigned char inherited_fd[FD_SEEN_MAX];
 
+/*
+ * The same for two signals record ignores (SIGPIPE, and SIGXFSZ through
+ * outfile.c): CMD gets them as record was given them, as a shell would.
+ */
+static struct sigaction inherited_sigpipe, inherited_sigxfsz;
+
+static void note_inherited_signals(void)
+{
+	sigaction(SIGPIPE, NULL, &inherited_sigpipe);
+	sigaction(SIGXFSZ, NULL, &inherited_sigxfsz);
+}
+
 static void note_inherited_descriptors(void)
 {
 	int fd;
@@ -424,7 +436,8 @@ static int start_child(struct recording *r, int *go_fd, int *exec_fd, struct ta_
 		close(go[1]);
 		close(ex[0]);
 		keep_ours_from_the_command();
-		signal(SIGPIPE, SIG_DFL);
+		sigaction(SIGPIPE, &inherited_sigpipe, NULL);
+		sigaction(SIGXFSZ, &inherited_sigxfsz, NULL);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);	/* the recording failed before it started */
 		execvp(r->args->cmd[0], r->args->cmd);
@@ -747,6 +760,7 @@ int cmd_record(int argc, char **argv)
 	int status;
 
 	note_inherited_descriptors();
+	note_inherited_signals();
 	status = parse_record_options(argc, argv, &args);
 	if (status < 0)
 		status = run_record(&args);

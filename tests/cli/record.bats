@@ -244,6 +244,14 @@ wait_status() {
 	diff <(sort alone.txt) <(awk 'NF > 8 { print $9 }' fds.txt | sort)
 }
 
+@test "record -- CMD: what record ignores (SIGPIPE, SIGXFSZ) CMD does not" {
+	# the ignored-signal mask CMD runs with = the one it has when the test runs it alone
+	sh -c 'grep SigIgn /proc/$$/status' > alone.txt
+	run "$TA" record -q -o kmem.log --events slab -- sh -c 'grep SigIgn /proc/$$/status > under.txt'
+	[ "$status" -eq 0 ]
+	diff alone.txt under.txt
+}
+
 @test "record -o /dev/full -- CMD: a write error ends it at once, CMD too, exit 1" {
 	run "$TA" record -q -o /dev/full -- sleep 300
 	[ "$status" -eq 1 ]
