@@ -210,7 +210,9 @@ wait_status() {
 }
 
 @test "record -- CMD that ignores SIGTERM: killed after its grace time, the log written" {
-	start_paused rec record-running record -q -o kmem.log -- sh -c 'trap "" TERM; while :; do sleep 0.1; done'
+	start_paused rec record-running record -q -o kmem.log -- \
+		sh -c 'trap "" TERM; : > trapped; while :; do sleep 0.1; done'
+	wait_for_file trapped "$rec"	# CMD ignores SIGTERM from now (a busy machine starts it late)
 	kill -INT "$rec"
 	kill -CONT "$rec"
 	wait_status "$rec"
@@ -221,7 +223,8 @@ wait_status() {
 
 @test "record -- CMD, a second Ctrl-C while CMD is given its grace time: abandoned at once" {
 	start_paused rec record-running,record-child-grace record -q -o kmem.log -- \
-		sh -c 'trap "" TERM; while :; do sleep 0.1; done'
+		sh -c 'trap "" TERM; : > trapped; while :; do sleep 0.1; done'
+	wait_for_file trapped "$rec"
 	kill -INT "$rec"
 	kill -CONT "$rec"
 	wait_stopped "$rec"	# CMD was sent SIGTERM and ignores it
@@ -232,7 +235,7 @@ wait_status() {
 	[ ! -e kmem.log ]
 	! ls kmem.log.tmp.* 2> /dev/null || false
 	# it had its SIGTERM: now SIGKILL, nothing of it left running
-	! pgrep -f 'trap "" TERM; while' || { pkill -9 -f 'trap "" TERM; while'; false; }
+	! pgrep -f 'trap "" TERM; : > trapped' || { pkill -9 -f 'trap "" TERM; : > trapped'; false; }
 }
 
 @test "record -- CMD: no descriptor of record's crosses into CMD" {
