@@ -382,15 +382,34 @@ static int end_of_capture(void *ctx, const char **trailer, struct ta_error *err)
 static unsigned char inherited_fd[FD_SEEN_MAX];
 
 /*
- * The same for two signals record ignores (SIGPIPE, and SIGXFSZ through
- * outfile.c): CMD gets them as record was given them, as a shell would.
+ * The same for signals: record catches SIGINT, SIGTERM and SIGHUP, ignores
+ * SIGPIPE and (through outfile.c) SIGXFSZ, and may block some while it
+ * writes. CMD gets every disposition and the mask as record was given
+ * them, as a shell would: under nohup CMD ignores SIGHUP, in a background
+ * job SIGINT. (Caught ones were none: a new process catches nothing.)
  */
-static struct sigaction inherited_sigpipe, inherited_sigxfsz;
+#define SIGNALS_NOTED 32
+static struct sigaction inherited_action[SIGNALS_NOTED];
+static sigset_t inherited_mask;
 
 static void note_inherited_signals(void)
 {
-	sigaction(SIGPIPE, NULL, &inherited_sigpipe);
-	sigaction(SIGXFSZ, NULL, &inherited_sigxfsz);
+	int sig;
+
+	for (sig = 1; sig < SIGNALS_NOTED; sig++)
+		sigaction(sig, NULL, &inherited_action[sig]);	/* SIGKILL, SIGSTOP: unchanged */
+	sigprocmask(SIG_SETMASK, NULL, &inherited_mask);
+}
+
+/* In the child, before exec. */
+static void give_back_inherited_signals(void)
+{
+	int sig;
+
+	for (sig = 1; sig < SIGNALS_NOTED; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			sigaction(sig, &inherited_action[sig], NULL);
+	sigprocmask(SIG_SETMASK, &inherited_mask, NULL);
 }
 
 static void note_inherited_descriptors(void)
@@ -436,10 +455,9 @@ static int start_child(struct recording *r, int *go_fd, int *exec_fd, struct ta_
 		close(go[1]);
 		close(ex[0]);
 		keep_ours_from_the_command();
-		sigaction(SIGPIPE, &inherited_sigpipe, NULL);
-		sigaction(SIGXFSZ, &inherited_sigxfsz, NULL);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);	/* the recording failed before it started */
+		give_back_inherited_signals();
 		execvp(r->args->cmd[0], r->args->cmd);
 		e = errno;
 		if (write(ex[1], &e, sizeof(e)) < 0)
