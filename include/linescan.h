@@ -16,7 +16,6 @@
 struct separators {
 	uint64_t space[LINESCAN_WORDS];
 	uint64_t stop[LINESCAN_WORDS];
-	size_t len;
 };
 
 enum linescan_impl {
@@ -34,40 +33,34 @@ int linescan_available(enum linescan_impl impl);
 /* The masks of s[0..len), len <= LINESCAN_MAX; bits past len are 0. */
 void linescan_find(enum linescan_impl impl, const char *s, size_t len, struct separators *out);
 
-/* The first position >= from whose bit is set in words, or len if none. */
-static inline size_t linescan_next(const uint64_t *words, size_t from, size_t len)
+/* The first position >= from whose bit, flipped by flip (0 or ~0), is set; or len. */
+static inline size_t linescan_first(const uint64_t *words, uint64_t flip, size_t from, size_t len)
 {
 	size_t i = from >> 6, nwords = (len + 63) >> 6;
 	uint64_t x;
 
 	if (from >= len)
 		return len;
-	x = words[i] & (~0ull << (from & 63));
+	x = (words[i] ^ flip) & (~0ull << (from & 63));
 	while (!x) {
 		if (++i >= nwords)
 			return len;
-		x = words[i];
+		x = words[i] ^ flip;
 	}
 	from = (i << 6) + (size_t)__builtin_ctzll(x);
 	return from < len ? from : len;
 }
 
+/* The first position >= from whose bit is set in words, or len if none. */
+static inline size_t linescan_next(const uint64_t *words, size_t from, size_t len)
+{
+	return linescan_first(words, 0, from, len);
+}
+
 /* The first position >= from whose bit is clear (a byte not a space), or len. */
 static inline size_t linescan_next_clear(const uint64_t *words, size_t from, size_t len)
 {
-	size_t i = from >> 6, nwords = (len + 63) >> 6;
-	uint64_t x;
-
-	if (from >= len)
-		return len;
-	x = ~words[i] & (~0ull << (from & 63));
-	while (!x) {
-		if (++i >= nwords)
-			return len;
-		x = ~words[i];
-	}
-	from = (i << 6) + (size_t)__builtin_ctzll(x);
-	return from < len ? from : len;
+	return linescan_first(words, ~0ull, from, len);
 }
 
 #endif

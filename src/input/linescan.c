@@ -18,28 +18,26 @@
 #define HAVE_X86 1
 #endif
 
-static void clear_masks(struct separators *out, size_t len)
+static void clear_masks(struct separators *out)
 {
 	memset(out->space, 0, sizeof(out->space));
 	memset(out->stop, 0, sizeof(out->stop));
-	out->len = len;
+}
+
+/* The bits of one block at byte i: sp its spaces, eq its '=' signs. */
+static inline void put_block(struct separators *out, size_t i, uint64_t sp, uint64_t eq)
+{
+	out->space[i >> 6] |= sp << (i & 63);
+	out->stop[i >> 6] |= (sp | eq) << (i & 63);
 }
 
 static void find_scalar(const char *s, size_t len, struct separators *out)
 {
 	size_t i;
 
-	clear_masks(out, len);
-	for (i = 0; i < len; i++) {
-		uint64_t bit = 1ull << (i & 63);
-
-		if (s[i] == ' ') {
-			out->space[i >> 6] |= bit;
-			out->stop[i >> 6] |= bit;
-		} else if (s[i] == '=') {
-			out->stop[i >> 6] |= bit;
-		}
-	}
+	clear_masks(out);
+	for (i = 0; i < len; i++)
+		put_block(out, i, s[i] == ' ', s[i] == '=');
 }
 
 #ifdef HAVE_X86
@@ -57,15 +55,13 @@ static void find_sse2(const char *s, size_t len, struct separators *out)
 	char pad[16];
 	size_t i;
 
-	clear_masks(out, len);
+	clear_masks(out);
 	for (i = 0; i < len; i += 16) {
 		const char *p = len - i >= 16 ? s + i : padded_tail(s + i, len - i, pad, 16);
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		uint64_t sp = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, space));
-		uint64_t eq = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, equal));
 
-		out->space[i >> 6] |= sp << (i & 63);
-		out->stop[i >> 6] |= (sp | eq) << (i & 63);
+		put_block(out, i, (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, space)),
+			  (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, equal)));
 	}
 }
 
@@ -76,15 +72,13 @@ static void find_avx2(const char *s, size_t len, struct separators *out)
 	char pad[32];
 	size_t i;
 
-	clear_masks(out, len);
+	clear_masks(out);
 	for (i = 0; i < len; i += 32) {
 		const char *p = len - i >= 32 ? s + i : padded_tail(s + i, len - i, pad, 32);
 		__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
-		uint64_t sp = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, space));
-		uint64_t eq = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, equal));
 
-		out->space[i >> 6] |= sp << (i & 63);
-		out->stop[i >> 6] |= (sp | eq) << (i & 63);
+		put_block(out, i, (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, space)),
+			  (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, equal)));
 	}
 }
 #endif

@@ -45,7 +45,6 @@ static void same_bits_as_the_reference(void **state)
 				linescan_find(impls[k], text + LINESCAN_MAX - len, len, &got);
 				assert_memory_equal(want.space, got.space, sizeof(want.space));
 				assert_memory_equal(want.stop, got.stop, sizeof(want.stop));
-				assert_int_equal(got.len, len);
 			}
 		}
 	}
