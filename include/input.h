@@ -38,6 +38,7 @@
 
 #define INPUT_MAX_LINE (1u << 20)	/* longer lines are skipped */
 #define INPUT_CHUNK_SIZE (2u << 20)	/* bytes per chunk buffer: L2-sized reads copy faster */
+#define INPUT_READ_SLACK 64	/* bytes past a chunk's data that may be read (not used) */
 
 struct input {
 	const char *name;	/* as given: a path or "-" */
@@ -64,6 +65,7 @@ struct input {
 
 struct chunk {
 	const char *data;	/* whole lines, the last ending with '\n': in buf */
+	/* the buffer goes on INPUT_READ_SLACK bytes past data + len, for wide loads */
 	size_t len;
 	char *buf;		/* the chunk's own buffer */
 	size_t cap;

@@ -1,7 +1,9 @@
 /*
- * linescan.h - where the spaces and '=' signs of a line's fields are, as
- * bit masks found 16 or 32 bytes at a time, so that the parser walks its
- * "key=value" tokens with a few bit operations instead of a loop per byte.
+ * linescan.h - where a line ends and where its spaces, '=' signs and
+ * colons are, as bit masks found 16 or 32 bytes at a time, so that the
+ * parser finds the line's end, its timestamp, its event name and its
+ * "key=value" tokens with a few bit operations instead of a loop (or a
+ * memchr) per byte. One pass over the line's bytes gives all of it.
  */
 #ifndef TA_LINESCAN_H
 #define TA_LINESCAN_H
@@ -9,13 +11,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LINESCAN_MAX 256	/* longer field texts are walked byte by byte */
+#define LINESCAN_MAX 512	/* lines up to this long fit the masks' own words */
 #define LINESCAN_WORDS (LINESCAN_MAX / 64)
+#define LINESCAN_NONE ((size_t)-1)
+#define LINESCAN_SLACK 64	/* readable bytes linescan_line needs past what it is given */
 
-/* Bit i of word i / 64: byte i of the text is a space; is '=' or a space. */
-struct separators {
-	uint64_t space[LINESCAN_WORDS];
-	uint64_t stop[LINESCAN_WORDS];
+/*
+ * Bit i of word i / 64 of each mask: byte i of the line is a space; is a
+ * space or '='; is ':'. Bits past len are 0. A line longer than
+ * LINESCAN_MAX has its masks in heap words, grown as needed.
+ */
+struct line_masks {
+	const uint64_t *space, *stop, *colon;
+	size_t len;
+	uint64_t own[3][LINESCAN_WORDS];
+	uint64_t *heap;		/* 3 * heap_words words, for long lines */
+	size_t heap_words;
 };
 
 enum linescan_impl {
@@ -30,8 +41,19 @@ enum linescan_impl linescan_best(void);
 /* Whether impl can run here. */
 int linescan_available(enum linescan_impl impl);
 
-/* The masks of s[0..len), len <= LINESCAN_MAX; bits past len are 0. */
-void linescan_find(enum linescan_impl impl, const char *s, size_t len, struct separators *out);
+void line_masks_init(struct line_masks *m);
+void line_masks_release(struct line_masks *m);
+
+/* The masks of s[0..len), any len; reads no byte past s + len. */
+void linescan_find(enum linescan_impl impl, const char *s, size_t len, struct line_masks *m);
+
+/*
+ * The line at s: the position of its '\n' when one is within the first
+ * min(avail, LINESCAN_MAX) bytes, with the masks of the bytes before it;
+ * LINESCAN_NONE when not (the caller finds the end and uses
+ * linescan_find). May read up to LINESCAN_SLACK bytes past s + avail.
+ */
+size_t linescan_line(enum linescan_impl impl, const char *s, size_t avail, struct line_masks *m);
 
 /* The first position >= from whose bit, flipped by flip (0 or ~0), is set; or len. */
 static inline size_t linescan_first(const uint64_t *words, uint64_t flip, size_t from, size_t len)
@@ -51,6 +73,24 @@ static inline size_t linescan_first(const uint64_t *words, uint64_t flip, size_t
 	return from < len ? from : len;
 }
 
+/* The last position < before whose bit, flipped by flip, is set; or LINESCAN_NONE. */
+static inline size_t linescan_last(const uint64_t *words, uint64_t flip, size_t before)
+{
+	size_t i;
+	uint64_t x;
+
+	if (before == 0)
+		return LINESCAN_NONE;
+	i = (before - 1) >> 6;
+	x = (words[i] ^ flip) & (~0ull >> (63 - ((before - 1) & 63)));
+	while (!x) {
+		if (i == 0)
+			return LINESCAN_NONE;
+		x = words[--i] ^ flip;
+	}
+	return (i << 6) + 63 - (size_t)__builtin_clzll(x);
+}
+
 /* The first position >= from whose bit is set in words, or len if none. */
 static inline size_t linescan_next(const uint64_t *words, size_t from, size_t len)
 {
@@ -61,6 +101,18 @@ static inline size_t linescan_next(const uint64_t *words, size_t from, size_t le
 static inline size_t linescan_next_clear(const uint64_t *words, size_t from, size_t len)
 {
 	return linescan_first(words, ~0ull, from, len);
+}
+
+/* The last position < before whose bit is set, or LINESCAN_NONE. */
+static inline size_t linescan_prev(const uint64_t *words, size_t before)
+{
+	return linescan_last(words, 0, before);
+}
+
+/* The last position < before whose bit is clear, or LINESCAN_NONE. */
+static inline size_t linescan_prev_clear(const uint64_t *words, size_t before)
+{
+	return linescan_last(words, ~0ull, before);
 }
 
 #endif

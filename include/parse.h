@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "event.h"
+#include "linescan.h"
 
 /* Optional fields, parsed only when some consumer wants them. */
 enum parse_want {
@@ -124,7 +125,8 @@ struct parser {
 	bool chain_in_user;	/* the perf callchain being read has reached its user part */
 	char frame_buf[FRAME_NAME_MAX + 3];	/* a frame name made up: "[dso]" */
 	struct event_names others;	/* while !seen_kmem */
-	int scan;		/* enum linescan_impl: how fields are scanned */
+	int scan;		/* enum linescan_impl: how lines are scanned */
+	struct line_masks masks;	/* of the line being parsed */
 };
 
 /* Lines that show the input is an ftrace text log at all (not garbage). */
@@ -134,6 +136,7 @@ uint64_t parse_stats_trace_lines(const struct parse_stats *st);
 uint64_t parse_stats_kmem_lines(const struct parse_stats *st);
 
 void parser_init(struct parser *p, struct trace_strings *strings, unsigned want);
+void parser_release(struct parser *p);
 
 /*
  * Parse line[0..len) (no '\n'), numbered line_no. Returns LINE_EVENT and
@@ -143,6 +146,16 @@ void parser_init(struct parser *p, struct trace_strings *strings, unsigned want)
  */
 enum line_kind parse_line(struct parser *p, const char *line, size_t len, uint64_t line_no,
 			  struct kmem_event *ev);
+
+/*
+ * The same for the line at s, which ends at the first '\n' of s[0..avail)
+ * (there must be one): the line's end and its separators are found in the
+ * same pass. s must be readable LINESCAN_SLACK bytes past s + avail.
+ * Returns the line's length, without the '\n'; *kind is what parse_line
+ * would return.
+ */
+size_t parse_next_line(struct parser *p, const char *s, size_t avail, uint64_t line_no,
+		       struct kmem_event *ev, enum line_kind *kind);
 
 /*
  * Whether line[0..len) continues a stack block: a tracefs or trace-cmd

@@ -25,7 +25,7 @@ void test_pause_point(const char *point);
 long long test_gigabyte(void);
 
 /*
- * TA_TEST_LINESCAN=scalar|sse2|avx2: the way the parser finds its fields'
+ * TA_TEST_LINESCAN=scalar|sse2|avx2: the way the parser finds its lines' ends and
  * separators (linescan.h), so that a test can compare the reports each way
  * gives; -1 when unset (the fastest the machine runs).
  */

@@ -1,7 +1,7 @@
 /*
  * testhook.c - TA_TEST_PAUSE: stop the process at a named point for a
  * test; TA_TEST_GB: the size record's "passed N GB" warning counts in;
- * TA_TEST_LINESCAN: the parser's way of scanning fields (testhook.h).
+ * TA_TEST_LINESCAN: the parser's way of scanning lines (testhook.h).
  * Nothing else, and nothing at all when unset.
  */
 #include <signal.h>

@@ -878,6 +878,7 @@ static int read_live(struct analysis *r, struct ta_error *err)
 		if (!r->saving) {
 			recpair_release(&l.pair);
 			tepkmem_release(&l.k);
+			parser_release(&l.text);
 			return -1;
 		}
 	}
@@ -896,6 +897,7 @@ static int read_live(struct analysis *r, struct ta_error *err)
 	trace_header_add(&r->read.header, &l.text.header);
 	recpair_release(&l.pair);
 	tepkmem_release(&l.k);
+	parser_release(&l.text);
 	r->facts.source = r->facts.log_name = r->opts->log_path;
 	if (rc == 0 && r->saving)
 		rc = finish_saving(r, err);

@@ -314,8 +314,10 @@ uint64_t input_position(const struct input *in)
 
 int input_read_chunk(struct input *in, struct chunk *c, struct ta_error *err)
 {
-	if (!c->buf)
-		c->buf = xmalloc(c->cap);
+	if (!c->buf) {
+		c->buf = xmalloc(c->cap + INPUT_READ_SLACK);
+		memset(c->buf + c->cap, 0, INPUT_READ_SLACK);
+	}
 	c->data = c->buf;
 	c->len = 0;
 	if (in->carry_len) {

@@ -1,16 +1,18 @@
 /*
- * linescan.c - the separator masks of a line's fields (linescan.h): which
- * bytes are spaces and which are spaces or '='. Three ways that must give
- * the same bits: a byte at a time (the reference, and any machine that is
- * not x86-64), SSE2 (16 bytes per step, always there on x86-64) and AVX2
- * (32 per step, used when the CPU says it has it). The tests compare them
- * on every length and on random bytes.
+ * linescan.c - a line's end and its separator masks (linescan.h), 64
+ * bytes per step. Three ways that must give the same bits: a byte at a
+ * time (the reference, and any machine that is not x86-64), SSE2 (four
+ * 16-byte loads a step, always there on x86-64) and AVX2 (two 32-byte
+ * loads, used when the CPU says it has it). The tests compare them on
+ * every length and on random bytes.
  *
- * Not here: what a token means, or finding the line's end (memchr does
- * that as fast as anything here would).
+ * Not here: what a token means; lines over LINESCAN_MAX bytes are found
+ * by the caller (memchr), then scanned here into heap words.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "linescan.h"
 
 #if defined(__x86_64__)
@@ -18,68 +20,191 @@
 #define HAVE_X86 1
 #endif
 
-static void clear_masks(struct separators *out)
-{
-	memset(out->space, 0, sizeof(out->space));
-	memset(out->stop, 0, sizeof(out->stop));
-}
+/* What one 64-byte block holds: bit i for byte i. */
+struct block_bits {
+	uint64_t newline, space, equal, colon;
+};
 
-/* The bits of one block at byte i: sp its spaces, eq its '=' signs. */
-static inline void put_block(struct separators *out, size_t i, uint64_t sp, uint64_t eq)
+static inline struct block_bits block_scalar(const char *s)
 {
-	out->space[i >> 6] |= sp << (i & 63);
-	out->stop[i >> 6] |= (sp | eq) << (i & 63);
-}
+	struct block_bits b = { 0, 0, 0, 0 };
+	int i;
 
-static void find_scalar(const char *s, size_t len, struct separators *out)
-{
-	size_t i;
-
-	clear_masks(out);
-	for (i = 0; i < len; i++)
-		put_block(out, i, s[i] == ' ', s[i] == '=');
+	for (i = 0; i < 64; i++) {
+		b.newline |= (uint64_t)(s[i] == '\n') << i;
+		b.space |= (uint64_t)(s[i] == ' ') << i;
+		b.equal |= (uint64_t)(s[i] == '=') << i;
+		b.colon |= (uint64_t)(s[i] == ':') << i;
+	}
+	return b;
 }
 
 #ifdef HAVE_X86
-/* The block of n < step bytes at the end, copied so no load reads past it. */
-static const char *padded_tail(const char *s, size_t n, char *pad, size_t step)
+static inline uint64_t bits16(__m128i v, char c)
 {
-	memset(pad, 0, step);
-	memcpy(pad, s, n);
-	return pad;
+	return (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
 }
 
-static void find_sse2(const char *s, size_t len, struct separators *out)
+static inline uint64_t bits64_sse2(const __m128i v[4], char c)
 {
-	const __m128i space = _mm_set1_epi8(' '), equal = _mm_set1_epi8('=');
-	char pad[16];
-	size_t i;
+	return bits16(v[0], c) | bits16(v[1], c) << 16 | bits16(v[2], c) << 32 |
+	       bits16(v[3], c) << 48;
+}
 
-	clear_masks(out);
-	for (i = 0; i < len; i += 16) {
-		const char *p = len - i >= 16 ? s + i : padded_tail(s + i, len - i, pad, 16);
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+static inline struct block_bits block_sse2(const char *s)
+{
+	__m128i v[4];
+	struct block_bits b;
+	int i;
 
-		put_block(out, i, (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, space)),
-			  (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, equal)));
-	}
+	for (i = 0; i < 4; i++)
+		v[i] = _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * i));
+	b.newline = bits64_sse2(v, '\n');
+	b.space = bits64_sse2(v, ' ');
+	b.equal = bits64_sse2(v, '=');
+	b.colon = bits64_sse2(v, ':');
+	return b;
 }
 
 __attribute__((target("avx2")))
-static void find_avx2(const char *s, size_t len, struct separators *out)
+static inline uint64_t bits64_avx2(__m256i lo, __m256i hi, char c)
 {
-	const __m256i space = _mm256_set1_epi8(' '), equal = _mm256_set1_epi8('=');
-	char pad[32];
-	size_t i;
+	const __m256i k = _mm256_set1_epi8(c);
 
-	clear_masks(out);
-	for (i = 0; i < len; i += 32) {
-		const char *p = len - i >= 32 ? s + i : padded_tail(s + i, len - i, pad, 32);
-		__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+	return (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, k)) |
+	       (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, k)) << 32;
+}
 
-		put_block(out, i, (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, space)),
-			  (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, equal)));
+__attribute__((target("avx2")))
+static inline struct block_bits block_avx2(const char *s)
+{
+	__m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)s);
+	__m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(s + 32));
+	struct block_bits b;
+
+	b.newline = bits64_avx2(lo, hi, '\n');
+	b.space = bits64_avx2(lo, hi, ' ');
+	b.equal = bits64_avx2(lo, hi, '=');
+	b.colon = bits64_avx2(lo, hi, ':');
+	return b;
+}
+#endif
+
+void line_masks_init(struct line_masks *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+void line_masks_release(struct line_masks *m)
+{
+	free(m->heap);
+	m->heap = NULL;
+	m->heap_words = 0;
+}
+
+/* Point the masks at words enough for len bytes. */
+static uint64_t *words_for(struct line_masks *m, size_t len, size_t *nwords)
+{
+	uint64_t *w;
+
+	*nwords = (len + 63) / 64;
+	if (*nwords <= LINESCAN_WORDS) {
+		w = &m->own[0][0];
+		*nwords = LINESCAN_WORDS;
+	} else {
+		if (*nwords > m->heap_words) {
+			free(m->heap);
+			m->heap_words = *nwords;
+			m->heap = xmalloc(3 * *nwords * sizeof(*m->heap));
+		}
+		w = m->heap;
 	}
+	m->space = w;
+	m->stop = w + *nwords;
+	m->colon = w + 2 * *nwords;
+	m->len = len;
+	return w;
+}
+
+static inline void put_block(struct line_masks *m, size_t word, struct block_bits b,
+			     uint64_t keep)
+{
+	((uint64_t *)m->space)[word] = b.space & keep;
+	((uint64_t *)m->stop)[word] = (b.space | b.equal) & keep;
+	((uint64_t *)m->colon)[word] = b.colon & keep;
+}
+
+/* The scans, one body for each way of reading a block (inlined into each). */
+#define SCAN_FIND(block)							\
+	do {									\
+		char pad[64];							\
+		size_t nwords, i;						\
+									\
+		words_for(m, len, &nwords);					\
+		for (i = 0; i + 64 <= len; i += 64)				\
+			put_block(m, i / 64, block(s + i), ~0ull);		\
+		if (i < len) {							\
+			memset(pad, 0, sizeof(pad));				\
+			memcpy(pad, s + i, len - i);				\
+			put_block(m, i / 64, block(pad), ~0ull);		\
+		}								\
+	} while (0)
+
+#define SCAN_LINE(block)							\
+	do {									\
+		size_t lim = avail < LINESCAN_MAX ? avail : LINESCAN_MAX, i;	\
+									\
+		m->space = m->own[0];						\
+		m->stop = m->own[1];						\
+		m->colon = m->own[2];						\
+		for (i = 0; i < lim; i += 64) {				\
+			struct block_bits b = block(s + i);			\
+									\
+			if (b.newline) {					\
+				size_t n = i + (size_t)__builtin_ctzll(b.newline); \
+									\
+				if (n >= lim)					\
+					return LINESCAN_NONE;			\
+				put_block(m, i / 64, b, (1ull << (n - i)) - 1);	\
+				m->len = n;					\
+				return n;					\
+			}							\
+			put_block(m, i / 64, b, ~0ull);			\
+		}								\
+		return LINESCAN_NONE;						\
+	} while (0)
+
+static void find_scalar(const char *s, size_t len, struct line_masks *m)
+{
+	SCAN_FIND(block_scalar);
+}
+
+static size_t line_scalar(const char *s, size_t avail, struct line_masks *m)
+{
+	SCAN_LINE(block_scalar);
+}
+
+#ifdef HAVE_X86
+static void find_sse2(const char *s, size_t len, struct line_masks *m)
+{
+	SCAN_FIND(block_sse2);
+}
+
+static size_t line_sse2(const char *s, size_t avail, struct line_masks *m)
+{
+	SCAN_LINE(block_sse2);
+}
+
+__attribute__((target("avx2")))
+static void find_avx2(const char *s, size_t len, struct line_masks *m)
+{
+	SCAN_FIND(block_avx2);
+}
+
+__attribute__((target("avx2")))
+static size_t line_avx2(const char *s, size_t avail, struct line_masks *m)
+{
+	SCAN_LINE(block_avx2);
 }
 #endif
 
@@ -109,18 +234,30 @@ enum linescan_impl linescan_best(void)
 	return LINESCAN_SCALAR;
 }
 
-void linescan_find(enum linescan_impl impl, const char *s, size_t len, struct separators *out)
+void linescan_find(enum linescan_impl impl, const char *s, size_t len, struct line_masks *m)
 {
 #ifdef HAVE_X86
 	if (impl == LINESCAN_AVX2) {
-		find_avx2(s, len, out);
+		find_avx2(s, len, m);
 		return;
 	}
 	if (impl == LINESCAN_SSE2) {
-		find_sse2(s, len, out);
+		find_sse2(s, len, m);
 		return;
 	}
 #endif
 	(void)impl;
-	find_scalar(s, len, out);
+	find_scalar(s, len, m);
+}
+
+size_t linescan_line(enum linescan_impl impl, const char *s, size_t avail, struct line_masks *m)
+{
+#ifdef HAVE_X86
+	if (impl == LINESCAN_AVX2)
+		return line_avx2(s, avail, m);
+	if (impl == LINESCAN_SSE2)
+		return line_sse2(s, avail, m);
+#endif
+	(void)impl;
+	return line_scalar(s, avail, m);
 }

@@ -22,11 +22,17 @@ void parser_init(struct parser *p, struct trace_strings *strings, unsigned want)
 	p->strings = strings;
 	p->want = want;
 	p->comm_seen.id = p->gfp_seen.id = p->cache_seen.id = STR_NONE;
+	line_masks_init(&p->masks);
 	p->scan = (int)linescan_best();
 	int forced = test_linescan();	/* a test comparing the ways */
 
 	if (forced >= 0 && linescan_available((enum linescan_impl)forced))
 		p->scan = forced;
+}
+
+void parser_release(struct parser *p)
+{
+	line_masks_release(&p->masks);
 }
 
 void parse_stats_add(struct parse_stats *a, const struct parse_stats *b)
@@ -294,34 +300,6 @@ static bool parse_pfn(const char *s, size_t n, uint64_t *out)
 	if (n > 2 && s[0] == '0' && (s[1] | 0x20) == 'x')
 		return parse_pointer(s, n, out);
 	return parse_u64(s, n, out);
-}
-
-/* "1187.655862" (any number of decimals, or none) into nanoseconds. */
-static bool parse_timestamp(const char *s, size_t n, uint64_t *ns)
-{
-	const char *dot = memchr(s, '.', n);
-	size_t int_len = dot ? (size_t)(dot - s) : n;
-	uint64_t secs, frac = 0;
-	size_t i;
-
-	if (!parse_u64(s, int_len, &secs) || secs > UINT64_MAX / 1000000000u)
-		return false;
-	if (dot) {
-		size_t frac_len = n - int_len - 1;
-
-		if (frac_len == 0)
-			return false;
-		for (i = 0; i < frac_len; i++) {
-			if (!is_digit(dot[1 + i]))
-				return false;
-			if (i < 9)
-				frac = frac * 10 + (uint64_t)(dot[1 + i] - '0');
-		}
-		for (; i < 9; i++)
-			frac *= 10;
-	}
-	*ns = secs * 1000000000u + frac;
-	return true;
 }
 
 /* Printable ASCII without spaces, except a " [module]" suffix. */
@@ -752,75 +730,154 @@ static enum line_kind read_non_event_line(struct parser *p, const char *s, size_
 /* ---- the event prefix: comm, pid, cpu, timestamp --------------------------- */
 
 /*
- * Find the timestamp: the first ':' followed by a space or the end of the
- * line whose token is "<digits>[.<digits>]" preceded by a space. Returns
- * the colon, or NULL; *ts_start gets the token's start.
+ * The walks below use the line's masks (p->masks, linescan.h): positions
+ * are offsets in the line, and a run of spaces or the previous separator
+ * is one bit search away.
  */
-static const char *find_timestamp(const char *s, const char *end, const char **ts_start)
+
+/* Where an event line's timestamp is, and what it says. */
+struct stamp {
+	size_t start;		/* the token */
+	size_t colon;		/* the ':' that ends it */
+	uint64_t ns;
+	bool valid;		/* a time: "<digits>[.<digits>]" */
+};
+
+/* Whether the ':' at c ends a token: a space or the line's end follows. */
+static inline bool colon_ends_token(const char *s, size_t c, size_t len)
 {
-	const char *q = s, *colon;
-
-	while ((colon = memchr(q, ':', (size_t)(end - q))) != NULL) {
-		q = colon + 1;
-		if (q < end && *q != ' ')
-			continue;
-		const char *t = colon;
-
-		while (t > s && (is_digit(t[-1]) || t[-1] == '.'))
-			t--;
-		if (t == colon || t == s || t[-1] != ' ' || !is_digit(*t))
-			continue;
-		*ts_start = t;
-		return colon;
-	}
-	return NULL;
+	return c + 1 == len || s[c + 1] == ' ';
 }
 
-/* Walk back from the timestamp over the flags column to "[cpu]". */
-static const char *find_cpu(const char *s, const char *ts_start, int32_t *cpu)
+/*
+ * s[0..n) as a timestamp token: -1 when it is not one (anything but
+ * digits and dots, or no digit first); 0 when it is but is no time
+ * ("1.2.3", "5."); 1 with *ns from "1187.655862" (any number of
+ * decimals, or none; nanoseconds past the ninth are dropped).
+ */
+static int classify_timestamp_token(const char *s, size_t n, uint64_t *ns)
 {
-	const char *q = ts_start;
+	uint64_t secs = 0, frac = 0;
+	size_t i, int_len = n, dots = 0, frac_len = 0;
 
-	while (q > s && q[-1] == ' ')
-		q--;
-	if (q > s && q[-1] != ']') {
-		const char *flags_start = q;
+	if (n == 0 || !is_digit(s[0]))
+		return -1;
+	for (i = 0; i < n; i++) {
+		unsigned d = (unsigned char)(s[i] - '0');
 
-		while (flags_start > s && flags_start[-1] != ' ')
-			flags_start--;
-		const char *r = flags_start;
-
-		while (r > s && r[-1] == ' ')
-			r--;
-		if (!(r > s && r[-1] == ']'))
-			return ts_start;	/* no [cpu]: comm-pid comes right before */
-		q = r;
+		if (d < 10) {
+			if (dots == 0)
+				secs = secs * 10 + d;	/* past 19 digits it is refused below */
+			else if (frac_len++ < 9)
+				frac = frac * 10 + d;
+			continue;
+		}
+		if (s[i] != '.')
+			return -1;
+		if (dots++ == 0)
+			int_len = i;
 	}
-	if (!(q > s && q[-1] == ']'))
-		return ts_start;
-	const char *close = q - 1, *d = close;
+	if (dots > 1 || int_len > 19 || (dots && frac_len == 0) ||
+	    secs > UINT64_MAX / 1000000000u)
+		return 0;
+	for (i = frac_len; i < 9; i++)
+		frac *= 10;
+	if (secs * 1000000000u > UINT64_MAX - frac)
+		return 0;	/* past 2^64 ns */
+	*ns = secs * 1000000000u + frac;
+	return 1;
+}
+
+/*
+ * The same, in one tight pass for the usual token ("26304.266989": digits,
+ * a dot, 1 to 9 decimals); anything else is left to the careful walk.
+ */
+static int read_timestamp_token(const char *s, size_t n, uint64_t *ns)
+{
+	static const uint32_t scale[10] = { 0, 100000000, 10000000, 1000000, 100000,
+					    10000, 1000, 100, 10, 1 };
+	uint64_t secs = 0;
+	uint32_t frac = 0;
+	size_t i = 0, dot;
+
+	while (i < n && is_digit(s[i]))
+		secs = secs * 10 + (uint64_t)(s[i++] - '0');
+	dot = i;
+	if (dot == 0 || dot > 18 || dot + 1 >= n || n - dot - 1 > 9 || s[dot] != '.' ||
+	    secs > UINT64_MAX / 1000000000u)
+		return classify_timestamp_token(s, n, ns);
+	for (i = dot + 1; i < n && is_digit(s[i]); i++)
+		frac = frac * 10 + (uint32_t)(s[i] - '0');
+	if (i != n || secs * 1000000000u > UINT64_MAX - (uint64_t)frac * scale[n - dot - 1])
+		return classify_timestamp_token(s, n, ns);
+	*ns = secs * 1000000000u + (uint64_t)frac * scale[n - dot - 1];
+	return 1;
+}
+
+/*
+ * Find the timestamp: the first ':' followed by a space or the end of the
+ * line whose token is "<digits>[.<digits>]" (or any run of digits and
+ * dots, a digit first: then a malformed time) preceded by a space.
+ */
+static bool find_timestamp(const struct parser *p, const char *s, size_t len, struct stamp *ts)
+{
+	const struct line_masks *m = &p->masks;
+	size_t c = 0, sp;
+
+	while ((c = linescan_next(m->colon, c, len)) < len) {
+		if (colon_ends_token(s, c, len) && (sp = linescan_prev(m->space, c)) != LINESCAN_NONE) {
+			int r = read_timestamp_token(s + sp + 1, c - sp - 1, &ts->ns);
+
+			if (r >= 0) {
+				ts->start = sp + 1;
+				ts->colon = c;
+				ts->valid = r > 0;
+				return true;
+			}
+		}
+		c++;
+	}
+	return false;
+}
+
+/* Walk back from the timestamp over the flags column to "[cpu]": where "[" is. */
+static size_t find_cpu(const struct parser *p, const char *s, size_t ts_start, int32_t *cpu)
+{
+	const struct line_masks *m = &p->masks;
+	size_t r = linescan_prev_clear(m->space, ts_start), d;
 	uint32_t v;
 
-	while (d > s && is_digit(d[-1]))
+	if (r == LINESCAN_NONE)
+		return ts_start;
+	if (s[r] != ']') {	/* the flags column, and spaces before it */
+		size_t before_flags = linescan_prev(m->space, r);
+
+		if (before_flags == LINESCAN_NONE)
+			return ts_start;
+		r = linescan_prev_clear(m->space, before_flags);
+		if (r == LINESCAN_NONE || s[r] != ']')
+			return ts_start;	/* no [cpu]: comm-pid comes right before */
+	}
+	d = r;
+	while (d > 0 && is_digit(s[d - 1]))
 		d--;
-	if (d == close || d == s || d[-1] != '[' || !parse_u32(d, (size_t)(close - d), &v) ||
-	    v > INT32_MAX)
+	if (d == r || d == 0 || s[d - 1] != '[' || !parse_u32(s + d, r - d, &v) || v > INT32_MAX)
 		return ts_start;
 	*cpu = (int32_t)v;
 	return d - 1;
 }
 
-/* "comm-pid" (tracefs, trace-cmd) or "comm pid" (perf) before `end`. */
-static void read_comm_pid(struct parser *p, const char *s, const char *end,
-			  struct kmem_event *ev)
+/* "comm-pid" (tracefs, trace-cmd) or "comm pid" (perf) before position before. */
+static void read_comm_pid(struct parser *p, const char *s, size_t before, struct kmem_event *ev)
 {
-	const char *start = s, *d;
+	size_t last = linescan_prev_clear(p->masks.space, before);
+	const char *start, *end, *d;
 	int32_t pid;
 
-	while (end > s && end[-1] == ' ')
-		end--;
-	while (start < end && *start == ' ')
-		start++;
+	if (last == LINESCAN_NONE)
+		return;		/* only spaces */
+	start = s + linescan_next_clear(p->masks.space, 0, last);
+	end = s + last + 1;
 	d = end;
 	while (d > start && is_digit(d[-1]))
 		d--;
@@ -999,69 +1056,35 @@ static bool read_field(struct parser *p, bool page, const char *key, size_t klen
 		    : read_slab_field(p, key, klen, val, vlen, cursor, end, ev, seen);
 }
 
-/* read_fields a byte at a time: field texts over LINESCAN_MAX bytes. */
-static bool read_long_fields(struct parser *p, const char *f, const char *end,
-			     struct kmem_event *ev, unsigned *seen)
-{
-	bool page = kmem_is_page(ev->kind);
-
-	while (f < end) {
-		while (f < end && *f == ' ')
-			f++;
-		const char *key = f;
-
-		while (f < end && *f != '=' && *f != ' ')
-			f++;
-		if (f == end)
-			break;
-		if (*f == ' ')
-			continue;	/* a token without '=' */
-		size_t klen = (size_t)(f - key);
-		const char *val = f + 1;
-		const char *vend = val;
-
-		while (vend < end && *vend != ' ')
-			vend++;
-		f = vend;
-		if (!read_field(p, page, key, klen, val, (size_t)(vend - val), &f, end, ev, seen))
-			return false;
-	}
-	return true;
-}
-
 /*
- * Walk the "key=value" tokens of f[0..end); tokens without '=' (trace-cmd's
- * "(sym+0xoff)", padding) are passed over. False if a known field is bad.
- * The spaces and '=' signs are found first, all at once (linescan.h); the
- * walk then jumps from one to the next.
+ * Walk the "key=value" tokens of the line from position at to len; tokens
+ * without '=' (trace-cmd's "(sym+0xoff)", padding) are passed over. False
+ * if a known field is bad. The walk jumps from one separator to the next
+ * on the line's masks.
  */
-static bool read_fields(struct parser *p, const char *f, const char *end,
+static bool read_fields(struct parser *p, const char *s, size_t at, size_t len,
 			struct kmem_event *ev, unsigned *seen)
 {
-	size_t len = (size_t)(end - f), at = 0;
+	const struct line_masks *m = &p->masks;
 	bool page = kmem_is_page(ev->kind);
-	struct separators sep;
 
-	if (len > LINESCAN_MAX)
-		return read_long_fields(p, f, end, ev, seen);
-	linescan_find((enum linescan_impl)p->scan, f, len, &sep);
 	while (at < len) {
-		size_t key = linescan_next_clear(sep.space, at, len);
-		size_t stop = linescan_next(sep.stop, key, len);
+		size_t key = linescan_next_clear(m->space, at, len);
+		size_t stop = linescan_next(m->stop, key, len);
 
 		if (stop == len)
 			break;
-		if (f[stop] == ' ') {
+		if (s[stop] == ' ') {
 			at = stop;	/* a token without '=' */
 			continue;
 		}
-		size_t vend = linescan_next(sep.space, stop + 1, len);
-		const char *cursor = f + vend;
+		size_t vend = linescan_next(m->space, stop + 1, len);
+		const char *cursor = s + vend;
 
-		if (!read_field(p, page, f + key, stop - key, f + stop + 1, vend - stop - 1,
-				&cursor, end, ev, seen))
+		if (!read_field(p, page, s + key, stop - key, s + stop + 1, vend - stop - 1,
+				&cursor, s + len, ev, seen))
 			return false;
-		at = (size_t)(cursor - f);
+		at = (size_t)(cursor - s);
 	}
 	return true;
 }
@@ -1077,17 +1100,17 @@ static bool has_required_fields(enum kmem_kind kind, unsigned seen)
 	return (seen & (SEEN_PFN | SEEN_PAGE)) != 0;
 }
 
-/* The event name after the timestamp: up to ':' + space or end of line. */
-static const char *find_name_end(const char *name, const char *end)
+/* The event name's end after position from: ':' + a space or the line's end. */
+static size_t find_name_end(const struct parser *p, const char *s, size_t from, size_t len)
 {
-	const char *q = name, *colon;
+	size_t c = from;
 
-	while ((colon = memchr(q, ':', (size_t)(end - q))) != NULL) {
-		if (colon + 1 == end || colon[1] == ' ')
-			return colon;
-		q = colon + 1;
+	while ((c = linescan_next(p->masks.colon, c, len)) < len) {
+		if (colon_ends_token(s, c, len))
+			return c;
+		c++;
 	}
-	return NULL;
+	return LINESCAN_NONE;
 }
 
 static inline bool is_name_char(char c)
@@ -1130,36 +1153,101 @@ static bool is_other_event(struct parser *p, const char *name, const char *name_
  * An event line that hands nothing on: with stacks wanted, its CPU still
  * matters (a stack entry that follows it on that CPU is its own).
  */
-static enum line_kind event_not_handed_on(struct parser *p, const char *s, const char *ts_start)
+static enum line_kind event_not_handed_on(struct parser *p, const char *s, size_t ts_start)
 {
 	if (!(p->want & WANT_STACK))
 		return LINE_SKIPPED;
 	p->line_cpu = CPU_UNKNOWN;
-	find_cpu(s, ts_start, &p->line_cpu);
+	find_cpu(p, s, ts_start, &p->line_cpu);
 	return LINE_OTHER_EVENT;
 }
 
 /* "<stack trace>", "<user stack trace>", trace-cmd's kernel_stack / user_stack events. */
-static enum line_kind stack_entry(struct parser *p, const char *s, const char *ts_start,
-				  bool user)
+static enum line_kind stack_entry(struct parser *p, const char *s, size_t ts_start, bool user)
 {
 	p->stats.stack_lines++;
 	if (!(p->want & WANT_STACK))
 		return LINE_SKIPPED;
 	p->line_cpu = CPU_UNKNOWN;
-	find_cpu(s, ts_start, &p->line_cpu);
+	find_cpu(p, s, ts_start, &p->line_cpu);
 	return user ? LINE_USER_STACK_ENTRY : LINE_STACK_ENTRY;
 }
 
-#define NAME_IS(lit) (nlen == sizeof(lit) - 1 && memcmp(name, lit, sizeof(lit) - 1) == 0)
+#define NAME_IS(lit) (nlen == sizeof(lit) - 1 && memcmp(s + name, lit, sizeof(lit) - 1) == 0)
+
+/* parse_line of a line whose masks are in p->masks. */
+static enum line_kind parse_scanned(struct parser *p, const char *s, size_t len,
+				    uint64_t line_no, struct kmem_event *ev)
+{
+	struct stamp ts = { 0 };
+	size_t name, name_end, nlen;
+	enum kmem_kind kind;
+
+	if (len > 0 && s[len - 1] == '\r')
+		len--;
+	if (len == 0) {
+		p->stats.blank_lines++;
+		return LINE_SKIPPED;
+	}
+	/* frames first: a stack log is mostly frames, and they hold no timestamp */
+	if (is_frame_line(s, len))
+		return read_frame_line(p, s, len);
+	p->chain_in_user = false;	/* a callchain ends at any other line */
+	if (!find_timestamp(p, s, len, &ts))
+		return read_non_event_line(p, s, len, line_no, ev);
+
+	name = linescan_next_clear(p->masks.space, ts.colon + 1, len);
+	if (name < len && s[name] == '<')	/* "<stack trace>", "<user stack trace>" */
+		return stack_entry(p, s, ts.start, starts_with(s + name, len - name, "<user"));
+	name_end = find_name_end(p, s, name, len);
+	if (name_end == LINESCAN_NONE)
+		return is_other_event(p, s + name, NULL, s + len) ? event_not_handed_on(p, s, ts.start)
+								 : LINE_SKIPPED;
+	if (name_end - name > 5 && memcmp(s + name, "kmem:", 5) == 0)
+		name += 5;	/* perf script */
+	nlen = name_end - name;
+	kind = kmem_kind_of_name(s + name, nlen);
+	if (kind == KMEM_NONE) {
+		if (NAME_IS("kernel_stack") || NAME_IS("ftrace:kernel_stack"))	/* trace-cmd */
+			return stack_entry(p, s, ts.start, false);
+		if (NAME_IS("user_stack") || NAME_IS("ftrace:user_stack"))
+			return stack_entry(p, s, ts.start, true);
+		return is_other_event(p, s + name, s + name_end, s + len)
+			       ? event_not_handed_on(p, s, ts.start)
+			       : LINE_SKIPPED;
+	}
+	p->seen_kmem = true;
+	p->stats.events[kind]++;
+	if (kmem_is_page(kind) && !(p->want & WANT_PAGE))
+		return event_not_handed_on(p, s, ts.start);
+
+	reset_event(ev, kind, line_no);
+	if (!ts.valid)
+		goto malformed;
+	ev->ts_ns = ts.ns;
+
+	size_t before_cpu = find_cpu(p, s, ts.start, &ev->cpu);
+
+	if (p->want & WANT_COMM)
+		read_comm_pid(p, s, before_cpu, ev);
+
+	unsigned seen = 0;
+
+	if (!read_fields(p, s, name_end + 1, len, ev, &seen) || !has_required_fields(kind, seen))
+		goto malformed;
+	return LINE_EVENT;
+
+malformed:
+	p->stats.events[kind]--;
+	count_malformed(p, line_no);
+	return event_not_handed_on(p, s, ts.start);
+}
+
+#undef NAME_IS
 
 enum line_kind parse_line(struct parser *p, const char *s, size_t len, uint64_t line_no,
 			  struct kmem_event *ev)
 {
-	const char *end, *ts_start, *colon, *name, *name_end;
-	enum kmem_kind kind;
-	size_t nlen;
-
 	if (len > INPUT_MAX_LINE) {	/* the raw length, '\r' and all, as the input module counts */
 		p->stats.overlong++;
 		/* a frame too long to be one spoils the stack it is in */
@@ -1168,65 +1256,22 @@ enum line_kind parse_line(struct parser *p, const char *s, size_t len, uint64_t 
 		p->frame_in_chain = s[0] == '\t';
 		return LINE_BAD_FRAME;
 	}
-	if (len > 0 && s[len - 1] == '\r')
-		len--;
-	if (len == 0) {
-		p->stats.blank_lines++;
-		return LINE_SKIPPED;
-	}
-	end = s + len;
-	/* frames first: a stack log is mostly frames, and they hold no timestamp */
-	if (is_frame_line(s, len))
-		return read_frame_line(p, s, len);
-	p->chain_in_user = false;	/* a callchain ends at any other line */
-	colon = find_timestamp(s, end, &ts_start);
-	if (!colon)
-		return read_non_event_line(p, s, len, line_no, ev);
-
-	name = colon + 1;
-	while (name < end && *name == ' ')
-		name++;
-	if (name < end && *name == '<')	/* "<stack trace>", "<user stack trace>" */
-		return stack_entry(p, s, ts_start, starts_with(name, (size_t)(end - name), "<user"));
-	name_end = find_name_end(name, end);
-	if (!name_end)
-		return is_other_event(p, name, NULL, end) ? event_not_handed_on(p, s, ts_start)
-							 : LINE_SKIPPED;
-	if (name_end - name > 5 && memcmp(name, "kmem:", 5) == 0)
-		name += 5;	/* perf script */
-	nlen = (size_t)(name_end - name);
-	kind = kmem_kind_of_name(name, nlen);
-	if (kind == KMEM_NONE) {
-		if (NAME_IS("kernel_stack") || NAME_IS("ftrace:kernel_stack"))	/* trace-cmd */
-			return stack_entry(p, s, ts_start, false);
-		if (NAME_IS("user_stack") || NAME_IS("ftrace:user_stack"))
-			return stack_entry(p, s, ts_start, true);
-		return is_other_event(p, name, name_end, end) ? event_not_handed_on(p, s, ts_start)
-							       : LINE_SKIPPED;
-	}
-	p->seen_kmem = true;
-	p->stats.events[kind]++;
-	if (kmem_is_page(kind) && !(p->want & WANT_PAGE))
-		return event_not_handed_on(p, s, ts_start);
-
-	reset_event(ev, kind, line_no);
-	if (!parse_timestamp(ts_start, (size_t)(colon - ts_start), &ev->ts_ns))
-		goto malformed;
-	const char *before_cpu = find_cpu(s, ts_start, &ev->cpu);
-
-	if (p->want & WANT_COMM)
-		read_comm_pid(p, s, before_cpu, ev);
-
-	unsigned seen = 0;
-
-	if (!read_fields(p, name_end + 1, end, ev, &seen) || !has_required_fields(kind, seen))
-		goto malformed;
-	return LINE_EVENT;
-
-malformed:
-	p->stats.events[kind]--;
-	count_malformed(p, line_no);
-	return event_not_handed_on(p, s, ts_start);
+	linescan_find((enum linescan_impl)p->scan, s, len, &p->masks);
+	return parse_scanned(p, s, len, line_no, ev);
 }
 
-#undef NAME_IS
+size_t parse_next_line(struct parser *p, const char *s, size_t avail, uint64_t line_no,
+		       struct kmem_event *ev, enum line_kind *kind)
+{
+	size_t n = linescan_line((enum linescan_impl)p->scan, s, avail, &p->masks);
+	const char *nl;
+
+	if (n != LINESCAN_NONE) {
+		*kind = parse_scanned(p, s, n, line_no, ev);
+		return n;
+	}
+	nl = memchr(s, '\n', avail);	/* a long line */
+	n = nl ? (size_t)(nl - s) : avail;
+	*kind = parse_line(p, s, n, line_no, ev);
+	return n;
+}

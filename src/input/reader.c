@@ -15,6 +15,8 @@
 #include "reader.h"
 #include "stackpair.h"
 
+_Static_assert(INPUT_READ_SLACK >= LINESCAN_SLACK, "a chunk's slack covers a line scan");
+
 #define SLOTS_PER_WORKER 2
 #define MAX_WORKERS 4
 #define STRING_TABLES 5		/* call sites, caches, comms, gfps, frames */
@@ -199,16 +201,17 @@ static void parse_slot(struct worker *w, struct slot *s)
 	if (stacks)
 		stack_pairer_begin(&w->pairer);
 	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		enum line_kind kind;
+		size_t len;
 
 		line++;
-		kind = parse_line(&w->parser, p, (size_t)(nl - p), line, next_event_slot(s));
+		len = parse_next_line(&w->parser, p, (size_t)(end - p), line, next_event_slot(s),
+				      &kind);
 		if (kind == LINE_EVENT)
 			s->nevents++;
 		if (stacks)
 			stack_pairer_line(&w->pairer, &w->parser, kind, s->events, (uint32_t)s->nevents);
-		p = nl + 1;
+		p += len + 1;
 	}
 	if (stacks) {
 		stack_pairer_end(&w->pairer, s->events);
@@ -510,6 +513,7 @@ static void shared_release(struct shared *sh, struct read_result *out)
 		trace_header_add(&out->header, &w->parser.header);
 		event_names_merge(&out->other_events, &w->parser.others);
 		stack_pairer_release(&w->pairer);
+		parser_release(&w->parser);
 		trace_strings_release(&w->local);
 		for (t = 0; t < STRING_TABLES; t++)
 			free(w->to_global[t]);

@@ -65,6 +65,7 @@ static void parse_fixture(const char *name, struct parsed *p)
 			account_apply(&p->accounts[i], &ev);
 	}
 	fclose(f);
+	parser_release(&p->parser);
 }
 
 static void release_parsed(struct parsed *p)

@@ -34,6 +34,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
+	parser_release(&f->parser);
 	trace_strings_release(&f->strings);
 	free(f);
 	return 0;
@@ -262,6 +263,54 @@ static void nanosecond_timestamps(void **state)
 }
 
 /*
+ * A timestamp token is read in one pass, the usual shape quickly and any
+ * other carefully: each shape is a time, a malformed event (a token of
+ * digits and dots that is no time, or past 2^64 ns), or no event at all.
+ */
+static void timestamps_of_every_shape(void **state)
+{
+	enum { TIME, MALFORMED, NOT_EVENT };
+	static const struct {
+		const char *token;
+		int want;
+		uint64_t ns;
+	} cases[] = {
+		{ "0.280867", TIME, 280867000ull },
+		{ "26304.266989", TIME, 26304266989000ull },
+		{ "12.000000123", TIME, 12000000123ull },
+		{ "1.1234567891", TIME, 1123456789ull },	/* past the ninth decimal: dropped */
+		{ "7", TIME, 7000000000ull },
+		{ "0000000000000000001.5", TIME, 1500000000ull },	/* 19 digits */
+		{ "18446744073.709551615", TIME, UINT64_MAX },
+		{ "18446744073.709551616", MALFORMED, 0 },
+		{ "18446744074.1", MALFORMED, 0 },
+		{ "999999999999999999.1", MALFORMED, 0 },
+		{ "12345678901234567890.1", MALFORMED, 0 },
+		{ "1.2.3", MALFORMED, 0 },
+		{ "5.", MALFORMED, 0 },
+		{ "5..1", MALFORMED, 0 },
+		{ ".5", NOT_EVENT, 0 },
+		{ "5x.1", NOT_EVENT, 0 },
+	};
+	struct fixture *f = *state;
+	char line[160];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t malformed = f->parser.stats.malformed;
+
+		snprintf(line, sizeof(line), "  a-1 [000] ..... %s: kfree: call_site=f+0x1/0x2 ptr=1",
+			 cases[i].token);
+		bool ok = parse(f, line);
+
+		assert_int_equal(ok, cases[i].want == TIME);
+		if (ok)
+			assert_true(f->ev.ts_ns == cases[i].ns);
+		assert_int_equal(f->parser.stats.malformed - malformed, cases[i].want == MALFORMED);
+	}
+}
+
+/*
  * A 16-digit pointer is read eight digits at a time: every byte value at
  * every position is accepted exactly when it is a hex digit, and the value
  * is the one strtoull reads.
@@ -324,6 +373,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(malformed_kmem_events_are_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(crlf_line_ending, setup, teardown),
 		cmocka_unit_test_setup_teardown(nanosecond_timestamps, setup, teardown),
+		cmocka_unit_test_setup_teardown(timestamps_of_every_shape, setup, teardown),
 		cmocka_unit_test_setup_teardown(every_byte_at_every_place_of_a_pointer, setup, teardown),
 		cmocka_unit_test(kind_names_round_trip),
 	};
