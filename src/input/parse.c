@@ -1069,7 +1069,10 @@ static bool read_fields(struct parser *p, const char *s, size_t at, size_t len,
 	bool page = kmem_is_page(ev->kind);
 
 	while (at < len) {
-		size_t key = linescan_next_clear(m->space, at, len);
+		/* one space between tokens is the rule: no search for the key then */
+		size_t key = s[at] != ' ' ? at
+			     : at + 1 < len && s[at + 1] != ' ' ? at + 1
+							     : linescan_next_clear(m->space, at, len);
 		size_t stop = linescan_next(m->stop, key, len);
 
 		if (stop == len)
