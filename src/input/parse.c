@@ -1056,38 +1056,70 @@ static bool read_field(struct parser *p, bool page, const char *key, size_t klen
 		    : read_slab_field(p, key, klen, val, vlen, cursor, end, ev, seen);
 }
 
+/* The set bits of a mask in order, one word held at a time. */
+struct bit_walk {
+	const uint64_t *words;
+	size_t nwords, word;
+	uint64_t bits;		/* of words[word] still to come */
+};
+
+static inline void walk_from(struct bit_walk *b, size_t pos)
+{
+	b->word = pos >> 6;
+	b->bits = b->word < b->nwords ? b->words[b->word] & (~0ull << (pos & 63)) : 0;
+}
+
+/* The next set bit's position, or len when none is left before it. */
+static inline size_t walk_next(struct bit_walk *b, size_t len)
+{
+	size_t pos;
+
+	while (!b->bits) {
+		if (++b->word >= b->nwords)
+			return len;
+		b->bits = b->words[b->word];
+	}
+	pos = (b->word << 6) + (size_t)__builtin_ctzll(b->bits);
+	b->bits &= b->bits - 1;
+	return pos < len ? pos : len;
+}
+
 /*
  * Walk the "key=value" tokens of the line from position at to len; tokens
  * without '=' (trace-cmd's "(sym+0xoff)", padding) are passed over. False
- * if a known field is bad. The walk jumps from one separator to the next
- * on the line's masks.
+ * if a known field is bad. One walk over the separators (spaces and '=')
+ * does it: a space starts the next key, an '=' ends the key, and the
+ * value runs to the next space.
  */
 static bool read_fields(struct parser *p, const char *s, size_t at, size_t len,
 			struct kmem_event *ev, unsigned *seen)
 {
-	const struct line_masks *m = &p->masks;
+	struct bit_walk b = { p->masks.stop, (len + 63) >> 6, 0, 0 };
 	bool page = kmem_is_page(ev->kind);
+	size_t key = at, eq, vend;
 
-	while (at < len) {
-		/* one space between tokens is the rule: no search for the key then */
-		size_t key = s[at] != ' ' ? at
-			     : at + 1 < len && s[at + 1] != ' ' ? at + 1
-							     : linescan_next_clear(m->space, at, len);
-		size_t stop = linescan_next(m->stop, key, len);
-
-		if (stop == len)
-			break;
-		if (s[stop] == ' ') {
-			at = stop;	/* a token without '=' */
+	walk_from(&b, at);
+	while ((eq = walk_next(&b, len)) < len) {
+		if (s[eq] == ' ') {
+			key = eq + 1;	/* a run of spaces, or a token without '=' passed */
 			continue;
 		}
-		size_t vend = linescan_next(m->space, stop + 1, len);
+		vend = eq;
+		do
+			vend = walk_next(&b, len);	/* '=' inside a value is the value's */
+		while (vend < len && s[vend] != ' ');
+
 		const char *cursor = s + vend;
 
-		if (!read_field(p, page, s + key, stop - key, s + stop + 1, vend - stop - 1,
-				&cursor, s + len, ev, seen))
+		if (!read_field(p, page, s + key, eq - key, s + eq + 1, vend - eq - 1, &cursor,
+				s + len, ev, seen))
 			return false;
-		at = (size_t)(cursor - s);
+		if (cursor == s + vend) {
+			key = vend + 1;
+		} else {	/* a call site's " [module]" was taken too */
+			key = (size_t)(cursor - s);
+			walk_from(&b, key);
+		}
 	}
 	return true;
 }
