@@ -280,6 +280,11 @@ static void timestamps_of_every_shape(void **state)
 		{ "12.000000123", TIME, 12000000123ull },
 		{ "1.1234567891", TIME, 1123456789ull },	/* past the ninth decimal: dropped */
 		{ "7", TIME, 7000000000ull },
+		{ "1234567.12345678", TIME, 1234567123456780ull },
+		{ "12345678.5", TIME, 12345678500000000ull },	/* no dot in the first 8 bytes */
+		{ "123456789.5", TIME, 123456789500000000ull },
+		{ "12.34x", NOT_EVENT, 0 },
+		{ "12.3/4", NOT_EVENT, 0 },
 		{ "0000000000000000001.5", TIME, 1500000000ull },	/* 19 digits */
 		{ "18446744073.709551615", TIME, UINT64_MAX },
 		{ "18446744073.709551616", MALFORMED, 0 },
