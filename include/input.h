@@ -38,7 +38,7 @@
 
 #define INPUT_MAX_LINE (1u << 20)	/* longer lines are skipped */
 #define INPUT_CHUNK_SIZE (2u << 20)	/* bytes per chunk buffer: L2-sized reads copy faster */
-#define INPUT_READ_SLACK 64	/* bytes past a chunk's data that may be read (not used) */
+#define INPUT_READ_SLACK 64	/* readable bytes past a chunk buffer's cap, never data */
 
 struct input {
 	const char *name;	/* as given: a path or "-" */
@@ -65,9 +65,8 @@ struct input {
 
 struct chunk {
 	const char *data;	/* whole lines, the last ending with '\n': in buf */
-	/* the buffer goes on INPUT_READ_SLACK bytes past data + len, for wide loads */
 	size_t len;
-	char *buf;		/* the chunk's own buffer */
+	char *buf;		/* the chunk's own buffer, INPUT_READ_SLACK bytes past cap */
 	size_t cap;
 	uint64_t dropped_lines;	/* overlong lines dropped just before data */
 	uint64_t dropped_bytes;	/* their bytes, newlines included */

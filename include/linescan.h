@@ -23,7 +23,6 @@
  */
 struct line_masks {
 	const uint64_t *space, *stop, *colon;
-	size_t len;
 	uint64_t own[3][LINESCAN_WORDS];
 	uint64_t *heap;		/* 3 * heap_words words, for long lines */
 	size_t heap_words;

@@ -125,7 +125,7 @@ struct parser {
 	bool chain_in_user;	/* the perf callchain being read has reached its user part */
 	char frame_buf[FRAME_NAME_MAX + 3];	/* a frame name made up: "[dso]" */
 	struct event_names others;	/* while !seen_kmem */
-	int scan;		/* enum linescan_impl: how lines are scanned */
+	enum linescan_impl scan;	/* how lines are scanned */
 	struct line_masks masks;	/* of the line being parsed */
 };
 

@@ -122,7 +122,6 @@ static uint64_t *words_for(struct line_masks *m, size_t len, size_t *nwords)
 	m->space = w;
 	m->stop = w + *nwords;
 	m->colon = w + 2 * *nwords;
-	m->len = len;
 	return w;
 }
 
@@ -166,7 +165,6 @@ static inline void put_block(struct line_masks *m, size_t word, struct block_bit
 				if (n >= lim)					\
 					return LINESCAN_NONE;			\
 				put_block(m, i / 64, b, (1ull << (n - i)) - 1);	\
-				m->len = n;					\
 				return n;					\
 			}							\
 			put_block(m, i / 64, b, ~0ull);			\

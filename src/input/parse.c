@@ -23,11 +23,11 @@ void parser_init(struct parser *p, struct trace_strings *strings, unsigned want)
 	p->want = want;
 	p->comm_seen.id = p->gfp_seen.id = p->cache_seen.id = STR_NONE;
 	line_masks_init(&p->masks);
-	p->scan = (int)linescan_best();
+	p->scan = linescan_best();
 	int forced = test_linescan();	/* a test comparing the ways */
 
 	if (forced >= 0 && linescan_available((enum linescan_impl)forced))
-		p->scan = forced;
+		p->scan = (enum linescan_impl)forced;
 }
 
 void parser_release(struct parser *p)
@@ -743,19 +743,24 @@ struct stamp {
 	bool valid;		/* a time: "<digits>[.<digits>]" */
 };
 
-/* Whether the ':' at c ends a token: a space or the line's end follows. */
-static inline bool colon_ends_token(const char *s, size_t c, size_t len)
+/* The first ':' at or after from that ends a token (a space or the line's end follows); or len. */
+static size_t next_token_colon(const struct parser *p, const char *s, size_t from, size_t len)
 {
-	return c + 1 == len || s[c + 1] == ' ';
+	size_t c = from;
+
+	while ((c = linescan_next(p->masks.colon, c, len)) < len && c + 1 < len && s[c + 1] != ' ')
+		c++;
+	return c;
 }
 
 /*
- * s[0..n) as a timestamp token: -1 when it is not one (anything but
- * digits and dots, or no digit first); 0 when it is but is no time
- * ("1.2.3", "5."); 1 with *ns from "1187.655862" (any number of
- * decimals, or none; nanoseconds past the ninth are dropped).
+ * s[0..n) as a timestamp token, checked and read in one pass: -1 when it
+ * is not one (anything but digits and dots, or no digit first); 0 when it
+ * is but is no time ("1.2.3", "5.", past 2^64 ns); 1 with *ns from
+ * "1187.655862" (any number of decimals, or none; nanoseconds past the
+ * ninth are dropped).
  */
-static int classify_timestamp_token(const char *s, size_t n, uint64_t *ns)
+static int read_timestamp_token(const char *s, size_t n, uint64_t *ns)
 {
 	uint64_t secs = 0, frac = 0;
 	size_t i, int_len = n, dots = 0, frac_len = 0;
@@ -789,53 +794,26 @@ static int classify_timestamp_token(const char *s, size_t n, uint64_t *ns)
 }
 
 /*
- * The same, in one tight pass for the usual token ("26304.266989": digits,
- * a dot, 1 to 9 decimals); anything else is left to the careful walk.
- */
-static int read_timestamp_token(const char *s, size_t n, uint64_t *ns)
-{
-	static const uint32_t scale[10] = { 0, 100000000, 10000000, 1000000, 100000,
-					    10000, 1000, 100, 10, 1 };
-	uint64_t secs = 0;
-	uint32_t frac = 0;
-	size_t i = 0, dot;
-
-	while (i < n && is_digit(s[i]))
-		secs = secs * 10 + (uint64_t)(s[i++] - '0');
-	dot = i;
-	if (dot == 0 || dot > 18 || dot + 1 >= n || n - dot - 1 > 9 || s[dot] != '.' ||
-	    secs > UINT64_MAX / 1000000000u)
-		return classify_timestamp_token(s, n, ns);
-	for (i = dot + 1; i < n && is_digit(s[i]); i++)
-		frac = frac * 10 + (uint32_t)(s[i] - '0');
-	if (i != n || secs * 1000000000u > UINT64_MAX - (uint64_t)frac * scale[n - dot - 1])
-		return classify_timestamp_token(s, n, ns);
-	*ns = secs * 1000000000u + (uint64_t)frac * scale[n - dot - 1];
-	return 1;
-}
-
-/*
  * Find the timestamp: the first ':' followed by a space or the end of the
  * line whose token is "<digits>[.<digits>]" (or any run of digits and
  * dots, a digit first: then a malformed time) preceded by a space.
  */
 static bool find_timestamp(const struct parser *p, const char *s, size_t len, struct stamp *ts)
 {
-	const struct line_masks *m = &p->masks;
-	size_t c = 0, sp;
+	size_t c, sp;
 
-	while ((c = linescan_next(m->colon, c, len)) < len) {
-		if (colon_ends_token(s, c, len) && (sp = linescan_prev(m->space, c)) != LINESCAN_NONE) {
-			int r = read_timestamp_token(s + sp + 1, c - sp - 1, &ts->ns);
+	for (c = next_token_colon(p, s, 0, len); c < len; c = next_token_colon(p, s, c + 1, len)) {
+		int r;
 
-			if (r >= 0) {
-				ts->start = sp + 1;
-				ts->colon = c;
-				ts->valid = r > 0;
-				return true;
-			}
+		if ((sp = linescan_prev(p->masks.space, c)) == LINESCAN_NONE)
+			continue;
+		r = read_timestamp_token(s + sp + 1, c - sp - 1, &ts->ns);
+		if (r >= 0) {
+			ts->start = sp + 1;
+			ts->colon = c;
+			ts->valid = r > 0;
+			return true;
 		}
-		c++;
 	}
 	return false;
 }
@@ -1135,19 +1113,6 @@ static bool has_required_fields(enum kmem_kind kind, unsigned seen)
 	return (seen & (SEEN_PFN | SEEN_PAGE)) != 0;
 }
 
-/* The event name's end after position from: ':' + a space or the line's end. */
-static size_t find_name_end(const struct parser *p, const char *s, size_t from, size_t len)
-{
-	size_t c = from;
-
-	while ((c = linescan_next(p->masks.colon, c, len)) < len) {
-		if (colon_ends_token(s, c, len))
-			return c;
-		c++;
-	}
-	return LINESCAN_NONE;
-}
-
 static inline bool is_name_char(char c)
 {
 	return (unsigned char)((c | 0x20) - 'a') < 26 || is_digit(c) || c == '_' || c == ':' ||
@@ -1234,8 +1199,8 @@ static enum line_kind parse_scanned(struct parser *p, const char *s, size_t len,
 	name = linescan_next_clear(p->masks.space, ts.colon + 1, len);
 	if (name < len && s[name] == '<')	/* "<stack trace>", "<user stack trace>" */
 		return stack_entry(p, s, ts.start, starts_with(s + name, len - name, "<user"));
-	name_end = find_name_end(p, s, name, len);
-	if (name_end == LINESCAN_NONE)
+	name_end = next_token_colon(p, s, name, len);	/* the event name's end */
+	if (name_end == len)
 		return is_other_event(p, s + name, NULL, s + len) ? event_not_handed_on(p, s, ts.start)
 								 : LINE_SKIPPED;
 	if (name_end - name > 5 && memcmp(s + name, "kmem:", 5) == 0)
@@ -1291,14 +1256,14 @@ enum line_kind parse_line(struct parser *p, const char *s, size_t len, uint64_t 
 		p->frame_in_chain = s[0] == '\t';
 		return LINE_BAD_FRAME;
 	}
-	linescan_find((enum linescan_impl)p->scan, s, len, &p->masks);
+	linescan_find(p->scan, s, len, &p->masks);
 	return parse_scanned(p, s, len, line_no, ev);
 }
 
 size_t parse_next_line(struct parser *p, const char *s, size_t avail, uint64_t line_no,
 		       struct kmem_event *ev, enum line_kind *kind)
 {
-	size_t n = linescan_line((enum linescan_impl)p->scan, s, avail, &p->masks);
+	size_t n = linescan_line(p->scan, s, avail, &p->masks);
 	const char *nl;
 
 	if (n != LINESCAN_NONE) {

@@ -31,11 +31,11 @@ static void fill(char *s, size_t len, unsigned *seed, int thick)
 	}
 }
 
-static void assert_same_masks(const struct line_masks *a, const struct line_masks *b)
+/* The masks of a and b agree on a line of len bytes. */
+static void assert_same_masks(const struct line_masks *a, const struct line_masks *b, size_t len)
 {
-	size_t words = (a->len + 63) / 64;
+	size_t words = (len + 63) / 64;
 
-	assert_int_equal(a->len, b->len);
 	if (words == 0)
 		return;
 	assert_memory_equal(a->space, b->space, words * sizeof(uint64_t));
@@ -63,7 +63,7 @@ static void same_bits_as_the_reference(void **state)
 				if (!linescan_available(impls[k]))
 					continue;
 				linescan_find(impls[k], text + most - len, len, &got);
-				assert_same_masks(&want, &got);
+				assert_same_masks(&want, &got, len);
 			}
 		}
 	}
@@ -103,7 +103,7 @@ static void the_line_end_and_its_masks(void **state)
 					continue;
 				assert_int_equal(linescan_line(impl, buf, avail, &got), expect);
 				if (expect != LINESCAN_NONE)
-					assert_same_masks(&want, &got);
+					assert_same_masks(&want, &got, len);
 			}
 			free(buf);
 		}
