@@ -4,9 +4,11 @@
  *
  * Worker threads take chunks of whole lines from the input in turn and
  * parse them with parsers of their own (own string tables, no locks on the
- * hot path); the calling thread receives the events in log order, with
- * string ids made global (numbered in order of first sight in the log, so
- * results never depend on thread timing) and absolute line numbers.
+ * hot path); the calling thread, one of the threads asked for, parses
+ * chunks too while it has none to hand on, and receives the events in log
+ * order, with string ids made global (numbered in order of first sight in
+ * the log, so results never depend on thread timing) and absolute line
+ * numbers.
  * With one thread the same steps run inline. Knows nothing of accounting.
  */
 #ifndef TA_READER_H
@@ -27,7 +29,7 @@ struct read_config {
 	struct input *input;		/* opened */
 	struct trace_strings *strings;	/* the global tables ids will point into */
 	unsigned want;			/* enum parse_want */
-	int threads;			/* parser threads; 0 = one per online CPU (max 4) */
+	int threads;			/* threads, the calling one included; 0 = one per online CPU (max 4) */
 	event_fn on_event;
 	/*
 	 * May be NULL: told of events about to be handed on, LOOKAHEAD_FAR

@@ -4,9 +4,12 @@
  * A ring of slots, each holding one chunk and the events parsed from it.
  * Workers take the next chunk number under the input lock (reads are
  * sequential), fill the slot of that number, parse it, and mark it ready;
- * the calling thread consumes slots strictly in chunk order. Strings first
- * seen in a chunk travel with its slot as copies, so the consumer can make
- * ids global without touching a worker's tables.
+ * the calling thread consumes slots strictly in chunk order, and while the
+ * next one is not ready it parses one itself, as one more worker: N
+ * threads are N - 1 workers and the consumer, so none of them sleeps
+ * while another waits for a core. Strings first seen in a chunk travel
+ * with its slot as copies, so the consumer can make ids global without
+ * touching a worker's tables.
  */
 #include <pthread.h>
 #include <string.h>
@@ -74,6 +77,7 @@ struct shared {
 	int nslots;
 	uint64_t next_seq;		/* next chunk number to read */
 	uint64_t end_seq;		/* chunk count, once the input ended */
+	uint64_t progress;		/* counts post_progress calls (state_lock) */
 	bool ended;
 	bool failed;
 	struct ta_error err;
@@ -227,27 +231,42 @@ static void parse_slot(struct worker *w, struct slot *s)
 		copy_fresh_stacks(w, s);
 }
 
-/* Claim the next chunk number and read it into its slot; NULL at the end. */
-static struct slot *read_next_chunk(struct worker *w)
+/* Tell the consumer that something changed: a chunk is ready, the input free or at its end. */
+static void post_progress(struct shared *sh)
+{
+	sh->progress++;
+	pthread_cond_broadcast(&sh->slot_ready);
+}
+
+/*
+ * Claim the next chunk number and read it into its slot; NULL at the end.
+ * A worker waits for the slot to come free; the consumer, the one that
+ * frees slots, never waits (may_wait false): NULL too when the input is
+ * busy or the slot taken.
+ */
+static struct slot *claim_next_chunk(struct worker *w, bool may_wait)
 {
 	struct shared *sh = w->sh;
 	struct slot *s = NULL;
 	struct ta_error err;
 	int got;
 
-	pthread_mutex_lock(&sh->input_lock);
+	if (may_wait)
+		pthread_mutex_lock(&sh->input_lock);
+	else if (pthread_mutex_trylock(&sh->input_lock) != 0)
+		return NULL;	/* a worker reads, or waits for the consumer */
 	if (sh->ended)
 		goto out;
 	s = &sh->slots[sh->next_seq % (uint64_t)sh->nslots];
 	pthread_mutex_lock(&sh->state_lock);
-	while (s->state != SLOT_FREE && !sh->failed)
+	while (may_wait && s->state != SLOT_FREE && !sh->failed)
 		pthread_cond_wait(&sh->slot_freed, &sh->state_lock);
-	bool failed = sh->failed;
+	bool failed = sh->failed, taken = s->state != SLOT_FREE;
 
-	if (!failed)
+	if (!failed && !taken)
 		s->state = SLOT_FILLING;
 	pthread_mutex_unlock(&sh->state_lock);
-	if (failed) {
+	if (failed || taken) {
 		s = NULL;
 		goto out;
 	}
@@ -261,7 +280,7 @@ static struct slot *read_next_chunk(struct worker *w)
 			sh->failed = true;
 			sh->err = err;
 		}
-		pthread_cond_broadcast(&sh->slot_ready);
+		post_progress(sh);
 		pthread_cond_broadcast(&sh->slot_freed);
 		pthread_mutex_unlock(&sh->state_lock);
 		s = NULL;
@@ -270,23 +289,34 @@ static struct slot *read_next_chunk(struct worker *w)
 	sh->next_seq++;
 out:
 	pthread_mutex_unlock(&sh->input_lock);
+	if (s && may_wait) {	/* the input is free: a waiting consumer may read the next */
+		pthread_mutex_lock(&sh->state_lock);
+		post_progress(sh);
+		pthread_mutex_unlock(&sh->state_lock);
+	}
 	return s;
+}
+
+/* Parse a claimed slot and make it ready for the consumer. */
+static void parse_and_post(struct worker *w, struct slot *s)
+{
+	struct shared *sh = w->sh;
+
+	parse_slot(w, s);
+	s->worker = w->index;
+	pthread_mutex_lock(&sh->state_lock);
+	s->state = SLOT_READY;
+	post_progress(sh);
+	pthread_mutex_unlock(&sh->state_lock);
 }
 
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
-	struct shared *sh = w->sh;
 	struct slot *s;
 
-	while ((s = read_next_chunk(w)) != NULL) {
-		parse_slot(w, s);
-		s->worker = w->index;
-		pthread_mutex_lock(&sh->state_lock);
-		s->state = SLOT_READY;
-		pthread_cond_broadcast(&sh->slot_ready);
-		pthread_mutex_unlock(&sh->state_lock);
-	}
+	while ((s = claim_next_chunk(w, true)) != NULL)
+		parse_and_post(w, s);
 	return NULL;
 }
 
@@ -442,14 +472,33 @@ static void deliver_slot(struct shared *sh, struct slot *s, struct slot *next, u
 		cfg->on_progress(cfg->ctx, cfg->input);
 }
 
-/* Wait for chunk seq; NULL once the input ended before it. */
-static struct slot *wait_for_chunk(struct shared *sh, uint64_t seq)
+static bool chunk_settled(const struct shared *sh, const struct slot *s, uint64_t seq)
 {
-	struct slot *s = &sh->slots[seq % (uint64_t)sh->nslots];
+	return sh->failed || (sh->ended && seq >= sh->end_seq) || s->state == SLOT_READY;
+}
+
+/*
+ * Wait for chunk seq; NULL once the input ended before it. While it is
+ * not parsed, the consumer (self) parses the next chunk itself if it can
+ * claim one without waiting: beside one worker thread, both cores stay
+ * busy, and no thread sleeps while there is work to do.
+ */
+static struct slot *wait_for_chunk(struct shared *sh, struct worker *self, uint64_t seq)
+{
+	struct slot *s = &sh->slots[seq % (uint64_t)sh->nslots], *claimed;
+	uint64_t seen;
 
 	pthread_mutex_lock(&sh->state_lock);
-	while (s->state != SLOT_READY && !(sh->ended && seq >= sh->end_seq) && !sh->failed)
-		pthread_cond_wait(&sh->slot_ready, &sh->state_lock);
+	while (!chunk_settled(sh, s, seq)) {
+		seen = sh->progress;
+		pthread_mutex_unlock(&sh->state_lock);
+		claimed = claim_next_chunk(self, false);
+		if (claimed)
+			parse_and_post(self, claimed);
+		pthread_mutex_lock(&sh->state_lock);
+		if (!claimed && !chunk_settled(sh, s, seq) && sh->progress == seen)
+			pthread_cond_wait(&sh->slot_ready, &sh->state_lock);
+	}
 	if (s->state != SLOT_READY || sh->failed)
 		s = NULL;
 	pthread_mutex_unlock(&sh->state_lock);
@@ -537,7 +586,7 @@ static void shared_release(struct shared *sh, struct read_result *out)
 
 static struct slot *parse_next_inline(struct shared *sh)
 {
-	struct slot *s = read_next_chunk(&sh->workers[0]);
+	struct slot *s = claim_next_chunk(&sh->workers[0], true);
 
 	if (s) {
 		parse_slot(&sh->workers[0], s);
@@ -567,22 +616,21 @@ static void read_threaded(struct shared *sh, struct read_result *out)
 	struct slot *s, *next;
 	int i, started = 0;
 
-	for (i = 0; i < sh->nworkers; i++)
+	struct worker *self = &sh->workers[sh->nworkers - 1];	/* this thread's parser */
+
+	for (i = 0; i < sh->nworkers - 1; i++)
 		if (pthread_create(&sh->workers[i].thread, NULL, worker_main, &sh->workers[i]) == 0)
 			started++;
 		else
 			break;
-	if (started == 0) {	/* no threads to be had: do it here */
-		read_inline(sh, out);
-		return;
-	}
-	s = wait_for_chunk(sh, 0);
+	/* with no thread to be had, this one still does it all */
+	s = wait_for_chunk(sh, self, 0);
 	for (seq = 0; s != NULL; seq++) {
-		next = sh->stacks ? wait_for_chunk(sh, seq + 1) : NULL;
+		next = sh->stacks ? wait_for_chunk(sh, self, seq + 1) : NULL;
 		deliver_slot(sh, s, next, line_base, out);
 		line_base += s->lines;
 		free_slot(sh, s);
-		s = sh->stacks ? next : wait_for_chunk(sh, seq + 1);
+		s = sh->stacks ? next : wait_for_chunk(sh, self, seq + 1);
 	}
 	for (i = 0; i < started; i++)
 		pthread_join(sh->workers[i].thread, NULL);
