@@ -110,6 +110,9 @@ struct recent_string {
 	char text[48];
 };
 
+/* Call sites recently interned, by a hash of their two ends (parse.c). */
+#define SITE_CACHE_BITS 10
+
 struct parser {
 	struct trace_strings *strings;
 	struct recent_string comm_seen, gfp_seen, cache_seen;
@@ -127,6 +130,7 @@ struct parser {
 	struct event_names others;	/* while !seen_kmem */
 	enum linescan_impl scan;	/* how lines are scanned */
 	struct line_masks masks;	/* of the line being parsed */
+	uint32_t site_cache[1u << SITE_CACHE_BITS];	/* call-site ids, or STR_NONE */
 };
 
 /* Lines that show the input is an ftrace text log at all (not garbage). */

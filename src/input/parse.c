@@ -22,6 +22,7 @@ void parser_init(struct parser *p, struct trace_strings *strings, unsigned want)
 	p->strings = strings;
 	p->want = want;
 	p->comm_seen.id = p->gfp_seen.id = p->cache_seen.id = STR_NONE;
+	memset(p->site_cache, 0xff, sizeof(p->site_cache));
 	line_masks_init(&p->masks);
 	p->scan = linescan_best();
 	int forced = test_linescan();	/* a test comparing the ways */
@@ -884,6 +885,32 @@ enum field_seen {
 
 #define KEY_IS(lit) (klen == sizeof(lit) - 1 && memcmp(key, lit, sizeof(lit) - 1) == 0)
 
+/*
+ * A call site's id: most lines name one of a few hundred, so a small
+ * table by a hash of the text's first and last eight bytes finds it with
+ * one compare, before the string table's full hash.
+ */
+static uint32_t intern_call_site(struct parser *p, const char *s, size_t n)
+{
+	struct strtab *t = &p->strings->call_sites;
+	uint64_t head, tail;
+	uint32_t *slot, id;
+
+	if (n < 8)
+		return intern_printable(t, s, n);
+	memcpy(&head, s, 8);
+	memcpy(&tail, s + n - 8, 8);
+	slot = &p->site_cache[((head * 0x9E3779B97F4A7C15ull) ^ (tail * 0xC2B2AE3D27D4EB4Full) ^ n) >>
+			      (64 - SITE_CACHE_BITS)];
+	id = *slot;
+	if (id != STR_NONE && strtab_length(t, id) == n && memcmp(strtab_get(t, id), s, n) == 0)
+		return id;
+	id = intern_printable(t, s, n);
+	if (id != STR_NONE)
+		*slot = id;
+	return id;
+}
+
 /* call_site value, with a following " [module]" token kept as part of it. */
 static bool read_call_site(struct parser *p, const char *val, size_t vlen,
 			   const char **cursor, const char *end, struct kmem_event *ev)
@@ -900,7 +927,7 @@ static bool read_call_site(struct parser *p, const char *val, size_t vlen,
 	}
 	if (vlen == 0 || vlen > CALLSITE_TEXT_MAX)
 		return false;	/* a longer one would be cut in reports: malformed, never merged */
-	ev->call_site = intern_printable(&p->strings->call_sites, val, vlen);
+	ev->call_site = intern_call_site(p, val, vlen);
 	return ev->call_site != STR_NONE;
 }
 

@@ -167,6 +167,35 @@ static void module_call_site_keeps_module(void **state)
 	assert_int_equal(f->ev.bytes_req, 10);
 }
 
+/* Call sites alike in length and in their first and last eight bytes stay apart, in any order. */
+static void call_sites_alike_at_both_ends(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const site[] = { "do_thing_a+0x10/0x20", "do_thing_b+0x10/0x20",
+					    "do_thing_c+0x10/0x20", "short", "x" };
+	const char *order = "0102301243340";
+	uint32_t id[5];
+	bool seen[5] = { false };
+	char line[256];
+	size_t i;
+
+	for (i = 0; order[i]; i++) {
+		int k = order[i] - '0';
+
+		snprintf(line, sizeof(line),
+			 "  sh-1 [000] ..... 1.000000: kmalloc: call_site=%s ptr=0000000012345678 "
+			 "bytes_req=8 bytes_alloc=8 gfp_flags=GFP_KERNEL node=-1 accounted=false",
+			 site[k]);
+		assert_true(parse(f, line));
+		assert_string_equal(call_site(f), site[k]);
+		if (seen[k])
+			assert_int_equal(f->ev.call_site, id[k]);
+		id[k] = f->ev.call_site;
+		seen[k] = true;
+	}
+	assert_int_equal(f->strings.call_sites.count, 5);
+}
+
 static void page_alloc_fields(void **state)
 {
 	struct fixture *f = *state;
@@ -371,6 +400,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(perf_script_kmem_prefix, setup, teardown),
 		cmocka_unit_test_setup_teardown(old_kernel_no_flags_hex_call_site, setup, teardown),
 		cmocka_unit_test_setup_teardown(module_call_site_keeps_module, setup, teardown),
+		cmocka_unit_test_setup_teardown(call_sites_alike_at_both_ends, setup, teardown),
 		cmocka_unit_test_setup_teardown(page_alloc_fields, setup, teardown),
 		cmocka_unit_test_setup_teardown(markers_are_events, setup, teardown),
 		cmocka_unit_test_setup_teardown(header_entries_and_cpus, setup, teardown),
