@@ -759,34 +759,50 @@ static size_t next_token_colon(const struct parser *p, const char *s, size_t fro
  * is not one (anything but digits and dots, or no digit first); 0 when it
  * is but is no time ("1.2.3", "5.", past 2^64 ns); 1 with *ns from
  * "1187.655862" (any number of decimals, or none; nanoseconds past the
- * ninth are dropped).
+ * ninth are dropped). The seconds, the nine decimals that count and the
+ * rest are three tight loops: a line's timestamp is its longest number.
  */
 static int read_timestamp_token(const char *s, size_t n, uint64_t *ns)
 {
 	uint64_t secs = 0, frac = 0;
-	size_t i, int_len = n, dots = 0, frac_len = 0;
+	size_t i = 0, f, frac_end, frac_len;
+	unsigned d;
 
-	if (n == 0 || !is_digit(s[0]))
-		return -1;
-	for (i = 0; i < n; i++) {
-		unsigned d = (unsigned char)(s[i] - '0');
-
-		if (d < 10) {
-			if (dots == 0)
-				secs = secs * 10 + d;	/* past 19 digits it is refused below */
-			else if (frac_len++ < 9)
-				frac = frac * 10 + d;
-			continue;
-		}
-		if (s[i] != '.')
-			return -1;
-		if (dots++ == 0)
-			int_len = i;
+	while (i < n && (d = (unsigned char)(s[i] - '0')) < 10) {
+		secs = secs * 10 + d;	/* past 19 digits it is refused below */
+		i++;
 	}
-	if (dots > 1 || int_len > 19 || (dots && frac_len == 0) ||
-	    secs > UINT64_MAX / 1000000000u)
+	if (i == 0)
+		return -1;
+	if (i == n) {		/* no decimals */
+		if (i > 19 || secs > UINT64_MAX / 1000000000u)
+			return 0;
+		*ns = secs * 1000000000u;
+		return 1;
+	}
+	if (s[i] != '.')
+		return -1;
+	f = i + 1;
+	frac_end = n - f > 9 ? f + 9 : n;	/* nanoseconds past the ninth are dropped */
+	for (frac_len = 0; f + frac_len < frac_end; frac_len++) {
+		d = (unsigned char)(s[f + frac_len] - '0');
+		if (d >= 10)
+			break;
+		frac = frac * 10 + d;
+	}
+	for (f += frac_len; f < n; f++) {	/* the rest: more digits, or not a time */
+		if ((unsigned char)(s[f] - '0') < 10)
+			continue;
+		if (s[f] != '.')
+			return -1;
+		while (++f < n)		/* a second dot: digits and dots, but no time */
+			if ((unsigned char)(s[f] - '0') >= 10 && s[f] != '.')
+				return -1;
 		return 0;
-	for (i = frac_len; i < 9; i++)
+	}
+	if (i > 19 || frac_len == 0 || secs > UINT64_MAX / 1000000000u)
+		return 0;
+	for (; frac_len < 9; frac_len++)
 		frac *= 10;
 	if (secs * 1000000000u > UINT64_MAX - frac)
 		return 0;	/* past 2^64 ns */

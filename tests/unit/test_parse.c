@@ -291,14 +291,14 @@ static void nanosecond_timestamps(void **state)
 	assert_int_equal(f->ev.ts_ns, 12000000123ull);
 }
 
+enum { TIME, MALFORMED, NOT_EVENT };
+
 /*
- * A timestamp token is read in one pass, the usual shape quickly and any
- * other carefully: each shape is a time, a malformed event (a token of
+ * Each shape of timestamp token is a time, a malformed event (a token of
  * digits and dots that is no time, or past 2^64 ns), or no event at all.
  */
 static void timestamps_of_every_shape(void **state)
 {
-	enum { TIME, MALFORMED, NOT_EVENT };
 	static const struct {
 		const char *token;
 		int want;
@@ -342,6 +342,75 @@ static void timestamps_of_every_shape(void **state)
 			assert_true(f->ev.ts_ns == cases[i].ns);
 		assert_int_equal(f->parser.stats.malformed - malformed, cases[i].want == MALFORMED);
 	}
+}
+
+/* What a timestamp token is, by the definition (DESIGN.md section 4), slowly. */
+static int token_by_definition(const char *t, uint64_t *ns)
+{
+	size_t n = strlen(t), i, dots = 0, dot = n;
+	unsigned __int128 secs = 0, frac = 0;
+	int decimals = 0;
+
+	if (n == 0 || t[0] < '0' || t[0] > '9')
+		return NOT_EVENT;
+	for (i = 0; i < n; i++) {
+		if (t[i] == '.') {
+			if (dots++ == 0)
+				dot = i;
+		} else if (t[i] < '0' || t[i] > '9') {
+			return NOT_EVENT;
+		}
+	}
+	if (dots > 1 || dot > 19 || (dots && dot == n - 1))
+		return MALFORMED;
+	for (i = 0; i < dot; i++)
+		secs = secs * 10 + (unsigned)(t[i] - '0');
+	for (i = dot + 1; i < n && decimals < 9; i++, decimals++)
+		frac = frac * 10 + (unsigned)(t[i] - '0');
+	for (; decimals < 9; decimals++)
+		frac *= 10;
+	if (secs * 1000000000u + frac > UINT64_MAX)
+		return MALFORMED;
+	*ns = (uint64_t)(secs * 1000000000u + frac);
+	return TIME;
+}
+
+/* Random tokens of digits, dots and other bytes, 1 to 24 long: read as the definition says. */
+static void timestamps_as_defined(void **state)
+{
+	static const char alphabet[] = "0123456789012345678901234567890123456789....x:";
+	struct fixture *f = *state;
+	uint64_t seed = 0x243F6A8885A308D3ull;
+	char token[32], line[160];
+	int round, tested[3] = { 0, 0, 0 };
+
+	for (round = 0; round < 200000; round++) {
+		size_t n, i;
+		uint64_t want_ns = 0, malformed = f->parser.stats.malformed;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		n = 1 + (seed >> 59) % 24;
+		for (i = 0; i < n; i++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			token[i] = alphabet[(seed >> 33) % (sizeof(alphabet) - 1)];
+		}
+		token[n] = '\0';
+		int want = token_by_definition(token, &want_ns);
+
+		if (strchr(token, ':'))
+			continue;	/* the colon would end the token early */
+		snprintf(line, sizeof(line), "  a-1 [000] ..... %s: kfree: call_site=f+0x1/0x2 ptr=1",
+			 token);
+		bool ok = parse(f, line);
+
+		if (ok != (want == TIME) ||
+		    f->parser.stats.malformed - malformed != (uint64_t)(want == MALFORMED) ||
+		    (ok && f->ev.ts_ns != want_ns))
+			fail_msg("token '%s': want %d (%llu ns)", token, want,
+				 (unsigned long long)want_ns);
+		tested[want]++;
+	}
+	assert_true(tested[TIME] > 1000 && tested[MALFORMED] > 1000 && tested[NOT_EVENT] > 1000);
 }
 
 /*
@@ -409,6 +478,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(crlf_line_ending, setup, teardown),
 		cmocka_unit_test_setup_teardown(nanosecond_timestamps, setup, teardown),
 		cmocka_unit_test_setup_teardown(timestamps_of_every_shape, setup, teardown),
+		cmocka_unit_test_setup_teardown(timestamps_as_defined, setup, teardown),
 		cmocka_unit_test_setup_teardown(every_byte_at_every_place_of_a_pointer, setup, teardown),
 		cmocka_unit_test(kind_names_round_trip),
 	};
