@@ -47,6 +47,15 @@ static inline uint32_t ptrmap_hash(uint64_t ptr)
 void ptrmap_init(struct ptrmap *m);
 void ptrmap_release(struct ptrmap *m);
 
+/*
+ * Size the index for about live objects at once (at most PTRMAP_EXPECT_MAX)
+ * before they come: each doubling on the way rehashes every live object
+ * with a cache miss apiece and touches the pages of both arrays. A guess
+ * too small only means the usual growth; too large, an emptier index.
+ */
+#define PTRMAP_EXPECT_MAX (1u << 20)
+void ptrmap_expect(struct ptrmap *m, size_t live);
+
 /* The record for ptr, or NULL. */
 struct live_alloc *ptrmap_find(const struct ptrmap *m, uint64_t ptr);
 

@@ -51,13 +51,14 @@ struct live_alloc *ptrmap_find(const struct ptrmap *m, uint64_t ptr)
 	return NULL;
 }
 
-static void grow_index(struct ptrmap *m)
+/* The index anew with the given number of buckets (a power of two), every entry rehashed. */
+static void resize_index(struct ptrmap *m, size_t buckets)
 {
 	uint64_t *old = m->index;
 	size_t old_buckets = m->mask + 1, i;
 
-	m->index = xcalloc(old_buckets * 2, sizeof(*m->index));
-	m->mask = old_buckets * 2 - 1;
+	m->index = xcalloc(buckets, sizeof(*m->index));
+	m->mask = buckets - 1;
 	for (i = 0; i < old_buckets; i++) {
 		if (!old[i])
 			continue;
@@ -68,6 +69,23 @@ static void grow_index(struct ptrmap *m)
 		m->index[j] = old[i];
 	}
 	free(old);
+}
+
+static void grow_index(struct ptrmap *m)
+{
+	resize_index(m, (m->mask + 1) * 2);
+}
+
+void ptrmap_expect(struct ptrmap *m, size_t live)
+{
+	size_t buckets = m->mask + 1;
+
+	if (live > PTRMAP_EXPECT_MAX)
+		live = PTRMAP_EXPECT_MAX;
+	while (live * 4 > buckets * 3)
+		buckets *= 2;
+	if (buckets > m->mask + 1)	/* one step, not each doubling on the way */
+		resize_index(m, buckets);
 }
 
 /* A record to fill: a freed one, or a new one at the end. */

@@ -102,11 +102,54 @@ static void random_sequence_matches_reference(void **state)
 	ptrmap_release(&m);
 }
 
+/*
+ * Sized beforehand, the index takes the expected objects without growing,
+ * keeps what it held, never shrinks, and stops at PTRMAP_EXPECT_MAX; past
+ * the guess it grows as before.
+ */
+static void expected_objects_fit_without_growth(void **state)
+{
+	struct ptrmap m;
+	uint64_t seed = 0x9e3779b97f4a7c15ull, keys[3000];
+	size_t i, buckets;
+	int existed;
+
+	(void)state;
+	ptrmap_init(&m);
+	for (i = 0; i < 3000; i++) {	/* already there before the guess */
+		keys[i] = next_random(&seed) | 1;
+		ptrmap_insert(&m, keys[i], &existed)->bytes_alloc = (uint32_t)i;
+	}
+	ptrmap_expect(&m, 100000);
+	buckets = m.mask + 1;
+	assert_int_equal(buckets, 262144);	/* 100,000 at most 75% full */
+	for (i = 0; i < 3000; i++)
+		assert_int_equal(ptrmap_find(&m, keys[i])->bytes_alloc, i);
+	for (i = 3000; i < 100000; i++)
+		ptrmap_insert(&m, next_random(&seed) | 1, &existed);
+	assert_int_equal(m.mask + 1, buckets);
+	ptrmap_expect(&m, 10);
+	assert_int_equal(m.mask + 1, buckets);
+	for (i = 100000; i < 200000; i++)
+		ptrmap_insert(&m, next_random(&seed) | 1, &existed);
+	assert_true(m.mask + 1 > buckets);
+	assert_int_equal(m.count, 200000);
+	for (i = 0; i < 3000; i++)
+		assert_int_equal(ptrmap_find(&m, keys[i])->bytes_alloc, i);
+	ptrmap_release(&m);
+
+	ptrmap_init(&m);
+	ptrmap_expect(&m, (size_t)1 << 40);
+	assert_int_equal(m.mask + 1, (size_t)PTRMAP_EXPECT_MAX * 2);
+	ptrmap_release(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(insert_find_remove),
 		cmocka_unit_test(random_sequence_matches_reference),
+		cmocka_unit_test(expected_objects_fit_without_growth),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
