@@ -48,7 +48,7 @@ void ptrmap_init(struct ptrmap *m);
 void ptrmap_release(struct ptrmap *m);
 
 /*
- * Size the index for about live objects at once (at most PTRMAP_EXPECT_MAX)
+ * Size the index for about `live` objects at once (at most PTRMAP_EXPECT_MAX)
  * before they come: each doubling on the way rehashes every live object
  * with a cache miss apiece and touches the pages of both arrays. A guess
  * too small only means the usual growth; too large, an emptier index.
