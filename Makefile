@@ -26,9 +26,10 @@ CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 PKG_CFLAGS := $(shell pkg-config --cflags libelf cairo zlib liblzma libzstd libtracefs \
 		libtraceevent libtracecmd ncursesw libprotobuf-c 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs libelf cairo zlib liblzma libzstd libtracefs \
+# cairo is not linked: src/report/cairolib.c loads it when a picture is drawn.
+PKG_LIBS   := $(shell pkg-config --libs libelf zlib liblzma libzstd libtracefs \
 		libtraceevent libtracecmd ncursesw libprotobuf-c 2>/dev/null || \
-		echo -lelf -lcairo -lz -llzma -lzstd -ltracecmd -ltracefs -ltraceevent -lncursesw \
+		echo -lelf -lz -llzma -lzstd -ltracecmd -ltracefs -ltraceevent -lncursesw \
 		-ltinfo -lprotobuf-c)
 CPPFLAGS += -D_GNU_SOURCE -DTA_VERSION='"$(VERSION)"' -Iinclude -I$(BUILD)/gen $(PKG_CFLAGS)
 LDLIBS  += -lxxhash $(PKG_LIBS) -lm -lpthread

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cairolib.h"
 #include "chartfile.h"
 
 enum chart_format chart_format_of_path(const char *path)
@@ -66,10 +67,14 @@ int chart_render(enum chart_format fmt, double width, double height,
 		 struct ta_error *err)
 {
 	struct sink sink = { f, 0 };
-	cairo_surface_t *surface = create_surface(fmt, width, height, &sink);
-	cairo_t *cr = cairo_create(surface);
+	cairo_surface_t *surface;
+	cairo_t *cr;
 	cairo_status_t status;
 
+	if (cairo_library_load(err))
+		return -1;
+	surface = create_surface(fmt, width, height, &sink);
+	cr = cairo_create(surface);
 	draw(cr, ctx);
 	status = cairo_status(cr);
 	cairo_destroy(cr);

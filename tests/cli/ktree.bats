@@ -131,3 +131,19 @@ add_bad_objects() {
 	[ "$status" -eq 1 ]
 	[ "$output" = "trace_analyze: error: cannot write '$BATS_TEST_TMPDIR/no/such/dir/s.png': No such file or directory" ]
 }
+
+@test "cairo is loaded only to draw: a broken libcairo fails the chart with its reason, not the account" {
+	mkdir "$BATS_TEST_TMPDIR/lib"
+	: > "$BATS_TEST_TMPDIR/lib/libcairo.so.2"
+	run env LD_LIBRARY_PATH="$BATS_TEST_TMPDIR/lib" "$TA" -q -k "$T" -r "$BATS_TEST_TMPDIR/s.png"
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: cannot load cairo to draw: $BATS_TEST_TMPDIR/lib/libcairo.so.2: file too short" ]
+	[ ! -e "$BATS_TEST_TMPDIR/s.png" ]
+	run env LD_LIBRARY_PATH="$BATS_TEST_TMPDIR/lib" "$TA" -q -c "$BATS_TEST_TMPDIR/acc" \
+		-f "$FIX/tracefs-6.1-rawptr.log"
+	[ "$status" -eq 0 ]
+	[ -s "$BATS_TEST_TMPDIR/acc" ]
+	run "$TA" -q -k "$T" -r "$BATS_TEST_TMPDIR/s.png"
+	[ "$status" -eq 0 ]
+	[ "$(head -c 8 "$BATS_TEST_TMPDIR/s.png" | od -An -tx1 | tr -d ' ')" = "89504e470d0a1a0a" ]
+}
