@@ -4,6 +4,7 @@
  * grows at 75% load; the records never move when it does. Not here: what
  * a record means.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -71,9 +72,10 @@ static void resize_index(struct ptrmap *m, size_t buckets)
 	free(old);
 }
 
-static void grow_index(struct ptrmap *m)
+/* The index's load limit: objects over 75% of the buckets mean more buckets. */
+static bool overfull(size_t objects, size_t buckets)
 {
-	resize_index(m, (m->mask + 1) * 2);
+	return objects * 4 > buckets * 3;
 }
 
 void ptrmap_expect(struct ptrmap *m, size_t live)
@@ -82,7 +84,7 @@ void ptrmap_expect(struct ptrmap *m, size_t live)
 
 	if (live > PTRMAP_EXPECT_MAX)
 		live = PTRMAP_EXPECT_MAX;
-	while (live * 4 > buckets * 3)
+	while (overfull(live, buckets))
 		buckets *= 2;
 	if (buckets > m->mask + 1)	/* one step, not each doubling on the way */
 		resize_index(m, buckets);
@@ -117,8 +119,8 @@ struct live_alloc *ptrmap_insert(struct ptrmap *m, uint64_t ptr, int *existed)
 	size_t i, r;
 	uint64_t e;
 
-	if ((m->count + 1) * 4 > (m->mask + 1) * 3)
-		grow_index(m);
+	if (overfull(m->count + 1, m->mask + 1))
+		resize_index(m, (m->mask + 1) * 2);
 	i = h & m->mask;
 	while ((e = m->index[i]) != 0) {
 		if (bucket_hash(e) == h && m->recs[bucket_record(e)].ptr == ptr) {
