@@ -31,6 +31,8 @@ void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
+/* Print "out of memory allocating <size> bytes" and exit 1. */
+void die_out_of_memory(size_t size) __attribute__((noreturn));
 /* "s" after a count other than 1: "%llu event%s", n, plural(n) */
 static inline const char *plural(unsigned long long n)
 {

@@ -1,13 +1,15 @@
 /*
  * ptrmap.c - a hash index (linear probing, backward-shift deletion after
  * Knuth's Algorithm R) over a dense, reused array of records. The index
- * grows at 75% load; the records never move when it does. Not here: what
- * a record means.
+ * grows at 75% load; the records never move when it does. Both arrays are
+ * bigmem mappings (2 MiB pages asked for: lookups land anywhere). Not
+ * here: what a record means.
  */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "bigmem.h"
 #include "error.h"
 #include "ptrmap.h"
 
@@ -27,14 +29,14 @@ static inline size_t bucket_record(uint64_t entry)
 void ptrmap_init(struct ptrmap *m)
 {
 	memset(m, 0, sizeof(*m));
-	m->index = xcalloc(INITIAL_BUCKETS, sizeof(*m->index));
+	m->index = bigmem_alloc(INITIAL_BUCKETS * sizeof(*m->index));
 	m->mask = INITIAL_BUCKETS - 1;
 }
 
 void ptrmap_release(struct ptrmap *m)
 {
-	free(m->index);
-	free(m->recs);
+	bigmem_free(m->index, (m->mask + 1) * sizeof(*m->index));
+	bigmem_free(m->recs, m->recs_cap * sizeof(*m->recs));
 	memset(m, 0, sizeof(*m));
 }
 
@@ -58,7 +60,7 @@ static void resize_index(struct ptrmap *m, size_t buckets)
 	uint64_t *old = m->index;
 	size_t old_buckets = m->mask + 1, i;
 
-	m->index = xcalloc(buckets, sizeof(*m->index));
+	m->index = bigmem_alloc(buckets * sizeof(*m->index));
 	m->mask = buckets - 1;
 	for (i = 0; i < old_buckets; i++) {
 		if (!old[i])
@@ -69,7 +71,7 @@ static void resize_index(struct ptrmap *m, size_t buckets)
 			j = (j + 1) & m->mask;
 		m->index[j] = old[i];
 	}
-	free(old);
+	bigmem_free(old, old_buckets * sizeof(*old));
 }
 
 /* The index's load limit: objects over 75% of the buckets mean more buckets. */
@@ -101,14 +103,16 @@ static size_t take_record(struct ptrmap *m)
 		return r;
 	}
 	if (m->nrecs == m->recs_cap) {
-		m->recs_cap = m->recs_cap ? m->recs_cap + m->recs_cap / 2 : INITIAL_RECORDS;
-		if (m->recs_cap > UINT32_MAX - 1)
-			m->recs_cap = UINT32_MAX - 1;
-		if (m->nrecs == m->recs_cap) {
+		size_t cap = m->recs_cap ? m->recs_cap + m->recs_cap / 2 : INITIAL_RECORDS;
+
+		if (cap > UINT32_MAX - 1)
+			cap = UINT32_MAX - 1;
+		if (m->nrecs == cap) {
 			fputs("trace_analyze: error: over 4 billion live objects\n", stderr);
 			exit(1);
 		}
-		m->recs = xrealloc(m->recs, m->recs_cap * sizeof(*m->recs));
+		m->recs = bigmem_grow(m->recs, m->recs_cap * sizeof(*m->recs), cap * sizeof(*m->recs));
+		m->recs_cap = cap;
 	}
 	return m->nrecs++;
 }

@@ -44,7 +44,7 @@ void warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-static void die_out_of_memory(size_t size)
+void die_out_of_memory(size_t size)
 {
 	fprintf(stderr, "trace_analyze: error: out of memory allocating %zu bytes\n", size);
 	exit(1);
