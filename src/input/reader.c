@@ -14,6 +14,9 @@
 #include <pthread.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include "reader.h"
 #include "stackpair.h"
@@ -23,6 +26,7 @@ _Static_assert(INPUT_READ_SLACK >= LINESCAN_SLACK, "a chunk's slack covers a lin
 #define SLOTS_PER_WORKER 2
 #define MAX_WORKERS 4
 #define STRING_TABLES 5		/* call sites, caches, comms, gfps, frames */
+#define WRITE_AHEAD 4		/* events ahead whose cache lines are asked for to write */
 
 enum slot_state { SLOT_FREE, SLOT_FILLING, SLOT_READY };
 
@@ -84,6 +88,7 @@ struct shared {
 	struct worker workers[MAX_WORKERS];
 	int nworkers;
 	bool stacks;			/* WANT_STACK: a chunk waits for the next one */
+	bool prefetch_write;		/* the CPU has PREFETCHW */
 	struct stack_counts joined;	/* pairs and orphans across chunks */
 };
 
@@ -162,6 +167,43 @@ static void copy_fresh_strings(struct worker *w, struct slot *s)
 	}
 }
 
+/*
+ * Does this CPU take PREFETCHW (cpuid 0x80000001 ECX bit 8, "3dnowprefetch"
+ * in /proc/cpuinfo)? Without -march the compiler only emits read prefetches.
+ */
+static bool cpu_has_prefetch_write(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned a, b, c, d;
+
+	return __get_cpuid(0x80000001, &a, &b, &c, &d) && (c & bit_PRFCHW);
+#else
+	return true;	/* __builtin_prefetch(p, 1) is a write prefetch there */
+#endif
+}
+
+/*
+ * Ask for the two cache lines of an event, to be written, before the
+ * parser writes it. A slot's events were last read by the consumer, on
+ * the other core: a plain store waits for its line to be fetched and
+ * then taken from that core; PREFETCHW takes it in one step, early.
+ * Two threads spent 15% more CPU than one for want of this (1.344 ->
+ * 1.217 s on the 2.86 GB capture). A hint: nothing changes but speed.
+ */
+static inline void prefetch_for_write(const struct kmem_event *ev)
+{
+	const char *p = (const char *)ev;
+
+	_Static_assert(sizeof(*ev) <= 128, "an event spans at most two cache lines");
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ volatile("prefetchw %0" : : "m"(*p));
+	__asm__ volatile("prefetchw %0" : : "m"(*(p + 64)));
+#else
+	__builtin_prefetch(p, 1, 3);
+	__builtin_prefetch(p + 64, 1, 3);
+#endif
+}
+
 static struct kmem_event *next_event_slot(struct slot *s)
 {
 	if (s->nevents == s->cap) {
@@ -195,7 +237,7 @@ static void keep_loose_ends(struct worker *w, struct slot *s)
 static void parse_slot(struct worker *w, struct slot *s)
 {
 	const char *p = s->chunk.data, *end = p + s->chunk.len;
-	bool stacks = w->sh->stacks;
+	bool stacks = w->sh->stacks, prefetch_write = w->sh->prefetch_write;
 	uint64_t line = s->chunk.dropped_lines;	/* overlong lines dropped just before */
 
 	remember_fresh_start(w, s);
@@ -209,6 +251,8 @@ static void parse_slot(struct worker *w, struct slot *s)
 		size_t len;
 
 		line++;
+		if (prefetch_write && s->nevents + WRITE_AHEAD < s->cap)
+			prefetch_for_write(&s->events[s->nevents + WRITE_AHEAD]);
 		len = parse_next_line(&w->parser, p, (size_t)(end - p), line, next_event_slot(s),
 				      &kind);
 		if (kind == LINE_EVENT)
@@ -533,6 +577,7 @@ static void shared_init(struct shared *sh, const struct read_config *cfg, int nw
 	sh->nworkers = nworkers;
 	sh->nslots = nworkers * SLOTS_PER_WORKER;
 	sh->stacks = (cfg->want & WANT_STACK) != 0;
+	sh->prefetch_write = cpu_has_prefetch_write();
 	sh->slots = xcalloc((size_t)sh->nslots, sizeof(*sh->slots));
 	for (i = 0; i < sh->nslots; i++)
 		chunk_init(&sh->slots[i].chunk, INPUT_CHUNK_SIZE);
