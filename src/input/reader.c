@@ -1,15 +1,17 @@
 /*
  * reader.c - chunks -> parsers on worker threads -> ordered events.
  *
- * A ring of slots, each holding one chunk and the events parsed from it.
- * Workers take the next chunk number under the input lock (reads are
- * sequential), fill the slot of that number, parse it, and mark it ready;
- * the calling thread consumes slots strictly in chunk order, and while the
- * next one is not ready it parses one itself, as one more worker: N
- * threads are N - 1 workers and the consumer, so none of them sleeps
- * while another waits for a core. Strings first seen in a chunk travel
- * with its slot as copies, so the consumer can make ids global without
- * touching a worker's tables.
+ * A ring of slots, each holding the events parsed from one chunk. Workers
+ * take the next chunk number under the input lock (reads are sequential),
+ * read it into a text buffer of their own (the text is dead once parsed,
+ * and a buffer that stays with one thread stays in its core's cache),
+ * parse it into the slot of that number, and mark it ready; the calling
+ * thread consumes slots strictly in chunk order, and while the next one
+ * is not ready it parses one itself, as one more worker: N threads are
+ * N - 1 workers and the consumer, so none of them sleeps while another
+ * waits for a core. Strings first seen in a chunk travel with its slot as
+ * copies, so the consumer can make ids global without touching a
+ * worker's tables.
  */
 #include <pthread.h>
 #include <string.h>
@@ -45,7 +47,6 @@ struct new_strings {
 struct slot {
 	enum slot_state state;
 	int worker;
-	struct chunk chunk;
 	struct kmem_event *events;
 	size_t nevents, cap;
 	uint64_t lines;
@@ -63,6 +64,7 @@ struct worker {
 	struct shared *sh;
 	int index;
 	pthread_t thread;
+	struct chunk chunk;		/* the text it reads and parses */
 	struct trace_strings local;
 	struct parser parser;
 	struct stack_pairer pairer;	/* WANT_STACK */
@@ -236,9 +238,9 @@ static void keep_loose_ends(struct worker *w, struct slot *s)
 
 static void parse_slot(struct worker *w, struct slot *s)
 {
-	const char *p = s->chunk.data, *end = p + s->chunk.len;
+	const char *p = w->chunk.data, *end = p + w->chunk.len;
 	bool stacks = w->sh->stacks, prefetch_write = w->sh->prefetch_write;
-	uint64_t line = s->chunk.dropped_lines;	/* overlong lines dropped just before */
+	uint64_t line = w->chunk.dropped_lines;	/* overlong lines dropped just before */
 
 	remember_fresh_start(w, s);
 	s->nevents = 0;
@@ -268,8 +270,8 @@ static void parse_slot(struct worker *w, struct slot *s)
 	s->lines = line;
 	s->first_malformed = w->parser.first_malformed_line;
 	w->parser.stats.lines += line;
-	w->parser.stats.bytes += s->chunk.len + s->chunk.dropped_bytes;
-	w->parser.stats.overlong += s->chunk.dropped_lines;
+	w->parser.stats.bytes += w->chunk.len + w->chunk.dropped_bytes;
+	w->parser.stats.overlong += w->chunk.dropped_lines;
 	copy_fresh_strings(w, s);
 	if (stacks)
 		copy_fresh_stacks(w, s);
@@ -314,7 +316,7 @@ static struct slot *claim_next_chunk(struct worker *w, bool may_wait)
 		s = NULL;
 		goto out;
 	}
-	got = input_read_chunk(sh->cfg->input, &s->chunk, &err);
+	got = input_read_chunk(sh->cfg->input, &w->chunk, &err);
 	if (got <= 0) {
 		pthread_mutex_lock(&sh->state_lock);
 		s->state = SLOT_FREE;
@@ -579,13 +581,12 @@ static void shared_init(struct shared *sh, const struct read_config *cfg, int nw
 	sh->stacks = (cfg->want & WANT_STACK) != 0;
 	sh->prefetch_write = cpu_has_prefetch_write();
 	sh->slots = xcalloc((size_t)sh->nslots, sizeof(*sh->slots));
-	for (i = 0; i < sh->nslots; i++)
-		chunk_init(&sh->slots[i].chunk, INPUT_CHUNK_SIZE);
 	for (i = 0; i < nworkers; i++) {
 		struct worker *w = &sh->workers[i];
 
 		w->sh = sh;
 		w->index = i;
+		chunk_init(&w->chunk, INPUT_CHUNK_SIZE);
 		trace_strings_init(&w->local);
 		parser_init(&w->parser, &w->local, cfg->want);
 		stack_pairer_init(&w->pairer, &w->local, &w->parser.stats.stacks);
@@ -609,13 +610,13 @@ static void shared_release(struct shared *sh, struct read_result *out)
 		stack_pairer_release(&w->pairer);
 		parser_release(&w->parser);
 		trace_strings_release(&w->local);
+		chunk_release(&w->chunk);
 		for (t = 0; t < STRING_TABLES; t++)
 			free(w->to_global[t]);
 		free(w->stack_to_global);
 	}
 	stack_counts_add(&out->stats.stacks, &sh->joined);
 	for (i = 0; i < sh->nslots; i++) {
-		chunk_release(&sh->slots[i].chunk);
 		free(sh->slots[i].events);
 		free(sh->slots[i].fresh.bytes);
 		free(sh->slots[i].fresh.stacks);
