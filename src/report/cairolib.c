@@ -5,9 +5,9 @@
  * libpng, X11 and xcb): mapping them costs every run about 4 ms, more than
  * an account read back from a DB takes. So the binary does not link cairo;
  * chart_render() calls cairo_library_load() first, which dlopen()s it and
- * looks up every function the charts use, and the functions below (with
- * cairo's own names and prototypes, which <cairo.h> makes the compiler
- * check) hand each call on.
+ * looks up every function the charts use (lazylib.c), and the functions
+ * below (with cairo's own names and prototypes, which <cairo.h> makes the
+ * compiler check) hand each call on.
  *
  * Not here: drawing (ringchart.c, flame.c, timeline_chart.c) or the choice
  * of surface (chartfile.c). Every cairo function the program calls must be
@@ -16,13 +16,9 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <cairo.h>
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "cairolib.h"
+#include "lazylib.h"
 
 /* The library's name as its -dev package links it (cairo has kept .2). */
 #define CAIRO_SONAME "libcairo.so.2"
@@ -89,82 +85,27 @@
 	  (cr, utf8, extents))							\
 	V(cairo_translate, (cairo_t *cr, double tx, double ty), (cr, tx, ty))
 
-/* One pointer per function, named as the function; filled by the load. */
-#define POINTER_V(name, params, args) void (*name) params;
-#define POINTER_R(type, name, params, args) type (*name) params;
+#define LAZYLIB_TABLE cairo_calls
+#define LAZYLIB_LIBRARY cairo_library
+
 static struct cairo_entry_points {
-	CAIRO_FUNCTIONS(POINTER_V, POINTER_R)
-} cairo;
+	CAIRO_FUNCTIONS(LAZYLIB_POINTER_V, LAZYLIB_POINTER_R)
+} cairo_calls;
 
-/* The outcome of the one load a process makes: dlerror()'s text if it failed. */
-static struct {
-	pthread_once_t once;
-	int failed;
-	char why[256];
-} load = { PTHREAD_ONCE_INIT, 0, "" };
-
-static void remember_why(const char *what)
+static void look_up_cairo(struct lazy_library *lib)
 {
-	const char *reason = dlerror();
-
-	load.failed = 1;
-	snprintf(load.why, sizeof(load.why), "%s", reason ? reason : what);
+	CAIRO_FUNCTIONS(LAZYLIB_LOOK_UP_V, LAZYLIB_LOOK_UP_R)
 }
 
-static int look_up(void *handle, const char *name, void **slot)
-{
-	*slot = dlsym(handle, name);
-	if (*slot)
-		return 0;
-	remember_why(name);
-	return -1;
-}
-
-static void open_cairo_once(void)
-{
-	void *handle = dlopen(CAIRO_SONAME, RTLD_NOW | RTLD_LOCAL);
-
-	if (!handle) {
-		remember_why(CAIRO_SONAME);
-		return;
-	}
-#define LOOK_UP_V(name, params, args)					\
-	if (look_up(handle, #name, (void **)&cairo.name))		\
-		return;
-#define LOOK_UP_R(type, name, params, args) LOOK_UP_V(name, params, args)
-	CAIRO_FUNCTIONS(LOOK_UP_V, LOOK_UP_R)
-}
+static struct lazy_library cairo_library = {
+	.what = "cairo",
+	.sonames = { CAIRO_SONAME },
+	.look_up = look_up_cairo,
+};
 
 int cairo_library_load(struct ta_error *err)
 {
-	pthread_once(&load.once, open_cairo_once);
-	if (load.failed)
-		return error_set(err, "cannot load cairo to draw: %s", load.why);
-	return 0;
+	return lazylib_load(&cairo_library, "to draw", err);
 }
 
-/*
- * Calls made before a successful load would jump through a null pointer;
- * chart_render() loads first, so this only stops a new caller that forgot.
- */
-static void require_loaded(const char *name)
-{
-	if (load.failed || !cairo.cairo_create) {
-		fprintf(stderr, "trace_analyze: fatal: %s called before cairo was loaded\n", name);
-		abort();
-	}
-}
-
-#define FORWARD_V(name, params, args)					\
-	void name params						\
-	{								\
-		require_loaded(#name);					\
-		cairo.name args;					\
-	}
-#define FORWARD_R(type, name, params, args)				\
-	type name params						\
-	{								\
-		require_loaded(#name);					\
-		return cairo.name args;					\
-	}
-CAIRO_FUNCTIONS(FORWARD_V, FORWARD_R)
+CAIRO_FUNCTIONS(LAZYLIB_FORWARD_V, LAZYLIB_FORWARD_R)
