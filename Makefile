@@ -26,13 +26,16 @@ CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 PKG_CFLAGS := $(shell pkg-config --cflags libelf cairo zlib liblzma libzstd libtracefs \
 		libtraceevent libtracecmd ncursesw libprotobuf-c 2>/dev/null)
-# cairo is not linked: src/report/cairolib.c loads it when a picture is drawn.
-PKG_LIBS   := $(shell pkg-config --libs libelf zlib liblzma libzstd libtracefs \
-		libtraceevent libtracecmd ncursesw libprotobuf-c 2>/dev/null || \
-		echo -lelf -lz -llzma -lzstd -ltracecmd -ltracefs -ltraceevent -lncursesw \
-		-ltinfo -lprotobuf-c)
+# Only libprotobuf-c and libxxhash are linked: cairo, libelf, ncurses, the
+# trace libraries and the decompressors are opened when first needed
+# (src/base/lazylib.c), so that a run maps only what it uses.
+PKG_LIBS   := $(shell pkg-config --libs libprotobuf-c 2>/dev/null || echo -lprotobuf-c)
+# tracedat.c's tep_parse_event and tep_parse_kallsyms must come before
+# libtraceevent's own when the loaded libtracecmd calls them (tracelib.c).
+EXPORTED := -Wl,--export-dynamic-symbol=tep_parse_event \
+	    -Wl,--export-dynamic-symbol=tep_parse_kallsyms
 CPPFLAGS += -D_GNU_SOURCE -DTA_VERSION='"$(VERSION)"' -Iinclude -I$(BUILD)/gen $(PKG_CFLAGS)
-LDLIBS  += -lxxhash $(PKG_LIBS) -lm -lpthread
+LDLIBS  += $(EXPORTED) -lxxhash $(PKG_LIBS) -lm -lpthread
 
 BUILD   := build
 # src/ is grouped by stage (docs/HACKING.md): base kernel input analysis store

@@ -20,6 +20,7 @@
 #include <tracefs.h>
 
 #include "capture_local.h"
+#include "tracelib.h"
 
 #define COMMIT_MARGIN_NS 20000000ull	/* an event may show up this late in its buffer */
 #define READ_BURST 64			/* pages read from one CPU before the next */
@@ -352,7 +353,8 @@ int capture_open(struct capture **out, const struct capture_config *cfg, struct 
 	pthread_cond_init(&c->data_ready, NULL);
 	pthread_cond_init(&c->space_free, NULL);
 	c->page_size = (int)sysconf(_SC_PAGESIZE);
-	if (capture_instance_open(c, err) < 0 || load_event_formats(c, err) < 0)
+	if (trace_library_load("to capture", err) < 0 || capture_instance_open(c, err) < 0 ||
+	    load_event_formats(c, err) < 0)
 		return -1;
 	c->queue = xcalloc((size_t)(c->nbufs * c->ncpus), sizeof(*c->queue));
 	for (k = 0; k < c->nbufs; k++)

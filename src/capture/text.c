@@ -16,6 +16,7 @@
 #include <tracefs.h>
 
 #include "capture_local.h"
+#include "tracelib.h"
 
 #define COMM_SLOTS 65536		/* pids whose task name was read lately, by pid % slots */
 #define COMM_RECHECK_NS 1000000000ull	/* a name is read again after this: exec renames */

@@ -34,6 +34,7 @@
 #include "capture.h"
 #include "parseopt.h"
 #include "commands.h"
+#include "curseslib.h"
 #include "error.h"
 #include "event.h"
 #include "options.h"
@@ -147,6 +148,7 @@ struct top_view {
 	struct account_totals totals_now;
 	uint64_t lost;
 	uint64_t with_stack, without_stack;
+	WINDOW *screen;		/* curses' on a terminal, else NULL */
 	bool curses, paused;
 	bool header_printed;	/* --format csv */
 };
@@ -577,17 +579,19 @@ static void draw(struct top_view *v, double seconds, int rows_room,
 	}
 }
 
+/* ctx: the screen. The last line is the keys'. */
 static void put_curses_line(void *ctx, int y, const char *line, bool bold)
 {
-	(void)ctx;
-	if (y >= LINES - 1)
+	WINDOW *screen = ctx;
+
+	if (y >= getmaxy(screen) - 1)
 		return;
 	if (bold)
-		attron(A_REVERSE);
-	mvaddnstr(y, 0, line, COLS);
-	clrtoeol();
+		wattron(screen, A_REVERSE);
+	mvwaddnstr(screen, y, 0, line, getmaxx(screen));
+	wclrtoeol(screen);
 	if (bold)
-		attroff(A_REVERSE);
+		wattroff(screen, A_REVERSE);
 }
 
 static void put_plain_line(void *ctx, int y, const char *line, bool bold)
@@ -608,13 +612,16 @@ static void sort_rows(struct top_view *v)
 /* The rows sorted and drawn on the terminal, with the keys' line. */
 static void paint_screen(struct top_view *v, double seconds)
 {
+	int lines = getmaxy(v->screen);
+
 	sort_rows(v);
-	erase();
-	draw(v, seconds, v->args->rows ? (int)v->args->rows : LINES - 6, put_curses_line, NULL);
-	mvaddstr(LINES - 1, 0, v->live->stacks
-		 ? "a b l g: sort  s f o c: call sites, functions, origins, caches  p: pause  q: quit"
-		 : "a b l g: sort  s f c: call sites, functions, caches  p: pause  q: quit");
-	refresh();
+	werase(v->screen);
+	draw(v, seconds, v->args->rows ? (int)v->args->rows : lines - 6, put_curses_line,
+	     v->screen);
+	mvwaddstr(v->screen, lines - 1, 0, v->live->stacks
+		  ? "a b l g: sort  s f o c: call sites, functions, origins, caches  p: pause  q: quit"
+		  : "a b l g: sort  s f c: call sites, functions, caches  p: pause  q: quit");
+	wrefresh(v->screen);
 }
 
 /* A CSV field: quoted (RFC 4180) when it holds a comma, a quote or a line break. */
@@ -734,11 +741,13 @@ static void handle_key(struct top_view *v, int key)
 	case 'c':
 	case 'o':
 		if (key == 'o' && !v->live->stacks) {	/* no stacks: no origins */
-			move(LINES - 1, 0);
-			clrtoeol();
-			mvaddstr(LINES - 1, 0, "o: origins are read from stack traces: start top "
-				 "with --stacks");
-			refresh();
+			int last = getmaxy(v->screen) - 1;
+
+			wmove(v->screen, last, 0);
+			wclrtoeol(v->screen);
+			mvwaddstr(v->screen, last, 0, "o: origins are read from stack traces: "
+				  "start top with --stacks");
+			wrefresh(v->screen);
 			return;
 		}
 		v->args->group = key == 's' ? GROUP_CALLSITE : key == 'f' ? GROUP_FUNCTION :
@@ -751,8 +760,9 @@ static void handle_key(struct top_view *v, int key)
 		v->paused = !v->paused;
 		if (!v->paused)
 			return;
-		mvaddstr(0, COLS > 10 ? COLS - 10 : 0, " PAUSED ");
-		refresh();
+		mvwaddstr(v->screen, 0, getmaxx(v->screen) > 10 ? getmaxx(v->screen) - 10 : 0,
+			  " PAUSED ");
+		wrefresh(v->screen);
 		return;
 	default:
 		return;
@@ -778,7 +788,7 @@ static void run_view(struct top_view *v)
 				break;
 		}
 		if (v->curses) {
-			int key = getch();	/* waits 100 ms at most (timeout) */
+			int key = wgetch(v->screen);	/* waits 100 ms at most (wtimeout) */
 
 			if (key != ERR)
 				handle_key(v, key);
@@ -790,14 +800,16 @@ static void run_view(struct top_view *v)
 	}
 }
 
-static void start_curses(void)
+static WINDOW *start_curses(void)
 {
-	initscr();
+	WINDOW *screen = initscr();
+
 	cbreak();
 	noecho();
 	curs_set(0);
-	keypad(stdscr, TRUE);
-	timeout(100);
+	keypad(screen, TRUE);
+	wtimeout(screen, 100);
+	return screen;
 }
 
 int cmd_top(int argc, char **argv)
@@ -825,7 +837,9 @@ int cmd_top(int argc, char **argv)
 	view.args = &args;
 	view.live = &live;
 	strtab_init(&view.names);
+	view.curses = args.format == FORMAT_TEXT && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	if (live_account_init(&live, args.cfg.stacks, &err) < 0 ||
+	    (view.curses && curses_library_load(&err) < 0) ||
 	    capture_open(&capture, &args.cfg, &err) < 0 ||
 	    capture_start(capture, &err) < 0 || start_reading(&live, capture, &err) < 0) {
 		capture_close(capture);
@@ -835,9 +849,8 @@ int cmd_top(int argc, char **argv)
 	}
 	view.capture = capture;
 	view.started = analysis_clock();
-	view.curses = args.format == FORMAT_TEXT && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	if (view.curses)
-		start_curses();
+		view.screen = start_curses();
 	run_view(&view);
 	if (view.curses)
 		endwin();

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <lzma.h>
 #include <poll.h>
 #include <pthread.h>
@@ -24,6 +25,7 @@
 #include <zstd.h>
 
 #include "decompress.h"
+#include "ziplib.h"
 
 #define SOURCE_SLICE (256u << 10)
 #define SINK_SLICE (256u << 10)
@@ -320,13 +322,31 @@ static void *decompress_thread(void *arg)
 	return NULL;
 }
 
+/* The library of c, loaded now: failing, it fails the input, not the program. */
+static int load_library_of(enum compression c, const char *name, struct ta_error *err)
+{
+	char purpose[PATH_MAX + 16];
+
+	snprintf(purpose, sizeof(purpose), "to read '%s'", name);
+	switch (c) {
+	case COMPRESSION_GZIP: return zlib_library_load(purpose, err);
+	case COMPRESSION_XZ: return lzma_library_load(purpose, err);
+	case COMPRESSION_ZSTD: return zstd_library_load(purpose, err);
+	case COMPRESSION_NONE: break;
+	}
+	return 0;
+}
+
 struct decompressor *decompressor_start(enum compression c, int fd, const void *prefix,
 					size_t prefix_len, const char *name, int *out_fd,
 					struct ta_error *err)
 {
-	struct decompressor *d = xcalloc(1, sizeof(*d));
+	struct decompressor *d;
 	int p[2];
 
+	if (load_library_of(c, name, err) < 0)
+		return NULL;
+	d = xcalloc(1, sizeof(*d));
 	if (pipe2(p, O_CLOEXEC) < 0) {
 		error_set_errno(err, errno, "cannot decompress '%s'", name);
 		free(d);

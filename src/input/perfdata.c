@@ -37,6 +37,7 @@
 #include "stackpair.h"
 #include "tepguard.h"
 #include "tepkmem.h"
+#include "tracelib.h"
 
 /* perf_event.h's, spelled here (the kernel's uapi header is not a build dependency) */
 #define SAMPLE_IP		(1ull << 0)
@@ -1123,6 +1124,8 @@ int perfdata_read(int fd, const struct binread_config *cfg, struct read_result *
 	r.cfg = cfg;
 	r.out = out;
 	r.facts = facts;
+	if (trace_library_load("to read a perf.data", err) < 0)
+		return -1;
 	if (fstat(fd, &st) < 0)
 		return error_set_errno(err, errno, "cannot read '%s'", cfg->name);
 	r.size = (uint64_t)st.st_size;

@@ -15,6 +15,7 @@
 #include "error.h"
 #include "parse.h"
 #include "tepkmem.h"
+#include "tracelib.h"
 
 /* A field of a record: where it is and how to read it. */
 struct field {

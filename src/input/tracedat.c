@@ -11,7 +11,6 @@
  * report's text: "cpus=N" first, a line per record, one more per frame of
  * a stack and per marker. Not here: what the events mean.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,6 +26,7 @@
 #include "recpair.h"
 #include "tepguard.h"
 #include "tepkmem.h"
+#include "tracelib.h"
 
 struct tracedat_read {
 	const struct binread_config *cfg;
@@ -50,8 +50,8 @@ struct tracedat_read {
  * and its whole kallsyms (5 MB): parsing them is 80% of the time of
  * reading a 10 MB kmem capture, for a few formats and a few hundred
  * addresses. So this program defines tep_parse_event() and
- * tep_parse_kallsyms() itself (the dynamic linker binds libtracecmd's
- * calls to the executable's symbols): while tracedat_read opens a file on
+ * tep_parse_kallsyms() itself (the executable exports them, and the dynamic
+ * linker binds libtracecmd's calls to them: tracelib.c): while tracedat_read opens a file on
  * this thread, only the formats of the kmem and ftrace systems are parsed
  * (records of other events are passed over as the text's other lines are),
  * and the kallsyms text goes to symbols.c, read with libtraceevent's rule
@@ -61,11 +61,6 @@ struct tracedat_read {
 static __thread struct symbol_table *opening;	/* the file's kallsyms go here */
 static __thread bool probing;	/* an open tried in a child: formats as above, no kallsyms */
 
-static void *library_function(const char *name)
-{
-	return dlsym(RTLD_NEXT, name);
-}
-
 enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
 			       const char *sys)
 {
@@ -74,7 +69,7 @@ enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned
 	if ((opening || probing) && sys && strcmp(sys, "kmem") != 0 && strcmp(sys, "ftrace") != 0)
 		return TEP_ERRNO__SUCCESS;
 	parse = (enum tep_errno (*)(struct tep_handle *, const char *, unsigned long,
-				    const char *))library_function("tep_parse_event");
+				    const char *))trace_library_function("tep_parse_event");
 	return parse ? parse(tep, buf, size, sys) : TEP_ERRNO__MEM_ALLOC_FAILED;
 }
 
@@ -92,7 +87,7 @@ int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
 			symbols_release(opening);
 		return 0;
 	}
-	parse = (int (*)(struct tep_handle *, const char *))library_function("tep_parse_kallsyms");
+	parse = (int (*)(struct tep_handle *, const char *))trace_library_function("tep_parse_kallsyms");
 	return parse ? parse(tep, kallsyms) : -1;
 }
 
@@ -262,6 +257,10 @@ int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *
 
 	if (dup_fd < 0)
 		return error_set_errno(err, errno, "cannot read '%s'", cfg->name);
+	if (trace_library_load("to read a trace.dat", err) < 0) {
+		close(dup_fd);
+		return -1;
+	}
 	switch (datlayout_check(fd, facts->version)) {
 	case DAT_LAYOUT_OK:
 		break;

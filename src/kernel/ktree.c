@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "elflib.h"
 #include "ktree.h"
 
 #define MAX_WARNINGS 3		/* skipped objects named one by one */
@@ -651,6 +652,8 @@ int ktree_walk(struct kernel_tree *t, const char *dir, struct ta_error *err)
 		return error_set(err, "kernel tree '%s' is not a directory", dir);
 	if (access(dir, R_OK | X_OK) < 0)
 		return error_set_errno(err, errno, "cannot read kernel tree '%s'", dir);
+	if (elf_library_load(err) < 0)
+		return -1;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return error_set(err, "libelf is too old: %s", elf_errmsg(-1));
 	while (len > 1 && dir[len - 1] == '/')
@@ -677,6 +680,8 @@ int ktree_read_file(struct kernel_tree *t, const char *path, struct ta_error *er
 	const char *base = strrchr(path, '/');
 	size_t len = strlen(path);
 
+	if (elf_library_load(err) < 0)
+		return -1;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return error_set(err, "libelf is too old: %s", elf_errmsg(-1));
 	if (len + 1 >= sizeof(w.path))

@@ -13,6 +13,7 @@
 #include "profile.pb-c.h"
 #include "stackpair.h"
 #include "strtab.h"
+#include "ziplib.h"
 
 #define FRAMES_TEXT_MAX ((size_t)STACK_MAX_FRAMES * (FRAME_NAME_MAX + 1) + CALLSITE_NAME_MAX + 16)
 
@@ -192,6 +193,10 @@ static int write_gzipped(FILE *f, const Perftools__Profiles__Profile *p, struct 
 	z_stream z;
 	int rc = Z_OK;
 
+	if (zlib_library_load("to compress the profile", err) < 0) {
+		free(packed);
+		return -1;
+	}
 	perftools__profiles__profile__pack(p, packed);
 	memset(&z, 0, sizeof(z));
 	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
