@@ -489,8 +489,15 @@ int capture_finish(struct capture *c, struct capture_stats *st, struct ta_error 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	c->stats.seconds = (double)now.tv_sec + now.tv_nsec / 1e9 - c->started;
 	c->stats.cpus = c->ncpus;
+	/*
+	 * Under the lock: record's controller may be removing the instances
+	 * on a second Ctrl-C, and a stats file open here makes its rmdir fail
+	 * with EBUSY, leaving the instance behind.
+	 */
+	pthread_mutex_lock(&c->lock);
 	if (!atomic_load(&c->released))
 		capture_instance_read_stats(c, &c->stats);
+	pthread_mutex_unlock(&c->lock);
 	*st = c->stats;
 	if (atomic_load(&c->failed)) {
 		*err = c->error;
