@@ -68,6 +68,8 @@ static void open_once(struct lazy_library *lib)
 	if (lib->state == LAZYLIB_UNTRIED) {
 		if (open_every_soname(lib) == 0) {
 			lib->look_up(lib);
+			if (!lib->why[0] && lib->also_look_up)
+				lib->also_look_up(lib);
 			if (!lib->why[0])
 				state = LAZYLIB_LOADED;
 		}

@@ -52,89 +52,33 @@
 	R(const char *, ZSTD_getErrorName, (size_t code), (code))		\
 	R(unsigned, ZSTD_isError, (size_t code), (code))
 
-/* ---- zlib ---------------------------------------------------------------------- */
-
 #define LAZYLIB_TABLE zlib_calls
 #define LAZYLIB_LIBRARY zlib_library
+LAZYLIB_DEFINE(ZLIB_FUNCTIONS, .what = "zlib", .sonames = { "libz.so.1" })
+#undef LAZYLIB_TABLE
+#undef LAZYLIB_LIBRARY
 
-static struct zlib_entry_points {
-	ZLIB_FUNCTIONS(LAZYLIB_POINTER_V, LAZYLIB_POINTER_R)
-} zlib_calls;
+#define LAZYLIB_TABLE lzma_calls
+#define LAZYLIB_LIBRARY lzma_library
+LAZYLIB_DEFINE(LZMA_FUNCTIONS, .what = "liblzma", .sonames = { "liblzma.so.5" })
+#undef LAZYLIB_TABLE
+#undef LAZYLIB_LIBRARY
 
-static void look_up_zlib(struct lazy_library *lib)
-{
-	ZLIB_FUNCTIONS(LAZYLIB_LOOK_UP_V, LAZYLIB_LOOK_UP_R)
-}
-
-static struct lazy_library zlib_library = {
-	.what = "zlib",
-	.sonames = { "libz.so.1" },
-	.look_up = look_up_zlib,
-};
+#define LAZYLIB_TABLE zstd_calls
+#define LAZYLIB_LIBRARY zstd_library
+LAZYLIB_DEFINE(ZSTD_FUNCTIONS, .what = "libzstd", .sonames = { "libzstd.so.1" })
 
 int zlib_library_load(const char *purpose, struct ta_error *err)
 {
 	return lazylib_load(&zlib_library, purpose, err);
 }
 
-ZLIB_FUNCTIONS(LAZYLIB_FORWARD_V, LAZYLIB_FORWARD_R)
-
-#undef LAZYLIB_TABLE
-#undef LAZYLIB_LIBRARY
-
-/* ---- liblzma ------------------------------------------------------------------- */
-
-#define LAZYLIB_TABLE lzma_calls
-#define LAZYLIB_LIBRARY lzma_library
-
-static struct lzma_entry_points {
-	LZMA_FUNCTIONS(LAZYLIB_POINTER_V, LAZYLIB_POINTER_R)
-} lzma_calls;
-
-static void look_up_lzma(struct lazy_library *lib)
-{
-	LZMA_FUNCTIONS(LAZYLIB_LOOK_UP_V, LAZYLIB_LOOK_UP_R)
-}
-
-static struct lazy_library lzma_library = {
-	.what = "liblzma",
-	.sonames = { "liblzma.so.5" },
-	.look_up = look_up_lzma,
-};
-
 int lzma_library_load(const char *purpose, struct ta_error *err)
 {
 	return lazylib_load(&lzma_library, purpose, err);
 }
 
-LZMA_FUNCTIONS(LAZYLIB_FORWARD_V, LAZYLIB_FORWARD_R)
-
-#undef LAZYLIB_TABLE
-#undef LAZYLIB_LIBRARY
-
-/* ---- libzstd ------------------------------------------------------------------- */
-
-#define LAZYLIB_TABLE zstd_calls
-#define LAZYLIB_LIBRARY zstd_library
-
-static struct zstd_entry_points {
-	ZSTD_FUNCTIONS(LAZYLIB_POINTER_V, LAZYLIB_POINTER_R)
-} zstd_calls;
-
-static void look_up_zstd(struct lazy_library *lib)
-{
-	ZSTD_FUNCTIONS(LAZYLIB_LOOK_UP_V, LAZYLIB_LOOK_UP_R)
-}
-
-static struct lazy_library zstd_library = {
-	.what = "libzstd",
-	.sonames = { "libzstd.so.1" },
-	.look_up = look_up_zstd,
-};
-
 int zstd_library_load(const char *purpose, struct ta_error *err)
 {
 	return lazylib_load(&zstd_library, purpose, err);
 }
-
-ZSTD_FUNCTIONS(LAZYLIB_FORWARD_V, LAZYLIB_FORWARD_R)

@@ -34,28 +34,12 @@
 	R(int, wrefresh, (WINDOW *win), (win))					\
 	V(wtimeout, (WINDOW *win, int delay), (win, delay))
 
+/* ncursesw's name as its -dev package links it; libtinfo comes behind it. */
 #define LAZYLIB_TABLE curses_calls
 #define LAZYLIB_LIBRARY curses_library
-
-static struct curses_entry_points {
-	CURSES_FUNCTIONS(LAZYLIB_POINTER_V, LAZYLIB_POINTER_R)
-} curses_calls;
-
-static void look_up_curses(struct lazy_library *lib)
-{
-	CURSES_FUNCTIONS(LAZYLIB_LOOK_UP_V, LAZYLIB_LOOK_UP_R)
-}
-
-/* ncursesw's name as its -dev package links it; libtinfo comes behind it. */
-static struct lazy_library curses_library = {
-	.what = "ncurses",
-	.sonames = { "libncursesw.so.6" },
-	.look_up = look_up_curses,
-};
+LAZYLIB_DEFINE(CURSES_FUNCTIONS, .what = "ncurses", .sonames = { "libncursesw.so.6" })
 
 int curses_library_load(struct ta_error *err)
 {
 	return lazylib_load(&curses_library, "to draw on the terminal", err);
 }
-
-CURSES_FUNCTIONS(LAZYLIB_FORWARD_V, LAZYLIB_FORWARD_R)

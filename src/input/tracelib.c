@@ -117,26 +117,20 @@
 #define TRACE_FUNCTIONS(V, R) TRACEEVENT_FUNCTIONS(V, R) TRACEFS_FUNCTIONS(V, R)	\
 	TRACECMD_FUNCTIONS(V, R)
 
-#define LAZYLIB_TABLE trace_calls
-#define LAZYLIB_LIBRARY trace_library
+/* tep_print_event, variadic, is not in the table: it has no forwarder */
+static tep_print_event_fn *print_event;
 
-static struct trace_entry_points {
-	TRACE_FUNCTIONS(LAZYLIB_POINTER_V, LAZYLIB_POINTER_R)
-	tep_print_event_fn *print_event;
-} trace_calls;
-
-static void look_up_trace(struct lazy_library *lib)
+static void look_up_print_event(struct lazy_library *lib)
 {
-	TRACE_FUNCTIONS(LAZYLIB_LOOK_UP_V, LAZYLIB_LOOK_UP_R)
-	*(void **)&trace_calls.print_event = lazylib_symbol(lib, "tep_print_event");
+	*(void **)&print_event = lazylib_symbol(lib, "tep_print_event");
 }
 
 /* In this order, each one's dependencies first (as the Debian packages link them). */
-static struct lazy_library trace_library = {
-	.what = "the trace libraries",
-	.sonames = { "libtraceevent.so.1", "libtracefs.so.1", "libtracecmd.so.1" },
-	.look_up = look_up_trace,
-};
+#define LAZYLIB_TABLE trace_calls
+#define LAZYLIB_LIBRARY trace_library
+LAZYLIB_DEFINE(TRACE_FUNCTIONS, .what = "the trace libraries",
+	       .sonames = { "libtraceevent.so.1", "libtracefs.so.1", "libtracecmd.so.1" },
+	       .also_look_up = look_up_print_event)
 
 int trace_library_load(const char *purpose, struct ta_error *err)
 {
@@ -152,7 +146,5 @@ void *trace_library_function(const char *name)
 tep_print_event_fn *trace_library_print_event(void)
 {
 	lazylib_ensure(&trace_library);
-	return trace_calls.print_event;
+	return print_event;
 }
-
-TRACE_FUNCTIONS(LAZYLIB_FORWARD_V, LAZYLIB_FORWARD_R)

@@ -36,25 +36,9 @@
 
 #define LAZYLIB_TABLE elf_calls
 #define LAZYLIB_LIBRARY elf_library
-
-static struct elf_entry_points {
-	ELF_FUNCTIONS(LAZYLIB_POINTER_V, LAZYLIB_POINTER_R)
-} elf_calls;
-
-static void look_up_elf(struct lazy_library *lib)
-{
-	ELF_FUNCTIONS(LAZYLIB_LOOK_UP_V, LAZYLIB_LOOK_UP_R)
-}
-
-static struct lazy_library elf_library = {
-	.what = "libelf",
-	.sonames = { ELF_SONAME },
-	.look_up = look_up_elf,
-};
+LAZYLIB_DEFINE(ELF_FUNCTIONS, .what = "libelf", .sonames = { ELF_SONAME })
 
 int elf_library_load(struct ta_error *err)
 {
 	return lazylib_load(&elf_library, "to read kernel objects", err);
 }
-
-ELF_FUNCTIONS(LAZYLIB_FORWARD_V, LAZYLIB_FORWARD_R)

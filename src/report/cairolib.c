@@ -87,25 +87,9 @@
 
 #define LAZYLIB_TABLE cairo_calls
 #define LAZYLIB_LIBRARY cairo_library
-
-static struct cairo_entry_points {
-	CAIRO_FUNCTIONS(LAZYLIB_POINTER_V, LAZYLIB_POINTER_R)
-} cairo_calls;
-
-static void look_up_cairo(struct lazy_library *lib)
-{
-	CAIRO_FUNCTIONS(LAZYLIB_LOOK_UP_V, LAZYLIB_LOOK_UP_R)
-}
-
-static struct lazy_library cairo_library = {
-	.what = "cairo",
-	.sonames = { CAIRO_SONAME },
-	.look_up = look_up_cairo,
-};
+LAZYLIB_DEFINE(CAIRO_FUNCTIONS, .what = "cairo", .sonames = { CAIRO_SONAME })
 
 int cairo_library_load(struct ta_error *err)
 {
 	return lazylib_load(&cairo_library, "to draw", err);
 }
-
-CAIRO_FUNCTIONS(LAZYLIB_FORWARD_V, LAZYLIB_FORWARD_R)
