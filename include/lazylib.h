@@ -47,7 +47,7 @@ int lazylib_load(struct lazy_library *lib, const char *purpose, struct ta_error 
 /* Same for a call that comes before any lazylib_load: on failure, exit 1. */
 void lazylib_load_or_die(struct lazy_library *lib);
 
-/* The symbol name of a loaded library, or NULL after recording why. */
+/* The address of name in the opened library, or NULL after recording why. */
 void *lazylib_symbol(struct lazy_library *lib, const char *name);
 
 static inline void lazylib_ensure(struct lazy_library *lib)
