@@ -18,6 +18,11 @@
  * Caches: for allocations and frees that name their cache (name=, 6.x),
  * objects allocated, freed (matched to a named allocation) and live, the
  * bytes allocated and requested, and the live bytes and their waste.
+ * kmalloc events name no cache: they are counted under the kmalloc cache
+ * of their size class as /proc/slabinfo spells it ("kmalloc-1k",
+ * "kmalloc-cg-1k" when accounted), in rows of their own that the table
+ * says are named so. kmem_cache events with no name= (6.1 prints none on
+ * its allocations) are left out of the table and counted.
  * Not here: the account's matching (account.h) or any output format.
  */
 #ifndef TA_FINDINGS_H
@@ -28,9 +33,11 @@
 #include "event.h"
 #include "output.h"
 #include "ptrmap.h"
+#include "strtab.h"
 
 #define FINDING_EXAMPLES 5
 #define FINDINGS_SILENCE_NS 10000000000ull	/* no event for 10 s: events missing */
+#define FINDINGS_CLASS_KEYS 64		/* size classes (14) x accounted= (3), rounded up */
 
 enum finding_kind {
 	FIND_CACHE_OBJECT_KFREED,	/* kmem_cache_alloc'd, kfree'd */
@@ -66,6 +73,10 @@ struct findings {
 	uint64_t missing_line;		/* the last line after which events are missing */
 	struct cache_stats *caches;	/* indexed by cache-name id */
 	uint32_t ncaches;
+	struct strtab classes;		/* kmalloc caches named by size class */
+	struct cache_stats *class_stats;	/* indexed by id in classes */
+	uint32_t class_ids[FINDINGS_CLASS_KEYS];	/* (class, accounted) -> id + 1 */
+	uint64_t unnamed_allocs;	/* kmem_cache allocations without name= */
 };
 
 void findings_init(struct findings *f);

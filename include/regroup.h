@@ -41,6 +41,13 @@ size_t slab_cache_name(const struct trace_strings *s, const struct kmem_event *e
  */
 const char *kmalloc_size_class(uint32_t bytes);
 
+/* Its index among the classes, 0 ("kmalloc-8") to KMALLOC_CLASSES - 1 ("kmalloc-large"). */
+#define KMALLOC_CLASSES 14
+unsigned kmalloc_size_class_index(uint32_t bytes);
+
+/* The name slab_cache_name gives a kmalloc event (which names no cache), into out. */
+size_t kmalloc_cache_name(const struct kmem_event *ev, char *out, size_t cap);
+
 /* What an allocation is counted under, besides its call site and origin. */
 enum event_key {
 	KEY_CACHE,		/* slab_cache_name */

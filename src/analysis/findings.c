@@ -7,12 +7,14 @@
 
 #include "error.h"
 #include "findings.h"
+#include "regroup.h"
 
 void findings_init(struct findings *f)
 {
 	memset(f, 0, sizeof(*f));
 	ptrmap_init(&f->live);
 	ptrmap_init(&f->freed);
+	strtab_init(&f->classes);
 }
 
 void findings_release(struct findings *f)
@@ -22,6 +24,8 @@ void findings_release(struct findings *f)
 	free(f->last_ts);
 	free(f->last_line);
 	free(f->caches);
+	strtab_release(&f->classes);
+	free(f->class_stats);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -48,6 +52,55 @@ static struct cache_stats *cache_of(struct findings *f, uint32_t id)
 		f->ncaches = n;
 	}
 	return &f->caches[id];
+}
+
+/*
+ * A row of the table rides in a live object's call_site: a cache-name id,
+ * or the id of a kmalloc size class with CLASS_ROW set (STR_NONE: none).
+ */
+#define CLASS_ROW 0x80000000u
+
+/* The row a kmalloc event (no name=) is counted in: its size class's. */
+static uint32_t class_row_of(struct findings *f, const struct kmem_event *ev)
+{
+	unsigned key = kmalloc_size_class_index(ev->bytes_alloc) * 3 + (unsigned)ev->accounted;
+	char name[64];
+	size_t len;
+	uint32_t id, n;
+
+	if (key >= FINDINGS_CLASS_KEYS)
+		key = FINDINGS_CLASS_KEYS - 1;	/* not reached: 14 classes x 3 */
+	if (f->class_ids[key])
+		return (f->class_ids[key] - 1) | CLASS_ROW;
+	len = kmalloc_cache_name(ev, name, sizeof(name));
+	n = f->classes.count;
+	id = strtab_intern(&f->classes, name, len);
+	if (f->classes.count > n) {	/* a new row: "kmalloc-large" is one for every key */
+		f->class_stats = xrealloc(f->class_stats, f->classes.count * sizeof(*f->class_stats));
+		memset(&f->class_stats[id], 0, sizeof(*f->class_stats));
+	}
+	f->class_ids[key] = id + 1;
+	return id | CLASS_ROW;
+}
+
+/* The row of an allocation: its cache's, its size class's, or none. */
+static uint32_t row_of(struct findings *f, const struct kmem_event *ev)
+{
+	if (ev->cache != STR_NONE)
+		return ev->cache;
+	if (kmem_is_malloc_family(ev->kind))
+		return class_row_of(f, ev);
+	f->unnamed_allocs++;
+	return STR_NONE;
+}
+
+static struct cache_stats *stats_of_row(struct findings *f, uint32_t row)
+{
+	if (row == STR_NONE)
+		return NULL;
+	if (row & CLASS_ROW)
+		return &f->class_stats[row & ~CLASS_ROW];
+	return cache_of(f, row);
 }
 
 /* Timestamps per CPU must not go back. */
@@ -100,7 +153,8 @@ static void forget_freed(struct findings *f, uint64_t ptr)
 
 static void on_alloc(struct findings *f, const struct kmem_event *ev)
 {
-	struct cache_stats *c = cache_of(f, ev->cache);
+	uint32_t row = row_of(f, ev);
+	struct cache_stats *c = stats_of_row(f, row);
 	struct live_alloc *slot;
 	int existed;
 
@@ -111,7 +165,7 @@ static void on_alloc(struct findings *f, const struct kmem_event *ev)
 	forget_freed(f, ev->ptr);
 	slot = ptrmap_insert(&f->live, ev->ptr, &existed);
 	if (existed && slot->call_site != STR_NONE) {	/* implicitly freed */
-		struct cache_stats *old = &f->caches[slot->call_site];
+		struct cache_stats *old = stats_of_row(f, slot->call_site);
 
 		old->live--;
 		old->live_bytes -= slot->bytes_alloc;
@@ -119,7 +173,7 @@ static void on_alloc(struct findings *f, const struct kmem_event *ev)
 	}
 	slot->kind = ev->kind;
 	slot->line = ev->line;
-	slot->call_site = ev->cache;	/* the cache id rides here */
+	slot->call_site = row;	/* the table's row rides here */
 	slot->bytes_alloc = ev->bytes_alloc;
 	slot->bytes_req = ev->bytes_req;
 	if (c) {
@@ -156,7 +210,7 @@ static void on_free(struct findings *f, const struct kmem_event *ev)
 	else if (kmem_is_malloc_family(slot->kind) && ev->kind == KMEM_CACHE_FREE)
 		note(f, FIND_KMALLOC_CACHE_FREED, ev->line, slot->line);
 	if (slot->call_site != STR_NONE) {
-		struct cache_stats *c = &f->caches[slot->call_site];
+		struct cache_stats *c = stats_of_row(f, slot->call_site);
 
 		c->frees++;
 		c->live--;
@@ -229,6 +283,7 @@ static void example_lines(const struct finding *x, const char *related, char *ou
 
 static const struct out_column cache_columns[] = {
 	{ "cache", NULL, OUT_STR, true },
+	{ "named_by", "named by", OUT_STR, true },
 	{ "allocs", NULL, OUT_U64, false },
 	{ "frees", NULL, OUT_U64, false },
 	{ "live", NULL, OUT_U64, false },
@@ -239,46 +294,86 @@ static const struct out_column cache_columns[] = {
 	{ "live_waste", NULL, OUT_U64, false },
 };
 
-static int compare_caches(const void *pa, const void *pb, void *ctx)
-{
-	const struct findings *f = ((const void **)ctx)[0];
-	const struct strtab *names = ((const void **)ctx)[1];
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+struct cache_rows {
+	const struct findings *f;
+	const struct strtab *names;	/* the trace's cache names */
+};
 
-	if (f->caches[a].bytes_alloc != f->caches[b].bytes_alloc)
-		return f->caches[a].bytes_alloc > f->caches[b].bytes_alloc ? -1 : 1;
-	return strcmp(strtab_get(names, a), strtab_get(names, b));
+static const struct cache_stats *row_stats(const struct cache_rows *r, uint32_t row)
+{
+	return row & CLASS_ROW ? &r->f->class_stats[row & ~CLASS_ROW] : &r->f->caches[row];
 }
 
+static const char *row_name(const struct cache_rows *r, uint32_t row)
+{
+	return row & CLASS_ROW ? strtab_get(&r->f->classes, row & ~CLASS_ROW)
+			       : strtab_get(r->names, row);
+}
+
+static int compare_caches(const void *pa, const void *pb, void *ctx)
+{
+	const struct cache_rows *r = ctx;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	const struct cache_stats *x = row_stats(r, a), *y = row_stats(r, b);
+	int by_name;
+
+	if (x->bytes_alloc != y->bytes_alloc)
+		return x->bytes_alloc > y->bytes_alloc ? -1 : 1;
+	by_name = strcmp(row_name(r, a), row_name(r, b));
+	return by_name ? by_name : (a & CLASS_ROW) ? 1 : (b & CLASS_ROW) ? -1 : 0;
+}
+
+static void cache_row(struct out_doc *d, struct out_block *t, const struct cache_rows *r,
+		      uint32_t row)
+{
+	const struct cache_stats *c = row_stats(r, row);
+
+	out_row_str(d, t, row_name(r, row));
+	out_row_str(d, t, row & CLASS_ROW ? "size class" : "name=");
+	out_row_u64(d, t, c->allocs);
+	out_row_u64(d, t, c->frees);
+	out_row_u64(d, t, c->live);
+	out_row_u64(d, t, c->bytes_alloc);
+	out_row_u64(d, t, c->bytes_req);
+	out_row_pct(d, t, c->bytes_alloc ? 100.0 - 100.0 * (double)c->bytes_req /
+					       (double)c->bytes_alloc : 0.0);
+	out_row_u64(d, t, c->live_bytes);
+	out_row_u64(d, t, c->live_bytes - c->live_req);
+}
+
+/*
+ * The caches table: rows of the events' name=, and kmalloc's rows named by
+ * size class (its events name no cache), by bytes allocated; then, when
+ * there are any, how many kmem_cache allocations named no cache.
+ */
 static void caches_report(struct out_doc *d, const struct findings *f, const struct strtab *names)
 {
-	struct out_block *t = out_table(d, "caches", "slab caches (events with name=)",
-					cache_columns, sizeof(cache_columns) / sizeof(cache_columns[0]));
-	uint32_t *order = xmalloc((f->ncaches ? f->ncaches : 1) * sizeof(*order)), n = 0, i;
-	const void *ctx[2] = { f, names };
+	struct cache_rows r = { f, names };
+	uint32_t nclasses = f->classes.count;
+	uint32_t *order = xmalloc(((size_t)f->ncaches + nclasses + 1) * sizeof(*order)), n = 0, i;
+	struct out_block *t;
 
+	t = out_table(d, "caches", nclasses ? "slab caches (named by the events' name=, or for kmalloc "
+					      "events, which name none, by their size class)"
+					    : "slab caches (events with name=)",
+		      cache_columns, sizeof(cache_columns) / sizeof(cache_columns[0]));
 	t->keyed = true;
 	t->group_by = "cache";
-
 	for (i = 0; i < f->ncaches; i++)
 		if (f->caches[i].allocs || f->caches[i].frees)
 			order[n++] = i;
-	qsort_r(order, n, sizeof(*order), compare_caches, ctx);
-	for (i = 0; i < n; i++) {
-		const struct cache_stats *c = &f->caches[order[i]];
-
-		out_row_str(d, t, strtab_get(names, order[i]));
-		out_row_u64(d, t, c->allocs);
-		out_row_u64(d, t, c->frees);
-		out_row_u64(d, t, c->live);
-		out_row_u64(d, t, c->bytes_alloc);
-		out_row_u64(d, t, c->bytes_req);
-		out_row_pct(d, t, c->bytes_alloc ? 100.0 - 100.0 * (double)c->bytes_req /
-						       (double)c->bytes_alloc : 0.0);
-		out_row_u64(d, t, c->live_bytes);
-		out_row_u64(d, t, c->live_bytes - c->live_req);
-	}
+	for (i = 0; i < nclasses; i++)
+		order[n++] = i | CLASS_ROW;
+	qsort_r(order, n, sizeof(*order), compare_caches, &r);
+	for (i = 0; i < n; i++)
+		cache_row(d, t, &r, order[i]);
 	free(order);
+	if (f->unnamed_allocs) {
+		struct out_block *l = out_list(d, "caches_unnamed", NULL);
+
+		out_item_u64(d, l, "kmem_cache_allocs", "kmem_cache allocations without name= "
+			     "(not in the table)", f->unnamed_allocs);
+	}
 }
 
 void findings_report(struct out_doc *d, const struct findings *f, const struct strtab *caches)

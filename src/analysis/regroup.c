@@ -43,18 +43,26 @@ size_t slab_cache_name(const struct trace_strings *s, const struct kmem_event *e
 	}
 	if (!kmem_is_malloc_family(ev->kind)) {
 		n = snprintf(out, cap, "(unnamed, %u bytes)", ev->bytes_alloc);
-	} else {
-		/* the kernel's spelling of its kmalloc caches, as --group-by size-class's */
-		const char *class = kmalloc_size_class(ev->bytes_alloc);
-
-		if (strcmp(class, "kmalloc-large") == 0)
-			n = snprintf(out, cap, "%s", class);
-		else	/* "kmalloc-1k", "kmalloc-cg-1k"; "kmalloc-?-1k": accounted= unknown */
-			n = snprintf(out, cap, "kmalloc-%s%s",
-				     ev->accounted == ACCOUNTED_TRUE ? "cg-" :
-				     ev->accounted == ACCOUNTED_ABSENT ? "?-" : "",
-				     class + sizeof("kmalloc-") - 1);
+		return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 	}
+	return kmalloc_cache_name(ev, out, cap);
+}
+
+size_t kmalloc_cache_name(const struct kmem_event *ev, char *out, size_t cap)
+{
+	/* the kernel's spelling of its kmalloc caches, as --group-by size-class's */
+	const char *class = kmalloc_size_class(ev->bytes_alloc);
+	int n;
+
+	if (!cap)
+		return 0;
+	if (strcmp(class, "kmalloc-large") == 0)
+		n = snprintf(out, cap, "%s", class);
+	else	/* "kmalloc-1k", "kmalloc-cg-1k"; "kmalloc-?-1k": accounted= unknown */
+		n = snprintf(out, cap, "kmalloc-%s%s",
+			     ev->accounted == ACCOUNTED_TRUE ? "cg-" :
+			     ev->accounted == ACCOUNTED_ABSENT ? "?-" : "",
+			     class + sizeof("kmalloc-") - 1);
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }
 
@@ -69,14 +77,24 @@ static const struct {
 	{ 2048, "kmalloc-2k" }, { 4096, "kmalloc-4k" }, { 8192, "kmalloc-8k" },
 };
 
-const char *kmalloc_size_class(uint32_t bytes)
+unsigned kmalloc_size_class_index(uint32_t bytes)
 {
-	size_t i;
+	unsigned i;
 
 	for (i = 0; i < sizeof(size_classes) / sizeof(size_classes[0]); i++)
 		if (bytes <= size_classes[i].bytes)
-			return size_classes[i].name;
-	return "kmalloc-large";
+			return i;
+	return KMALLOC_CLASSES - 1;
+}
+
+_Static_assert(sizeof(size_classes) / sizeof(size_classes[0]) == KMALLOC_CLASSES - 1,
+	       "KMALLOC_CLASSES counts the classes and kmalloc-large");
+
+const char *kmalloc_size_class(uint32_t bytes)
+{
+	unsigned i = kmalloc_size_class_index(bytes);
+
+	return i < KMALLOC_CLASSES - 1 ? size_classes[i].name : "kmalloc-large";
 }
 
 /* The name of an event's key, into out: its cache, size class, task or gfp_flags. */

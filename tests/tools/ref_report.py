@@ -43,6 +43,18 @@ def is_null(p):
     return p in ('(nil)', '(null)') or int(p, 16) == 0
 
 
+def kmalloc_cache(f):
+    """The kmalloc cache of an event that names none, as /proc/slabinfo
+    spells it: by bytes_alloc, -cg- when accounted (-?- when not said)."""
+    b = int(f['bytes_alloc'])
+    if b > 8192:
+        return 'kmalloc-large'
+    sizes = (8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192)
+    size = next(s for s in sizes if b <= s)
+    acc = {'true': 'cg-', 'false': ''}.get(f.get('accounted'), '?-')
+    return 'kmalloc-%s%s' % (acc, '%dk' % (size // 1024) if size >= 1024 else size)
+
+
 def findings(log):
     count = dict.fromkeys(('cache_object_kfreed', 'kmalloc_object_cache_freed',
                            'alloc_below_request', 'free_of_untraced_alloc', 'double_free',
@@ -50,7 +62,7 @@ def findings(log):
     # freed: pointer -> (the free's event number, its kind); missing: the
     # last event after which events are missing (a marker, or 10 s of none)
     live, freed, last, caches = {}, {}, {}, {}
-    latest, missing, n = 0, -1, 0
+    latest, missing, n, unnamed, derived = 0, -1, 0, 0, set()
     for no, cpu, ts, kind, f in events(log):
         n += 1
         if kind == 'marker':
@@ -75,6 +87,11 @@ def findings(log):
                 continue
             freed.pop(p, None)
             name = f.get('name') or None
+            if not name and kind.startswith('kmalloc'):
+                name = kmalloc_cache(f)
+                derived.add(name)
+            elif not name:
+                unnamed += 1
             if p in live and live[p][1]:
                 c = caches[live[p][1]]
                 c['live'] -= 1
@@ -106,7 +123,8 @@ def findings(log):
                 caches[name]['frees'] += 1
                 caches[name]['live'] -= 1
             freed[p] = (n, kind)
-    return count, caches
+    caches = {k: c for k, c in caches.items() if c['allocs'] or c['frees']}
+    return count, caches, unnamed, derived
 
 
 def pages(log):
@@ -191,7 +209,7 @@ def check(what, got, want):
 
 def check_findings(log, summary):
     s = json.load(open(summary))
-    count, caches = findings(log)
+    count, caches, unnamed, derived = findings(log)
     got = {r['finding']: r['count'] for r in s['findings']}
     for k, v in count.items():
         check('finding %s' % k, got[k], v)
@@ -200,8 +218,13 @@ def check_findings(log, summary):
     for name, c in caches.items():
         check('cache %s' % name, (ours[name]['allocs'], ours[name]['frees'], ours[name]['live']),
               (c['allocs'], c['frees'], c['live']))
-    print('findings: %s; %d caches agree' % (', '.join('%s %d' % kv for kv in count.items()),
-                                             len(caches)))
+    for name, c in caches.items():
+        named_by = 'size class' if name in derived else 'name='
+        check('cache %s named by' % name, ours[name]['named_by'], named_by)
+    check('kmem_cache allocations without name=',
+          s.get('caches_unnamed', {}).get('kmem_cache_allocs', 0), unnamed)
+    print('findings: %s; %d caches agree; %d unnamed kmem_cache allocations'
+          % (', '.join('%s %d' % kv for kv in count.items()), len(caches), unnamed))
 
 
 def check_pages(log, page_json):
