@@ -102,6 +102,14 @@ struct kernel_tree {
 void ktree_init(struct kernel_tree *t);
 void ktree_release(struct kernel_tree *t);
 
+/*
+ * 0 when dir is the top of a kernel tree: its System.map or vmlinux, or
+ * Linux's top Makefile (VERSION = and PATCHLEVEL = among its first
+ * lines); else -1, err saying so, so that a directory of other objects
+ * (-k /tmp) is refused before any report walks it.
+ */
+int ktree_check_top(const char *dir, struct ta_error *err);
+
 /* Walk the built tree under dir. Unreadable objects are counted, not fatal. */
 int ktree_walk(struct kernel_tree *t, const char *dir, struct ta_error *err);
 

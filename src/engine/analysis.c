@@ -120,6 +120,8 @@ static int load_kernel(struct analysis *r, struct ta_error *err)
 	if (stat(o->kernel, &st) < 0)
 		return error_set_errno(err, errno, "cannot open kernel tree '%s'", o->kernel);
 	if (S_ISDIR(st.st_mode)) {
+		if (ktree_check_top(o->kernel, err) < 0)
+			return -1;
 		if (!tree_has_a_map_or_vmlinux(o->kernel) && !needs_objects(o))
 			return error_set(err, "kernel tree '%s' has neither System.map nor vmlinux: "
 					 "is it a built kernel tree?", o->kernel);

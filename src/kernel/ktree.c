@@ -701,3 +701,38 @@ int ktree_read_file(struct kernel_tree *t, const char *path, struct ta_error *er
 	t->has_nmsyms = true;
 	return 0;
 }
+
+static bool exists_in(const char *dir, const char *name)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return access(path, F_OK) == 0;
+}
+
+static bool has_linux_makefile(const char *dir)
+{
+	char path[4096], line[256];
+	bool version = false, patchlevel = false;
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/Makefile", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	for (n = 0; n < 20 && fgets(line, sizeof(line), f); n++) {
+		version |= strncmp(line, "VERSION =", 9) == 0;
+		patchlevel |= strncmp(line, "PATCHLEVEL =", 12) == 0;
+	}
+	fclose(f);
+	return version && patchlevel;
+}
+
+int ktree_check_top(const char *dir, struct ta_error *err)
+{
+	if (exists_in(dir, "System.map") || exists_in(dir, "vmlinux") || has_linux_makefile(dir))
+		return 0;
+	return error_set(err, "'%s' is not a kernel tree: its top has no System.map, vmlinux or "
+			 "Linux Makefile (VERSION =, PATCHLEVEL =)", dir);
+}

@@ -44,6 +44,7 @@ patch() {
 @test "a kernel index given as a DB: wrong magic" {
 	mkdir -p "$BATS_TEST_TMPDIR/t/mm" && echo 'int f(void) { return 1; }' > "$BATS_TEST_TMPDIR/t/mm/a.c"
 	gcc -c "$BATS_TEST_TMPDIR/t/mm/a.c" -o "$BATS_TEST_TMPDIR/t/mm/a.o"
+	printf 'VERSION = 6\nPATCHLEVEL = 1\n' > "$BATS_TEST_TMPDIR/t/Makefile"
 	"$TA" -q -k "$BATS_TEST_TMPDIR/t" --save-index "$BATS_TEST_TMPDIR/k.kidx"
 	refused "$BATS_TEST_TMPDIR/k.kidx" "wrong magic number (not a file trace_analyze wrote, or another kind of file)"
 }

@@ -129,9 +129,10 @@ assert d["rows"][1]["new"] is None and d["rows"][1]["change"] == "removed"
 assert d["totals"]["before"] == 11816'
 }
 
-# tree DIR VERSION: a tiny built tree, compiled now
+# tree DIR VERSION: a tiny built tree, compiled now, under Linux's top Makefile
 make_tree() {
 	mkdir -p "$1/mm" "$1/fs"
+	printf 'VERSION = 6\nPATCHLEVEL = 1\n' > "$1/Makefile"
 	if [ "$2" = old ]; then
 		printf 'int table[64];\nstatic const char names[] = "one two three";\nint grow(int x) { return x + names[x & 7]; }\nint keep(int x) { return x * 3; }\n' > "$1/mm/a.c"
 		printf 'long counter;\nlong gone(long x) { return x - counter; }\n' > "$1/fs/gone.c"

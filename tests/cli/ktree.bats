@@ -8,6 +8,9 @@ load ../lib/helpers
 setup() {
 	T="$BATS_TEST_TMPDIR/linux"
 	mkdir -p "$T/fs/ext2" "$T/mm" "$T/scripts" "$T/drivers"
+	# the top of a kernel tree, as Linux's Makefile starts
+	printf '# SPDX-License-Identifier: GPL-2.0\nVERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\n' \
+		> "$T/Makefile"
 	cat > "$T/fs/ext2/inode.c" <<'EOF'
 int ext2_counter = 1;			/* data: 4 */
 const char ext2_banner[10] = "ext2";	/* rodata: 10 */
@@ -75,6 +78,7 @@ add_bad_objects() {
 
 @test "a tree without objects is an error that says what was looked for" {
 	mkdir -p "$BATS_TEST_TMPDIR/empty/fs"
+	cp "$T/Makefile" "$BATS_TEST_TMPDIR/empty/"
 	run "$TA" -k "$BATS_TEST_TMPDIR/empty" -c /dev/null
 	[ "$status" -eq 1 ]
 	[[ "$output" == "trace_analyze: error: kernel tree '$BATS_TEST_TMPDIR/empty' has no objects: is it built?"* ]]
@@ -151,4 +155,23 @@ add_bad_objects() {
 	run "$TA" -q -k "$T" -r "$BATS_TEST_TMPDIR/s.png"
 	[ "$status" -eq 0 ]
 	[ "$(head -c 8 "$BATS_TEST_TMPDIR/s.png" | od -An -tx1 | tr -d ' ')" = "89504e470d0a1a0a" ]
+}
+
+@test "a directory that is not a kernel tree is refused by every report that takes -k, nothing written" {
+	# objects with their sources, as test leftovers in /tmp are: no kernel tree's top
+	# (diff --static compares any two directories of objects: not a -k report)
+	local d="$BATS_TEST_TMPDIR/scratch" log="$FIX/tracefs-6.1-rawptr.log" args
+	mkdir -p "$d/leftover" "$BATS_TEST_TMPDIR/out"
+	cd "$BATS_TEST_TMPDIR"
+	cp "$T/mm/slub.c" "$T/mm/slub.o" "$d/leftover/"
+	printf 'all:\n\ttrue\n' > "$d/Makefile"	# a Makefile, but not Linux's
+	for args in "-f $log -l out/l.txt" "-f $log -c out/c.txt" "-f $log -r out/r.png" \
+		"-f $log --group-by dir -c out/g.txt" "-f $log -b mm -c out/b.txt" \
+		"-c out/s.txt" "-r out/s.png" "--save-index out/k.kidx" ""; do
+		run "$TA" -q -k "$d" $args
+		[ "$status" -eq 1 ] || { echo "exit $status with: $args"; return 1; }
+		[ "$output" = "trace_analyze: error: '$d' is not a kernel tree: its top has no System.map, vmlinux or Linux Makefile (VERSION =, PATCHLEVEL =)" ] ||
+			{ echo "with: $args: $output"; return 1; }
+	done
+	[ -z "$(ls "$BATS_TEST_TMPDIR/out")" ]
 }

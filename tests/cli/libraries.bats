@@ -87,6 +87,7 @@ OPTIONAL="libtracecmd libtracefs libtraceevent libelf libncursesw libtinfo libz.
 	mkdir -p linux/mm
 	echo 'long slub_table[8] = { 1 };' > linux/mm/slub.c
 	gcc -O2 -c linux/mm/slub.c -o linux/mm/slub.o
+	printf 'VERSION = 6\nPATCHLEVEL = 1\n' > linux/Makefile
 	break_library libelf.so.1
 	run_broken "$TA" -q -k linux -c tree.account
 	[ "$status" -eq 1 ]

@@ -246,8 +246,13 @@ complete_words() {
 	run timeout 10 "$TA" -f - -c no/such/dir/account.txt < /dev/zero
 	[ "$status" -eq 1 ]
 	[ "$output" = "trace_analyze: error: cannot write 'no/such/dir/account.txt': No such file or directory" ]
-	# -k DIR with neither System.map nor vmlinux is no kernel tree
+	# -k DIR with neither System.map, vmlinux nor Linux's Makefile is no kernel tree
 	mkdir notatree
+	run "$TA" -k notatree -f "$log" -c /dev/null
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'notatree' is not a kernel tree: its top has no System.map, vmlinux or Linux Makefile (VERSION =, PATCHLEVEL =)" ]
+	# a kernel's source, not built: no symbols to resolve the log's call sites with
+	printf 'VERSION = 6\nPATCHLEVEL = 1\n' > notatree/Makefile
 	run "$TA" -k notatree -f "$log" -c /dev/null
 	[ "$status" -eq 1 ]
 	[ "$output" = "trace_analyze: error: kernel tree 'notatree' has neither System.map nor vmlinux: is it a built kernel tree?" ]
