@@ -321,17 +321,75 @@ uint32_t tepkmem_frame(struct tepkmem *k, uint64_t addr)
 {
 	return named_address(k, &k->frame_names, addr, name_frame);
 }
-/* The gfp_flags as the event's print format spells them: the text between "gfp_flags=" and a space. */
-static uint32_t name_gfp(struct tepkmem *k, struct tep_event *e, struct tep_record *rec)
+/* The size of e's records without their dynamic data: past its last field. */
+static size_t fixed_size(const struct tep_event *e)
+{
+	const struct tep_format_field *f;
+	size_t size = 0;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (f = pass ? e->format.fields : e->format.common_fields; f; f = f->next)
+			if (f->offset >= 0 && f->size > 0 && (size_t)f->offset + (size_t)f->size > size)
+				size = (size_t)f->offset + (size_t)f->size;
+	return size;
+}
+
+/*
+ * A record of event e that holds value in its gfp_flags field and nothing
+ * else: every number 0, every string empty (its __data_loc pointing at a
+ * NUL past the fixed part). What libtraceevent prints of it reads no byte
+ * of a record from the file, whose strings may be damaged.
+ */
+static unsigned char *gfp_only_record(const struct tep_event *e, const struct field *gfp,
+				      uint64_t value, size_t *size)
+{
+	const struct tep_format_field *f;
+	size_t fixed = fixed_size(e);
+	unsigned char *data;
+	uint16_t type = (uint16_t)e->id;
+
+	if (fixed > 65536 || (size_t)gfp->offset + gfp->size > fixed)
+		return NULL;
+	data = xcalloc(fixed + 1, 1);
+	memcpy(data, &type, sizeof(type));	/* common_type: the first field */
+	memcpy(data + gfp->offset, &value, gfp->size);	/* little-endian: low bytes first */
+	for (f = e->format.fields; f; f = f->next)
+		if ((f->flags & TEP_FIELD_IS_DYNAMIC) && f->size == 4 && f->offset >= 0) {
+			uint32_t loc = (uint32_t)fixed | 1u << 16;
+#ifdef TEP_FIELD_IS_RELATIVE
+			if (f->flags & TEP_FIELD_IS_RELATIVE)
+				loc = (uint32_t)(fixed - (size_t)f->offset - 4) | 1u << 16;
+#endif
+			memcpy(data + f->offset, &loc, sizeof(loc));
+		}
+	*size = fixed + 1;
+	return data;
+}
+
+/*
+ * The gfp_flags as the event's print format spells them: the text between
+ * "gfp_flags=" and a space, printed from a record of that value alone.
+ */
+static uint32_t name_gfp(struct tepkmem *k, const struct tepkmem_format *fm, uint64_t value)
 {
 	struct trace_seq *s = k->seq;
+	struct tep_record rec;
 	const char *p, *end;
+	unsigned char *data;
+	size_t size;
 
+	data = gfp_only_record(fm->event, &fm->f[F_GFP], value, &size);
+	if (!data)
+		return STR_NONE;
+	memset(&rec, 0, sizeof(rec));
+	rec.data = data;
+	rec.size = (int)size;
 	trace_seq_reset(s);
-	tep_print_event(k->tep, s, rec, "%s", TEP_PRINT_INFO);
+	tep_print_event(k->tep, s, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(s);
+	free(data);
 	p = s->buffer ? strstr(s->buffer, "gfp_flags=") : NULL;
-	(void)e;
 	if (!p)
 		return STR_NONE;
 	p += strlen("gfp_flags=");
@@ -346,7 +404,7 @@ static uint32_t name_gfp(struct tepkmem *k, struct tep_event *e, struct tep_reco
  * "accounted=".
  */
 static const struct gfp_name *gfp_of(struct tepkmem *k, const struct tepkmem_format *fm,
-				     struct tep_record *rec, uint64_t value)
+				     uint64_t value)
 {
 	struct gfp_name *g;
 	uint32_t i;
@@ -361,7 +419,7 @@ static const struct gfp_name *gfp_of(struct tepkmem *k, const struct tepkmem_for
 	g = &k->gfps[k->ngfps++];
 	g->type = fm->event->id;
 	g->value = value;
-	g->id = name_gfp(k, fm->event, rec);
+	g->id = name_gfp(k, fm, value);
 	g->accounted = g->id != STR_NONE &&
 		       strstr(strtab_get(&k->strings->gfps, g->id), "ACCOUNT") != NULL;
 	return g;
@@ -422,7 +480,7 @@ static bool decode_slab(struct tepkmem *k, const struct tepkmem_format *fm,
 	}
 	if ((k->want & WANT_GFP || fm->accounted_from_gfp) && f[F_GFP].present &&
 	    read_u64(rec, &f[F_GFP], &v)) {
-		const struct gfp_name *g = gfp_of(k, fm, rec, v);
+		const struct gfp_name *g = gfp_of(k, fm, v);
 
 		if (k->want & WANT_GFP)
 			ev->gfp = g->id;
@@ -471,7 +529,7 @@ static bool decode_page(struct tepkmem *k, const struct tepkmem_format *fm,
 	    !read_small(rec, &f[F_PERCPU_REFILL], &ev->percpu_refill))
 		return false;
 	if ((k->want & WANT_GFP) && f[F_GFP].present && read_u64(rec, &f[F_GFP], &v))
-		ev->gfp = gfp_of(k, fm, rec, v)->id;
+		ev->gfp = gfp_of(k, fm, v)->id;
 	return true;
 }
 
