@@ -43,7 +43,8 @@ void tepguard_own(struct tepguard *g, void *p);
 /*
  * Whether libtraceevent parses every format of g without dying, tried in a
  * child process (its output thrown away). true when no child can be made:
- * the read then goes on unguarded.
+ * the read then goes on unguarded. Formats that survived once in this
+ * process (the same texts, by hash) are not tried again.
  */
 bool tepguard_formats_survive(const struct tepguard *g);
 
