@@ -139,7 +139,9 @@ SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/tests/%)
 # built with checksums taken as good so that mutations reach the checks
 # behind them), text (any bytes as a log through pipeline_run, every report
 # on), compressed (gzip/xz/zstd streams through the input layer), tracedat
-# and perfdata (the binary decoders, fuzz_binary.h). The
+# and perfdata (the binary decoders, whole files: fuzz_binary.h), tepkmem
+# (raw records through the decoder they share, formats parsed once) and
+# datlayout (a trace.dat's layout walk, no libtracecmd). The
 # library is compiled once with clang for them all (build/fuzz/obj).
 # `make fuzz` runs each for FUZZ_SECONDS; `make fuzz-NAME` one of them.
 # `make check` builds every target and runs it a fixed number of runs from
@@ -149,7 +151,7 @@ SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/tests/%)
 # made at build time with the current writer (DB seeds are --save-db of the
 # text seeds, compressed seeds the text seeds compressed), so that no seed
 # goes stale when a format changes.
-FUZZ_TARGETS := db text compressed tracedat perfdata
+FUZZ_TARGETS := db text compressed tracedat perfdata tepkmem datlayout
 FUZZ_SECONDS ?= 600
 FUZZ_DEFS  := -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 FUZZ_SAN   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -188,16 +190,32 @@ $(FUZZ_KIDX): data/linux-6.1-tiny.kidx.xz
 
 # seeds made by the current build from the committed text seeds
 $(BUILD)/fuzz/seeds/.made: tests/fuzz/make-built-seeds.sh trace_analyze $(TEXT_SEEDS) \
-		tests/fixtures/small-stacks.dat tests/fixtures/small-callchain.perf.data
+		tests/fixtures/small-stacks.dat tests/fixtures/small-callchain.perf.data \
+		tests/tools/cut_perfdata.py tests/fuzz/make-tepkmem-seeds.py \
+		$(wildcard tests/fuzz/formats/*)
 	tests/fuzz/make-built-seeds.sh ./trace_analyze $(BUILD)/fuzz/seeds
 	@touch $@
 
 fuzz: $(FUZZ_TARGETS:%=fuzz-%)
 
+# The longest input each target is given: a text log, a DB or a compressed
+# stream up to 256 KiB; the binary files' seeds are small (a run reads the
+# whole input, so a smaller one is more runs a second); records 4 KiB.
+FUZZ_MAXLEN_tracedat := 81920
+FUZZ_MAXLEN_datlayout := 81920
+FUZZ_MAXLEN_perfdata := 65536
+FUZZ_MAXLEN_tepkmem := 4096
+fuzz_maxlen = $(or $(FUZZ_MAXLEN_$(1)),262144)
+
+# ASan's and LSan's settings as `make check` has them: the libraries'
+# known leaks (tests/lsan.supp) are no finding.
+FUZZ_ENV = TA_FUZZ_KIDX=$(FUZZ_KIDX) TA_FUZZ_FORMATS=tests/fuzz/formats \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
+
 fuzz-%: $(BUILD)/fuzz/fuzz_% $(BUILD)/fuzz/seeds/.made $(FUZZ_KIDX)
-	@mkdir -p $(BUILD)/fuzz/corpus-$*
-	TA_FUZZ_KIDX=$(FUZZ_KIDX) $(BUILD)/fuzz/fuzz_$* -max_total_time=$(FUZZ_SECONDS) \
-		-max_len=262144 -close_fd_mask=2 $(BUILD)/fuzz/corpus-$* \
+	@mkdir -p $(BUILD)/fuzz/corpus-$* $(BUILD)/fuzz/seeds/$*
+	$(FUZZ_ENV) $(BUILD)/fuzz/fuzz_$* -max_total_time=$(FUZZ_SECONDS) \
+		-max_len=$(call fuzz_maxlen,$*) -close_fd_mask=2 $(BUILD)/fuzz/corpus-$* \
 		$(wildcard tests/fuzz/corpus/$*) $(BUILD)/fuzz/seeds/$*
 
 # What the tests need besides the build: name the fix when it is missing.

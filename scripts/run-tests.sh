@@ -64,7 +64,8 @@ run_fuzz_seeds() {	# $1: target name
 	name="fuzz/seeds_$1"
 	echo "# $name"
 	# shellcheck disable=SC2046
-	if TA_FUZZ_KIDX=build/fuzz/linux-6.1-tiny.kidx build/fuzz/seeds_$1 $(fuzz_inputs "$1") \
+	if TA_FUZZ_KIDX=build/fuzz/linux-6.1-tiny.kidx TA_FUZZ_FORMATS=tests/fuzz/formats \
+		build/fuzz/seeds_$1 $(fuzz_inputs "$1") \
 		> "$out/fuzz.log" 2>&1; then
 		echo "ok 1 $name: $(tail -n 1 "$out/fuzz.log")" >> "$out/all.tap"
 	else
@@ -80,7 +81,8 @@ run_fuzzer() {	# $1: target name, $2: runs
 	rm -rf "build/fuzz/check-$1"
 	mkdir -p "build/fuzz/check-$1"
 	# shellcheck disable=SC2046
-	if TA_FUZZ_KIDX=build/fuzz/linux-6.1-tiny.kidx "build/fuzz/fuzz_$1" -seed=1 \
+	if TA_FUZZ_KIDX=build/fuzz/linux-6.1-tiny.kidx TA_FUZZ_FORMATS=tests/fuzz/formats \
+		"build/fuzz/fuzz_$1" -seed=1 \
 		-runs="$2" -max_len=65536 -close_fd_mask=3 \
 		"build/fuzz/check-$1" $(ls -d tests/fuzz/corpus/$1 build/fuzz/seeds/$1 2> /dev/null) \
 		> "$out/fuzzer.log" 2>&1; then
@@ -97,7 +99,8 @@ run_bats trace_analyze cli
 run_units build/san/tests unit-asan
 run_bats build/san/trace_analyze cli-asan
 # runs: a few seconds each (a text run reads its log twice, every report on)
-for t in db:3000 text:300 compressed:3000 tracedat:1000 perfdata:1000; do
+for t in db:3000 text:300 compressed:3000 tracedat:1000 perfdata:1000 tepkmem:5000 \
+	datlayout:2000; do
 	run_fuzz_seeds "${t%%:*}"
 	run_fuzzer "${t%%:*}" "${t##*:}"
 done

@@ -7,13 +7,19 @@
 #                            zstd, whole and cut in the middle
 #   OUTDIR/tracedat/*        the fixture trace.dat (version 6), and with
 #                            trace-cmd: versions 7, 7 with zstd sections
-#   OUTDIR/perfdata/*        the fixture perf.data
+#   OUTDIR/perfdata/*        the fixture perf.data, and its first records
+#                            alone with its kmem formats (cut_perfdata.py):
+#                            a small seed, so that a run is cheap
+#   OUTDIR/datlayout/*       the trace.dat seeds
+#   OUTDIR/tepkmem/*         runs of raw records (make-tepkmem-seeds.py)
+#   OUTDIR/text              (none: the committed ones are the text seeds)
 # A text seed is three bytes that choose the run (fuzz_text.c), then the log.
 set -eu
 ta=$1
 out=$2
 rm -rf "$out"
-mkdir -p "$out/db" "$out/compressed" "$out/tracedat" "$out/perfdata"
+mkdir -p "$out/db" "$out/compressed" "$out/tracedat" "$out/perfdata" "$out/datlayout" \
+	"$out/tepkmem" "$out/text"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
@@ -36,10 +42,14 @@ for seed in tests/fuzz/corpus/text/*; do
 done
 cp tests/fixtures/small-stacks.dat "$out/tracedat/v6.dat"
 cp tests/fixtures/small-callchain.perf.data "$out/perfdata/callchain.perf.data"
+python3 tests/tools/cut_perfdata.py tests/fixtures/small-callchain.perf.data \
+	"$out/perfdata/callchain-30.perf.data" 30 > /dev/null
+python3 tests/fuzz/make-tepkmem-seeds.py tests/fuzz/formats "$out/tepkmem"
 if command -v trace-cmd > /dev/null; then
 	trace-cmd convert -i "$out/tracedat/v6.dat" --file-version 7 -o "$out/tracedat/v7.dat" \
 		> /dev/null 2>&1 || true
 	trace-cmd convert -i "$out/tracedat/v6.dat" --file-version 7 --compression zstd \
 		-o "$out/tracedat/v7-zstd.dat" > /dev/null 2>&1 || true
 fi
+cp "$out"/tracedat/* "$out/datlayout/"
 echo "make-built-seeds.sh: $n DB seeds, $(ls "$out/compressed" | wc -l) compressed seeds in $out"
