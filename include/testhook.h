@@ -31,4 +31,12 @@ long long test_gigabyte(void);
  */
 int test_linescan(void);
 
+/*
+ * TA_TEST_INSTANCES=FILE: the name of each tracefs instance record or top
+ * makes is appended to FILE, a line each, so that a test checks that the
+ * instances its own runs made are gone, and not those of another run on
+ * the machine. Unset: nothing.
+ */
+void test_note_instance(const char *name);
+
 #endif

@@ -1,12 +1,16 @@
 /*
  * testhook.c - TA_TEST_PAUSE: stop the process at a named point for a
  * test; TA_TEST_GB: the size record's "passed N GB" warning counts in;
- * TA_TEST_LINESCAN: the parser's way of scanning lines (testhook.h).
+ * TA_TEST_LINESCAN: the parser's way of scanning lines; TA_TEST_INSTANCES:
+ * a file the tracefs instances made are named in (testhook.h).
  * Nothing else, and nothing at all when unset.
  */
+#include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testhook.h"
 
@@ -61,4 +65,21 @@ int test_linescan(void)
 		if (strcmp(v, names[i]) == 0)
 			return i;
 	return -1;
+}
+
+void test_note_instance(const char *name)
+{
+	const char *path = getenv("TA_TEST_INSTANCES");
+	char line[256];
+	int fd, n;
+
+	if (!path || !*path)
+		return;
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	n = snprintf(line, sizeof(line), "%s\n", name);
+	if (n > 0 && (size_t)n < sizeof(line) && write(fd, line, (size_t)n) < 0)
+		n = 0;	/* a test hook: the test sees the name missing */
+	close(fd);
 }

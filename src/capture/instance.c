@@ -22,6 +22,7 @@
 #include <tracefs.h>
 
 #include "capture_local.h"
+#include "testhook.h"
 
 #define INSTANCE_PREFIX "trace_analyze-"
 #define FREES_SUFFIX "-frees"
@@ -112,6 +113,7 @@ static int make_instance(struct capture *c, struct capture_buffer *b, struct ta_
 		return error_set_errno(err, e, "cannot make the tracefs instance '%s'", b->dir);
 	}
 	b->made_dir = true;
+	test_note_instance(name);
 	b->inst = tracefs_instance_alloc(c->tracing_dir, b->name);
 	if (!b->inst)
 		return error_set_errno(err, errno, "cannot open the tracefs instance '%s'", b->dir);

@@ -14,6 +14,8 @@ tracefs_dir() {
 }
 
 # What another user of tracing would see: the global buffer's settings.
+# Instances are not among them: another run of record on the machine makes
+# and removes its own; this test's are checked by name (instances_left).
 global_settings() {
 	local t f
 	t=$(tracefs_dir)
@@ -21,7 +23,20 @@ global_settings() {
 		options/stacktrace options/event-fork events/kmem/enable; do
 		printf '%s: %s\n' "$f" "$(tr '\n' ' ' < "$t/$f")"
 	done
-	printf 'instances: %s\n' "$(ls "$t/instances" | tr '\n' ' ')"
+}
+
+# The instances this test's runs made (TA_TEST_INSTANCES names them) that
+# are still there, each named; fails if there is one.
+instances_left() {
+	local name left=0
+	[ -f "$BATS_TEST_TMPDIR/instances.made" ] || return 0
+	while read -r name; do
+		if [ -e "$(tracefs_dir)/instances/$name" ]; then
+			echo "tracefs instance '$name' left behind"
+			left=1
+		fi
+	done < "$BATS_TEST_TMPDIR/instances.made"
+	return $left
 }
 
 # record mounts tracefs where nothing is mounted (a fresh machine): so do the tests
@@ -38,6 +53,11 @@ setup() {
 	[ -d "$(tracefs_dir)/instances" ] || skip "tracefs has no instances"
 	[ -x "$PIPES" ] || skip "build/tools/open_pipes not built (make check builds it)"
 	cd "$BATS_TEST_TMPDIR"
+	export TA_TEST_INSTANCES="$BATS_TEST_TMPDIR/instances.made"
+	# CMDs that run until ended, found by command lines no other run of the
+	# tests on the machine has: this run's pid and the test's number in them
+	LONG="sleep 300.$$$BATS_TEST_NUMBER"
+	TRAP_TAG="ta-test-$$-$BATS_TEST_NUMBER"
 	global_settings > settings.before
 }
 
@@ -48,13 +68,13 @@ teardown() {
 	[ -f settings.before ] || return 0
 	global_settings > settings.after
 	diff -u settings.before settings.after
-	# no CMD of a test left running: named and ended here, not found by a later test
-	if pgrep -x -f 'sleep 300' > /dev/null; then
-		ps -o pid,ppid,stat,lstart,args -p "$(pgrep -d, -x -f 'sleep 300')"
-		pkill -x -f 'sleep 300'
+	# no CMD of this test left running: named and ended here, not found by a later test
+	if pgrep -x -f "$LONG" > /dev/null; then
+		ps -o pid,ppid,stat,lstart,args -p "$(pgrep -d, -x -f "$LONG")"
+		pkill -x -f "$LONG"
 		false
 	fi
-	! ls "$(tracefs_dir)/instances" | grep -q '^trace_analyze-'
+	instances_left
 }
 
 # pipe allocations in a log: kmalloc lines from alloc_pipe_info
@@ -197,21 +217,21 @@ wait_status() {
 	for sig in INT TERM HUP; do
 		case $sig in INT) want=0 ;; TERM) want=143 ;; HUP) want=129 ;; esac
 		rm -f kmem.log
-		start_paused rec record-running record -o kmem.log -c /dev/null -- sleep 300
+		start_paused rec record-running record -o kmem.log -c /dev/null -- $LONG
 		kill -"$sig" "$rec"
 		kill -CONT "$rec"
 		wait_status "$rec"
 	[ "$st" -eq "$want" ]
 		grep -q "'sleep' was still running when the recording stopped: sent SIGTERM" err.txt
 		tail -n 1 kmem.log | grep -q '^# trace_analyze record: '
-		! pgrep -x -f 'sleep 300' || false
-		! ls "$(tracefs_dir)/instances" | grep -q '^trace_analyze-' || false
+		! pgrep -x -f "$LONG" || false
+		instances_left
 	done
 }
 
 @test "record -- CMD that ignores SIGTERM: killed after its grace time, the log written" {
 	start_paused rec record-running record -q -o kmem.log -- \
-		sh -c 'trap "" TERM; : > trapped; while :; do sleep 0.1; done'
+		sh -c 'trap "" TERM; : > trapped; while :; do sleep 0.1; done' "$TRAP_TAG"
 	wait_for_file trapped "$rec"	# CMD ignores SIGTERM from now (a busy machine starts it late)
 	kill -INT "$rec"
 	kill -CONT "$rec"
@@ -223,7 +243,7 @@ wait_status() {
 
 @test "record -- CMD, a second Ctrl-C while CMD is given its grace time: abandoned at once" {
 	start_paused rec record-running,record-child-grace record -q -o kmem.log -- \
-		sh -c 'trap "" TERM; : > trapped; while :; do sleep 0.1; done'
+		sh -c 'trap "" TERM; : > trapped; while :; do sleep 0.1; done' "$TRAP_TAG"
 	wait_for_file trapped "$rec"
 	kill -INT "$rec"
 	kill -CONT "$rec"
@@ -235,7 +255,7 @@ wait_status() {
 	[ ! -e kmem.log ]
 	! ls kmem.log.tmp.* 2> /dev/null || false
 	# it had its SIGTERM: now SIGKILL, nothing of it left running
-	! pgrep -f 'trap "" TERM; : > trapped' || { pkill -9 -f 'trap "" TERM; : > trapped'; false; }
+	! pgrep -f "$TRAP_TAG\$" || { pkill -9 -f "$TRAP_TAG\$"; false; }
 }
 
 @test "record -- CMD: no descriptor of record's crosses into CMD" {
@@ -262,10 +282,10 @@ wait_status() {
 }
 
 @test "record -o /dev/full -- CMD: a write error ends it at once, CMD too, exit 1" {
-	run "$TA" record -q -o /dev/full -- sleep 300
+	run "$TA" record -q -o /dev/full -- $LONG
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"trace_analyze: error: cannot write '/dev/full': No space left on device"* ]]
-	! pgrep -x -f 'sleep 300'
+	! pgrep -x -f "$LONG"
 }
 
 @test "record -- CMD killed with SIGKILL: the recording ends, says so, exit 0" {
