@@ -16,7 +16,8 @@
  *         report's file (out_doc.main: its first table unless it names one,
  *         "" for its lists), every other table in FILE.<block>.csv beside
  *         it, its lists as one table "block,key,value" (FILE.<list>.csv,
- *         "values" for several). Tables have a header row of column keys,
+ *         "values" for several), but for the lists of totals ("totals",
+ *         "<table>_totals"), always FILE.totals.csv. Tables have a header row of column keys,
  *         "group_by,key,..." for a keyed one. (out_write puts every block
  *         in one stream, each under a "# <key>" line.)
  *   json  one object: {"schema_version": N, "report": "...", <block key>:
@@ -91,6 +92,7 @@ struct out_block {
 				   column of group_by, else the report's grouping
 				   (out_dest.group_by), else the column's key */
 	const char *group_by;
+	size_t key_column;	/* keyed: the column CSV writes first as "key" (0: the first) */
 	size_t cut_column;	/* text: with cut_max, a list "a, b, c" in this column */
 	size_t cut_max;		/* longer than cut_max is cut after the items that
 				   fit (at least one), then ", ..."; 0: never cut.

@@ -383,6 +383,8 @@ void findings_report(struct out_doc *d, const struct findings *f, const struct s
 	char lines[512];
 	int k;
 
+	t->keyed = true;
+	t->group_by = "finding";
 	t->cut_column = 2;	/* the first lines: the table fits in 120 columns */
 	t->cut_max = 33;
 

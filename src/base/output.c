@@ -477,21 +477,38 @@ static void write_csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* A table block as CSV: a header row, then a row per record; a keyed table's first column
- * (the call site, function, cache... a row is for) is "key", after a "group_by" column
- * naming what it is, so every keyed CSV reads alike. */
+/* The column a keyed table's CSV writes as "key". */
+static size_t key_column(const struct out_block *b)
+{
+	return b->key_column < b->ncolumns ? b->key_column : 0;
+}
+
+/* Table b's columns in CSV order: the key first, then the rest as declared. */
+static size_t csv_column(const struct out_block *b, size_t i)
+{
+	size_t k = key_column(b);
+
+	if (!b->keyed || k == 0)
+		return i;
+	return i == 0 ? k : i <= k ? i - 1 : i;
+}
+
+/* A table block as CSV: a header row, then a row per record; a keyed table's key column
+ * (the call site, function, cache... a row is for; its first unless it names another)
+ * comes first as "key", after a "group_by" column naming what it is, so every keyed
+ * CSV reads alike. */
 static void write_csv_table(FILE *f, const struct out_doc *d, const struct out_block *b,
 			    const char *grouping)
 {
 	const char *group = b->group_by ? b->group_by : grouping ? grouping : b->columns[0].key;
 	char buf[VALUE_MAX];
-	size_t r, c;
+	size_t r, i;
 
 	if (b->keyed)
 		fputs("group_by,", f);
-	for (c = 0; c < b->ncolumns; c++) {
-		fputs(c ? "," : "", f);
-		write_csv_field(f, c == 0 && b->keyed ? "key" : b->columns[c].key);
+	for (i = 0; i < b->ncolumns; i++) {
+		fputs(i ? "," : "", f);
+		write_csv_field(f, i == 0 && b->keyed ? "key" : b->columns[csv_column(b, i)].key);
 	}
 	fputc('\n', f);
 	for (r = 0; r < out_rows(b); r++) {
@@ -499,10 +516,10 @@ static void write_csv_table(FILE *f, const struct out_doc *d, const struct out_b
 			write_csv_field(f, group);
 			fputc(',', f);
 		}
-		for (c = 0; c < b->ncolumns; c++) {
-			const struct out_value *v = &b->values[r * b->ncolumns + c];
+		for (i = 0; i < b->ncolumns; i++) {
+			const struct out_value *v = &b->values[r * b->ncolumns + csv_column(b, i)];
 
-			fputs(c ? "," : "", f);
+			fputs(i ? "," : "", f);
 			if (v->kind == OUT_LINES)
 				write_csv_lines(f, strtab_get(&d->strings, v->s));
 			else
@@ -512,8 +529,21 @@ static void write_csv_table(FILE *f, const struct out_doc *d, const struct out_b
 	}
 }
 
-/* Every list of the document as one long table "block,key,value". */
-static void write_csv_lists(FILE *f, const struct out_doc *d)
+/*
+ * A list that holds a report's totals ("totals", or "<table>_totals" where
+ * a report has several tables): CSV gives them a file of their own,
+ * FILE.totals.csv.
+ */
+static bool is_totals(const struct out_block *b)
+{
+	size_t n = strlen(b->key);
+
+	return b->type == BLOCK_LIST &&
+	       (strcmp(b->key, "totals") == 0 || (n > 7 && strcmp(b->key + n - 7, "_totals") == 0));
+}
+
+/* The document's lists as one long table "block,key,value": its totals, or the others. */
+static void write_csv_lists(FILE *f, const struct out_doc *d, bool totals)
 {
 	char buf[VALUE_MAX];
 	size_t i, r;
@@ -522,7 +552,7 @@ static void write_csv_lists(FILE *f, const struct out_doc *d)
 	for (i = 0; i < d->nblocks; i++) {
 		const struct out_block *b = &d->blocks[i];
 
-		if (b->type != BLOCK_LIST)
+		if (b->type != BLOCK_LIST || is_totals(b) != totals)
 			continue;
 		for (r = 0; r < b->nvalues; r++) {
 			write_csv_field(f, b->key);
@@ -685,18 +715,21 @@ char *out_side_path(const char *path, const char *block)
 }
 
 /*
- * A CSV report's parts, a table a file: its lists as one table (LISTS_PART),
- * and each table block. Which part is the report's own file: the one the
- * document names (out_doc.main), else its first table.
+ * A CSV report's parts, a table a file: its totals list (TOTALS_PART, in
+ * FILE.totals.csv, as every report with totals has them), its other lists
+ * as one table (LISTS_PART), and each table block. Which part is the
+ * report's own file: the one the document names (out_doc.main), else its
+ * first table.
  */
 #define LISTS_PART ((size_t)-1)
+#define TOTALS_PART ((size_t)-2)
 
-static bool has_lists(const struct out_doc *d)
+static bool has_part(const struct out_doc *d, size_t part)
 {
 	size_t i;
 
 	for (i = 0; i < d->nblocks; i++)
-		if (d->blocks[i].type == BLOCK_LIST)
+		if (d->blocks[i].type == BLOCK_LIST && is_totals(&d->blocks[i]) == (part == TOTALS_PART))
 			return true;
 	return false;
 }
@@ -709,7 +742,7 @@ static size_t csv_main_part(const struct out_doc *d)
 		if (d->blocks[i].type == BLOCK_TABLE &&
 		    (d->main ? strcmp(d->blocks[i].key, d->main) == 0 : true))
 			return i;
-	return LISTS_PART;
+	return has_part(d, LISTS_PART) || !has_part(d, TOTALS_PART) ? LISTS_PART : TOTALS_PART;
 }
 
 /* The lists' part is named by its only list, or "values" for several. */
@@ -718,10 +751,12 @@ static const char *part_name(const struct out_doc *d, size_t part)
 	size_t i, n = 0;
 	const char *name = "values";
 
+	if (part == TOTALS_PART)
+		return "totals";
 	if (part != LISTS_PART)
 		return d->blocks[part].key;
 	for (i = 0; i < d->nblocks; i++)
-		if (d->blocks[i].type == BLOCK_LIST) {
+		if (d->blocks[i].type == BLOCK_LIST && !is_totals(&d->blocks[i])) {
 			name = d->blocks[i].key;
 			n++;
 		}
@@ -730,8 +765,8 @@ static const char *part_name(const struct out_doc *d, size_t part)
 
 static void write_csv_part(FILE *f, const struct out_doc *d, size_t part, const char *grouping)
 {
-	if (part == LISTS_PART)
-		write_csv_lists(f, d);
+	if (part == LISTS_PART || part == TOTALS_PART)
+		write_csv_lists(f, d, part == TOTALS_PART);
 	else
 		write_csv_table(f, d, &d->blocks[part], grouping);
 }
@@ -759,6 +794,7 @@ static bool write_csv_side_file(struct out_dest *o, const struct out_doc *d, siz
 
 void out_emit(struct out_dest *o, const struct out_doc *d)
 {
+	static const size_t list_parts[] = { TOTALS_PART, LISTS_PART };
 	char said[2048] = "";
 	size_t main, i, parts;
 
@@ -767,10 +803,10 @@ void out_emit(struct out_dest *o, const struct out_doc *d)
 		return;
 	}
 	main = csv_main_part(d);
-	if (main == LISTS_PART && !has_lists(d))
+	if ((main == LISTS_PART || main == TOTALS_PART) && !has_part(d, main))
 		return;
 	write_csv_part(o->f, d, main, o->group_by);
-	parts = (has_lists(d) ? 1 : 0);
+	parts = (has_part(d, LISTS_PART) ? 1 : 0) + (has_part(d, TOTALS_PART) ? 1 : 0);
 	for (i = 0; i < d->nblocks; i++)
 		parts += d->blocks[i].type == BLOCK_TABLE;
 	if (parts < 2)
@@ -782,9 +818,10 @@ void out_emit(struct out_dest *o, const struct out_doc *d)
 				"tables beside it\n", d->report, part_name(d, main));
 		return;
 	}
-	if (main != LISTS_PART && has_lists(d) &&
-	    !write_csv_side_file(o, d, LISTS_PART, said, sizeof(said)))
-		return;
+	for (i = 0; i < 2; i++)
+		if (main != list_parts[i] && has_part(d, list_parts[i]) &&
+		    !write_csv_side_file(o, d, list_parts[i], said, sizeof(said)))
+			return;
 	for (i = 0; i < d->nblocks; i++)
 		if (i != main && d->blocks[i].type == BLOCK_TABLE &&
 		    !write_csv_side_file(o, d, i, said, sizeof(said)))

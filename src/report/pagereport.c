@@ -61,6 +61,9 @@ static void add_order_table(struct out_doc *d, const struct page_stats *p)
 					order_columns, sizeof(order_columns) / sizeof(order_columns[0]));
 	int o, m;
 
+	t->keyed = true;
+	t->group_by = "order";
+
 	for (o = 0; o < PAGE_ORDERS; o++) {
 		struct page_count row = { 0, 0 };
 
@@ -81,6 +84,9 @@ static void add_gfp_table(struct out_doc *d, const struct page_stats *p, const s
 					sizeof(gfp_columns) / sizeof(gfp_columns[0]));
 	uint32_t *ids = xmalloc((p->ngfp ? p->ngfp : 1) * sizeof(*ids)), n = 0, i;
 
+	t->keyed = true;
+	t->group_by = "gfp_flags";
+
 	for (i = 0; i < p->ngfp; i++)
 		if (p->by_gfp[i].requests)
 			ids[n++] = i;
@@ -98,6 +104,9 @@ static void add_cpu_table(struct out_doc *d, const struct page_stats *p)
 	struct out_block *t = out_table(d, "cpus", "per-CPU list refills and drains", cpu_columns,
 					sizeof(cpu_columns) / sizeof(cpu_columns[0]));
 	uint32_t i;
+
+	t->keyed = true;
+	t->group_by = "cpu";
 
 	for (i = 0; i < p->ncpus; i++) {
 		const struct page_cpu *c = &p->cpus[i];
@@ -190,7 +199,7 @@ void write_pages(struct out_dest *o, const struct page_stats *p, const struct st
 		if (p->live.recs[i].ptr)
 			live.pages += pages_of((int)p->live.recs[i].bytes_alloc);
 	out_doc_init(&d, "page");
-	d.main = "";	/* CSV: the totals in its own file, the tables beside it */
+	d.main = "orders";	/* CSV: the orders table, the totals and other tables beside it */
 	b = out_list(&d, "totals", "SUMMARY (page allocator, 4 KB pages)");
 	add_count(&d, b, "alloc_requests", "total allocation requests", "alloc_kb",
 		  "  KB", &p->alloc);

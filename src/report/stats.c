@@ -480,6 +480,9 @@ static void add_stack_table(struct out_doc *d, const struct outstanding_query *q
 	qsort_r(leaks, n, sizeof(*leaks), compare_leaks, (void *)q->chains);
 	t = out_table(d, "stacks", "still allocated at the end, by stack (frames leaf first)",
 		      stack_columns, sizeof(stack_columns) / sizeof(stack_columns[0]));
+	t->keyed = true;	/* CSV: the stack's frames are the key */
+	t->group_by = "stack";
+	t->key_column = 4;
 	shown = q->top ? q->top : OUTSTANDING_STACKS;
 	for (j = 0; j < n && j < shown; j++) {
 		struct origin_namer on = { q->keys, q->chains };

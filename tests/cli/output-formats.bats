@@ -49,3 +49,52 @@ same_numbers_in_all_formats() {	# LOG [options...]
 	[ "$status" -eq 2 ]
 	[ "${lines[0]}" = "trace_analyze: error: unknown --format 'xml' (text, csv, json)" ]
 }
+
+# csv_files_of OPTION ARGS...: the report run with --format csv into its own
+# directory (FILE is out.csv there), its files checked against the man page's list
+csv_files_of() {
+	local option=$1 d
+	shift
+	d=$(mktemp -d "$BATS_TEST_TMPDIR/csv.XXXXXX")
+	(cd "$d" && "$TA" "$@" --format csv) || { echo "failed: $*"; return 1; }
+	python3 "$TOP/tests/tools/csv_files.py" "$TOP/man/trace_analyze.1" "$option" "$d"
+}
+
+# a log with a leak suspect: one site allocating steadily, another freeing all it allocates
+steady_leak_log() {
+	awk 'BEGIN { print "# tracer: nop"
+		for (i = 0; i < 400; i++) { t = 1 + i * 0.25
+			printf "  leak-100   [000] .....  %.6f: kmalloc: call_site=leaky_alloc+0x10/0x40 ptr=%016x bytes_req=100 bytes_alloc=128 gfp_flags=GFP_KERNEL node=-1 accounted=false\n", t, 4096 + i * 128
+			printf "  leak-100   [001] .....  %.6f: kmalloc: call_site=churn+0x10/0x40 ptr=%016x bytes_req=64 bytes_alloc=64 gfp_flags=GFP_KERNEL node=-1 accounted=false\n", t + 0.01, 999999 + i
+			printf "  leak-100   [001] .....  %.6f: kfree: call_site=churn_free+0x5/0x10 ptr=%016x\n", t + 0.02, 999999 + i } }'
+}
+
+@test "CSV: every report writes the files the man page lists, each table led by its key" {
+	local small="$FIX/trace-pipe-6.18.log" stacks="$TOP/tests/fixtures/stack-nested-6.1.log"
+	local tree="$BATS_TEST_TMPDIR/linux"
+	steady_leak_log > "$BATS_TEST_TMPDIR/leak.log"
+	mkdir -p "$tree/mm"
+	printf 'VERSION = 6\nPATCHLEVEL = 1\n' > "$tree/Makefile"
+	echo 'void *kmalloc_order(int n) { return (void *)(long)n; }' > "$tree/mm/slub.c"
+	gcc -O2 -c "$tree/mm/slub.c" -o "$tree/mm/slub.o"
+	nm "$tree/mm/slub.o" | awk '{ print "ffffffff81000000 T " $3 }' > "$tree/System.map"
+	for log in "$small" "$stacks" "$BATS_TEST_TMPDIR/leak.log"; do
+		csv_files_of -c -q -f "$log" -c out.csv
+		csv_files_of --stats -q -f "$log" --stats out.csv
+		csv_files_of --summary -q -f "$log" --summary out.csv
+		csv_files_of --outstanding -q -f "$log" --outstanding out.csv
+		csv_files_of --page -q -f "$log" --page out.csv
+		csv_files_of -l -q -k "$tree" -f "$log" -l out.csv
+	done
+	csv_files_of -k -q -k "$tree" -c out.csv
+	csv_files_of diff diff -q "$small" "$BATS_TEST_TMPDIR/leak.log" -c out.csv
+	csv_files_of "diff --static" diff -q --static "$tree" "$tree" -c out.csv
+	# the conditional ones were seen: suspects, stacks, origins of pages
+	ls "$BATS_TEST_TMPDIR"/csv.*/out.leak_suspects.csv "$BATS_TEST_TMPDIR"/csv.*/out.stacks.csv > /dev/null
+	# every table's header starts with its key; every list file is block,key,value
+	local f
+	for f in "$BATS_TEST_TMPDIR"/csv.*/*.csv; do
+		head -n 1 "$f" | grep -Eq '^(group_by,key,|block,key,value$)' ||
+			{ echo "$f: $(head -n 1 "$f")"; return 1; }
+	done
+}

@@ -39,10 +39,10 @@ line() {	# CPU TS EVENT FIELDS: one 6.1 tracefs line
 	cd "$BATS_TEST_TMPDIR"
 	run "$TA" -q -f log --summary s.csv --format csv
 	[ "$status" -eq 0 ]
-	grep -qx 'cache_object_kfreed,1,2 (allocated at line 1),.*' s.findings.csv
-	grep -qx 'double_free,1,3 (freed at line 2),.*' s.findings.csv
-	grep -qx 'time_backwards,1,3 (previous at line 2),.*' s.findings.csv
-	grep -qx 'alloc_below_request,0,,.*' s.findings.csv
+	grep -qx 'finding,cache_object_kfreed,1,2 (allocated at line 1),.*' s.findings.csv
+	grep -qx 'finding,double_free,1,3 (freed at line 2),.*' s.findings.csv
+	grep -qx 'finding,time_backwards,1,3 (previous at line 2),.*' s.findings.csv
+	grep -qx 'finding,alloc_below_request,0,,.*' s.findings.csv
 	grep -qx 'bytes,freed,64' s.csv
 	grep -qx 'events,lost_frees,1' s.csv
 }
@@ -65,8 +65,8 @@ line() {	# CPU TS EVENT FIELDS: one 6.1 tracefs line
 	} > "$BATS_TEST_TMPDIR/log"
 	cd "$BATS_TEST_TMPDIR"
 	"$TA" -q -f log --summary s.csv --format csv
-	grep -qx 'free_of_untraced_alloc,2,"3 (freed at line 2), 9 (freed at line 5)",.*' s.findings.csv
-	grep -qx 'double_free,1,8 (freed at line 7),.*' s.findings.csv
+	grep -qx 'finding,free_of_untraced_alloc,2,"3 (freed at line 2), 9 (freed at line 5)",.*' s.findings.csv
+	grep -qx 'finding,double_free,1,8 (freed at line 7),.*' s.findings.csv
 	# the text table fits 120 columns, its examples cut to the first
 	"$TA" -q -f log --summary s.txt
 	grep -qx 'free_of_untraced_alloc  *2  3 (freed at line 2), \.\.\.  *freed again: allocated in bulk or events missing' s.txt
@@ -88,15 +88,15 @@ line() {	# CPU TS EVENT FIELDS: one 6.1 tracefs line
 	cd "$BATS_TEST_TMPDIR"
 	run "$TA" -q -f log --page p.csv --format csv
 	[ "$status" -eq 0 ]
-	grep -qx 'totals,alloc_freed_requests,1' p.csv
-	grep -qx 'totals,alloc_freed_kb,8' p.csv
-	grep -qx 'totals,live_requests,0' p.csv
-	grep -qx 'other,extfrag,2' p.csv
-	grep -qx 'other,extfrag_fragmenting,1' p.csv
-	grep -qx 'other,extfrag_fragmenting_pct,50.00' p.csv
-	grep -qx '0,1,1,0,0' p.cpus.csv
-	grep -qx '1,0,0,2,5' p.cpus.csv
-	grep -qx '1,1,0,0,0,0,0,1,8' p.orders.csv
+	grep -qx 'totals,alloc_freed_requests,1' p.totals.csv
+	grep -qx 'totals,alloc_freed_kb,8' p.totals.csv
+	grep -qx 'totals,live_requests,0' p.totals.csv
+	grep -qx 'other,extfrag,2' p.other.csv
+	grep -qx 'other,extfrag_fragmenting,1' p.other.csv
+	grep -qx 'other,extfrag_fragmenting_pct,50.00' p.other.csv
+	grep -qx 'cpu,0,1,1,0,0' p.cpus.csv
+	grep -qx 'cpu,1,0,0,2,5' p.cpus.csv
+	grep -qx 'order,1,1,0,0,0,0,0,1,8' p.csv
 }
 
 @test "--time: allocations before the window are unknown to it, frees in it are lost" {

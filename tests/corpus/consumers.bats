@@ -39,7 +39,7 @@ every_report() {
 @test "CSV: one table a file, its header first, as many fields on every row" {
 	every_report csv
 	# the reports of several tables wrote them beside the file, one a file
-	[ -s csv/account.totals.csv ] && [ -s csv/summary.findings.csv ] && [ -s csv/page.orders.csv ]
+	[ -s csv/account.totals.csv ] && [ -s csv/summary.findings.csv ] && [ -s csv/page.totals.csv ]
 	check csv csv/*.csv
 	[ "$(ls csv/*.csv | wc -l)" -ge 20 ]
 	# the keyed tables name what their rows are

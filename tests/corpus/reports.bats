@@ -42,10 +42,10 @@ setup() {
 	# frees of extent_status objects freed before: slab objects, so their
 	# allocation may be a bulk one (no event), not double frees
 	"$TA" -q -f "$OVERRUN" --summary "$BATS_TEST_TMPDIR/o.csv" --format csv
-	grep -qx 'lost_marker,1,[0-9]*,.*' "$BATS_TEST_TMPDIR/o.findings.csv"
+	grep -qx 'finding,lost_marker,1,[0-9]*,.*' "$BATS_TEST_TMPDIR/o.findings.csv"
 	"$TA" -q -f "$PERF/kmem.perf-script.txt" --summary "$BATS_TEST_TMPDIR/p.csv" --format csv
-	grep -qx 'free_of_untraced_alloc,5,"113512 (freed at line 40681), .*' "$BATS_TEST_TMPDIR/p.findings.csv"
-	grep -qx 'double_free,0,,.*' "$BATS_TEST_TMPDIR/p.findings.csv"
+	grep -qx 'finding,free_of_untraced_alloc,5,"113512 (freed at line 40681), .*' "$BATS_TEST_TMPDIR/p.findings.csv"
+	grep -qx 'finding,double_free,0,,.*' "$BATS_TEST_TMPDIR/p.findings.csv"
 }
 
 @test "page tables equal an independent count on the 6.1 and 6.18 logs" {

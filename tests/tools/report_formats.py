@@ -22,20 +22,33 @@ def read_csv(path):
         return list(csv.reader(f))
 
 
+def is_totals(name):
+    return name == 'totals' or name.endswith('_totals')
+
+
 def csv_blocks(path, doc):
-    """The report's blocks as the old "# name" reader gave them, from its files."""
+    """The report's blocks as the old "# name" reader gave them, from its files:
+    the totals lists in FILE.totals.csv, the other lists in FILE (the summary's)
+    or beside it, each table in FILE or FILE.<table>.csv, a keyed table's key
+    column first (put back where the JSON has it)."""
     base = path[:-4] if path.endswith('.csv') else path
     names = [k for k in doc if k not in ('schema_version', 'report')]
     lists = [k for k in names if isinstance(doc[k], dict)]
     tables = [k for k in names if not isinstance(doc[k], dict)]
     main = read_csv(path)
     blocks = {}
-    if lists:
-        side = base + '.' + (lists[0] if len(lists) == 1 else 'values') + '.csv'
-        rows = main if main and main[0] == ['block', 'key', 'value'] else read_csv(side)
+    totals = [k for k in lists if is_totals(k)]
+    others = [k for k in lists if not is_totals(k)]
+    for group, side_name in ((totals, 'totals'),
+                             (others, others[0] if len(others) == 1 else 'values')):
+        if not group:
+            continue
+        side = base + '.' + side_name + '.csv'
+        rows = main if main and main[0] == ['block', 'key', 'value'] and \
+            any(r[0] in group for r in main[1:]) else read_csv(side)
         if rows[0] != ['block', 'key', 'value']:
             fail('%s: the lists are not a block,key,value table' % path)
-        for name in lists:
+        for name in group:
             blocks[name] = [['key', 'value']] + [r[1:] for r in rows[1:] if r[0] == name]
     for name in tables:
         side = base + '.' + name + '.csv'
@@ -44,8 +57,17 @@ def csv_blocks(path, doc):
         except FileNotFoundError:
             rows = main
         if rows and rows[0][:2] == ['group_by', 'key']:
-            first = list(doc[name][0])[0] if doc[name] else 'key'
-            rows = [[first] + rows[0][2:]] + [r[1:] for r in rows[1:]]
+            columns = list(doc[name][0]) if doc[name] else None
+            rest = rows[0][2:]
+            key = [c for c in columns if c not in rest] if columns else ['key']
+            if columns and len(key) != 1:
+                fail('%s: table %s: its key column is not one JSON column' % (side, name))
+            order = [key[0]] + rest
+            if columns:
+                at = [order.index(c) for c in columns]
+                rows = [columns] + [[r[1:][i] for i in at] for r in rows[1:]]
+            else:
+                rows = [order] + [r[1:] for r in rows[1:]]
         blocks[name] = rows
     return {k: blocks[k] for k in names}
 
