@@ -89,6 +89,7 @@ struct recording {
 	off_t log_warned_at;	/* the size the last "passed N GB" warning was at */
 	uint64_t dat_items;	/* records into a trace.dat: its size looked at every 64 k */
 	bool log_full;		/* its file system filled: cut back to log_bytes */
+	bool dat_full;		/* a trace.dat's file system filled: nothing kept */
 	atomic_int log_stopped;	/* it cannot be written: the recording stops */
 	char header[1024];
 	size_t header_bytes;
@@ -289,6 +290,19 @@ static int flush_log(struct recording *r, struct ta_error *err)
 	return 0;
 }
 
+/*
+ * A trace.dat could not be written (errno e): a full file system is said
+ * as for a text log, naming the file; the trace.dat is not kept (it is
+ * valid only once finished, and finishing it writes more).
+ */
+static void dat_failed(struct recording *r, int e, struct ta_error *err)
+{
+	if (is_no_space(e)) {
+		r->dat_full = true;
+		error_set_errno(err, e, "cannot write '%s'", outfile_display_name(&r->log));
+	}
+}
+
 /* The log cannot be written: the recording stops (the controller sees it). */
 static void log_failed(struct recording *r, const struct ta_error *err)
 {
@@ -312,8 +326,10 @@ static size_t log_item(void *ctx, const struct capture_item *it)
 	if (r->dat) {	/* a trace.dat: lines as trace-cmd report prints it, counted by the engine */
 		struct stat st;
 
-		if (!atomic_load(&r->log_stopped) && dat_writer_add(r->dat, it, &err) < 0)
+		if (!atomic_load(&r->log_stopped) && dat_writer_add(r->dat, it, &err) < 0) {
+			dat_failed(r, errno, &err);
 			log_failed(r, &err);
+		}
 		if (++r->dat_items % 65536 == 0 && !r->args->analysis.opts.quiet &&
 		    fstat(r->log.fd, &st) == 0)
 			watch_the_log_size(r, st.st_size);
@@ -345,8 +361,10 @@ static int end_of_capture(void *ctx, const char **trailer, struct ta_error *err)
 	}
 	capture_release_instances(r->capture);
 	if (r->dat) {	/* no trailer: trace-cmd report prints none */
-		if (!atomic_load(&r->log_stopped) && dat_writer_finish(r->dat, r->log.fd, &e) < 0)
+		if (!atomic_load(&r->log_stopped) && dat_writer_finish(r->dat, r->log.fd, &e) < 0) {
+			dat_failed(r, errno, &e);
 			log_failed(r, &e);
+		}
 		*trailer = NULL;
 		return 0;
 	}
@@ -833,6 +851,14 @@ static int run_record(struct record_args *args)
 	}
 	if (rc < 0) {
 		fprintf(stderr, "trace_analyze: error: %s\n", err.msg);
+		return EXIT_RUNTIME;
+	}
+	if (r.dat_full) {
+		fprintf(stderr, "trace_analyze: error: %s\n", r.error.msg);
+		fprintf(stderr, "trace_analyze: the file system of '%s' filled: the recording "
+			"stopped; a trace.dat is kept whole or not at all: nothing kept, the %llu "
+			"events recorded are in no file (the reports count them all)\n",
+			args->log_path, (unsigned long long)r.stats.events);
 		return EXIT_RUNTIME;
 	}
 	if (r.failed) {

@@ -480,6 +480,18 @@ wait_screen() {
 	[ -s account.txt ]
 }
 
+@test "record into a file system that fills, as a trace.dat: nothing kept, and the loss said" {
+	mkdir -p full
+	mount -t tmpfs -o size=64k tmpfs full || skip "cannot mount a tmpfs"
+	dd if=/dev/zero of=full/filler bs=1k count=32 2> /dev/null || true
+	run "$TA" record -q -o full/kmem.dat -- "$PIPES" 3000
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "trace_analyze: error: cannot write 'full/kmem.dat': No space left on device" ]
+	[[ "${lines[1]}" =~ ^"trace_analyze: the file system of 'full/kmem.dat' filled: the recording stopped; a trace.dat is kept whole or not at all: nothing kept, the "[1-9][0-9]*" events recorded are in no file (the reports count them all)"$ ]]
+	[ "${#lines[@]}" -eq 2 ]
+	[ "$(ls full)" = filler ]
+}
+
 # The FIFO p is opened by CMD (its pipe_inode_info allocated by CMD), then
 # by an unrelated process B, which closes it last: the kernel frees CMD's
 # allocations in B. Each step waits for the other on a FIFO of its own.
