@@ -55,8 +55,16 @@ def man_text():
             synopsis[cur].append(line)
         if line.startswith(".br"):
             cur = None
-    return ({k: "\n".join(v) for k, v in sections.items()},
+    return ({k: tags(v) for k, v in sections.items()},
             {k: "\n".join(v) for k, v in synopsis.items()})
+
+
+def tags(lines):
+    """The tag lines of a section's entries (the line after each .TP): an
+    option is documented where an entry of its own names it, not where
+    another entry's text mentions it."""
+    return "\n".join(lines[i + 1] for i, l in enumerate(lines[:-1])
+                     if l.startswith(".TP"))
 
 
 def completion_opts():
@@ -75,14 +83,17 @@ def main():
     sections, synopsis = man_text()
     completion = completion_opts()
     bare = {l for _, l in table("")}
+    bare_short = {l: s for s, l in table("")}
     missing, checked = [], 0
     for cmd, section in SECTIONS.items():
         label = cmd or "(bare)"
         opts = table(cmd)
         helptext = help_text(cmd)
         own = opts
-        if cmd == "record":	# the analysis options: documented once, under OPTIONS
-            own = [(s, l) for s, l in opts if l not in bare or l in ("--help",)]
+        if cmd == "record":	# the analysis options: documented once, under OPTIONS,
+            # but for those record spells otherwise (-o is its --output, not --order-by)
+            own = [(s, l) for s, l in opts
+                   if l not in bare or l in ("--help",) or bare_short.get(l) != s]
         for short, long in opts:
             checked += 1
             if not has_option(helptext, long):
