@@ -11,6 +11,23 @@
 #   make fuzz       the libFuzzer targets (tests/fuzz/fuzz_*.c), FUZZ_SECONDS
 #                   each (clang); make fuzz-NAME: one of them
 
+# `make clean all -j2`: clean would race the build and delete what it made.
+# When clean comes first among several goals, it runs first, then each
+# other goal in a make of its own (which keeps -j).
+ifeq ($(firstword $(MAKECMDGOALS)),clean)
+ifneq ($(filter-out clean,$(MAKECMDGOALS)),)
+CLEAN_FIRST := 1
+endif
+endif
+ifdef CLEAN_FIRST
+.NOTPARALLEL:
+.PHONY: $(MAKECMDGOALS)
+$(filter-out clean,$(MAKECMDGOALS)): clean
+	@$(MAKE) --no-print-directory $@
+clean:
+	rm -rf build trace_analyze
+else
+
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man/man1
@@ -273,3 +290,5 @@ clean:
 
 .PHONY: all deps check-deps check-test-deps check check-build demo bench install completion clean fuzz
 .SECONDARY:
+
+endif

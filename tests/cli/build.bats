@@ -29,3 +29,20 @@ fuzz_targets() {
 			{ echo "fuzz-$t runs without the suppressions"; return 1; }
 	done
 }
+
+@test "make clean all -j2: cleaned first, then built, the binary there at the end" {
+	[[ "$TA" != */san/* ]] || skip "the build's rules, not the binary: tested once"
+	[ -x "$TOP/trace_analyze" ] && [ -d "$TOP/build/obj" ] || skip "not built"
+	local d="$BATS_TEST_TMPDIR/src"
+	mkdir -p "$d"
+	# the sources and a finished build, times kept: what a user has before typing it
+	cp -a "$TOP/Makefile" "$TOP/src" "$TOP/include" "$TOP/data" "$TOP/scripts" "$d/"
+	mkdir -p "$d/build"
+	cp -a "$TOP/build/obj" "$TOP/build/gen" "$d/build/"
+	cp -a "$TOP/trace_analyze" "$d/"
+	run make -C "$d" clean all -j2
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"rm -rf build trace_analyze"* ]]
+	[ -x "$d/trace_analyze" ]
+	"$d/trace_analyze" --version
+}
