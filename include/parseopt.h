@@ -74,6 +74,8 @@ struct po_option {
 	const char *noun;	/* PO_CHOICE: "key" in "unknown --order-by key 'x' (...)" */
 	po_call_fn call;	/* PO_CALL */
 	bool hidden_value;	/* PO_CHOICE: the names are not listed in --help */
+	const char *const *name_help;	/* PO_CHOICE: what each name means, by name: --help
+					   says it of the allowed names only, after help */
 };
 
 /* ---- declaring options ---- */
@@ -110,6 +112,7 @@ struct po_option {
 /* ---- the options several commands take, declared once ---- */
 
 extern const char *const po_group_names[];	/* enum group_by */
+extern const char *const po_group_help[];	/* what each makes a row, by enum group_by */
 extern const char *const po_events_names[];	/* enum capture_events - 1 */
 
 #define OPT_QUIET(var) OPT_FLAG('q', "quiet", (var), "no summary or progress on standard error")
@@ -123,12 +126,9 @@ extern const char *const po_events_names[];	/* enum capture_events - 1 */
 	"call sites, its objects place call sites in directories")
 #define OPT_BRANCH(var) OPT_TEXT('b', "start-branch", (var), "DIR", \
 	"only rows (or static sizes) under DIR of the kernel tree, e.g. fs/ext2 or drivers/")
-#define OPT_GROUP_BY(var, mask) OPT_CHOICE(0, "group-by", (var), "WHAT", po_group_names, \
-	(mask), "value", "what a row is: a call site (function+0xoffset), a function (its " \
-	"offsets merged), an origin (who is behind the allocator and its wrappers, from " \
-	"stack traces), a slab cache, a directory of the tree (with -k), a kmalloc size " \
-	"class of bytes_alloc, the allocating task's name (comm) or comm-pid (pid), its " \
-	"gfp_flags (gfp)")
+#define OPT_GROUP_BY(var, mask) { .kind = PO_CHOICE, .long_name = "group-by", .value = (var), \
+	.argh = "WHAT", .names = po_group_names, .allowed = (mask), .noun = "value", \
+	.help = "what a row is:", .name_help = po_group_help }
 #define OPT_MALLOC(var) OPT_FLAG(0, "malloc", (var), \
 	"only kmalloc, kmalloc_node and kfree events")
 #define OPT_CACHE(var) OPT_FLAG(0, "cache", (var), \

@@ -15,6 +15,12 @@
 #include "output.h"
 #include "parseopt.h"
 
+const char *const po_group_help[] = {
+	"a call site (function+0xoffset)", "a function (its offsets merged)",
+	"an origin (who is behind the allocator and its wrappers, from stack traces)",
+	"a slab cache", "a directory of the tree (with -k)", "a kmalloc size class of bytes_alloc",
+	"the allocating task's name (comm)", "the task as comm-pid (pid)", "its gfp_flags (gfp)",
+	NULL };
 const char *const po_group_names[] = { "callsite", "function", "origin", "cache", "dir",
 				       "size-class", "comm", "pid", "gfp", NULL };
 
@@ -493,6 +499,24 @@ static void write_wrapped(FILE *f, const char *text, size_t col)
 	}
 }
 
+/* "what a row is: a call site (...), a function (...); WHAT: callsite, function": the allowed names only. */
+static void choice_help(const struct po_option *o, char *text, size_t size)
+{
+	char list[512];
+	size_t n = (size_t)snprintf(text, size, "%s", o->help);
+	const char *sep = " ";
+	int i;
+
+	for (i = 0; o->names[i] && n < size; i++)
+		if (!o->allowed || (o->allowed & 1u << i)) {
+			n += (size_t)snprintf(text + n, size - n, "%s%s", sep, o->name_help[i]);
+			sep = ", ";
+		}
+	if (n < size)
+		snprintf(text + n, size - n, "; %s: %s", o->argh,
+			 po_name_list(o->names, o->allowed, list, sizeof(list)));
+}
+
 static void print_option_help(FILE *f, const struct po_option *o)
 {
 	char head[128], list[512], text[2048];
@@ -504,7 +528,9 @@ static void print_option_help(FILE *f, const struct po_option *o)
 		     o->long_name ? " --" : "", o->long_name ? o->long_name : "",
 		     o->argh ? " " : "", o->argh ? o->argh : "");
 	fputs(head, f);
-	if (o->kind == PO_CHOICE && !o->hidden_value && o->argh)
+	if (o->kind == PO_CHOICE && o->name_help)
+		choice_help(o, text, sizeof(text));
+	else if (o->kind == PO_CHOICE && !o->hidden_value && o->argh)
 		snprintf(text, sizeof(text), "%s; %s: %s", o->help, o->argh,
 			 po_name_list(o->names, o->allowed, list, sizeof(list)));
 	else

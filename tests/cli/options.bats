@@ -257,3 +257,27 @@ complete_words() {
 	[ "$status" -eq 1 ]
 	[ "$output" = "trace_analyze: error: kernel tree 'notatree' has neither System.map nor vmlinux: is it a built kernel tree?" ]
 }
+
+# the --group-by keys a command's --help names, from its "WHAT: a, b, c" list
+help_group_keys() {
+	"$TA" "$@" --help | awk 'on && /^ +(-[a-zA-Z], )?--[a-z]/ && !/^ +--group-by/ { exit } /--group-by WHAT/ { on = 1 } on { print }' |
+		tr '\n' ' ' | sed -n 's/.*; WHAT: \([a-z, -]*\).*/\1/p' | tr -d ' ' | tr ',' '\n' | sed '/^$/d'
+}
+
+@test "--group-by: every command takes every key its help shows, and its help shows no other" {
+	local cmd key out
+	for cmd in "" diff top; do
+		[ -n "$(help_group_keys $cmd)" ] || { echo "no keys in '$cmd --help'"; return 1; }
+		for key in callsite function origin cache dir size-class comm pid gfp; do
+			# a key is refused as "unknown" before anything runs: no log, no root needed
+			out=$("$TA" $cmd --group-by "$key" --no-such-option 2>&1 || true)
+			if help_group_keys $cmd | grep -qx -- "$key"; then
+				[[ "$out" != *"unknown --group-by value"* ]] || { echo "$cmd refuses $key: $out"; return 1; }
+			else
+				[[ "$out" == *"unknown --group-by value '$key'"* ]] || { echo "$cmd takes $key, its help does not say: $out"; return 1; }
+			fi
+		done
+	done
+	# and the description says nothing of the keys top does not take
+	! "$TA" top --help | grep -q 'gfp_flags (gfp)\|size class of bytes_alloc' || false
+}
