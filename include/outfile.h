@@ -47,6 +47,13 @@ const char *outfile_display_name(const struct outfile *o);
  */
 int outfile_commit(struct outfile *o, bool durable, struct ta_error *err);
 
+/*
+ * "trace_analyze: wrote 'a.txt', 'rings.png'": the files committed so far
+ * (not standard output, devices or FIFOs), one line on f, then forgotten;
+ * nothing when none was.
+ */
+void outfile_say_written(FILE *f);
+
 /* Give up: close and remove the temporary file. Safe after commit. */
 void outfile_abort(struct outfile *o);
 

@@ -5,6 +5,7 @@
  * Not here: deciding which paths may be written (pathcheck.c), formats.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -288,6 +289,52 @@ static int close_output(struct outfile *o, bool durable)
 	return failed ? -1 : 0;
 }
 
+/*
+ * The files this process has written (renamed into place), in order, for
+ * the line that names them: what a run leaves behind is never a surprise.
+ */
+static struct {
+	pthread_mutex_t lock;
+	char **names;
+	size_t n, cap;
+} written = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static void note_written(const char *name)
+{
+	size_t i;
+
+	pthread_mutex_lock(&written.lock);
+	for (i = 0; i < written.n && strcmp(written.names[i], name) != 0; i++)
+		;
+	if (i == written.n) {
+		if (written.n == written.cap) {
+			written.cap = written.cap ? written.cap * 2 : 16;
+			written.names = xrealloc(written.names, written.cap * sizeof(*written.names));
+		}
+		written.names[written.n++] = xstrdup(name);
+	}
+	pthread_mutex_unlock(&written.lock);
+}
+
+void outfile_say_written(FILE *f)
+{
+	size_t i;
+
+	pthread_mutex_lock(&written.lock);
+	if (written.n) {
+		fputs("trace_analyze: wrote ", f);
+		for (i = 0; i < written.n; i++)
+			fprintf(f, "%s'%s'", i ? ", " : "", written.names[i]);
+		fputc('\n', f);
+	}
+	for (i = 0; i < written.n; i++)
+		free(written.names[i]);
+	free(written.names);
+	written.names = NULL;
+	written.n = written.cap = 0;
+	pthread_mutex_unlock(&written.lock);
+}
+
 int outfile_commit(struct outfile *o, bool durable, struct ta_error *err)
 {
 	errno = 0;
@@ -306,6 +353,8 @@ int outfile_commit(struct outfile *o, bool durable, struct ta_error *err)
 	}
 	forget_pending(o->slot);
 	o->slot = -1;
+	if (o->tmp_path)	/* a file of its own: not standard output, a device, a FIFO */
+		note_written(o->name);
 	free(o->tmp_path);
 	o->tmp_path = NULL;	/* in place now: nothing to remove */
 	outfile_abort(o);

@@ -18,6 +18,7 @@
 #include "error.h"
 #include "dirtree.h"
 #include "options.h"
+#include "outfile.h"
 #include "parseopt.h"
 #include "pathcheck.h"
 #include "pipeline.h"
@@ -505,6 +506,10 @@ int cmd_analyse(int argc, char **argv)
 		fflush(stdout);
 		fprintf(stderr, "trace_analyze: error: %s\n", err.msg);
 		return EXIT_RUNTIME;
+	}
+	if (!args.opts.quiet) {
+		fflush(stdout);
+		outfile_say_written(stderr);
 	}
 	return EXIT_OK;
 }

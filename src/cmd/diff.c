@@ -662,6 +662,10 @@ int cmd_diff(int argc, char **argv)
 		return status;
 	if ((d.statics ? diff_static(&d, &gate) : diff_runs(&d, &gate)) < 0)
 		return EXIT_RUNTIME;
+	if (!d.quiet) {
+		fflush(stdout);
+		outfile_say_written(stderr);
+	}
 	return gate ? EXIT_GATE : EXIT_OK;
 }
 

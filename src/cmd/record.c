@@ -866,5 +866,7 @@ static int run_record(struct record_args *args)
 		return EXIT_RUNTIME;
 	}
 	report_capture(&r);
+	if (!args->analysis.opts.quiet)
+		outfile_say_written(stderr);
 	return r.stopped_by_signal && last_signal != SIGINT ? 128 + last_signal : EXIT_OK;
 }

@@ -213,3 +213,29 @@ teardown() {
 	grep -q '^current bytes allocated:' full/account.txt	# the account written before, whole
 	[ "$(ls full | sort | tr '\n' ' ')" = "account.txt filler " ]
 }
+
+@test "unless -q, one line names every file a run wrote, and only those" {
+	cd "$BATS_TEST_TMPDIR"
+	local log="$FIX/trace-pipe-6.18.log"
+	run "$TA" -f "$log" -c a.txt --stats s.txt --html r.html --pprof p.pb.gz
+	[ "$status" -eq 0 ]
+	[ "$(grep -c "^trace_analyze: wrote " <<< "$output")" -eq 1 ]
+	[[ "${lines[-1]}" == "trace_analyze: wrote "* ]]
+	for f in a.txt s.txt r.html p.pb.gz; do
+		grep "^trace_analyze: wrote " <<< "$output" | grep -q "'$f'"
+	done
+	# standard output and /dev/null are no file written; -q says nothing
+	run "$TA" -f "$log" -c - --stats /dev/null
+	[ "$status" -eq 0 ]
+	! grep -q "^trace_analyze: wrote" <<< "$output" || false
+	run "$TA" -q -f "$log" -c a.txt
+	[ -z "$output" ]
+	# static-only mode writes its chart where it is run: it says so
+	mkdir -p linux/mm
+	printf 'VERSION = 6\nPATCHLEVEL = 1\n' > linux/Makefile
+	echo 'long slub_table[8] = { 1 };' > linux/mm/slub.c
+	gcc -O2 -c linux/mm/slub.c -o linux/mm/slub.o
+	run "$TA" -k linux
+	[ "$status" -eq 0 ]
+	[ "${lines[-1]}" = "trace_analyze: wrote 'rings_static.png'" ]
+}

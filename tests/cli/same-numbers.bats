@@ -13,7 +13,8 @@ setup() {
 
 # same_names STDERR LOG: the input's name and the time taken blanked out
 same_names() {
-	sed -e "s|'$2'|INPUT|g" -e "s|'standard input'|INPUT|g" -e 's/ in [0-9.]* s$//' "$1"
+	sed -e "s|'$2'|INPUT|g" -e "s|'standard input'|INPUT|g" -e 's/ in [0-9.]* s$//' \
+	    -e "s/^trace_analyze: wrote 'a\.[a-z]*', 's\.[a-z]*'$/trace_analyze: wrote the outputs/" "$1"
 }
 
 # three_ways LOG [options]: summaries (the input's name and the time aside)
@@ -145,7 +146,7 @@ EOF
 	for way in scalar sse2 avx2; do
 		TA_TEST_LINESCAN=$way "$TA" -f all.log -c "a.$way" --stats "st.$way" \
 			--outstanding "o.$way" --page "p.$way" --summary "s.$way" 2> "e.$way" || true
-		sed -i 's/ in [0-9.]* s$//' "e.$way"
+		sed -i -e 's/ in [0-9.]* s$//' -e "s/\.$way'/.WAY'/g" "e.$way"
 	done
 	for way in sse2 avx2; do
 		for f in a st o p e; do
