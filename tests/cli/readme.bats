@@ -13,3 +13,11 @@ load ../lib/helpers
 	[ "$status" -eq 0 ]
 	[[ "$output" == "readme-examples: "*" examples of README.md and the man page ran as printed" ]]
 }
+
+@test "the man page renders at 80 columns without a troff warning" {
+	command -v man > /dev/null || skip "no man (man-db)"
+	# troff's warnings on standard error, the page itself thrown away
+	run sh -c 'MANWIDTH=80 man --warnings -l "$1" 2>&1 > /dev/null' sh "$TOP/man/trace_analyze.1"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
