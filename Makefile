@@ -4,6 +4,7 @@
 #   make check      every test: unit (cmocka), CLI (bats), corpus, and the
 #                   same suite again under AddressSanitizer/UBSan
 #   make demo       run the main job on data shipped in data/
+#   make examples   examples/: the files README.md's examples name, to run them there
 #   make install    PREFIX=/usr/local by default: the binary, the man page,
 #                   the bash completion
 #   make completion data/completion/trace_analyze made again from the tables
@@ -270,6 +271,13 @@ demo: deps
 	@$(MAKE) --no-print-directory check-deps trace_analyze $(BUILD)/tools/open_pipes
 	@scripts/demo.sh
 
+# examples/: the files README.md's examples name (kmem.log, linux, trace.dat...),
+# linked to the corpus beside the tree, and ./trace_analyze: they run there as printed
+examples: deps
+	@$(MAKE) --no-print-directory check-deps trace_analyze $(BUILD)/tools/open_pipes
+	@scripts/example-files.sh examples
+	@echo "make examples: the README's examples run as printed in examples/ (cd examples)"
+
 bench: trace_analyze
 	@scripts/bench.sh $(LOG)
 
@@ -288,7 +296,7 @@ completion: trace_analyze
 clean:
 	rm -rf $(BUILD) trace_analyze
 
-.PHONY: all deps check-deps check-test-deps check check-build demo bench install completion clean fuzz
+.PHONY: all deps check-deps check-test-deps check check-build demo examples bench install completion clean fuzz
 .SECONDARY:
 
 endif

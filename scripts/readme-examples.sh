@@ -1,9 +1,10 @@
 #!/bin/sh
-# readme-examples.sh - run every example command of README.md, then every
-# one of the man page's EXAMPLES, as printed, in a scratch directory where
-# the names the examples use are the corpus files README.md says they are
-# (kmem.log, linux, stack-kmem.log, ...), and ./trace_analyze and
-# trace_analyze are this tree's binary. An example followed in README.md by
+# readme-examples.sh - run every example command of README.md and
+# docs/GUIDE.md, then every
+# one of the man page's EXAMPLES, as printed, in a scratch directory laid
+# out as `make examples` lays out examples/ (scripts/example-files.sh: the
+# names the examples use are corpus files, ./trace_analyze and
+# trace_analyze this tree's binary). An example followed in README.md by
 # a "trace_analyze: error" line must fail; every other one must succeed and
 # give an answer: something on its standard output or error, or in a file
 # it wrote, and no note that its filters left nothing ("kept none", "left out all").
@@ -18,37 +19,11 @@ corpus=${CORPUS:-$top/../shared/corpus}
 corpus=$(cd "$corpus" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# the names the examples use, as `make examples` lays them out
+CORPUS="$corpus" "$top/scripts/example-files.sh" "$work" "$bin"
 cd "$work"
-mkdir bin
-ln -s "$bin" bin/trace_analyze
-ln -s "$bin" trace_analyze
 PATH="$work/bin:$PATH"
 export PATH
-
-# the files the examples name
-c61="$corpus/linux-6.1-tiny" c618="$corpus/host-6.18"
-ln -s "$c61/workload-kmem.log" kmem.log
-ln -s "$c61/boot-kmem.log" boot-kmem.log
-ln -s "$c61/workload-kmem.log" workload-kmem.log
-ln -s "$c61/boot-kmem-hexaddr.log" old-kmem.log
-ln -s "$c61/tree" linux
-ln -s "$c61/tree/System.map" System.map
-ln -s "$c618/overrun-kmem.log" overrun-kmem.log
-ln -s "$c618/stack-kmem.log" stack-kmem.log
-ln -s "$c618/perf-kmem/kmem.perf-script.txt" kmem.perf-script.txt
-ln -s "$c61/boot-kmem.log" before.log
-ln -s "$c61/workload-kmem.log" after.log
-ln -s "$c61/tree" linux-old
-ln -s "$c61/tree" linux-new
-"$bin" -q -f before.log --save-db before.db
-"$bin" -q -f after.log --save-db after.db
-xz -dc "$c618/binary/kmem.dat.xz" > trace.dat
-xz -dc "$c618/binary/kmem.perf.data.xz" > perf.data
-xz -dc "$c618/binary/kallsyms.xz" > kallsyms
-grep 'rss_stat' "$c618/small-kmem.log" > rss.log
-DEMO_OUT="$work/demo-out" "$top/scripts/demo.sh" > /dev/null
-mkdir -p build/tools
-[ -x "$top/build/tools/open_pipes" ] && ln -s "$top/build/tools/open_pipes" build/tools/open_pipes
 
 # the examples: "    $ command" lines, joined with their "\" continuations
 awk '
@@ -67,7 +42,7 @@ awk '
 			print (line[i + 1] ~ /^    trace_analyze: error/ ? "F" : "S") "\t" cmd
 		}
 	}
-' "$top/README.md" > examples.txt
+' "$top/README.md" "$top/docs/GUIDE.md" > examples.txt
 # the man page's: the "trace_analyze ..." lines of .EX blocks in EXAMPLES
 awk '
 	/^\.SH / { in_examples = ($2 == "EXAMPLES") }
@@ -103,4 +78,4 @@ while IFS='	' read -r want cmd; do
 		exit 1
 	fi
 done < examples.txt
-echo "readme-examples: $n examples of README.md and the man page ran as printed"
+echo "readme-examples: $n examples of README.md, docs/GUIDE.md and the man page ran as printed"

@@ -11,7 +11,7 @@ load ../lib/helpers
 	CORPUS="$CORPUS" run "$TOP/scripts/readme-examples.sh" "$TA"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[[ "$output" == "readme-examples: "*" examples of README.md and the man page ran as printed" ]]
+	[[ "$output" == "readme-examples: "*" examples of README.md, docs/GUIDE.md and the man page ran as printed" ]]
 }
 
 @test "the man page renders at 80 columns without a troff warning" {
