@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <tracefs.h>
@@ -288,6 +289,27 @@ void capture_instance_read_stats(struct capture *c, struct capture_stats *st)
 		}
 }
 
+/*
+ * Remove an instance. Its per-CPU files are closed by now, but the kernel
+ * may drop their last reference a moment later (a splice still in flight
+ * on a busy machine): rmdir then fails with EBUSY, so it is tried again
+ * for up to a second before the instance is said to be left behind.
+ */
+static int destroy_instance(struct tracefs_instance *inst)
+{
+	struct timespec tick = { 0, 10000000l };
+	int tries;
+
+	for (tries = 0; tries < 100; tries++) {
+		if (tracefs_instance_destroy(inst) == 0)
+			return 0;
+		if (errno != EBUSY)
+			return -1;
+		nanosleep(&tick, NULL);
+	}
+	return -1;
+}
+
 void capture_instance_close(struct capture *c)
 {
 	int k;
@@ -297,7 +319,7 @@ void capture_instance_close(struct capture *c)
 
 		if (b->inst) {
 			tracefs_instance_file_write(b->inst, "tracing_on", "0");
-			if (b->made_dir && tracefs_instance_destroy(b->inst) < 0)
+			if (b->made_dir && destroy_instance(b->inst) < 0)
 				warn("cannot remove the tracefs instance '%s': %s (rmdir it by hand)",
 				     b->dir, strerror(errno));
 			tracefs_instance_free(b->inst);
