@@ -89,4 +89,7 @@ static inline uint64_t account_reallocated(const struct account *a, uint32_t id)
 /* The counters of call site id, or NULL if it never allocated. */
 const struct site_stats *account_site(const struct account *a, uint32_t id);
 
+/* The bytes live at the end: every row's current_dynamic, the account's "current bytes allocated". */
+uint64_t account_live_bytes(const struct account *a);
+
 #endif

@@ -39,6 +39,7 @@ struct summary_report {
 	const struct parse_stats *stats;
 	const struct trace_header *header;
 	const struct account_totals *totals;
+	uint64_t live_bytes;		/* the account's current bytes allocated */
 	unsigned families;
 	const struct findings *findings;	/* NULL: no findings block */
 	const struct strtab *caches;

@@ -173,3 +173,13 @@ void account_apply(struct account *a, const struct kmem_event *ev)
 	else
 		apply_free(a, ev);
 }
+
+uint64_t account_live_bytes(const struct account *a)
+{
+	uint64_t sum = 0;
+	uint32_t i;
+
+	for (i = 0; i < a->nsites; i++)
+		sum += a->sites[i].current_dynamic;
+	return sum;
+}

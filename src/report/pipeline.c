@@ -122,6 +122,7 @@ static void write_summary_file(struct out_dest *o, const struct analysis *r)
 		.stats = &r->read.stats,
 		.header = &r->read.header,
 		.totals = &r->account.totals,
+		.live_bytes = account_live_bytes(&r->account),
 		.families = r->opts->families,
 		.findings = &r->findings,
 		.caches = &r->strings.caches,

@@ -69,7 +69,7 @@ void write_stats(struct out_dest *o, const struct account_rows *rows, size_t top
 	out_doc_release(&d);
 }
 
-static void add_bytes_block(struct out_doc *d, const struct account_totals *t);
+static void add_bytes_block(struct out_doc *d, const struct account_totals *t, const uint64_t *live);
 
 static int by_bytes_allocated(const void *pa, const void *pb)
 {
@@ -93,7 +93,7 @@ void write_record_brief(struct out_dest *o, const struct account_rows *rows, siz
 	out_doc_init(&d, "stats");
 	add_stats_table(&d, &by_bytes, top, "top callers by bytes allocated (as perf kmem stat "
 			"--caller)");
-	add_bytes_block(&d, totals);
+	add_bytes_block(&d, totals, NULL);
 	out_emit(o, &d);
 	out_doc_release(&d);
 	free(by_bytes.rows);
@@ -106,7 +106,13 @@ static double share(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-static void add_bytes_block(struct out_doc *d, const struct account_totals *t)
+/*
+ * With live (the summary), two "net" figures named apart: perf kmem's net
+ * (allocated minus the frees that matched an allocation) and the
+ * account's live bytes at the end; they differ by the allocations whose
+ * pointer was allocated again while live (implicit frees: no free seen).
+ */
+static void add_bytes_block(struct out_doc *d, const struct account_totals *t, const uint64_t *live)
 {
 	struct out_block *b = out_list(d, "bytes", "slab bytes (SUMMARY, as perf kmem stat)");
 
@@ -115,6 +121,11 @@ static void add_bytes_block(struct out_doc *d, const struct account_totals *t)
 	out_item_u64(d, b, "freed", "total bytes freed", t->bytes_freed);
 	out_item_i64(d, b, "net", "net total bytes allocated",
 		     (int64_t)(t->bytes_allocated - t->bytes_freed));
+	if (live) {
+		out_item_u64(d, b, "live", "live bytes at the end (as the account)", *live);
+		out_item_i64(d, b, "net_minus_live", "net - live (implicit frees' bytes)",
+			     (int64_t)(t->bytes_allocated - t->bytes_freed) - (int64_t)*live);
+	}
 	out_item_u64(d, b, "fragmentation_bytes", "bytes wasted on internal fragmentation",
 		     t->bytes_allocated - t->bytes_requested);
 	out_item_pct(d, b, "fragmentation_pct", "internal fragmentation %",
@@ -124,6 +135,7 @@ static void add_bytes_block(struct out_doc *d, const struct account_totals *t)
 	out_item_u64(d, b, "node_allocs", "allocations naming a node", t->node_allocs);
 	out_item_u64(d, b, "cross_node", "cross-node allocations (CPU on node 0)", t->cross_node);
 }
+
 
 static void add_events_block(struct out_doc *d, const struct summary_report *s)
 {
@@ -301,7 +313,7 @@ void write_summary_report(struct out_dest *o, const struct summary_report *s)
 	d.main = "";	/* CSV: its figures in its own file, its tables beside it */
 	src = out_list(&d, "source", NULL);
 	out_item_str(&d, src, "log", "log", s->source);
-	add_bytes_block(&d, s->totals);
+	add_bytes_block(&d, s->totals, &s->live_bytes);
 	add_events_block(&d, s);
 	if (s->branch && s->rows && s->rows_kept)
 		add_branch_block(&d, s);

@@ -255,3 +255,21 @@ number of callers:                  2
 	grep -v 'of Linux' old.log > none.log
 	"$TA" -q -f none.log --group-by cache -c - | grep -q ' kmalloc-2k$'
 }
+
+@test "--summary: perf kmem's net and the account's live bytes, named apart, their difference said" {
+	{
+		# 0x100 allocated twice with no free between: the first one's free was not seen
+		line 0 1.000000 kmalloc "call_site=f+0x1/0x10 ptr=ffff888000000100 bytes_req=100 bytes_alloc=128 gfp_flags=GFP_KERNEL node=-1 accounted=false"
+		line 0 1.000001 kmalloc "call_site=f+0x1/0x10 ptr=ffff888000000100 bytes_req=50 bytes_alloc=64 gfp_flags=GFP_KERNEL node=-1 accounted=false"
+		line 0 1.000002 kmalloc "call_site=g+0x1/0x10 ptr=ffff888000000200 bytes_req=30 bytes_alloc=32 gfp_flags=GFP_KERNEL node=-1 accounted=false"
+		line 1 1.000003 kfree "call_site=h+0x2/0x10 ptr=ffff888000000100"
+	} > "$BATS_TEST_TMPDIR/log"
+	run "$TA" -q -f "$BATS_TEST_TMPDIR/log" --summary -
+	[ "$status" -eq 0 ]
+	grep -qx 'net total bytes allocated: *160' <<< "$output"		# 224 allocated - 64 freed
+	grep -qx 'live bytes at the end (as the account): *32' <<< "$output"
+	grep -qx "net - live (implicit frees' bytes): *128" <<< "$output"	# the first 0x100
+	[ "$("$TA" -q -f "$BATS_TEST_TMPDIR/log" -c - | sed -n 's/^current bytes allocated: *//p')" = 32 ]
+	run "$TA" -q -f "$BATS_TEST_TMPDIR/log" --summary - --format json
+	[ "$(jq -c '.bytes | [.net, .live, .net_minus_live]' <<< "$output")" = "[160,32,128]" ]
+}
