@@ -54,6 +54,15 @@ static inline const double *timeline_row_values(const struct timeline_rows *r, u
 void timeline_rows_write_json(FILE *f, const struct timeline_rows *rows, size_t top);
 
 /*
+ * The samples as a report (--timeline FILE.csv or FILE.json, or '-'): a
+ * table "series", a row per sample and row shown (time_s of the log's
+ * clock, the row's key, its live bytes), "(other)" for the rest; a table
+ * "pages" (time_s, pages held) when the log had page events; a table
+ * "lost" (time_s of each lost-event mark) when it has any.
+ */
+void timeline_rows_report(struct out_doc *d, const struct timeline_rows *rows, size_t top);
+
+/*
  * The stacked-area chart: the top rows by peak and "other", pages held on
  * a second panel when the log had page events, lost events marked.
  */

@@ -234,7 +234,7 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 		OPT_OUTPUT(0, "timeline", &o->timeline_path, "FILE",
 			   "live bytes over the log's time, stacked per row (the N largest and "
 			   "'other'), pages held on a second panel, lost events marked: PNG, or "
-			   "SVG/PDF by the name"),
+			   "SVG/PDF by the name; FILE.csv, FILE.json or '-': the samples as data"),
 		OPT_OUTPUT(0, "html", &o->html_path, "FILE",
 			   "one self-contained page: summary, findings, a sortable table of every "
 			   "row, the timeline, with -k a zoomable sunburst, with stacks a zoomable "
@@ -329,6 +329,15 @@ int analysis_args_finish(const struct po_command *cmd, struct analysis_args *a)
 	return -1;
 }
 
+/* --timeline's data: FILE.csv, FILE.json, or '-'. */
+static bool timeline_data_path_ok(const char *path)
+{
+	size_t n = strlen(path);
+
+	return strcmp(path, "-") == 0 || (n > 4 && strcmp(path + n - 4, ".csv") == 0) ||
+	       (n > 5 && strcmp(path + n - 5, ".json") == 0);
+}
+
 /* What needs what: a usage error rather than an option silently ignored. */
 static int check_combinations(const struct po_command *cmd, struct options *opts)
 {
@@ -370,9 +379,11 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 				   "(-f LOG or --db-file DB)");
 	if (!opts->log_path && !opts->db_path && (opts->timeline_path || opts->html_path))
 		return po_usage_error(cmd, "%s", "--timeline and --html need a log (-f LOG or --db-file DB)");
-	if (opts->timeline_path && !chart_path_ok(opts->timeline_path))
-		return po_usage_error(cmd, "--timeline '%s': a chart is written as .png, .svg or .pdf: "
-				     "name it so", opts->timeline_path);
+	if (opts->timeline_path && !chart_path_ok(opts->timeline_path) &&
+	    !timeline_data_path_ok(opts->timeline_path))
+		return po_usage_error(cmd, "--timeline '%s': a chart is written as .png, .svg or .pdf, "
+				     "the series as .csv or .json (or '-', CSV): name it so",
+				     opts->timeline_path);
 	if (opts->rings_show && !opts->rings_path)
 		return po_usage_error(cmd, "%s", "-i shows the ringchart: it needs one (-r FILE)");
 	if (opts->rings_path && !chart_path_ok(opts->rings_path))

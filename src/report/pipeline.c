@@ -309,14 +309,59 @@ static size_t timeline_rows_shown(const struct options *o)
 	return o->top ? o->top : TIMELINE_DEFAULT_ROWS;
 }
 
+/* --timeline FILE.csv, FILE.json or '-': the series as data, in the format its name says. */
+static bool timeline_as_data(const char *path, enum out_format *format)
+{
+	size_t n = strlen(path);
+
+	if (strcmp(path, "-") == 0 || (n > 4 && strcmp(path + n - 4, ".csv") == 0))
+		*format = FORMAT_CSV;
+	else if (n > 5 && strcmp(path + n - 5, ".json") == 0)
+		*format = FORMAT_JSON;
+	else
+		return false;
+	return true;
+}
+
+static int write_timeline_data(const struct analysis *r, enum out_format format,
+			       struct ta_error *err)
+{
+	const struct options *o = r->opts;
+	struct timeline_rows rows;
+	struct outfile out;
+	struct out_dest dest;
+	struct out_doc d;
+
+	if (outfile_open(&out, o->timeline_path, err) < 0)
+		return -1;
+	if (strcmp(o->timeline_path, "-") == 0 && o->format == FORMAT_JSON)
+		format = FORMAT_JSON;
+	timeline_rows_of(r, &rows);
+	out_doc_init(&d, "timeline");
+	timeline_rows_report(&d, &rows, timeline_rows_shown(o));
+	out_dest_init(&dest, outfile_stream(&out), o->timeline_path, format, o->quiet, err);
+	dest.group_by = grouping_name(o->group_by);
+	out_emit(&dest, &d);
+	out_doc_release(&d);
+	timeline_rows_release(&rows);
+	if (dest.rc < 0) {
+		outfile_abort(&out);
+		return -1;
+	}
+	return outfile_commit(&out, false, err);
+}
+
 static int write_timeline_chart(const struct analysis *r, struct ta_error *err)
 {
 	const struct options *o = r->opts;
+	enum out_format format;
 	struct timeline_rows rows;
 	struct outfile out;
 	char title[1024];
 	int rc;
 
+	if (timeline_as_data(o->timeline_path, &format))
+		return write_timeline_data(r, format, err);
 	if (outfile_open(&out, o->timeline_path, err) < 0)
 		return -1;
 	timeline_rows_of(r, &rows);

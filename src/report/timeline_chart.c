@@ -184,6 +184,65 @@ void timeline_rows_write_json(FILE *f, const struct timeline_rows *rows, size_t 
 	fputs("]}\n", f);
 }
 
+static const struct out_column series_columns[] = {
+	{ "time_s", NULL, OUT_F64, false },
+	{ "row", NULL, OUT_STR, true },
+	{ "live_bytes", NULL, OUT_U64, false },
+};
+
+static const struct out_column pages_columns[] = {
+	{ "time_s", NULL, OUT_F64, false },
+	{ "pages_held", NULL, OUT_I64, false },
+};
+
+static const struct out_column lost_columns[] = {
+	{ "time_s", NULL, OUT_F64, false },
+};
+
+void timeline_rows_report(struct out_doc *d, const struct timeline_rows *rows, size_t top)
+{
+	const struct timeline *t = rows->timeline;
+	size_t shown = top < rows->nrows ? top : rows->nrows, r;
+	struct out_block *b;
+	uint32_t i;
+
+	b = out_table(d, "series", "live bytes over time, a row per sample and row",
+		      series_columns, sizeof(series_columns) / sizeof(series_columns[0]));
+	b->keyed = true;
+	b->key_column = 1;	/* CSV: group_by,key,time_s,live_bytes */
+	for (i = 0; i < rows->nsamples; i++) {
+		double rest = rows->total[i];
+
+		for (r = 0; r <= shown; r++) {
+			double v = r < shown ? timeline_row_values(rows, (uint32_t)r)[i] : rest;
+
+			if (r < shown)
+				rest -= v;
+			out_row_f64(d, b, (double)rows->ts[i] / 1e9);
+			out_row_str(d, b, r < shown ? rows->names[r] : "(other)");
+			out_row_u64(d, b, v > 0 ? (uint64_t)llround(v) : 0);
+		}
+	}
+	if (t->page_events) {
+		b = out_table(d, "pages", "pages held over time", pages_columns,
+			      sizeof(pages_columns) / sizeof(pages_columns[0]));
+		b->keyed = true;	/* CSV: group_by,key (the time),pages_held */
+		b->group_by = "time_s";
+		for (i = 0; i < t->nsamples; i++) {
+			out_row_f64(d, b, (double)t->samples[i].ts_ns / 1e9);
+			out_row_i64(d, b, (int64_t)t->samples[i].pages);
+		}
+	}
+	if (t->nlost) {
+		b = out_table(d, "lost", "where the log says events were lost", lost_columns,
+			      sizeof(lost_columns) / sizeof(lost_columns[0]));
+		b->keyed = true;
+		b->group_by = "time_s";
+		for (i = 0; i < t->nlost; i++)
+			out_row_f64(d, b, (double)t->lost_at[i] / 1e9);
+	}
+}
+
 /* ---- the chart ---- */
 
 /* The rows after the first shown that allocated in the log (a peak above 0). */

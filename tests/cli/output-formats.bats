@@ -84,6 +84,7 @@ steady_leak_log() {
 		csv_files_of --summary -q -f "$log" --summary out.csv
 		csv_files_of --outstanding -q -f "$log" --outstanding out.csv
 		csv_files_of --page -q -f "$log" --page out.csv
+		csv_files_of --timeline -q -f "$log" --timeline out.csv
 		csv_files_of -l -q -k "$tree" -f "$log" -l out.csv
 	done
 	csv_files_of -k -q -k "$tree" -c out.csv
@@ -94,7 +95,7 @@ steady_leak_log() {
 	# every table's header starts with its key; every list file is block,key,value
 	local f
 	for f in "$BATS_TEST_TMPDIR"/csv.*/*.csv; do
-		head -n 1 "$f" | grep -Eq '^(group_by,key,|block,key,value$)' ||
+		head -n 1 "$f" | grep -Eq '^(group_by,key(,|$)|block,key,value$)' ||
 			{ echo "$f: $(head -n 1 "$f")"; return 1; }
 	done
 }

@@ -26,11 +26,38 @@ setup() {
 	[ "$(head -c 5 t.pdf)" = "%PDF-" ]
 }
 
-@test "--timeline with a name of no chart format is a usage error listing png, svg, pdf" {
+@test "--timeline with a name of no chart or data format is a usage error listing them" {
 	run "$TA" -f "$CORPUS/host-6.18/small-kmem.log" --timeline t.jpg
 	[ "$status" -eq 2 ]
-	[ "${lines[0]}" = "trace_analyze: error: --timeline 't.jpg': a chart is written as .png, .svg or .pdf: name it so" ]
+	[ "${lines[0]}" = "trace_analyze: error: --timeline 't.jpg': a chart is written as .png, .svg or .pdf, the series as .csv or .json (or '-', CSV): name it so" ]
 	[ ! -e t.jpg ]
+}
+
+@test "--timeline FILE.csv, FILE.json, '-': the series as data; the last sample is the account's live bytes" {
+	local log="$CORPUS/host-6.18/overrun-kmem.log" live
+	live=$("$TA" -q -f "$log" --group-by cache -c - | sed -n 's/^current bytes allocated: *//p')
+	"$TA" -q -f "$log" --group-by cache --timeline t.csv
+	"$TA" -q -f "$log" --group-by cache --timeline t.json
+	"$TA" -q -f "$log" --group-by cache --timeline - > stdout.csv
+	cmp t.csv stdout.csv
+	python3 - "$live" <<'PY'
+import csv, json, sys
+live = int(sys.argv[1])
+rows = list(csv.DictReader(open("t.csv")))
+assert rows and all(r["group_by"] == "cache" for r in rows), rows[:2]
+last = max(float(r["time_s"]) for r in rows)
+at_end = sum(int(r["live_bytes"]) for r in rows if float(r["time_s"]) == last)
+assert at_end == live, (at_end, live)
+assert any(r["key"] == "(other)" for r in rows)
+doc = json.load(open("t.json"))
+assert doc["report"] == "timeline" and len(doc["series"]) == len(rows)
+assert [r["live_bytes"] for r in doc["series"]] == [int(r["live_bytes"]) for r in rows]
+# the overrun log's lost-event mark, and its page events
+assert doc["lost"] and doc["pages"], doc.keys()
+assert list(csv.DictReader(open("t.lost.csv"))) and list(csv.DictReader(open("t.pages.csv")))
+PY
+	python3 -c "import json,jsonschema,sys; jsonschema.validate(json.load(open('t.json')), json.load(open(sys.argv[1])))" \
+		"$TOP/data/schema/timeline.schema.json"
 }
 
 @test "leak suspects: the 6.18 stack log's first grower frees untraced, so the suspect is the next" {
