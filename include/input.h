@@ -92,6 +92,24 @@ void input_end_streams_on_interrupt(void);
 /* Fill c with whole lines: 1 when c->len > 0, 0 at end of input, -1 on error. */
 int input_read_chunk(struct input *in, struct chunk *c, struct ta_error *err);
 
+/*
+ * Up to n of the content's first bytes (decompressed), into head, *got of
+ * them, without consuming them: the first chunk still starts with them. A
+ * stream is read no further than its first newline (a text log's first
+ * line is enough to tell it from a binary file), so a live stream is not
+ * waited on. For what the first bytes of a capture tool's file say.
+ */
+int input_peek(struct input *in, unsigned char *head, size_t n, size_t *got,
+	       struct ta_error *err);
+
+/*
+ * The whole content, from where reading stands, written to fd (named to
+ * in messages): a binary file that came compressed or through a pipe,
+ * made a file to be read at random. A cut or damaged compressed stream is
+ * an error, as for a log.
+ */
+int input_copy_to(struct input *in, int fd, const char *to, struct ta_error *err);
+
 /* How far into the input as given (compressed bytes when it is): for progress. */
 uint64_t input_position(const struct input *in);
 

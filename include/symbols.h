@@ -59,6 +59,9 @@ int symbols_parse_system_map(struct symbol_table *t, const char *text, size_t le
  * A trace.dat's kallsyms as libtraceevent reads it (tep_parse_kallsyms), so
  * that names match trace-cmd report's.
  */
+/* The same as symbols_load_kallsyms, of text already read. */
+int symbols_parse_kallsyms(struct symbol_table *t, const char *text, size_t len,
+			   const char *name, struct ta_error *err);
 int symbols_parse_tep_kallsyms(struct symbol_table *t, const char *text, size_t len,
 			       const char *name, struct ta_error *err);
 

@@ -45,6 +45,70 @@ static bool is_directory(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* Whether the file at path begins as a gzip, xz or zstd stream does. */
+static bool file_is_compressed(const char *path)
+{
+	unsigned char head[COMPRESSION_MAGIC_MAX];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, head, sizeof(head));
+
+	if (fd >= 0)
+		close(fd);
+	return n > 0 && compression_of(head, (size_t)n) != COMPRESSION_NONE;
+}
+
+/* A compressed symbol file's whole text, decompressed as a log is (the input module). */
+static int read_compressed_text(const char *path, char **text, size_t *len, struct ta_error *err)
+{
+	struct input in;
+	struct chunk c;
+	size_t cap = 0;
+	int rc;
+
+	*text = NULL;
+	*len = 0;
+	if (input_open(&in, path, err) < 0)
+		return -1;
+	chunk_init(&c, 0);
+	while ((rc = input_read_chunk(&in, &c, err)) > 0) {
+		if (*len + c.len > cap) {
+			cap = (*len + c.len) * 2;
+			*text = xrealloc(*text, cap);
+		}
+		memcpy(*text + *len, c.data, c.len);
+		*len += c.len;
+	}
+	chunk_release(&c);
+	input_close(&in);
+	if (rc < 0) {
+		free(*text);
+		*text = NULL;
+	}
+	return rc;
+}
+
+/*
+ * A System.map or kallsyms file into t: plain, or compressed as the corpus
+ * ships them (kallsyms.xz), known by its first bytes as a log is.
+ */
+static int load_symbol_file(struct symbol_table *t, const char *path, bool kallsyms,
+			    struct ta_error *err)
+{
+	char *text;
+	size_t len;
+	int rc;
+
+	if (!file_is_compressed(path))
+		return kallsyms ? symbols_load_kallsyms(t, path, err)
+				: symbols_load_system_map(t, path, err);
+	if (read_compressed_text(path, &text, &len, err) < 0)
+		return -1;
+	rc = kallsyms ? symbols_parse_kallsyms(t, text, len, path, err)
+		      : symbols_parse_system_map(t, text, len, path, err);
+	free(text);
+	return rc;
+}
+
 /* --system-map FILE, or the System.map of -k DIR (or of its index). */
 static int load_symbols(struct analysis *r, struct ta_error *err)
 {
@@ -83,7 +147,7 @@ static int load_symbols(struct analysis *r, struct ta_error *err)
 	}
 	if (is_directory(r->map_path))
 		return error_set_errno(err, EISDIR, "cannot read '%s'", r->map_path);
-	return symbols_load_system_map(&r->syms, r->map_path, err);
+	return load_symbol_file(&r->syms, r->map_path, false, err);
 }
 
 
@@ -945,6 +1009,51 @@ static enum binary_kind binary_input(const struct analysis *r, int *fd)
 	return BINARY_NONE;
 }
 
+/*
+ * A capture tool's binary file that came compressed or on a pipe: its
+ * content made an unnamed file in $TMPDIR (both formats are read at
+ * random), then read as the file itself would be.
+ */
+static int read_spooled_binary(struct analysis *r, enum binary_kind kind, struct ta_error *err)
+{
+	const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char where[4096];
+	int fd, rc;
+
+	snprintf(where, sizeof(where), "%s (a copy of '%s')", dir, input_name(r));
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		snprintf(where, sizeof(where), "%s/trace_analyze.XXXXXX", dir);
+		fd = mkostemp(where, O_CLOEXEC);
+		if (fd >= 0)
+			unlink(where);
+	}
+	if (fd < 0) {
+		rc = error_set_errno(err, errno, "cannot make a file in '%s' to read the %s '%s' from",
+				     dir, binary_kind_name(kind), input_name(r));
+		input_close(&r->input);
+		return rc;
+	}
+	rc = input_copy_to(&r->input, fd, where, err);
+	input_close(&r->input);
+	if (rc == 0 && lseek(fd, 0, SEEK_SET) < 0)
+		rc = error_set_errno(err, errno, "cannot read back '%s'", where);
+	if (rc == 0)
+		rc = read_binary(r, fd, kind, err);
+	close(fd);
+	return rc;
+}
+
+/* The first bytes of the log's content (decompressed) name a binary capture, or none. */
+static enum binary_kind binary_content(struct analysis *r, struct ta_error *err, int *rc)
+{
+	unsigned char head[16];
+	size_t n = 0;
+
+	*rc = input_peek(&r->input, head, sizeof(head), &n, err);
+	return *rc == 0 ? binary_kind_of(head, n) : BINARY_NONE;
+}
+
 static int read_log(struct analysis *r, struct ta_error *err)
 {
 	struct read_config cfg = {
@@ -971,6 +1080,13 @@ static int read_log(struct analysis *r, struct ta_error *err)
 	}
 	if (input_open(&r->input, r->opts->log_path, err) < 0)
 		return -1;
+	kind = binary_content(r, err, &rc);
+	if (rc < 0) {
+		input_close(&r->input);
+		return -1;
+	}
+	if (kind != BINARY_NONE)
+		return read_spooled_binary(r, kind, err);
 	expect_live_objects(r, r->input.size_hint);
 	if (r->opts->save_db) {
 		/* a windowed account is not the log's: then the writer keeps all three */
@@ -1247,9 +1363,9 @@ static int load_kallsyms(struct analysis *a, struct ta_error *err)
 	if (!a->syms.count) {
 		free(a->map_path);
 		a->map_path = xstrdup(path);
-		return symbols_load_kallsyms(&a->syms, path, err);
+		return load_symbol_file(&a->syms, path, true, err);
 	}
-	return symbols_load_kallsyms(&a->kallsyms, path, err);
+	return load_symbol_file(&a->kallsyms, path, true, err);
 }
 
 /* -k, --system-map, --kallsyms: the tree (walked or from its index), its directories. */

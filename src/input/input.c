@@ -395,3 +395,89 @@ int input_read_chunk(struct input *in, struct chunk *c, struct ta_error *err)
 		c->len = 0;
 	}
 }
+
+/* Read from in->fd into buf, retrying EINTR: bytes read, 0 at its end, -1 (errno) on error. */
+static ssize_t read_more(struct input *in, void *buf, size_t n)
+{
+	ssize_t r;
+
+	do
+		r = read(in->fd, buf, n);
+	while (r < 0 && errno == EINTR);
+	return r;
+}
+
+int input_peek(struct input *in, unsigned char *head, size_t n, size_t *got,
+	       struct ta_error *err)
+{
+	if (!in->is_stream && !in->dec && in->carry_len == 0) {	/* a plain file: read, then put back */
+		off_t at = lseek(in->fd, 0, SEEK_CUR);
+		ssize_t r = at < 0 ? -1 : pread(in->fd, head, n, at);
+
+		if (r < 0)
+			return error_set_errno(err, errno, "cannot read '%s'", display_name(in));
+		*got = (size_t)r;
+		return 0;
+	}
+	/* a stream or a decompressor's pipe: what is read waits in the carry for the first chunk */
+	while (in->carry_len < n && !in->eof && !memchr(in->carry, '\n', in->carry_len)) {
+		ssize_t r = read_more(in, in->carry + in->carry_len, n - in->carry_len);
+
+		if (r < 0)
+			return error_set_errno(err, errno, "cannot read '%s'", display_name(in));
+		if (r == 0) {
+			in->eof = true;
+			if (in->dec && decompressor_finish(in->dec, err) < 0)
+				return -1;
+		}
+		in->carry_len += (size_t)r;
+		in->bytes_read += (uint64_t)r;
+	}
+	*got = in->carry_len < n ? in->carry_len : n;
+	memcpy(head, in->carry, *got);
+	return 0;
+}
+
+int input_copy_to(struct input *in, int fd, const char *to, struct ta_error *err)
+{
+	char *buf = xmalloc(1u << 20);
+	size_t have = in->carry_len, done;
+	int rc = 0;
+
+	memcpy(buf, in->carry, have);
+	in->carry_len = 0;
+	for (;;) {
+		ssize_t r = 0;
+
+		if (!have && !in->eof) {
+			r = read_more(in, buf, 1u << 20);
+			if (r < 0) {
+				rc = error_set_errno(err, errno, "cannot read '%s'", display_name(in));
+				break;
+			}
+			if (r == 0)
+				in->eof = true;
+			have = (size_t)r;
+			in->bytes_read += (uint64_t)r;
+		}
+		if (!have)
+			break;
+		for (done = 0; done < have;) {
+			ssize_t w = write(fd, buf + done, have - done);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0) {
+				rc = error_set_errno(err, errno, "cannot write '%s'", to);
+				goto out;
+			}
+			done += (size_t)w;
+		}
+		have = 0;
+	}
+	if (rc == 0 && in->dec && decompressor_finish(in->dec, err) < 0)
+		rc = -1;
+out:
+	free(buf);
+	return rc;
+}

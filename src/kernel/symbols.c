@@ -145,6 +145,12 @@ int symbols_parse_system_map(struct symbol_table *t, const char *text, size_t le
 	return parse_symbols(t, text, len, name, SYMRULE_MAP, err);
 }
 
+int symbols_parse_kallsyms(struct symbol_table *t, const char *text, size_t len,
+			   const char *name, struct ta_error *err)
+{
+	return parse_symbols(t, text, len, name, SYMRULE_PERF, err);
+}
+
 int symbols_parse_tep_kallsyms(struct symbol_table *t, const char *text, size_t len,
 			       const char *name, struct ta_error *err)
 {

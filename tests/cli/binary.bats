@@ -62,3 +62,19 @@ refused() {
 	# found by fuzzing: one flipped bit in kmalloc's print format ("none". REC->node)
 	refused perfdata/format-crashes-libtraceevent "is a damaged perf.data: its event formats make libtraceevent crash"
 }
+
+@test "a trace.dat or perf.data compressed, on a pipe or on standard input: the reports of the file" {
+	local f
+	for f in "$FIX/small-stacks.dat" "$FIX/small-callchain.perf.data"; do
+		"$TA" -q -f "$f" -c file.txt --group-by origin
+		gzip -c "$f" > c.gz && zstd -q -c "$f" > c.zst
+		"$TA" -q -f c.gz -c gz.txt --group-by origin
+		"$TA" -q -f c.zst -c zst.txt --group-by origin
+		cat "$f" | "$TA" -q -f - -c pipe.txt --group-by origin
+		"$TA" -q -f - -c stdin.txt --group-by origin < "$f"
+		gzip -c "$f" | "$TA" -q -f - -c gzpipe.txt --group-by origin
+		for how in gz zst pipe stdin gzpipe; do
+			cmp file.txt "$how.txt" || { echo "$f: $how differs"; return 1; }
+		done
+	done
+}

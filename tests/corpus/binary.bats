@@ -163,3 +163,24 @@ text_form() {
 		[ ! -e out.txt ]
 	done
 }
+
+@test "compressed and piped captures: the corpus's kmem.dat.xz, kmem.perf.data.xz, kallsyms.xz as the files" {
+	local dat perf ksyms
+	dat=$(unpacked kmem.dat) perf=$(unpacked kmem.perf.data) ksyms=$(unpacked kallsyms)
+	"$TA" -q -f "$dat" -c dat.file --summary dat.sum.file
+	"$TA" -q -f "$BIN/kmem.dat.xz" -c dat.xz --summary dat.sum.xz
+	"$TA" -q -f - -c dat.stdin < "$dat"
+	xz -dc "$BIN/kmem.dat.xz" | "$TA" -q -f - -c dat.pipe
+	cmp dat.file dat.xz && cmp dat.file dat.stdin && cmp dat.file dat.pipe
+	diff <(sed 1d dat.sum.file) <(sed 1d dat.sum.xz)
+	"$TA" -q -f "$perf" --kallsyms "$ksyms" -c perf.file
+	"$TA" -q -f "$BIN/kmem.perf.data.xz" --kallsyms "$BIN/kallsyms.xz" -c perf.xz
+	xz -dc "$BIN/kmem.perf.data.xz" | "$TA" -q -f - --kallsyms "$BIN/kallsyms.xz" -c perf.pipe
+	cmp perf.file perf.xz && cmp perf.file perf.pipe
+	grep -q 'alloc_pipe_info\|kmem_cache_alloc\|__alloc' perf.xz	# named, not hex
+	# a cut compressed capture is an error, never a shorter account
+	head -c $(($(stat -c %s "$BIN/kmem.dat.xz") / 2)) "$BIN/kmem.dat.xz" > cut.dat.xz
+	run "$TA" -q -f cut.dat.xz -c cut.txt
+	[ "$status" -eq 1 ]
+	[ ! -e cut.txt ]
+}
