@@ -112,6 +112,13 @@ const char *capture_resolve(void *capture, uint64_t addr, uint64_t *start);
 /* Tracing off; capture_next drains the buffers and ends (async-signal-safe: no). */
 void capture_stop(struct capture *c);
 
+/*
+ * With a task filter: the allocations' buffer off, the frees' buffer (the
+ * frees of every task) still on, so that what the tasks allocated is seen
+ * freed after they end (RCU callbacks, kworkers). 0, or -1 without one.
+ */
+int capture_stop_allocations(struct capture *c);
+
 /* Stop at once: what is still in the buffers or queued is not handed on. */
 void capture_abort(struct capture *c);
 

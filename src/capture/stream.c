@@ -445,6 +445,19 @@ void capture_stop(struct capture *c)
 	pthread_mutex_unlock(&c->lock);
 }
 
+int capture_stop_allocations(struct capture *c)
+{
+	int rc = -1;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->by_task && !atomic_load(&c->released) && c->buf[0].inst) {
+		tracefs_instance_file_write(c->buf[0].inst, "tracing_on", "0");
+		rc = 0;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return rc;
+}
+
 void capture_abort(struct capture *c)
 {
 	capture_stop(c);

@@ -42,7 +42,7 @@
 
 static const char usage_line[] =
 	"usage: trace_analyze record [-o LOG] [--stacks] [--buffer-kb N]\n"
-	"                            [--events slab|page|all] [--duration S] [--pid P,...]\n"
+	"                            [--events slab|page|all] [--duration S] [--linger S] [--pid P,...]\n"
 	"                            [analysis options: --save-db DB, -c FILE, --summary FILE,\n"
 	"                            -k DIR, ...] [-- CMD [ARGS...]]\n";
 
@@ -65,12 +65,14 @@ static const struct po_command record_command = {
 };
 
 #define CHILD_GRACE_S 3.0	/* CMD's time to end after SIGTERM, then SIGKILL */
+#define LINGER_DEFAULT_NS 1000000000ull	/* --linger: see the option's help and the man page */
 
 struct record_args {
 	struct capture_config cfg;
 	struct po_pids pids;
 	const char *log_path;	/* -o */
 	uint64_t duration_ns;	/* 0: none */
+	uint64_t linger_ns;	/* --linger: frees recorded this long after CMD exits */
 	char **cmd;		/* after "--": NULL when none */
 	struct analysis_args analysis;
 	struct po_option *table;	/* record's options, then the analysis' */
@@ -90,6 +92,7 @@ struct recording {
 	uint64_t dat_items;	/* records into a trace.dat: its size looked at every 64 k */
 	bool log_full;		/* its file system filled: cut back to log_bytes */
 	bool dat_full;		/* a trace.dat's file system filled: nothing kept */
+	bool lingered;		/* --linger: frees recorded after CMD ended */
 	atomic_int log_stopped;	/* it cannot be written: the recording stops */
 	char header[1024];
 	size_t header_bytes;
@@ -148,6 +151,9 @@ static struct po_option *record_option_table(struct record_args *a)
 		OPT_EVENTS(&a->events),
 		OPT_SECONDS(0, "duration", &a->duration_ns, "S", 1, "seconds (e.g. 2.5)",
 			    "stop after S seconds"),
+		OPT_SECONDS(0, "linger", &a->linger_ns, "S", 0, "seconds (e.g. 0.5; 0: none)",
+			    "after CMD exits, record S seconds more of the frees of what it "
+			    "allocated (RCU callbacks, kworkers), no allocations (default 1)"),
 		OPT_PID(&a->pids),
 		OPT_HELP(),
 		OPT_END(),
@@ -166,6 +172,7 @@ static int parse_record_options(int argc, char **argv, struct record_args *a)
 
 	memset(a, 0, sizeof(*a));
 	a->events = -1;
+	a->linger_ns = LINGER_DEFAULT_NS;
 	analysis_args_init(&a->analysis);
 	a->table = record_option_table(a);
 	status = po_parse(&record_command, a->table, argc, argv, &rest);
@@ -560,6 +567,32 @@ static void abort_if_told_again(struct recording *r, sig_atomic_t seen)
 		abort_recording(r);
 }
 
+/*
+ * CMD has ended: with --linger, its allocations are no longer recorded but
+ * the frees of every task are, for that long (a signal or --duration ends
+ * it sooner), so that what CMD's RCU callbacks and kworkers free is seen.
+ */
+static void linger_after_the_command(struct recording *r, double until)
+{
+	struct timespec tick = { 0, 20000000l };
+	double end = analysis_clock() + r->args->linger_ns / 1e9;
+
+	if (!r->args->linger_ns || capture_stop_allocations(r->capture) < 0)
+		return;
+	r->lingered = true;
+	while (analysis_clock() < end && (!until || analysis_clock() < until)) {
+		abort_if_told_again(r, -1);
+		if (signals_seen) {
+			r->stopped_by_signal = true;
+			return;
+		}
+		if (capture_failed(r->capture) || atomic_load(&r->analysis_ended) ||
+		    atomic_load(&r->log_stopped))
+			return;
+		nanosleep(&tick, NULL);
+	}
+}
+
 static void wait_for_the_end(struct recording *r)
 {
 	struct timespec tick = { 0, 20000000l };
@@ -572,8 +605,12 @@ static void wait_for_the_end(struct recording *r)
 			r->stopped_by_signal = true;
 			break;
 		}
-		if (child_has_ended(r) || capture_failed(r->capture) ||
-		    atomic_load(&r->analysis_ended) || atomic_load(&r->log_stopped))
+		if (child_has_ended(r)) {
+			linger_after_the_command(r, until);
+			break;
+		}
+		if (capture_failed(r->capture) || atomic_load(&r->analysis_ended) ||
+		    atomic_load(&r->log_stopped))
 			break;
 		if (until && analysis_clock() >= until)
 			break;

@@ -176,6 +176,19 @@ wait_status() {
 	wait "$1" || st=$?
 }
 
+@test "record -- CMD --linger: the frees of CMD's objects that come after it (RCU) are recorded, no allocation" {
+	# 1000 pipes closed as CMD exits: their inodes' LSM blobs are freed after an RCU grace period
+	run "$TA" record -q -o kmem.log --events slab --linger 2 -c account.txt -- "$PIPES" 1000
+	[ "$status" -eq 0 ]
+	awk '/ security_inode_alloc\+/ { split($4, n, "/"); print; if (n[1] != n[2] || n[1] < 1000) bad++ }
+	     END { exit bad > 0 }' account.txt
+	# --linger 0: the recording ends with CMD
+	run "$TA" record -q --linger 0 --events slab -c - -- "$PIPES" 10
+	[ "$status" -eq 0 ]
+	run "$TA" record --linger soon -- true
+	[ "$status" -eq 2 ]
+}
+
 @test "record, Ctrl-C: the buffer is drained, the log written whole, the instance gone" {
 	start_paused rec record-running record -q -o kmem.log --events slab
 	kill -CONT "$rec"	# tracing is on: what comes now is recorded
