@@ -40,6 +40,9 @@ struct run_summary {
 	double seconds;
 	bool stacks;			/* stack traces were read: say what became of them */
 	uint32_t distinct_stacks;
+	/* a trace.dat or perf.data: records, not lines, and lost events as it names them */
+	const char *binary_kind;	/* "trace.dat", "perf.data", or NULL for text */
+	uint64_t records, file_bytes;
 };
 
 void write_summary(FILE *f, const struct run_summary *sum);

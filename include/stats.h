@@ -40,6 +40,7 @@ struct summary_report {
 	const struct trace_header *header;
 	const struct account_totals *totals;
 	uint64_t live_bytes;		/* the account's current bytes allocated */
+	const char *binary_kind;	/* "trace.dat", "perf.data": lost events named so; NULL: text */
 	unsigned families;
 	const struct findings *findings;	/* NULL: no findings block */
 	const struct strtab *caches;

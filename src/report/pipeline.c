@@ -29,6 +29,7 @@
 #include "ktree.h"
 #include "parse.h"
 #include "analysis.h"
+#include "binread.h"
 #include "pagereport.h"
 #include "pprof.h"
 #include "pipeline.h"
@@ -123,6 +124,7 @@ static void write_summary_file(struct out_dest *o, const struct analysis *r)
 		.header = &r->read.header,
 		.totals = &r->account.totals,
 		.live_bytes = account_live_bytes(&r->account),
+		.binary_kind = r->have_binary ? binary_kind_name(r->binary.kind) : NULL,
 		.families = r->opts->families,
 		.findings = &r->findings,
 		.caches = &r->strings.caches,
@@ -578,6 +580,11 @@ static void write_run_summary(const struct analysis *r)
 		.distinct_stacks = r->strings.stacks.count,
 	};
 
+	if (r->have_binary) {
+		sum.binary_kind = binary_kind_name(r->binary.kind);
+		sum.records = r->binary.records;
+		sum.file_bytes = r->facts.input.bytes_read;
+	}
 	write_summary(stderr, &sum);
 }
 

@@ -193,6 +193,34 @@ static void write_lines_skipped(FILE *f, const struct run_summary *sum)
 	summary_detail(f, "truncated last line", sum->truncated_last_line ? 1 : 0);
 }
 
+/* A binary file's records that are no kmem event, in place of the text's lines skipped. */
+static void write_records_skipped(FILE *f, const struct run_summary *sum)
+{
+	const struct parse_stats *st = sum->stats;
+
+	summary_line(f, "records skipped:", st->other_events + st->malformed);
+	summary_detail(f, "other events", st->other_events);
+	summary_detail(f, "malformed kmem events", st->malformed);
+}
+
+/* Lost events as the binary file records them: perf's PERF_RECORD_LOST, trace.dat's missed events. */
+static void write_binary_losses(FILE *f, const struct run_summary *sum)
+{
+	const struct parse_stats *st = sum->stats;
+	uint64_t marks = st->events[KMEM_LOST_EVENTS];
+	bool perf = strcmp(sum->binary_kind, "perf.data") == 0;
+
+	if (!marks)
+		fprintf(f, "  %-24snone recorded (%s)\n", "lost events:",
+			perf ? "no PERF_RECORD_LOST record" : "no page says events were missed");
+	else if (perf)
+		fprintf(f, "  %-24s%" PRIu64 " events, in %" PRIu64 " PERF_RECORD_LOST record%s\n",
+			"lost events:", st->lost_events, marks, marks == 1 ? "" : "s");
+	else
+		fprintf(f, "  %-24s%" PRIu64 " events, missed before %" PRIu64 " page%s of the "
+			   "ring buffer\n", "lost events:", st->lost_events, marks, marks == 1 ? "" : "s");
+}
+
 static void write_ring_buffer(FILE *f, const struct run_summary *sum)
 {
 	const struct trace_header *h = sum->header;
@@ -252,12 +280,19 @@ void write_summary(FILE *f, const struct run_summary *sum)
 	fprintf(f, "trace_analyze: summary of '%s'", sum->source);
 	if (sum->made_from)
 		fprintf(f, " (made from '%s')", sum->made_from);
-	fprintf(f, ": %" PRIu64 " lines, %" PRIu64 " bytes", st->lines, st->bytes);
+	if (sum->binary_kind)
+		fprintf(f, " (a %s): %" PRIu64 " records, %" PRIu64 " bytes", sum->binary_kind,
+			sum->records, sum->file_bytes);
+	else
+		fprintf(f, ": %" PRIu64 " lines, %" PRIu64 " bytes", st->lines, st->bytes);
 	if (sum->compression)
 		fprintf(f, " (%s, %" PRIu64 " compressed)", sum->compression, sum->compressed_bytes);
 	fprintf(f, " in %.2f s\n", sum->seconds);
 	write_events_read(f, st);
-	write_lines_skipped(f, sum);
+	if (sum->binary_kind)
+		write_records_skipped(f, sum);
+	else
+		write_lines_skipped(f, sum);
 	if (sum->families != FAMILY_ALL)
 		summary_line(f, sum->families == FAMILY_MALLOC ? "left out by --malloc:"
 							       : "left out by --cache:",
@@ -270,8 +305,11 @@ void write_summary(FILE *f, const struct run_summary *sum)
 	summary_line(f, "null frees:", t->null_frees);
 	if (sum->stacks)
 		write_stacks_read(f, sum);
-	write_ring_buffer(f, sum);
+	if (sum->binary_kind)
+		write_binary_losses(f, sum);
+	else
+		write_ring_buffer(f, sum);
 	if (sum->first_malformed_line)
-		fprintf(f, "  first malformed kmem event at line %" PRIu64 "\n",
-			sum->first_malformed_line);
+		fprintf(f, "  first malformed kmem event at %s %" PRIu64 "\n",
+			sum->binary_kind ? "line of its text form" : "line", sum->first_malformed_line);
 }

@@ -148,6 +148,10 @@ static void add_events_block(struct out_doc *d, const struct summary_report *s)
 		const char *key = k == KMEM_LOST_EVENTS ? "lost_events_markers"
 				: k == KMEM_BUFFER_STARTED ? "buffer_started_markers" : name;
 
+		if (k == KMEM_LOST_EVENTS && s->binary_kind)	/* as the file names them */
+			name = strcmp(s->binary_kind, "perf.data") == 0 ? "PERF_RECORD_LOST records"
+				: "pages after missed events";
+
 		out_item_u64(d, b, key, name, s->stats->events[k]);
 	}
 	out_item_u64(d, b, "allocations", "allocations", t->allocs);
@@ -160,7 +164,9 @@ static void add_events_block(struct out_doc *d, const struct summary_report *s)
 		out_item_u64(d, b, "filtered", s->families == FAMILY_MALLOC ? "left out by --malloc"
 									    : "left out by --cache",
 			     t->filtered);
-	out_item_u64(d, b, "lost_events", "events lost (trace_pipe markers)", s->stats->lost_events);
+	out_item_u64(d, b, "lost_events", !s->binary_kind ? "events lost (trace_pipe markers)"
+		     : strcmp(s->binary_kind, "perf.data") == 0 ? "events lost (PERF_RECORD_LOST)"
+		     : "events lost (missed, trace.dat)", s->stats->lost_events);
 	if (s->header->has_entries) {
 		out_item_u64(d, b, "entries_in_buffer", "entries in buffer",
 			     s->header->entries_in_buffer);

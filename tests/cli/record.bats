@@ -354,10 +354,14 @@ wait_status() {
 	sh -c 'exit 0' & dead=$!
 	wait "$dead"
 	mkdir "$t/instances/trace_analyze-$dead"
+	# another run of record or top on the machine, started meanwhile, may remove it
+	# first: then only its removal is this test's to judge
+	others=$(pgrep -x trace_analyze | wc -l)
 	run "$TA" record -q --duration 0.5 --events slab
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"removed the tracefs instance 'trace_analyze-$dead' a killed run left behind"* ]]
 	[ ! -d "$t/instances/trace_analyze-$dead" ]
+	[ "$others" -gt 0 ] ||
+		[[ "$output" == *"removed the tracefs instance 'trace_analyze-$dead' a killed run left behind"* ]]
 }
 
 @test "top off a terminal: one plain table per interval, with the workload's call site" {
@@ -597,8 +601,10 @@ PY
 	grep -q '^=> alloc_pipe_info' report.txt
 	"$TA" -q -f kmem.dat -c again.account --summary again.summary --group-by origin
 	cmp live.account again.account
-	diff <(grep -v ' in [0-9.]* s$' live.summary | sed 1d) \
-	     <(grep -v ' in [0-9.]* s$' again.summary | sed 1d)
+	# the same summary, but that the file names its lost events as a trace.dat does
+	# (the lists then align on another label: spaces squeezed)
+	diff <(grep -v ' in [0-9.]* s$\|^events lost \|^lost events marker' live.summary | sed 1d | tr -s ' ') \
+	     <(grep -v ' in [0-9.]* s$\|^events lost \|^pages after missed events' again.summary | sed 1d | tr -s ' ')
 	# its text form gives the same account
 	"$TA" -q -f report.txt -c text.account --group-by origin
 	cmp live.account text.account

@@ -71,9 +71,10 @@ text_form() {
 	reports "$f" bin --kallsyms "$(unpacked kallsyms)"
 	reports "$t" txt
 	# perf script only warns of the lost records; the file's summary counts them
-	DROP='^log: |lost events marker|events lost|lost_marker' ISLANDS='account stats folded' \
+	DROP='^log: |lost events marker|PERF_RECORD_LOST|events lost|lost_marker' ISLANDS='account stats folded' \
 		same_reports bin txt
-	grep -Eq '^events lost \(trace_pipe markers\): +167$' bin.summary
+	grep -Eq '^events lost \(PERF_RECORD_LOST\): +167$' bin.summary
+	grep -Eq '^PERF_RECORD_LOST records: +[1-9][0-9]*$' bin.summary
 }
 
 @test "perf.data with callchains: origins and folded stacks as from its perf script text" {

@@ -19,16 +19,18 @@ reports() {
 }
 
 # same_reports A B: the reports of A and B byte for byte (the summary but its line naming
-# the log; the page's data but the log's name); DROP: summary lines left out of both,
+# the log and its lost events, which a binary file and its text form name each as they
+# record them; the page's data but the log's name); DROP: summary lines left out of both,
 # ISLANDS: the page's data compared
 same_reports() {
-	local r drop=${DROP:-^log: }
+	local r drop=${DROP:-^log: |^events lost |^lost events marker|^PERF_RECORD_LOST records|^pages after missed events}
 	for r in account stats outstanding page origins folded folded-pages tasks gfp caches; do
 		# a folded file with no line is not written, from either
 		[ -e "$1.$r" ] || [ -e "$2.$r" ] || continue
 		diff_or_fail "$1.$r" "$2.$r" || { echo "report $r differs"; return 1; }
 	done
-	diff <(grep -Ev "$drop" "$1.summary") <(grep -Ev "$drop" "$2.summary") ||
+	# (spaces squeezed: the lists align on their longest label, which the lost events' may be)
+	diff <(grep -Ev "$drop" "$1.summary" | tr -s ' ') <(grep -Ev "$drop" "$2.summary" | tr -s ' ') ||
 		{ echo "summary differs"; return 1; }
 	# shellcheck disable=SC2086
 	python3 "$TOP/tests/tools/same_islands.py" "$1.html" "$2.html" ${ISLANDS:-account stats timeline folded} ||
