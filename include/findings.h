@@ -28,6 +28,7 @@
 #ifndef TA_FINDINGS_H
 #define TA_FINDINGS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "event.h"
@@ -54,6 +55,9 @@ struct finding {
 	uint64_t count;
 	uint64_t lines[FINDING_EXAMPLES];	/* the first ones */
 	uint64_t related[FINDING_EXAMPLES];	/* the line it relates to (0: none) */
+	uint64_t ts[FINDING_EXAMPLES];		/* their timestamps (0: none) */
+	uint64_t related_ts[FINDING_EXAMPLES];
+	int32_t cpu[FINDING_EXAMPLES];		/* -1: none */
 };
 
 struct cache_stats {
@@ -77,6 +81,7 @@ struct findings {
 	struct cache_stats *class_stats;	/* indexed by id in classes */
 	uint32_t class_ids[FINDINGS_CLASS_KEYS];	/* (class, accounted) -> id + 1 */
 	uint64_t unnamed_allocs;	/* kmem_cache allocations without name= */
+	bool cite_by_time;		/* a binary capture: no text lines to cite; by time and CPU */
 };
 
 void findings_init(struct findings *f);

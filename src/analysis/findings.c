@@ -29,13 +29,18 @@ void findings_release(struct findings *f)
 	memset(f, 0, sizeof(*f));
 }
 
-static void note(struct findings *f, enum finding_kind k, uint64_t line, uint64_t related)
+/* A finding at event ev, relating to the line (and time) of another event, or 0. */
+static void note(struct findings *f, enum finding_kind k, const struct kmem_event *ev,
+		 uint64_t related, uint64_t related_ts)
 {
 	struct finding *x = &f->found[k];
 
 	if (x->count < FINDING_EXAMPLES) {
-		x->lines[x->count] = line;
+		x->lines[x->count] = ev->line;
 		x->related[x->count] = related;
+		x->ts[x->count] = ev->ts_ns;
+		x->related_ts[x->count] = related_ts;
+		x->cpu[x->count] = ev->cpu;
 	}
 	x->count++;
 }
@@ -121,7 +126,7 @@ static void check_time(struct findings *f, const struct kmem_event *ev)
 		f->ncpus = n;
 	}
 	if (ev->ts_ns < f->last_ts[cpu])
-		note(f, FIND_TIME_BACKWARDS, ev->line, f->last_line[cpu]);
+		note(f, FIND_TIME_BACKWARDS, ev, f->last_line[cpu], f->last_ts[cpu]);
 	f->last_ts[cpu] = ev->ts_ns;
 	f->last_line[cpu] = ev->line;
 	if (f->last_event_ts && ev->ts_ns > f->last_event_ts + FINDINGS_SILENCE_NS)
@@ -159,7 +164,7 @@ static void on_alloc(struct findings *f, const struct kmem_event *ev)
 	int existed;
 
 	if (ev->bytes_alloc < ev->bytes_req)
-		note(f, FIND_ALLOC_BELOW_REQ, ev->line, 0);
+		note(f, FIND_ALLOC_BELOW_REQ, ev, 0, 0);
 	if (ev->ptr == 0)
 		return;
 	forget_freed(f, ev->ptr);
@@ -173,6 +178,7 @@ static void on_alloc(struct findings *f, const struct kmem_event *ev)
 	}
 	slot->kind = ev->kind;
 	slot->line = ev->line;
+	slot->ts_ns = ev->ts_ns;
 	slot->call_site = row;	/* the table's row rides here */
 	slot->bytes_alloc = ev->bytes_alloc;
 	slot->bytes_req = ev->bytes_req;
@@ -199,16 +205,17 @@ static void on_free(struct findings *f, const struct kmem_event *ev)
 		if (gone) {
 			note(f, untraced_allocation_explains(f, gone, ev) ? FIND_UNTRACED_ALLOC_FREE
 									 : FIND_DOUBLE_FREE,
-			     ev->line, gone->line);
+			     ev, gone->line, gone->ts_ns);
 			gone->line = ev->line;
+			gone->ts_ns = ev->ts_ns;
 			gone->kind = ev->kind;
 		}
 		return;
 	}
 	if (kmem_is_cache_family(slot->kind) && ev->kind == KMEM_KFREE)
-		note(f, FIND_CACHE_OBJECT_KFREED, ev->line, slot->line);
+		note(f, FIND_CACHE_OBJECT_KFREED, ev, slot->line, slot->ts_ns);
 	else if (kmem_is_malloc_family(slot->kind) && ev->kind == KMEM_CACHE_FREE)
-		note(f, FIND_KMALLOC_CACHE_FREED, ev->line, slot->line);
+		note(f, FIND_KMALLOC_CACHE_FREED, ev, slot->line, slot->ts_ns);
 	if (slot->call_site != STR_NONE) {
 		struct cache_stats *c = stats_of_row(f, slot->call_site);
 
@@ -220,13 +227,14 @@ static void on_free(struct findings *f, const struct kmem_event *ev)
 	ptrmap_remove(&f->live, slot);
 	gone = ptrmap_insert(&f->freed, ev->ptr, &existed);
 	gone->line = ev->line;
+	gone->ts_ns = ev->ts_ns;
 	gone->kind = ev->kind;
 }
 
 void findings_apply(struct findings *f, const struct kmem_event *ev)
 {
 	if (ev->kind == KMEM_LOST_EVENTS || ev->kind == KMEM_BUFFER_STARTED) {
-		note(f, FIND_LOST_MARKER, ev->line, 0);
+		note(f, FIND_LOST_MARKER, ev, 0, 0);
 		f->missing_line = ev->line;
 		return;
 	}
@@ -265,19 +273,54 @@ static const struct out_column finding_columns[] = {
 	{ "what", NULL, OUT_STR, true },
 };
 
-static void example_lines(const struct finding *x, const char *related, char *out, size_t cap)
+/* The same, of a binary capture: its first events by time and CPU (the key is the same). */
+static const struct out_column finding_columns_by_time[] = {
+	{ "finding", NULL, OUT_STR, true },
+	{ "count", NULL, OUT_U64, false },
+	{ "example_lines", "first events", OUT_STR, true },
+	{ "what", NULL, OUT_STR, true },
+};
+
+/* An event as a finding cites it: "12.345678 s CPU 1" where there is no text line. */
+static size_t cite_time(char *out, size_t cap, uint64_t ts, int32_t cpu)
+{
+	int n;
+
+	if (!ts)
+		n = snprintf(out, cap, "a lost-events record (no time)");
+	else if (cpu >= 0)
+		n = snprintf(out, cap, "%.6f s CPU %d", (double)ts / 1e9, (int)cpu);
+	else
+		n = snprintf(out, cap, "%.6f s", (double)ts / 1e9);
+	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
+static void example_lines(const struct findings *f, const struct finding *x, const char *related,
+			  char *out, size_t cap)
 {
 	size_t n = 0, i, shown = x->count < FINDING_EXAMPLES ? x->count : FINDING_EXAMPLES;
 
 	out[0] = '\0';
-	for (i = 0; i < shown && n < cap; i++) {
-		if (related && x->related[i])
-			n += (size_t)snprintf(out + n, cap - n, "%s%llu (%s %llu)", i ? ", " : "",
-					      (unsigned long long)x->lines[i], related,
-					      (unsigned long long)x->related[i]);
+	for (i = 0; i < shown && n + 1 < cap; i++) {
+		if (i)
+			n += (size_t)snprintf(out + n, cap - n, ", ");
+		if (n + 1 >= cap)
+			break;
+		if (f->cite_by_time)
+			n += cite_time(out + n, cap - n, x->ts[i], x->cpu[i]);
 		else
-			n += (size_t)snprintf(out + n, cap - n, "%s%llu", i ? ", " : "",
-					      (unsigned long long)x->lines[i]);
+			n += (size_t)snprintf(out + n, cap - n, "%llu", (unsigned long long)x->lines[i]);
+		if (n + 1 >= cap || !related || !x->related[i])
+			continue;
+		if (f->cite_by_time)	/* "allocated at line" -> "allocated at" */
+			n += (size_t)snprintf(out + n, cap - n, " (%.*s %.6f s)",
+					      (int)(strlen(related) - strlen(" line")), related,
+					      (double)x->related_ts[i] / 1e9);
+		else
+			n += (size_t)snprintf(out + n, cap - n, " (%s %llu)", related,
+					      (unsigned long long)x->related[i]);
+		if (n >= cap)
+			n = cap - 1;
 	}
 }
 
@@ -378,7 +421,8 @@ static void caches_report(struct out_doc *d, const struct findings *f, const str
 
 void findings_report(struct out_doc *d, const struct findings *f, const struct strtab *caches)
 {
-	struct out_block *t = out_table(d, "findings", "findings", finding_columns,
+	struct out_block *t = out_table(d, "findings", "findings",
+					f->cite_by_time ? finding_columns_by_time : finding_columns,
 					sizeof(finding_columns) / sizeof(finding_columns[0]));
 	char lines[512];
 	int k;
@@ -389,7 +433,7 @@ void findings_report(struct out_doc *d, const struct findings *f, const struct s
 	t->cut_max = 33;
 
 	for (k = 0; k < FIND_KIND_COUNT; k++) {
-		example_lines(&f->found[k], finding_text[k].related, lines, sizeof(lines));
+		example_lines(f, &f->found[k], finding_text[k].related, lines, sizeof(lines));
 		out_row_str(d, t, finding_text[k].key);
 		out_row_u64(d, t, f->found[k].count);
 		out_row_str(d, t, lines);

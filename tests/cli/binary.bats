@@ -78,3 +78,15 @@ refused() {
 		done
 	done
 }
+
+@test "a binary capture's findings cite its events by time and CPU, not lines of a text it has none of" {
+	"$TA" -q -f "$FIX/small-stacks.dat" --summary s.json --format json 2> /dev/null
+	[ "$(jq -r '.findings[] | select(.finding == "cache_object_kfreed") | .example_lines' s.json)" = \
+		"8539.862131 s CPU 0 (allocated at 8539.861579 s)" ]
+	run "$TA" -q -f "$FIX/mixed-events.dat" --summary -
+	grep -q '^lost_marker  *1  a lost-events record (no time) ' <<< "$output"
+	grep -q '^finding  *count  first events  *what$' <<< "$output"
+	# a text log cites its lines
+	run "$TA" -q -f "$FIX/trace-pipe-6.18.log" --summary -
+	grep -q '^finding  *count  first lines  *what$' <<< "$output"
+}
