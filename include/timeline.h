@@ -20,6 +20,7 @@
 
 #include "account.h"
 #include "event.h"
+#include "ptrmap.h"
 
 #define TIMELINE_SAMPLES 512
 #define TIMELINE_FIRST_WIDTH_NS 1000000ull	/* 1 ms slices until the log is longer */
@@ -29,7 +30,7 @@ struct timeline_sample {
 	uint64_t *live;		/* bytes per key, nkeys of them (later keys: 0) */
 	uint32_t nkeys;
 	uint64_t total;		/* the sum of live[] */
-	int64_t pages;		/* pages allocated minus pages freed since the log began */
+	int64_t pages;		/* pages allocated in the log and not freed (never below 0) */
 };
 
 struct timeline {
@@ -40,7 +41,8 @@ struct timeline {
 	struct timeline_sample samples[TIMELINE_SAMPLES];
 	uint32_t nsamples;	/* the slices before the one now filling */
 	uint64_t last_ts;
-	int64_t pages;
+	int64_t pages;		/* pages allocated in the log and not freed */
+	struct ptrmap live_pages;	/* them, by pfn (or page): their order in bytes_alloc */
 	uint64_t page_events;
 	uint64_t *lost_at;	/* timestamps (of the event before) of lost-event markers */
 	uint64_t *lost_count;	/* events lost there, 0 if not said */

@@ -19,6 +19,7 @@ void timeline_init(struct timeline *t, const struct account *account)
 	memset(t, 0, sizeof(*t));
 	t->account = account;
 	t->width = TIMELINE_FIRST_WIDTH_NS;
+	ptrmap_init(&t->live_pages);
 }
 
 void timeline_release(struct timeline *t)
@@ -29,6 +30,7 @@ void timeline_release(struct timeline *t)
 		free(t->samples[i].live);
 	free(t->lost_at);
 	free(t->lost_count);
+	ptrmap_release(&t->live_pages);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -103,20 +105,42 @@ void timeline_before_event(struct timeline *t, const struct kmem_event *ev)
 		move_to(t, ev->ts_ns);
 }
 
+static void page_allocated(struct timeline *t, uint64_t key, int order)
+{
+	int existed;
+	struct live_alloc *p = ptrmap_insert(&t->live_pages, key, &existed);
+
+	if (existed)	/* allocated again: its free was not seen */
+		t->pages -= (int64_t)1 << p->bytes_alloc;
+	p->bytes_alloc = (uint32_t)order;
+	t->pages += (int64_t)1 << order;
+}
+
+static void page_freed(struct timeline *t, uint64_t key)
+{
+	struct live_alloc *p = key ? ptrmap_find(&t->live_pages, key) : NULL;
+
+	if (!p)
+		return;
+	t->pages -= (int64_t)1 << p->bytes_alloc;
+	ptrmap_remove(&t->live_pages, p);
+}
+
 void timeline_after_event(struct timeline *t, const struct kmem_event *ev)
 {
-	int order = ev->order > 0 ? ev->order : 0;
+	int order = ev->order > 0 ? (ev->order < 40 ? ev->order : 40) : 0;
 
 	switch (ev->kind) {
 	case KMEM_PAGE_ALLOC:
 		if (ev->pfn || ev->ptr) {
-			t->pages += (int64_t)1 << order;
+			page_allocated(t, ev->pfn ? ev->pfn : ev->ptr, order);
 			t->page_events++;
 		}
 		break;
 	case KMEM_PAGE_FREE:
 	case KMEM_PAGE_FREE_BATCHED:
-		t->pages -= (int64_t)1 << order;
+		/* pages allocated before the log are not taken from what it allocated */
+		page_freed(t, ev->pfn ? ev->pfn : ev->ptr);
 		t->page_events++;
 		break;
 	case KMEM_LOST_EVENTS:

@@ -171,3 +171,24 @@ PY
 	# 60 series: past the 18 colours, hatched (white strokes over the colour)
 	grep -q 'stroke:rgb(100%,100%,100%)' t.svg
 }
+
+@test "--timeline: pages held count only what the log allocated, never below zero, as --page's live" {
+	{
+		echo '# tracer: nop'
+		# frees of pages allocated before the log began: not taken from what it allocated
+		for i in 1 2 3 4 5 6 7 8; do
+			printf '  a-1 [000] ..... %d.000000: mm_page_free: page=0000000000000000 pfn=0x%x order=2\n' "$i" "$((4096 + i))"
+		done
+		printf '  a-1 [000] ..... 9.000000: mm_page_alloc: page=0000000000000000 pfn=0x9000 order=1 migratetype=0 gfp_flags=GFP_KERNEL\n'
+		printf '  a-1 [000] ..... 10.000000: mm_page_alloc: page=0000000000000000 pfn=0x9100 order=0 migratetype=0 gfp_flags=GFP_KERNEL\n'
+		printf '  a-1 [000] ..... 11.000000: mm_page_free: page=0000000000000000 pfn=0x9100 order=0\n'
+	} > pages.log
+	"$TA" -q -f pages.log --timeline t.csv
+	python3 - <<'PY'
+import csv
+held = [int(r["pages_held"]) for r in csv.DictReader(open("t.pages.csv"))]
+assert min(held) >= 0, held
+assert held[-1] == 2, held
+PY
+	[ "$("$TA" -q -f pages.log --page - --format json | jq '.totals.live_kb / 4')" = 2 ]
+}
