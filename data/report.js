@@ -469,6 +469,45 @@
 		window.addEventListener('resize', draw);
 	}
 
+	/* ---- the answer first: what is held, by whom, what is odd ---- */
+
+	function renderAnswer() {
+		var sum = data('summary'), rows = accountRows(), into = document.querySelector('#answer .body');
+		if (!sum || !into)
+			return;
+		var b = sum.bytes || {}, ev = sum.events || {};
+		var span = ev.span_seconds !== undefined ? ev.span_seconds : null;
+		into.append(h('p', { class: 'headline', id: 'headline' },
+			      h('strong', null, bytes(b.live || 0)), ' live at the end of the log (',
+			      grouped(b.live || 0), ' bytes: the account\'s current bytes allocated), of ',
+			      bytes(b.allocated || 0), ' allocated in ', grouped(ev.allocations || 0),
+			      ' allocations', span !== null ? ' over ' + grouped(span.toFixed(1)) + ' s' : '', '.'));
+		var top = rows.slice().sort(function (x, y) { return y.current_dynamic - x.current_dynamic; })
+			.filter(function (r) { return r.current_dynamic > 0; }).slice(0, 5);
+		if (top.length) {
+			var t = h('table', { id: 'answer-top' }, h('thead', null, h('tr', null,
+				h('th', { class: 'name' }, 'holds the most at the end'), h('th', null, 'live'),
+				h('th', null, 'share'), h('th', null, 'allocations'))));
+			var body = h('tbody');
+			top.forEach(function (r) {
+				body.append(h('tr', null, h('td', { class: 'name' }, r.caller), h('td', null, bytes(r.current_dynamic)),
+					      h('td', null, b.live ? (100 * r.current_dynamic / b.live).toFixed(1) + '%' : ''),
+					      h('td', null, grouped(r.alloc_count || 0))));
+			});
+			t.append(body);
+			into.append(t);
+		}
+		var found = (sum.findings || []).filter(function (f) { return f.count > 0; });
+		into.append(h('p', { id: 'answer-findings' }, found.length ? 'Findings: ' + found.map(function (f) {
+			return grouped(f.count) + ' ' + f.finding.replace(/_/g, ' ');
+		}).join(', ') + ' (below, in the summary).' : 'No finding: the log is consistent.'));
+		var sus = sum.leak_suspects || [];
+		if (sus.length)
+			into.append(h('p', { id: 'answer-suspects' }, 'Leak suspects: ' + sus.slice(0, 3).map(function (x) {
+				return x.caller + ' (' + x.confidence + ')';
+			}).join(', ') + (sus.length > 3 ? ', ...' : '') + '.'));
+	}
+
 	/* ---- the page ---- */
 
 	function renderNav() {
@@ -480,6 +519,7 @@
 	}
 
 	renderSummary();
+	renderAnswer();
 	renderTable();
 	renderTimeline();
 	renderSunburst();
@@ -490,5 +530,7 @@
 			if (s.id !== params.get('only'))
 				s.hidden = true;
 		});
+	/* how wide the page came out (a test looks that nothing widens it past the window) */
+	document.body.setAttribute('data-scroll-width', String(document.documentElement.scrollWidth));
 	document.body.setAttribute('data-ready', '1');
 })();

@@ -59,14 +59,15 @@ void html_write_page(FILE *f, const char *title, const struct html_piece *pieces
 	out_xml_text(f, title);
 	fputs("</span></h1>\n<nav id=\"nav\"></nav></header>\n"
 	      "<main>\n"
-	      "<section id=\"summary\"><h2>Summary</h2><div class=\"body\"></div></section>\n"
+	      "<section id=\"answer\"><h2>At a glance</h2><div class=\"body\"></div></section>\n"
 	      "<section id=\"table\"><h2>Account</h2><div class=\"body\"></div></section>\n", f);
 	if (timeline_svg) {
 		fputs("<section id=\"timeline\"><h2>Timeline</h2><div class=\"body\">\n", f);
 		write_inline_svg(f, timeline_svg, svg_len);
 		fputs("</div></section>\n", f);
 	}
-	fputs("<section id=\"sunburst\" hidden><h2>Directories</h2><div class=\"body\"></div>"
+	fputs("<section id=\"summary\"><h2>Summary</h2><div class=\"body\"></div></section>\n"
+	      "<section id=\"sunburst\" hidden><h2>Directories</h2><div class=\"body\"></div>"
 	      "</section>\n"
 	      "<section id=\"flame\" hidden><h2>Flame graph</h2><div class=\"body\"></div></section>\n"
 	      "</main>\n", f);

@@ -159,3 +159,27 @@ attr() {
 	OPTS
 	[ "$n" -eq 11 ]
 }
+
+@test "the page opens on the answer: live bytes, the rows that hold most, the findings; 1400 px wide, no sideways scroll" {
+	need_chromium
+	"$TA" -q -k "$TREE" -f "$WORK" --html r.html --summary s.json --format json
+	chromium --headless --no-sandbox --disable-gpu --user-data-dir="$BATS_TEST_TMPDIR/chrome" \
+		--window-size=1400,1000 --virtual-time-budget=5000 --dump-dom "file://$BATS_TEST_TMPDIR/r.html" \
+		> dom.html 2> /dev/null
+	grep -q 'data-ready="1"' dom.html
+	# the first section is the answer, before the account and the raw counters
+	[ "$(grep -o '<section id="[a-z]*"' dom.html | head -n 3 | tr '\n' ' ')" = '<section id="answer" <section id="table" <section id="timeline" ' ]
+	live=$(jq '.bytes.live' s.json)
+	live=$(python3 -c "import sys; print(f'{int(sys.argv[1]):,}')" "$live")
+	grep -q "id=\"headline\"[^>]*>.*($live bytes: the account's current bytes allocated)" dom.html
+	want=$(python3 -c "
+import json, sys
+found = [f for f in json.load(open('s.json'))['findings'] if f['count'] > 0]
+print('Findings: ' + ', '.join(f'{f[\"count\"]:,} ' + f['finding'].replace('_', ' ') for f in found)
+      if found else 'No finding: the log is consistent.')")
+	grep -q "id=\"answer-findings\"[^>]*>$want" dom.html
+	grep -q '<table id="answer-top">' dom.html
+	# nothing in the page is wider than a 1400 px window
+	width=$(grep -o 'data-scroll-width="[0-9]*"' dom.html | grep -o '[0-9]*')
+	[ "$width" -le 1400 ] || { echo "the page is $width px wide"; false; }
+}
