@@ -94,13 +94,14 @@ $(BUILD)/obj/%.o: src/%.c $(wildcard include/*.h)
 $(BUILD)/obj $(BUILD)/san $(BUILD)/tests $(BUILD)/gen:
 	mkdir -p $@
 
-# data/wrappers.txt and data/allocators.txt, built in: one C string a name
+# data/wrappers.txt, data/allocators.txt and data/reclaimable.txt, built in: one C string a name
 # or glob, comments and blanks dropped
-GEN := $(BUILD)/gen/wrappers.inc $(BUILD)/gen/allocators.inc
+GEN := $(BUILD)/gen/wrappers.inc $(BUILD)/gen/allocators.inc $(BUILD)/gen/reclaimable.inc
 $(BUILD)/gen/%.inc: data/%.txt | $(BUILD)/gen
 	sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$$/d' -e 's/.*/"&",/' $< > $@
 
 $(BUILD)/obj/analysis/callchain.o $(BUILD)/san/analysis/callchain.o: $(GEN)
+$(BUILD)/obj/analysis/reclaim.o $(BUILD)/san/analysis/reclaim.o $(BUILD)/fuzz/obj/analysis/reclaim.o: $(GEN)
 
 # data/report.css and data/report.js, built into --html pages: one C string a line
 HTML_GEN := $(BUILD)/gen/report_css.inc $(BUILD)/gen/report_js.inc

@@ -29,6 +29,7 @@
 #include "regroup.h"
 #include "rows.h"
 #include "symbols.h"
+#include "reclaim.h"
 #include "timeline.h"
 
 /* What the summary and warnings say of the log, from the input or a DB. */
@@ -82,6 +83,7 @@ struct analysis {
 	bool have_pages;
 	struct timeline timeline;	/* --timeline, --html; growth for --summary, --outstanding */
 	bool have_timeline;
+	struct reclaim_counts reclaim;	/* with the timeline: allocations from reclaimable caches */
 	uint64_t first_ns, last_ns;	/* timestamps of the events counted */
 	uint64_t log_first_ns, log_last_ns;	/* with --time: of every event read, in it or not */
 	uint64_t in_window[KMEM_KIND_COUNT];	/* events counted, by kind (--time) */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "account.h"
+#include "reclaim.h"
 #include "callchain.h"
 #include "origins.h"
 #include "findings.h"
@@ -41,6 +42,8 @@ struct summary_report {
 	const struct account_totals *totals;
 	uint64_t live_bytes;		/* the account's current bytes allocated */
 	const char *binary_kind;	/* "trace.dat", "perf.data": lost events named so; NULL: text */
+	const struct reclaim_counts *reclaim;	/* by the rows' ids, or NULL (suspects.h) */
+	bool rows_are_caches;
 	unsigned families;
 	const struct findings *findings;	/* NULL: no findings block */
 	const struct strtab *caches;
@@ -69,6 +72,8 @@ struct outstanding_query {
 	const struct callchains *chains;
 	const struct timeline_rows *growth;	/* NULL: no growth table */
 	struct row_filter rows_kept;	/* -b: the live allocations of these rows only */
+	const struct reclaim_counts *reclaim;	/* by the rows' ids, or NULL (suspects.h) */
+	bool rows_are_caches;
 	struct row_filter keys_kept;	/* and, in the stack table, of these keys */
 };
 

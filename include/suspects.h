@@ -14,16 +14,21 @@
  *     seen): a row with SUSPECT_UNTRACED_SHARE of them or more frees on a
  *     path without a tracepoint and is no suspect ("untraced free path",
  *     the summary's table of its own).
- * Confidence high, medium or low, and the reason in one line.
+ * Confidence high, medium or low, and the reason in one line; a row that
+ * mostly fills reclaimable slab caches (reclaim.h: buffer heads, the page
+ * cache's xarray nodes, dentries, inodes) grows with the page cache and is
+ * given back under memory pressure: "reclaimable", after every suspect.
  * Not here: the sampling (timeline.c), the fit (growth_fit).
  */
 #ifndef TA_SUSPECTS_H
 #define TA_SUSPECTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "account.h"
+#include "reclaim.h"
 #include "output.h"
 #include "rows.h"
 #include "timeline_chart.h"
@@ -36,6 +41,9 @@ struct suspect_evidence {
 	const struct row_namer *namer;	/* the names the timeline's rows have */
 	const struct row_filter *kept;	/* -b */
 	uint64_t end_ns;		/* the log's last timestamp */
+	/* allocations from reclaimable caches by the account's ids (call sites), or NULL */
+	const struct reclaim_counts *reclaim;
+	bool rows_are_caches;		/* --group-by cache: a row's name is its cache */
 };
 
 /*

@@ -614,8 +614,10 @@ static void consume_event(void *ctx, const struct kmem_event *ev)
 	if (r->have_pages && kmem_is_page(ev->kind))
 		pages_apply(&r->pages, ev, r->have_keys && ev->kind == KMEM_PAGE_ALLOC
 				   ? origin_key(&r->keys, STR_NONE, ev->stack) : STR_NONE);
-	if (r->have_timeline)
+	if (r->have_timeline) {
 		timeline_after_event(&r->timeline, ev);
+		reclaim_counts_apply(&r->reclaim, &r->strings.caches, ev);
+	}
 }
 
 /* The summary's findings and caches: --summary, and --html, which shows them. */
@@ -1303,8 +1305,10 @@ void analysis_release(struct analysis *r)
 		origin_keys_release(&r->keys);
 		account_release(&r->by_key);
 	}
-	if (r->have_timeline)
+	if (r->have_timeline) {
 		timeline_release(&r->timeline);
+		reclaim_counts_release(&r->reclaim);
+	}
 }
 
 /* Do the reports asked for need live bytes over time? */
@@ -1321,6 +1325,7 @@ static void prepare_timeline(struct analysis *r)
 	if (!analysis_needs_timeline(r->opts))
 		return;
 	timeline_init(&r->timeline, analysis_rows_account(r, &n));
+	reclaim_counts_init(&r->reclaim);
 	r->have_timeline = true;
 }
 

@@ -112,6 +112,14 @@ static void write_stats_rows(struct out_dest *o, const struct analysis *r)
 	account_rows_release(&rows);
 }
 
+/* The allocations from reclaimable caches by the rows' ids: when the rows are call sites or functions. */
+static const struct reclaim_counts *rows_reclaim(const struct analysis *r)
+{
+	struct namers n;
+
+	return r->have_timeline && analysis_rows_account(r, &n) == &r->account ? &r->reclaim : NULL;
+}
+
 static void write_summary_file(struct out_dest *o, const struct analysis *r)
 {
 	struct timeline_rows growth;
@@ -133,6 +141,8 @@ static void write_summary_file(struct out_dest *o, const struct analysis *r)
 		.growth = &growth,
 		.rows = analysis_rows_account(r, &n),
 		.namer = &n.namer,
+		.reclaim = rows_reclaim(r),
+		.rows_are_caches = r->opts->group_by == GROUP_CACHE,
 		.branch = r->opts->branch && r->have_dirs ? r->opts->branch : NULL,
 		.rows_kept = &kept,
 	};
@@ -155,6 +165,8 @@ static void write_outstanding_file(struct out_dest *o, const struct analysis *r)
 	struct namers n;
 	struct outstanding_query q = {
 		.account = analysis_rows_account(r, &n),
+		.reclaim = rows_reclaim(r),
+		.rows_are_caches = r->opts->group_by == GROUP_CACHE,
 		.namer = &n.namer,
 		.start_ns = r->first_ns,
 		.end_ns = r->last_ns,

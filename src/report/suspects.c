@@ -23,6 +23,7 @@
 /* What the account says of the rows of one name. */
 struct name_evidence {
 	uint64_t allocs, reallocated;
+	uint64_t reclaimable;		/* allocations from reclaimable slab caches */
 	uint64_t oldest_ts;		/* of its live objects; 0: none live */
 };
 
@@ -32,8 +33,11 @@ struct suspect {
 	unsigned rising;		/* windows that rose, of SUSPECT_WINDOWS - 1 */
 	double untraced_share;		/* of its allocations, came back while live */
 	double age_share;		/* oldest live object's age / the log's span */
-	int confidence;			/* 2 high, 1 medium, 0 low */
+	int confidence;			/* 2 high, 1 medium, 0 low, -1 a reclaimable cache's */
 };
+
+/* A row at least half of whose allocations fill reclaimable caches is rated so. */
+#define RECLAIMABLE_SHARE 0.5
 
 static const struct out_column suspect_columns[] = {
 	{ "caller", NULL, OUT_STR, true },
@@ -74,6 +78,7 @@ static struct name_evidence *gather_evidence(const struct suspect_evidence *ev,
 		if (name_of[id] != STR_NONE) {
 			e[name_of[id]].allocs += a->sites[id].alloc_count;
 			e[name_of[id]].reallocated += account_reallocated(a, id);
+			e[name_of[id]].reclaimable += reclaim_count_of(ev->reclaim, id);
 		}
 	for (j = 0; j < a->live.nrecs; j++) {
 		const struct live_alloc *l = &a->live.recs[j];
@@ -134,8 +139,16 @@ static int by_evidence(const void *pa, const void *pb)
 static void why_text(const struct suspect *s, const struct growth_fit *f, char *out, size_t cap)
 {
 	char size[32];
+	int n = 0;
 
 	human_size((uint64_t)llround(fmax(f->grew, 0)), size, sizeof(size));
+	if (s->confidence < 0)
+		n = snprintf(out, cap, "a reclaimable slab cache (grows with the page cache and "
+			     "dcache, given back under memory pressure): ");
+	if (n < 0 || (size_t)n >= cap)
+		return;
+	out += n;
+	cap -= (size_t)n;
 	snprintf(out, cap, "grew %s in %.1f s (r2 %.2f), up in %u/%u windows, oldest live "
 		 "%.0f%% of the log old, %s", size, f->span_s, f->r2, s->rising,
 		 SUSPECT_WINDOWS - 1, 100.0 * s->age_share,
@@ -145,7 +158,7 @@ static void why_text(const struct suspect *s, const struct growth_fit *f, char *
 size_t leak_suspects_report(struct out_doc *d, const struct timeline_rows *rows, size_t top,
 			    const struct suspect_evidence *ev, size_t *untraced)
 {
-	static const char *const level[] = { "low", "medium", "high" };
+	static const char *const level[] = { "reclaimable", "low", "medium", "high" };
 	struct suspect *s = xcalloc(rows->nrows + 1, sizeof(*s));
 	struct name_evidence *e = NULL;
 	struct strtab names;
@@ -186,6 +199,10 @@ size_t leak_suspects_report(struct out_doc *d, const struct timeline_rows *rows,
 			continue;
 		}
 		x->confidence = judge(x, f->r2);
+		if (ev && (ev->rows_are_caches ? cache_is_reclaimable(rows->names[r])
+			   : id != STR_NONE && e[id].allocs &&
+			     (double)e[id].reclaimable >= RECLAIMABLE_SHARE * (double)e[id].allocs))
+			x->confidence = -1;
 		n++;
 	}
 	if (n) {
@@ -198,11 +215,11 @@ size_t leak_suspects_report(struct out_doc *d, const struct timeline_rows *rows,
 		t->keyed = true;
 		for (i = 0; i < n; i++) {
 			const struct growth_fit *f = &rows->fit[s[i].row];
-			char why[256];
+			char why[384];
 
 			why_text(&s[i], f, why, sizeof(why));
 			out_row_str(d, t, rows->names[s[i].row]);
-			out_row_str(d, t, level[s[i].confidence]);
+			out_row_str(d, t, level[s[i].confidence + 1]);
 			out_row_u64(d, t, (uint64_t)llround(f->grew));
 			out_row_f64(d, t, f->span_s);
 			out_row_real(d, t, f->slope);

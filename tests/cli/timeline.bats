@@ -192,3 +192,22 @@ assert held[-1] == 2, held
 PY
 	[ "$("$TA" -q -f pages.log --page - --format json | jq '.totals.live_kb / 4')" = 2 ]
 }
+
+@test "leak suspects: a site that fills a reclaimable cache (buffer heads) is rated reclaimable, after the leaks" {
+	awk 'BEGIN { print "# tracer: nop"
+		for (i = 0; i < 400; i++) { t = 1 + i * 0.25
+			printf "  ls-100 [000] ..... %.6f: kmem_cache_alloc: call_site=alloc_buffer_head+0x21/0x80 ptr=%016x bytes_req=104 bytes_alloc=104 gfp_flags=GFP_NOFS node=-1 accounted=false name=buffer_head\n", t, 65536 + i * 128
+			printf "  ls-100 [001] ..... %.6f: kmalloc: call_site=leaky_alloc+0x10/0x40 ptr=%016x bytes_req=100 bytes_alloc=128 gfp_flags=GFP_KERNEL node=-1 accounted=false\n", t + 0.01, 4194304 + i * 128 } }' > bh.log
+	"$TA" -q -f bh.log --summary s.json --format json
+	[ "$(jq -r '.leak_suspects | map(.caller + ":" + .confidence) | join(" ")' s.json)" = \
+		"leaky_alloc+0x10:high alloc_buffer_head+0x21:reclaimable" ]
+	jq -r '.leak_suspects[1].why' s.json | grep -q '^a reclaimable slab cache (grows with the page cache'
+	# by cache: buffer_head is reclaimable by its name; kmalloc-128 is not
+	"$TA" -q -f bh.log --group-by cache --outstanding o.json --format json
+	[ "$(jq -r '.leak_suspects | map(.caller + ":" + .confidence) | join(" ")' o.json)" = \
+		"kmalloc-128:high buffer_head:reclaimable" ]
+	python3 -c "import json,jsonschema,sys; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))" \
+		s.json "$TOP/data/schema/summary.schema.json"
+	python3 -c "import json,jsonschema,sys; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))" \
+		o.json "$TOP/data/schema/outstanding.schema.json"
+}
