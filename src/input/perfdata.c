@@ -1027,8 +1027,8 @@ static void read_data(struct perf_read *r)
 			break;
 		}
 		if (type == REC_COMPRESSED) {
-			fail(r, "its records are compressed (perf record -z): record without -z, or "
-			     "decompress with 'perf inject -i FILE -o OUT'");
+			fail(r, "its records are compressed (perf record -z), which are not read yet: "
+			     "record without -z (perf 6.1's 'perf inject' leaves them compressed)");
 			break;
 		}
 		if (type == REC_FINISHED_ROUND) {
@@ -1052,6 +1052,19 @@ static void read_data(struct perf_read *r)
 
 /* ---- the file ---- */
 
+/*
+ * Whether the event formats perf writes when it finishes a file are there:
+ * a killed perf record leaves data size 0 (perf report warns of it) and
+ * records where the feature sections would be.
+ */
+static bool formats_written(const struct perf_read *r, const uint64_t *features)
+{
+	struct section s;
+
+	return feature(r, features, FEAT_TRACING_DATA, &s) && s.size >= 10 &&
+	       memcmp(r->map + s.offset, TRACEDAT_MAGIC, 10) == 0;
+}
+
 static int read_header(struct perf_read *r, uint64_t *features, struct ta_error *err)
 {
 	uint64_t header_size, attr_size;
@@ -1065,9 +1078,9 @@ static int read_header(struct perf_read *r, uint64_t *features, struct ta_error 
 	header_size = u64_at(r->map + 8);
 	attr_size = u64_at(r->map + 16);
 	if (header_size == 16)
-		return error_set(err, "'%s' is a perf.data in pipe mode (perf record -o -): record "
-				 "into a file, or 'perf inject -i FILE -o OUT' to make one",
-				 r->cfg->name);
+		return error_set(err, "'%s' is a perf.data in pipe mode (perf record -o -), which is "
+				 "not read yet: record into a file (perf record -o FILE; perf 6.1's "
+				 "'perf inject' cannot convert this one)", r->cfg->name);
 	if (header_size < 104)
 		return error_set(err, "'%s': its perf.data header is damaged", r->cfg->name);
 	attrs.offset = u64_at(r->map + 24);
@@ -1075,6 +1088,12 @@ static int read_header(struct perf_read *r, uint64_t *features, struct ta_error 
 	r->data.offset = u64_at(r->map + 40);
 	r->data.size = u64_at(r->map + 48);
 	memcpy(features, r->map + 72, 4 * sizeof(uint64_t));
+	if (r->data.size == 0 && r->size > r->data.offset && !formats_written(r, features))
+		return error_set(err, "'%s' was not properly terminated (perf record was killed "
+				 "before it finished the file?): its header gives no data size and it "
+				 "lacks the event formats perf writes last; its %llu bytes of records "
+				 "cannot be decoded without them, by perf either",
+				 r->cfg->name, (unsigned long long)(r->size - r->data.offset));
 	if (!in_file(r, r->data.offset, r->data.size))
 		return error_set(err, "'%s' is cut short: its data section runs past the end of the "
 				 "file (%llu bytes)", r->cfg->name, (unsigned long long)r->size);

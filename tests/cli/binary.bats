@@ -90,3 +90,22 @@ refused() {
 	run "$TA" -q -f "$FIX/trace-pipe-6.18.log" --summary -
 	grep -q '^finding  *count  first lines  *what$' <<< "$output"
 }
+
+@test "a perf.data that perf record did not finish (killed): said as perf says it, exit 1, nothing written" {
+	# the fixture as a killed perf record leaves it: data size 0, no feature sections after its records
+	python3 - "$FIX/small-callchain.perf.data" killed.perf.data <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+off = struct.unpack_from('<Q', b, 40)[0]
+struct.pack_into('<Q', b, 48, 0)
+open(sys.argv[2], 'wb').write(b[:off + 20000])
+PY
+	run "$TA" -f killed.perf.data -c account.txt
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'killed.perf.data' was not properly terminated (perf record was killed before it finished the file?): its header gives no data size and it lacks the event formats perf writes last; its 20000 bytes of records cannot be decoded without them, by perf either" ]
+	[ ! -e account.txt ]
+	# a file of no record at all, finished, is read: its formats are there
+	python3 "$TOP/tests/tools/cut_perfdata.py" "$FIX/small-callchain.perf.data" empty.perf.data 0 > /dev/null
+	run "$TA" -q -f empty.perf.data -c account.txt
+	[ "$status" -eq 0 ]
+}
