@@ -209,7 +209,7 @@ $(FUZZ_KIDX): data/linux-6.1-tiny.kidx.xz
 
 # seeds made by the current build from the committed text seeds
 $(BUILD)/fuzz/seeds/.made: tests/fuzz/make-built-seeds.sh trace_analyze $(TEXT_SEEDS) \
-		tests/fixtures/small-stacks.dat tests/fixtures/small-callchain.perf.data \
+		tests/fixtures/small-stacks.dat tests/fixtures/small-callchain.perf.data tests/fixtures/pipe-mode.perf.data \
 		tests/tools/cut_perfdata.py tests/fuzz/make-tepkmem-seeds.py \
 		$(wildcard tests/fuzz/formats/*)
 	tests/fuzz/make-built-seeds.sh ./trace_analyze $(BUILD)/fuzz/seeds

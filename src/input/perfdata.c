@@ -142,6 +142,8 @@ struct perf_read {
 	uint32_t user_mark;		/* USER_FRAMES_MARK's frame id */
 	char err_msg[512];
 	bool failed;
+	bool pipe;		/* pipe mode (perf record -o -): attributes and formats in records */
+	struct section pipe_formats;	/* its HEADER_TRACING_DATA's data */
 };
 
 /* ---- bounds-checked reads of the mapped file ---- */
@@ -1006,6 +1008,12 @@ static void queue_record(struct perf_read *r, uint64_t offset, uint64_t ts)
 		r->max_ts = ts;
 }
 
+/* The tracing data that follows a HEADER_TRACING_DATA record of pipe mode: its length, padded. */
+static uint64_t pipe_tracing_bytes(const struct perf_read *r, uint64_t at, uint16_t size)
+{
+	return size >= 12 && in_file(r, at + 8, 4) ? ((uint64_t)u32_at(r->map + at + 8) + 7) / 8 * 8 : 0;
+}
+
 static void read_data(struct perf_read *r)
 {
 	uint64_t at = r->data.offset, end = r->data.offset + r->data.size;
@@ -1032,7 +1040,9 @@ static void read_data(struct perf_read *r)
 			     "record without -z (perf 6.1's 'perf inject' leaves them compressed)");
 			break;
 		}
-		if (type == REC_FINISHED_ROUND) {
+		if (type == REC_HEADER_TRACING_DATA && r->pipe) {
+			at += pipe_tracing_bytes(r, at, size);	/* its data follows it */
+		} else if (type == REC_FINISHED_ROUND) {
 			flush_until(r, r->next_flush);
 			r->next_flush = r->max_ts;
 		} else if (type == REC_SAMPLE) {
@@ -1052,6 +1062,71 @@ static void read_data(struct perf_read *r)
 }
 
 /* ---- the file ---- */
+
+/*
+ * Pipe mode (perf record -o -): a 16-byte header, then records only; the
+ * event attributes come as HEADER_ATTR records (the attribute, then its
+ * sample ids), the event formats as a HEADER_TRACING_DATA record followed
+ * by the tracing data itself. Both are found here; the records are then
+ * read as a file's data section.
+ */
+static int read_pipe_header(struct perf_read *r, struct ta_error *err)
+{
+	uint64_t at = 16;
+	uint32_t cap = 0;
+
+	r->pipe = true;
+	r->data.offset = 16;
+	r->data.size = r->size - 16;
+	while (at + 8 <= r->size) {
+		const unsigned char *p = r->map + at;
+		uint32_t type = u32_at(p);
+		uint16_t size;
+
+		memcpy(&size, p + 6, 2);
+		if (size < 8 || size > r->size - at)
+			break;	/* the reading of the records says where it is damaged */
+		if (type == REC_HEADER_ATTR && size >= 8 + 8) {
+			uint32_t attr_size = u32_at(p + 12);
+			struct attr *t;
+
+			if (attr_size < 48 || attr_size > size - 8u || (size - 8u - attr_size) % 8)
+				return error_set(err, "'%s': an event attribute of its pipe is damaged",
+						 r->cfg->name);
+			if (r->nattrs == MAX_ATTRS)
+				return error_set(err, "'%s' has over %d event attributes", r->cfg->name,
+						 MAX_ATTRS);
+			if (r->nattrs == cap) {
+				cap = cap ? cap * 2 : 8;
+				r->attrs = xrealloc(r->attrs, cap * sizeof(*r->attrs));
+			}
+			t = &r->attrs[r->nattrs++];
+			memset(t, 0, sizeof(*t));
+			t->type = u32_at(p + 8);
+			t->config = u64_at(p + 8 + 8);
+			t->sample_type = u64_at(p + 8 + 24);
+			t->read_format = u64_at(p + 8 + 32);
+			t->flags = u64_at(p + 8 + 40);
+			t->ids = (const uint64_t *)(const void *)(p + 8 + attr_size);
+			t->nids = (size - 8u - attr_size) / 8;
+		} else if (type == REC_HEADER_TRACING_DATA) {
+			uint64_t n = pipe_tracing_bytes(r, at, size);
+
+			if (!in_file(r, at + size, n))
+				return error_set(err, "'%s' is cut short: its event formats run past "
+						 "its end", r->cfg->name);
+			r->pipe_formats.offset = at + size;
+			r->pipe_formats.size = u32_at(p + 8);
+			at += n;
+		}
+		at += size;
+	}
+	if (!r->nattrs)
+		return error_set(err, "'%s' (a perf.data in pipe mode) has no event attribute",
+				 r->cfg->name);
+	r->id_all_type = r->attrs[0].sample_type;
+	return 0;
+}
 
 /*
  * Whether the event formats perf writes when it finishes a file are there:
@@ -1078,10 +1153,10 @@ static int read_header(struct perf_read *r, uint64_t *features, struct ta_error 
 		return error_set(err, "'%s' is no perf.data", r->cfg->name);
 	header_size = u64_at(r->map + 8);
 	attr_size = u64_at(r->map + 16);
-	if (header_size == 16)
-		return error_set(err, "'%s' is a perf.data in pipe mode (perf record -o -), which is "
-				 "not read yet: record into a file (perf record -o FILE; perf 6.1's "
-				 "'perf inject' cannot convert this one)", r->cfg->name);
+	if (header_size == 16) {
+		memset(features, 0, 4 * sizeof(uint64_t));
+		return read_pipe_header(r, err);
+	}
 	if (header_size < 104)
 		return error_set(err, "'%s': its perf.data header is damaged", r->cfg->name);
 	attrs.offset = u64_at(r->map + 24);
@@ -1115,6 +1190,14 @@ static int read_features(struct perf_read *r, const uint64_t *bits, struct ta_er
 {
 	struct section s;
 	char nrcpus[64];
+
+	if (r->pipe) {
+		if (!r->pipe_formats.size)
+			return error_set(err, "'%s' (a perf.data in pipe mode) holds no event formats "
+					 "(HEADER_TRACING_DATA): it has no tracepoint samples to read "
+					 "(perf record -e 'kmem:*')", r->cfg->name);
+		return parse_tracing_data(r, &r->pipe_formats, err);
+	}
 
 	if (!feature(r, bits, FEAT_TRACING_DATA, &s))
 		return error_set(err, "'%s' holds no event formats (HEADER_TRACING_DATA): it has no "

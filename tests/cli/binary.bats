@@ -109,3 +109,18 @@ PY
 	run "$TA" -q -f empty.perf.data -c account.txt
 	[ "$status" -eq 0 ]
 }
+
+@test "a perf.data in pipe mode (perf record -o -), from a file or its pipe: the reports of its perf script text" {
+	local f="$FIX/pipe-mode.perf.data"
+	# pipe mode: PERFILE2, then a header of 16 bytes (a file's is 104)
+	[ "$(head -c 8 "$f")" = PERFILE2 ] && [ "$(od -An -tu8 -j8 -N8 "$f" | tr -d ' ')" = 16 ]
+	"$TA" -q -f "$f" -c file.txt --stats file.stats 2> /dev/null
+	"$TA" -q -f - -c stdin.txt --stats stdin.stats < "$f" 2> /dev/null
+	cat "$f" | "$TA" -q -f - -c pipe.txt 2> /dev/null
+	cmp file.txt stdin.txt && cmp file.txt pipe.txt && cmp file.stats stdin.stats
+	grep -q '^number of allocs: *419$' file.txt
+	command -v perf > /dev/null || skip "no perf (scripts/deps.sh)"
+	perf script -i "$f" > text.txt 2> /dev/null
+	"$TA" -q -f text.txt -c text.account 2> /dev/null
+	cmp file.txt text.account
+}

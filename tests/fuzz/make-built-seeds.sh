@@ -42,6 +42,7 @@ for seed in tests/fuzz/corpus/text/*; do
 done
 cp tests/fixtures/small-stacks.dat "$out/tracedat/v6.dat"
 cp tests/fixtures/small-callchain.perf.data "$out/perfdata/callchain.perf.data"
+cp tests/fixtures/pipe-mode.perf.data "$out/perfdata/pipe-mode.perf.data"
 python3 tests/tools/cut_perfdata.py tests/fixtures/small-callchain.perf.data \
 	"$out/perfdata/callchain-30.perf.data" 30 > /dev/null
 python3 tests/fuzz/make-tepkmem-seeds.py tests/fuzz/formats "$out/tepkmem"
