@@ -130,7 +130,7 @@ bool tepguard_header_page_agrees(const struct tepguard *g)
  * again in this process (a fuzzer reads thousands of files that share
  * them; parsing is deterministic). A hash of everything the child parses.
  */
-#define SURVIVORS 16
+#define SURVIVORS 1024	/* a fuzzer's corpus holds hundreds of format sets */
 static struct {
 	pthread_mutex_t lock;
 	uint64_t hash[SURVIVORS];
