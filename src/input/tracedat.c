@@ -216,6 +216,9 @@ static int take_record(struct tracecmd_input *handle, struct tep_record *rec, in
 #define OPEN_PATIENCE_S 30
 enum open_probe { OPEN_FINE, OPEN_DIES, OPEN_HANGS };
 
+/* The child's exit when libtracecmd refused the file cleanly (any other failure is a death). */
+#define OPEN_REFUSED_EXIT 3
+
 static enum open_probe libtracecmd_opens_it(int fd)
 {
 	struct tracecmd_input *handle;
@@ -234,13 +237,16 @@ static enum open_probe libtracecmd_opens_it(int fd)
 			_exit(0);
 		probing = true;
 		handle = tracecmd_open_fd(in, TRACECMD_FL_LOAD_NO_PLUGINS);
-		_exit(handle ? 0 : 1);	/* a clean refusal: the parent says it */
+		_exit(handle ? 0 : OPEN_REFUSED_EXIT);	/* a clean refusal: the parent says it */
 	}
 	while (waitpid(child, &status, 0) < 0)
 		if (errno != EINTR)
 			return OPEN_FINE;
 	if (WIFSIGNALED(status))
 		return WTERMSIG(status) == SIGALRM ? OPEN_HANGS : OPEN_DIES;
+	/* 0 opened, OPEN_REFUSED_EXIT refused; another exit is a sanitizer's or the library's own */
+	if (WIFEXITED(status) && WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != OPEN_REFUSED_EXIT)
+		return OPEN_DIES;
 	return OPEN_FINE;
 }
 
