@@ -47,4 +47,11 @@ struct run_summary {
 
 void write_summary(FILE *f, const struct run_summary *sum);
 
+/*
+ * What a row is, one and many, by --group-by's name (NULL: call sites):
+ * "caller"/"callers" (trace_analyze.py's words), "comm"/"comms",
+ * "task"/"tasks", "directory"/"directories"...: the text tables' heading.
+ */
+void report_row_noun(const char *group_by, const char **one, const char **many);
+
 #endif

@@ -68,6 +68,32 @@ static void write_account_document(struct out_dest *o, const struct account_rows
 	out_doc_release(&d);
 }
 
+/*
+ * What a row of the account is, one and many, by --group-by's name: the
+ * call site's "caller" (trace_analyze.py's heading), or what the grouping
+ * makes a row, so that a table by comm says "comm" and "number of comms".
+ */
+void report_row_noun(const char *group_by, const char **one, const char **many)
+{
+	static const struct {
+		const char *group, *one, *many;
+	} nouns[] = {
+		{ "function", "function", "functions" }, { "origin", "origin", "origins" },
+		{ "cache", "cache", "caches" }, { "size-class", "size class", "size classes" },
+		{ "comm", "comm", "comms" }, { "pid", "task", "tasks" },
+		{ "gfp", "gfp_flags", "gfp_flags" }, { "dir", "directory", "directories" },
+	};
+	size_t i;
+
+	*one = "caller";
+	*many = "callers";
+	for (i = 0; group_by && i < sizeof(nouns) / sizeof(nouns[0]); i++)
+		if (strcmp(group_by, nouns[i].group) == 0) {
+			*one = nouns[i].one;
+			*many = nouns[i].many;
+		}
+}
+
 static int digits_of(long long v)
 {
 	char buf[32];
@@ -87,7 +113,7 @@ static int widest(int width, long long v)
  * widened to its widest number when one does not fit, so that 10-digit
  * figures still line up under their heading.
  */
-static void write_account_table(FILE *f, const struct account_rows *rows)
+static void write_account_table(FILE *f, const struct account_rows *rows, const char *noun)
 {
 	int wt = 8, ww = 8, wn = 8, wa = 5, wf = 5, len, k;
 	size_t i;
@@ -101,8 +127,8 @@ static void write_account_table(FILE *f, const struct account_rows *rows)
 		wa = widest(wa, (long long)s->alloc_count);
 		wf = widest(wf, (long long)s->free_count);
 	}
-	len = fprintf(f, "%*s %*s %*s %*s  caller\n", wt, "total", ww, "waste", wn, "net",
-		      wa + wf, "alloc/free");
+	len = fprintf(f, "%*s %*s %*s %*s  %s\n", wt, "total", ww, "waste", wn, "net",
+		      wa + wf, "alloc/free", noun);
 	for (k = 1; k < len; k++)
 		fputc('-', f);
 	fputc('\n', f);
@@ -120,6 +146,8 @@ void write_account(struct out_dest *o, const struct account_rows *rows, size_t t
 	FILE *f = o->f;
 	struct site_stats sum = { 0 };
 	struct account_rows shown = *rows;	/* the first top rows; the totals are all rows' */
+	const char *one, *many;
+	char label[64];
 	size_t i;
 	int w;
 
@@ -142,9 +170,11 @@ void write_account(struct out_dest *o, const struct account_rows *rows, size_t t
 	fprintf(f, "%-25s%*" PRId64 "\n", "current wasted bytes:", w, site_waste(&sum));
 	fprintf(f, "%-25s%*" PRIu64 "\n", "number of allocs:", w, sum.alloc_count);
 	fprintf(f, "%-25s%*" PRIu64 "\n", "number of frees:", w, sum.free_count);
-	fprintf(f, "%-25s%*zu\n", "number of callers:", w, rows->count);
+	report_row_noun(o->group_by, &one, &many);
+	snprintf(label, sizeof(label), "number of %s:", many);
+	fprintf(f, "%-25s%*zu\n", label, w, rows->count);
 	fputs("\n", f);
-	write_account_table(f, &shown);
+	write_account_table(f, &shown, one);
 }
 
 /* ---- summary -------------------------------------------------------------------- */

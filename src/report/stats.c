@@ -8,6 +8,7 @@
 
 #include "callsite.h"
 #include "error.h"
+#include "report.h"
 #include "stats.h"
 #include "suspects.h"
 
@@ -29,12 +30,19 @@ static const struct out_column stats_columns[] = {
 };
 
 static void add_stats_table(struct out_doc *d, const struct account_rows *rows, size_t top,
-			    const char *title)
+			    const char *title, const char *group_by)
 {
+	struct out_column *columns = xmalloc(sizeof(stats_columns));
+	const char *one, *many;
 	struct out_block *t;
 	size_t i, n = top && top < rows->count ? top : rows->count;
 
-	t = out_table(d, "callers", title, stats_columns,
+	/* the text heading says what a row is: "caller", or "comm", "function"... */
+	memcpy(columns, stats_columns, sizeof(stats_columns));
+	report_row_noun(group_by, &one, &many);
+	columns[0].heading = one;
+	out_doc_keep(d, columns);
+	t = out_table(d, "callers", title, columns,
 		      sizeof(stats_columns) / sizeof(stats_columns[0]));
 	t->keyed = true;
 	for (i = 0; i < n; i++) {
@@ -64,7 +72,7 @@ void write_stats(struct out_dest *o, const struct account_rows *rows, size_t top
 	struct out_doc d;
 
 	out_doc_init(&d, "stats");
-	add_stats_table(&d, rows, top, NULL);
+	add_stats_table(&d, rows, top, NULL, o->group_by);
 	out_emit(o, &d);
 	out_doc_release(&d);
 }
@@ -92,7 +100,7 @@ void write_record_brief(struct out_dest *o, const struct account_rows *rows, siz
 	qsort(by_bytes.rows, by_bytes.count, sizeof(*by_bytes.rows), by_bytes_allocated);
 	out_doc_init(&d, "stats");
 	add_stats_table(&d, &by_bytes, top, "top callers by bytes allocated (as perf kmem stat "
-			"--caller)");
+			"--caller)", o->group_by);
 	add_bytes_block(&d, totals, NULL);
 	out_emit(o, &d);
 	out_doc_release(&d);

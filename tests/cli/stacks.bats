@@ -21,7 +21,7 @@ setup() {
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "current bytes allocated:       1472" ]
 	[ "${lines[2]}" = "current wasted bytes:            24" ]
-	[ "${lines[5]}" = "number of callers:                1" ]
+	[ "${lines[5]}" = "number of origins:                1" ]
 	[ "${lines[8]}" = "    1472       24     1472     2/0     __alloc_skb" ]
 	[[ "$output" == *"  stack traces:                      4"* ]]
 	[[ "$output" == *"    of kmem events                   4"* ]]

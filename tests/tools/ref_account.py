@@ -158,10 +158,13 @@ def main():
     out.write("current wasted bytes:    {:>10}\n".format(cur - req))
     out.write("number of allocs:        {:>10}\n".format(sum(r[3] for r in rows.values())))
     out.write("number of frees:         {:>10}\n".format(sum(r[4] for r in rows.values())))
-    out.write("number of callers:       {:>10}\n".format(len(rows)))
+    # what a row is: trace_analyze.py's "caller", or the grouping's own word
+    one, many = ("function", "functions") if a.group_by == "function" else ("caller", "callers")
+    out.write("{:<25}{:>10}\n".format("number of %s:" % many, len(rows)))
     out.write("\n")
-    out.write("   total    waste      net alloc/free  caller\n")
-    out.write("---------------------------------------------\n")
+    head = "   total    waste      net alloc/free  %s" % one
+    out.write(head + "\n")
+    out.write("-" * len(head) + "\n")
     for n in names:
         r = rows[n]
         out.write("{:>8} {:>8} {:>8} {:>5}/{:<5} {}\n".format(r[0], r[1] - r[2], r[1], r[3], r[4], n))
