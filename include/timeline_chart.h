@@ -10,6 +10,7 @@
 #ifndef TA_TIMELINE_CHART_H
 #define TA_TIMELINE_CHART_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "error.h"
@@ -61,6 +62,12 @@ void timeline_rows_write_json(FILE *f, const struct timeline_rows *rows, size_t 
  * "lost" (time_s of each lost-event mark) when it has any.
  */
 void timeline_rows_report(struct out_doc *d, const struct timeline_rows *rows, size_t top);
+
+/*
+ * Whether --timeline PATH asks for the samples as data, and in which
+ * format: FILE.csv or '-' (CSV), FILE.json; false for a chart's name.
+ */
+bool timeline_data_format(const char *path, enum out_format *format);
 
 /*
  * The stacked-area chart: the top rows by peak and "other", pages held on

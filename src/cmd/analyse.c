@@ -22,6 +22,7 @@
 #include "parseopt.h"
 #include "pathcheck.h"
 #include "pipeline.h"
+#include "timeline_chart.h"
 
 static const char usage_line[] =
 	"usage: trace_analyze [-k DIR|INDEX] [--system-map FILE] -f LOG|--db-file DB|LOG\n"
@@ -329,18 +330,11 @@ int analysis_args_finish(const struct po_command *cmd, struct analysis_args *a)
 	return -1;
 }
 
-/* --timeline's data: FILE.csv, FILE.json, or '-'. */
-static bool timeline_data_path_ok(const char *path)
-{
-	size_t n = strlen(path);
-
-	return strcmp(path, "-") == 0 || (n > 4 && strcmp(path + n - 4, ".csv") == 0) ||
-	       (n > 5 && strcmp(path + n - 5, ".json") == 0);
-}
-
 /* What needs what: a usage error rather than an option silently ignored. */
 static int check_combinations(const struct po_command *cmd, struct options *opts)
 {
+	enum out_format data_format;
+
 	bool need_tree = opts->branch || opts->callers_path || opts->rings_path ||
 			 opts->save_index;
 
@@ -380,7 +374,7 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 	if (!opts->log_path && !opts->db_path && (opts->timeline_path || opts->html_path))
 		return po_usage_error(cmd, "%s", "--timeline and --html need a log (-f LOG or --db-file DB)");
 	if (opts->timeline_path && !chart_path_ok(opts->timeline_path) &&
-	    !timeline_data_path_ok(opts->timeline_path))
+	    !timeline_data_format(opts->timeline_path, &data_format))
 		return po_usage_error(cmd, "--timeline '%s': a chart is written as .png, .svg or .pdf, "
 				     "the series as .csv or .json (or '-', CSV): name it so",
 				     opts->timeline_path);

@@ -66,16 +66,17 @@ static const char *grouping_name(enum group_by g)
 	return (unsigned)g < sizeof(names) / sizeof(names[0]) ? names[g] : NULL;
 }
 
-/* Write one report to path ('-' = standard output) with write(o, r), whole or not at all. */
-static int write_report(const struct analysis *r, const char *path,
-			void (*write)(struct out_dest *o, const struct analysis *r), struct ta_error *err)
+/* Write one report to path ('-' = standard output) in format with write(o, r), whole or not at all. */
+static int write_report_as(const struct analysis *r, const char *path, enum out_format format,
+			   void (*write)(struct out_dest *o, const struct analysis *r),
+			   struct ta_error *err)
 {
 	struct outfile out;
 	struct out_dest o;
 
 	if (outfile_open(&out, path, err) < 0)
 		return -1;
-	out_dest_init(&o, outfile_stream(&out), path, r->opts->format, r->opts->quiet, err);
+	out_dest_init(&o, outfile_stream(&out), path, format, r->opts->quiet, err);
 	o.group_by = grouping_name(r->opts->group_by);
 	write(&o, r);
 	if (o.rc < 0) {
@@ -83,6 +84,13 @@ static int write_report(const struct analysis *r, const char *path,
 		return -1;
 	}
 	return outfile_commit(&out, false, err);
+}
+
+/* The same in the format --format says. */
+static int write_report(const struct analysis *r, const char *path,
+			void (*write)(struct out_dest *o, const struct analysis *r), struct ta_error *err)
+{
+	return write_report_as(r, path, r->opts->format, write, err);
 }
 
 static void write_account_rows(struct out_dest *o, const struct analysis *r)
@@ -323,46 +331,18 @@ static size_t timeline_rows_shown(const struct options *o)
 	return o->top ? o->top : TIMELINE_DEFAULT_ROWS;
 }
 
-/* --timeline FILE.csv, FILE.json or '-': the series as data, in the format its name says. */
-static bool timeline_as_data(const char *path, enum out_format *format)
+/* --timeline FILE.csv, FILE.json or '-': the samples as data. */
+static void write_timeline_samples(struct out_dest *o, const struct analysis *r)
 {
-	size_t n = strlen(path);
-
-	if (strcmp(path, "-") == 0 || (n > 4 && strcmp(path + n - 4, ".csv") == 0))
-		*format = FORMAT_CSV;
-	else if (n > 5 && strcmp(path + n - 5, ".json") == 0)
-		*format = FORMAT_JSON;
-	else
-		return false;
-	return true;
-}
-
-static int write_timeline_data(const struct analysis *r, enum out_format format,
-			       struct ta_error *err)
-{
-	const struct options *o = r->opts;
 	struct timeline_rows rows;
-	struct outfile out;
-	struct out_dest dest;
 	struct out_doc d;
 
-	if (outfile_open(&out, o->timeline_path, err) < 0)
-		return -1;
-	if (strcmp(o->timeline_path, "-") == 0 && o->format == FORMAT_JSON)
-		format = FORMAT_JSON;
 	timeline_rows_of(r, &rows);
 	out_doc_init(&d, "timeline");
-	timeline_rows_report(&d, &rows, timeline_rows_shown(o));
-	out_dest_init(&dest, outfile_stream(&out), o->timeline_path, format, o->quiet, err);
-	dest.group_by = grouping_name(o->group_by);
-	out_emit(&dest, &d);
+	timeline_rows_report(&d, &rows, timeline_rows_shown(r->opts));
+	out_emit(o, &d);
 	out_doc_release(&d);
 	timeline_rows_release(&rows);
-	if (dest.rc < 0) {
-		outfile_abort(&out);
-		return -1;
-	}
-	return outfile_commit(&out, false, err);
 }
 
 static int write_timeline_chart(const struct analysis *r, struct ta_error *err)
@@ -374,8 +354,10 @@ static int write_timeline_chart(const struct analysis *r, struct ta_error *err)
 	char title[1024];
 	int rc;
 
-	if (timeline_as_data(o->timeline_path, &format))
-		return write_timeline_data(r, format, err);
+	if (timeline_data_format(o->timeline_path, &format))	/* '-' in JSON with --format json */
+		return write_report_as(r, o->timeline_path, strcmp(o->timeline_path, "-") == 0 &&
+				       o->format == FORMAT_JSON ? FORMAT_JSON : format,
+				       write_timeline_samples, err);
 	if (outfile_open(&out, o->timeline_path, err) < 0)
 		return -1;
 	timeline_rows_of(r, &rows);

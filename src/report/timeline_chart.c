@@ -243,6 +243,19 @@ void timeline_rows_report(struct out_doc *d, const struct timeline_rows *rows, s
 	}
 }
 
+bool timeline_data_format(const char *path, enum out_format *format)
+{
+	size_t n = strlen(path);
+
+	if (strcmp(path, "-") == 0 || (n > 4 && strcmp(path + n - 4, ".csv") == 0))
+		*format = FORMAT_CSV;
+	else if (n > 5 && strcmp(path + n - 5, ".json") == 0)
+		*format = FORMAT_JSON;
+	else
+		return false;
+	return true;
+}
+
 /* ---- the chart ---- */
 
 /* The rows after the first shown that allocated in the log (a peak above 0). */
