@@ -237,9 +237,10 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 			   "'other'), pages held on a second panel, lost events marked: PNG, or "
 			   "SVG/PDF by the name; FILE.csv, FILE.json or '-': the samples as data"),
 		OPT_OUTPUT(0, "html", &o->html_path, "FILE",
-			   "one self-contained page: summary, findings, a sortable table of every "
-			   "row, the timeline, with -k a zoomable sunburst, with stacks a zoomable "
-			   "flame graph"),
+			   "one self-contained page: the answer first (live bytes, the rows that "
+			   "hold most, findings, leak suspects), a sortable table of every row, the "
+			   "timeline, the summary, with -k a zoomable sunburst, with stacks a "
+			   "zoomable flame graph"),
 		OPT_GROUP("Call chains (logs recorded with stack traces)"),
 		OPT_OUTPUT(0, "folded", &o->folded_path, "FILE",
 			   "slab allocations as folded stacks, for flamegraph.pl, speedscope, "
