@@ -81,14 +81,17 @@ struct findings {
 	struct cache_stats *class_stats;	/* indexed by id in classes */
 	uint32_t class_ids[FINDINGS_CLASS_KEYS];	/* (class, accounted) -> id + 1 */
 	uint64_t unnamed_allocs;	/* kmem_cache allocations without name= */
-	bool cite_by_time;		/* a binary capture: no text lines to cite; by time and CPU */
 };
 
 void findings_init(struct findings *f);
 void findings_release(struct findings *f);
 void findings_apply(struct findings *f, const struct kmem_event *ev);
 
-/* The findings, then the caches table, as blocks of d. */
-void findings_report(struct out_doc *d, const struct findings *f, const struct strtab *caches);
+/*
+ * The findings, then the caches table, as blocks of d; by_time: each example
+ * cited by its time and CPU (a binary capture has no text lines to cite).
+ */
+void findings_report(struct out_doc *d, const struct findings *f, const struct strtab *caches,
+		     bool by_time);
 
 #endif

@@ -295,8 +295,8 @@ static size_t cite_time(char *out, size_t cap, uint64_t ts, int32_t cpu)
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }
 
-static void example_lines(const struct findings *f, const struct finding *x, const char *related,
-			  char *out, size_t cap)
+static void example_lines(bool by_time, const struct finding *x, const char *related, char *out,
+			  size_t cap)
 {
 	size_t n = 0, i, shown = x->count < FINDING_EXAMPLES ? x->count : FINDING_EXAMPLES;
 
@@ -306,13 +306,13 @@ static void example_lines(const struct findings *f, const struct finding *x, con
 			n += (size_t)snprintf(out + n, cap - n, ", ");
 		if (n + 1 >= cap)
 			break;
-		if (f->cite_by_time)
+		if (by_time)
 			n += cite_time(out + n, cap - n, x->ts[i], x->cpu[i]);
 		else
 			n += (size_t)snprintf(out + n, cap - n, "%llu", (unsigned long long)x->lines[i]);
 		if (n + 1 >= cap || !related || !x->related[i])
 			continue;
-		if (f->cite_by_time)	/* "allocated at line" -> "allocated at" */
+		if (by_time)	/* "allocated at line" -> "allocated at" */
 			n += (size_t)snprintf(out + n, cap - n, " (%.*s %.6f s)",
 					      (int)(strlen(related) - strlen(" line")), related,
 					      (double)x->related_ts[i] / 1e9);
@@ -419,10 +419,11 @@ static void caches_report(struct out_doc *d, const struct findings *f, const str
 	}
 }
 
-void findings_report(struct out_doc *d, const struct findings *f, const struct strtab *caches)
+void findings_report(struct out_doc *d, const struct findings *f, const struct strtab *caches,
+		     bool by_time)
 {
 	struct out_block *t = out_table(d, "findings", "findings",
-					f->cite_by_time ? finding_columns_by_time : finding_columns,
+					by_time ? finding_columns_by_time : finding_columns,
 					sizeof(finding_columns) / sizeof(finding_columns[0]));
 	char lines[512];
 	int k;
@@ -433,7 +434,7 @@ void findings_report(struct out_doc *d, const struct findings *f, const struct s
 	t->cut_max = 33;
 
 	for (k = 0; k < FIND_KIND_COUNT; k++) {
-		example_lines(f, &f->found[k], finding_text[k].related, lines, sizeof(lines));
+		example_lines(by_time, &f->found[k], finding_text[k].related, lines, sizeof(lines));
 		out_row_str(d, t, finding_text[k].key);
 		out_row_u64(d, t, f->found[k].count);
 		out_row_str(d, t, lines);

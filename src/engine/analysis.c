@@ -792,7 +792,6 @@ static int read_binary(struct analysis *r, int fd, enum binary_kind kind, struct
 	int rc;
 
 	binary_symbols(r, &cfg);
-	r->findings.cite_by_time = true;	/* no text lines: its findings cite time and CPU */
 	if (r->opts->save_db) {
 		r->saving = db_writer_create(r->opts->save_db,
 					     analysis_time_window_set(r->opts) ? 0 : r->opts->families,

@@ -333,7 +333,7 @@ void write_summary_report(struct out_dest *o, const struct summary_report *s)
 	if (s->branch && s->rows && s->rows_kept)
 		add_branch_block(&d, s);
 	if (s->findings)
-		findings_report(&d, s->findings, s->caches);
+		findings_report(&d, s->findings, s->caches, s->binary_kind != NULL);
 	if (s->rows && s->namer)
 		add_reallocated_table(&d, s);
 	if (s->growth)
