@@ -92,7 +92,6 @@ struct recording {
 	uint64_t dat_items;	/* records into a trace.dat: its size looked at every 64 k */
 	bool log_full;		/* its file system filled: cut back to log_bytes */
 	bool dat_full;		/* a trace.dat's file system filled: nothing kept */
-	bool lingered;		/* --linger: frees recorded after CMD ended */
 	atomic_int log_stopped;	/* it cannot be written: the recording stops */
 	char header[1024];
 	size_t header_bytes;
@@ -579,7 +578,6 @@ static void linger_after_the_command(struct recording *r, double until)
 
 	if (!r->args->linger_ns || capture_stop_allocations(r->capture) < 0)
 		return;
-	r->lingered = true;
 	while (analysis_clock() < end && (!until || analysis_clock() < until)) {
 		abort_if_told_again(r, -1);
 		if (signals_seen) {
