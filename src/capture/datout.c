@@ -27,6 +27,7 @@
 
 #include "capture_local.h"
 #include "datout.h"
+#include "scratch.h"
 
 #define TS_BITS 27			/* a ring buffer event's time delta */
 #define TYPE_DATA_MAX 28		/* type_len of the longest data given by type_len */
@@ -77,24 +78,6 @@ static int write_whole(int fd, const void *p, size_t n)
 	return 0;
 }
 
-/* A temporary file in dir (unlinked: it goes with the process whatever happens). */
-static int temporary_file(const char *dir)
-{
-	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	FILE *f;
-
-	if (fd >= 0)
-		return fd;
-	f = tmpfile();	/* a file system without O_TMPFILE */
-	if (!f)
-		return -1;
-	fd = dup(fileno(f));
-	fclose(f);
-	if (fd >= 0)
-		fcntl(fd, F_SETFD, FD_CLOEXEC);
-	return fd;
-}
-
 int dat_writer_open(struct dat_writer **out, struct capture *c, const char *path,
 		    struct ta_error *err)
 {
@@ -114,7 +97,7 @@ int dat_writer_open(struct dat_writer **out, struct capture *c, const char *path
 		w->cpus[cpu].fd = -1;
 	for (cpu = 0; cpu < w->ncpus; cpu++) {
 		w->cpus[cpu].page = xcalloc(1, (size_t)w->page_size);
-		w->cpus[cpu].fd = temporary_file(w->dir);
+		w->cpus[cpu].fd = scratch_file_open(w->dir);
 		if (w->cpus[cpu].fd < 0)
 			return error_set_errno(err, errno, "cannot make a temporary file in '%s' for "
 					       "the pages of '%s'", w->dir, path);

@@ -25,6 +25,7 @@
 #include "callsite.h"
 #include "kindex.h"
 #include "reader.h"
+#include "scratch.h"
 #include "regroup.h"
 #include "stackpair.h"
 
@@ -1018,18 +1019,12 @@ static enum binary_kind binary_input(const struct analysis *r, int *fd)
  */
 static int read_spooled_binary(struct analysis *r, enum binary_kind kind, struct ta_error *err)
 {
-	const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	const char *dir = scratch_dir();
 	char where[4096];
 	int fd, rc;
 
 	snprintf(where, sizeof(where), "%s (a copy of '%s')", dir, input_name(r));
-	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		snprintf(where, sizeof(where), "%s/trace_analyze.XXXXXX", dir);
-		fd = mkostemp(where, O_CLOEXEC);
-		if (fd >= 0)
-			unlink(where);
-	}
+	fd = scratch_file_open(dir);
 	if (fd < 0) {
 		rc = error_set_errno(err, errno, "cannot make a file in '%s' to read the %s '%s' from",
 				     dir, binary_kind_name(kind), input_name(r));

@@ -18,6 +18,10 @@
  * a thread never named. Line numbers are perf script's: one per sample,
  * and with a callchain one per frame and a blank line.
  *
+ * Compressed records (perf record -z: PERF_RECORD_COMPRESSED, zstd) are
+ * decompressed first, the whole data section into an unnamed file that is
+ * then read as the data section is.
+ *
  * The file is mapped and every offset and length checked against it: a
  * damaged or cut file is refused with a message. Big-endian and 32-bit
  * recordings are refused, saying so. Not here: what the events mean.
@@ -33,11 +37,15 @@
 
 #include <traceevent/event-parse.h>
 
+#include <zstd.h>
+
 #include "binread.h"
+#include "scratch.h"
 #include "stackpair.h"
 #include "tepguard.h"
 #include "tepkmem.h"
 #include "tracelib.h"
+#include "ziplib.h"
 
 /* perf_event.h's, spelled here (the kernel's uapi header is not a build dependency) */
 #define SAMPLE_IP		(1ull << 0)
@@ -70,7 +78,7 @@
 enum {
 	REC_MMAP = 1, REC_LOST = 2, REC_COMM = 3, REC_EXIT = 4, REC_FORK = 7, REC_SAMPLE = 9,
 	REC_MMAP2 = 10, REC_LOST_SAMPLES = 13, REC_HEADER_ATTR = 64, REC_HEADER_TRACING_DATA = 66,
-	REC_FINISHED_ROUND = 68, REC_COMPRESSED = 81,
+	REC_FINISHED_ROUND = 68, REC_COMPRESSED = 81, REC_COMPRESSED2 = 83,
 };
 
 enum {
@@ -144,6 +152,9 @@ struct perf_read {
 	bool failed;
 	bool pipe;		/* pipe mode (perf record -o -): attributes and formats in records */
 	struct section pipe_formats;	/* its HEADER_TRACING_DATA's data */
+	const unsigned char *file_map;	/* the file, when map is its records decompressed */
+	uint64_t file_size;
+	uint64_t compressed_records;
 };
 
 /* ---- bounds-checked reads of the mapped file ---- */
@@ -1035,9 +1046,9 @@ static void read_data(struct perf_read *r)
 			fail(r, "a record runs past the data section (a damaged or cut perf.data)");
 			break;
 		}
-		if (type == REC_COMPRESSED) {
-			fail(r, "its records are compressed (perf record -z), which are not read yet: "
-			     "record without -z (perf 6.1's 'perf inject' leaves them compressed)");
+		if (type == REC_COMPRESSED || type == REC_COMPRESSED2) {
+			fail(r, "a compressed record holds another compressed record (a damaged "
+			     "perf.data)");
 			break;
 		}
 		if (type == REC_HEADER_TRACING_DATA && r->pipe) {
@@ -1059,6 +1070,162 @@ static void read_data(struct perf_read *r)
 	}
 	if (!r->failed)
 		flush_until(r, UINT64_MAX);
+}
+
+/* ---- compressed records (perf record -z) ---- */
+
+/* Whether the data section holds a PERF_RECORD_COMPRESSED; false where it is damaged too. */
+static bool has_compressed_records(const struct perf_read *r)
+{
+	uint64_t at = r->data.offset, end = r->data.offset + r->data.size;
+
+	while (end - at >= 8) {
+		uint32_t type = u32_at(r->map + at);
+		uint16_t size;
+
+		memcpy(&size, r->map + at + 6, 2);
+		if (size < 8 || size > end - at)
+			return false;
+		if (type == REC_COMPRESSED || type == REC_COMPRESSED2)
+			return true;
+		if (type == REC_HEADER_TRACING_DATA && r->pipe)
+			at += pipe_tracing_bytes(r, at, size);
+		at += size;
+	}
+	return false;
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n) {
+		ssize_t k = write(fd, c, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		c += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* One compressed record's zstd data, decompressed onto fd; -1 with a reason. */
+static int inflate_record(ZSTD_DStream *ds, const unsigned char *data, uint64_t len, int fd,
+			  unsigned char *out, size_t out_size, const char **why)
+{
+	ZSTD_inBuffer ib = { data, len, 0 };
+
+	for (;;) {
+		ZSTD_outBuffer ob = { out, out_size, 0 };
+		size_t rc = ZSTD_decompressStream(ds, &ob, &ib);
+
+		if (ZSTD_isError(rc)) {
+			*why = ZSTD_getErrorName(rc);
+			return -1;
+		}
+		if (ob.pos && write_all(fd, out, ob.pos) < 0) {
+			*why = NULL;
+			return -1;
+		}
+		if (ib.pos == ib.size && ob.pos < ob.size)
+			return 0;
+	}
+}
+
+/*
+ * The data section with every compressed record replaced by what it holds,
+ * in an unnamed file in $TMPDIR (perf's decompression of one record can
+ * end inside a record that the next one completes, so the stream is one):
+ * the reading then maps that file as the data section.
+ */
+static int expand_compressed(struct perf_read *r, struct ta_error *err)
+{
+	uint64_t at = r->data.offset, end = r->data.offset + r->data.size;
+	const char *dir = scratch_dir(), *why = NULL;
+	size_t out_size = 1u << 20;
+	unsigned char *out;
+	ZSTD_DStream *ds;
+	struct stat st;
+	void *map;
+	int fd, rc = 0;
+
+	if (zstd_library_load("to read a perf.data of compressed records (perf record -z)", err) < 0)
+		return -1;
+	fd = scratch_file_open(dir);
+	if (fd < 0)
+		return error_set_errno(err, errno, "cannot make a file in '%s' to decompress the "
+				       "records of '%s' into", dir, r->cfg->name);
+	ds = ZSTD_createDStream();
+	out = xmalloc(out_size);
+	while (end - at >= 8 && rc == 0) {
+		const unsigned char *p = r->map + at;
+		uint32_t type = u32_at(p);
+		uint16_t size;
+		uint64_t skip = 0;
+
+		memcpy(&size, p + 6, 2);
+		if (size < 8 || size > end - at)
+			break;	/* the reading of the records says where it is damaged */
+		if (type == REC_COMPRESSED) {
+			rc = inflate_record(ds, p + 8, size - 8u, fd, out, out_size, &why);
+		} else if (type == REC_COMPRESSED2) {
+			uint64_t n = size >= 16 ? u64_at(p + 8) : UINT64_MAX;
+
+			if (n > size - 16u) {
+				why = "its length is wrong";
+				rc = -1;
+			} else {
+				rc = inflate_record(ds, p + 16, n, fd, out, out_size, &why);
+			}
+		} else {
+			if (type == REC_HEADER_TRACING_DATA && r->pipe)
+				skip = pipe_tracing_bytes(r, at, size);
+			if (skip > end - at - size)
+				break;
+			rc = write_all(fd, p, size + skip);
+		}
+		if (rc == 0) {
+			r->compressed_records += type == REC_COMPRESSED || type == REC_COMPRESSED2;
+			at += size + skip;
+		}
+	}
+	/* what is left (a cut record) is copied for the reading to say so */
+	if (rc == 0 && at < end)
+		rc = write_all(fd, r->map + at, end - at);
+	free(out);
+	ZSTD_freeDStream(ds);
+	if (rc < 0) {
+		if (why)
+			error_set(err, "'%s': the compressed record at byte %llu cannot be "
+				  "decompressed: %s (a damaged perf.data)", r->cfg->name,
+				  (unsigned long long)at, why);
+		else
+			error_set_errno(err, errno, "cannot write the decompressed records of '%s' "
+					"to '%s'", r->cfg->name, dir);
+		close(fd);
+		return -1;
+	}
+	if (fstat(fd, &st) < 0) {
+		error_set_errno(err, errno, "cannot read back the decompressed records of '%s'",
+				r->cfg->name);
+		close(fd);
+		return -1;
+	}
+	map = st.st_size ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+	close(fd);
+	if (map == MAP_FAILED)
+		return error_set_errno(err, errno, "cannot map the decompressed records of '%s'",
+				       r->cfg->name);
+	r->file_map = r->map;
+	r->file_size = r->size;
+	r->map = map;
+	r->size = (uint64_t)st.st_size;
+	r->data.offset = 0;
+	r->data.size = r->size;
+	return 0;
 }
 
 /* ---- the file ---- */
@@ -1246,6 +1413,8 @@ int perfdata_read(int fd, const struct binread_config *cfg, struct read_result *
 	if (read_features(&r, features, err) < 0)
 		goto out;
 	maybe_load_running_kallsyms(&r, features);
+	if (has_compressed_records(&r) && expand_compressed(&r, err) < 0)
+		goto out;
 	tepkmem_init(&r.k, r.tep, cfg->strings, cfg->want & ~WANT_COMM, resolve, &r);
 	r.user_mark = strtab_intern(&cfg->strings->frames, USER_FRAMES_MARK,
 				    strlen(USER_FRAMES_MARK));
@@ -1271,5 +1440,7 @@ out:
 	free(r.frames);
 	if (r.map && r.map != MAP_FAILED)
 		munmap((void *)r.map, r.size);
+	if (r.file_map)
+		munmap((void *)r.file_map, r.file_size);
 	return rc;
 }

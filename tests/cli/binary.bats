@@ -124,3 +124,27 @@ PY
 	"$TA" -q -f text.txt -c text.account 2> /dev/null
 	cmp file.txt text.account
 }
+
+@test "a perf.data of compressed records (perf record -z): the reports of its perf script text" {
+	local f="$FIX/compressed-z.perf.data"
+	# its samples are inside PERF_RECORD_COMPRESSED (81) records, none outside
+	python3 "$TOP/tests/tools/perf_records.py" "$f" > types
+	grep -q '^81 2$' types && ! grep -q '^9 ' types
+	"$TA" -q -f "$f" -c file.txt --stats file.stats 2> /dev/null
+	"$TA" -q -f - -c stdin.txt < "$f" 2> /dev/null
+	cmp file.txt stdin.txt
+	grep -q '^number of allocs: *420$' file.txt
+	command -v perf > /dev/null || skip "no perf (scripts/deps.sh)"
+	perf script -i "$f" > text.txt 2> /dev/null
+	"$TA" -q -f text.txt -c text.account --stats text.stats 2> /dev/null
+	cmp file.txt text.account
+}
+
+@test "a perf.data whose compressed record is damaged: refused, saying which record and why" {
+	cp "$FIX/compressed-z.perf.data" damaged.perf.data
+	python3 "$TOP/tests/tools/perf_records.py" damaged.perf.data --damage 81
+	run "$TA" -f damaged.perf.data -c out.txt
+	[ "$status" -eq 1 ]
+	[[ "$output" =~ ^"trace_analyze: error: 'damaged.perf.data': the compressed record at byte "[0-9]+" cannot be decompressed: " ]]
+	[[ "$output" =~ "(a damaged perf.data)" ]]
+}
