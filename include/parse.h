@@ -77,12 +77,20 @@ struct parse_stats {
 	struct stack_counts stacks;	/* with WANT_STACK */
 };
 
+/* Room for the reclaimable caches a log's header names (about 80 on a 6.18 desktop). */
+#define RECLAIMABLE_LIST_MAX 4096
+
+/* The header line record writes them on, before the names. */
+#define RECLAIMABLE_HEADER "# trace_analyze record: reclaimable slab caches (reclaim_account):"
+
 /* What the log says about itself. */
 struct trace_header {
 	bool has_entries;	/* "# entries-in-buffer/entries-written: A/B" seen */
 	uint64_t entries_in_buffer, entries_written;
 	int cpus;		/* "#P:N" or trace-cmd's "cpus=N"; 0 if unknown */
 	int kernel_major, kernel_minor;	/* "... of Linux X.Y" (record's header); 0: unknown */
+	/* record's "reclaimable slab caches:" lines: names, one space apart; "": none given */
+	char reclaimable[RECLAIMABLE_LIST_MAX];
 };
 
 /*

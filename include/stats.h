@@ -43,6 +43,7 @@ struct summary_report {
 	uint64_t live_bytes;		/* the account's current bytes allocated */
 	const char *binary_kind;	/* "trace.dat", "perf.data": lost events named so; NULL: text */
 	const struct reclaim_counts *reclaim;	/* by the rows' ids, or NULL (suspects.h) */
+	const char *reclaimable_list;	/* the log header's reclaimable caches, or "" */
 	bool rows_are_caches;
 	unsigned families;
 	const struct findings *findings;	/* NULL: no findings block */
@@ -73,6 +74,7 @@ struct outstanding_query {
 	const struct timeline_rows *growth;	/* NULL: no growth table */
 	struct row_filter rows_kept;	/* -b: the live allocations of these rows only */
 	const struct reclaim_counts *reclaim;	/* by the rows' ids, or NULL (suspects.h) */
+	const char *reclaimable_list;	/* the log header's reclaimable caches, or "" */
 	bool rows_are_caches;
 	struct row_filter keys_kept;	/* and, in the stack table, of these keys */
 };

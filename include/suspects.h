@@ -43,6 +43,7 @@ struct suspect_evidence {
 	uint64_t end_ns;		/* the log's last timestamp */
 	/* allocations from reclaimable caches by the account's ids (call sites), or NULL */
 	const struct reclaim_counts *reclaim;
+	const char *reclaimable_list;	/* the log header's reclaimable caches, or "" (reclaim.h) */
 	bool rows_are_caches;		/* --group-by cache: a row's name is its cache */
 };
 

@@ -39,4 +39,11 @@ int test_linescan(void);
  */
 void test_note_instance(const char *name);
 
+/*
+ * The folder record reads the slab caches' reclaim_account from:
+ * /sys/kernel/slab, or TA_TEST_SLAB_DIR when a test sets it (a folder of
+ * made-up caches, so that a test knows which ones are reclaimable).
+ */
+const char *test_slab_dir(void);
+
 #endif

@@ -55,6 +55,13 @@ long long test_gigabyte(void)
 	return gb;
 }
 
+const char *test_slab_dir(void)
+{
+	const char *v = getenv("TA_TEST_SLAB_DIR");
+
+	return v && *v ? v : "/sys/kernel/slab";
+}
+
 int test_linescan(void)
 {
 	static const char *const names[] = { "scalar", "sse2", "avx2" };

@@ -10,6 +10,7 @@
  * nothing is): the global buffer and its settings are never touched.
  * Not here: reading the events (stream.c).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include <tracefs.h>
 
 #include "capture_local.h"
+#include "parse.h"
 #include "testhook.h"
 
 #define INSTANCE_PREFIX "trace_analyze-"
@@ -331,10 +333,65 @@ void capture_instance_close(struct capture *c)
 	}
 }
 
+/*
+ * The slab caches this kernel reclaims (/sys/kernel/slab/NAME/reclaim_account
+ * is 1), as header lines RECLAIMABLE_HEADER " name name ..." of at most
+ * about 160 characters, appended to buf[0..at); the new length. Aliases
+ * (":a-0000104") are left out: events name caches by their names.
+ */
+static size_t add_reclaimable_lines(char *buf, size_t at, size_t size)
+{
+	const char *slab = test_slab_dir();
+	size_t line_start = at;
+	struct dirent **names = NULL;
+	bool open_line = false;
+	int i, count = scandir(slab, &names, NULL, alphasort);
+
+	for (i = 0; i < count; i++) {
+		const char *name = names[i]->d_name;
+		char path[512], value[8] = "";
+		size_t n = strlen(name);
+		FILE *f;
+
+		if (name[0] == '.' || name[0] == ':' || at + sizeof(RECLAIMABLE_HEADER) + n + 3 >= size)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/reclaim_account", slab, name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (!fgets(value, sizeof(value), f))
+			value[0] = '\0';
+		fclose(f);
+		if (value[0] != '1')
+			continue;
+		if (open_line && at - line_start + n + 1 > 160) {
+			buf[at++] = '\n';
+			open_line = false;
+		}
+		if (!open_line) {
+			line_start = at;
+			memcpy(buf + at, RECLAIMABLE_HEADER, sizeof(RECLAIMABLE_HEADER) - 1);
+			at += sizeof(RECLAIMABLE_HEADER) - 1;
+			open_line = true;
+		}
+		buf[at++] = ' ';
+		memcpy(buf + at, name, n);
+		at += n;
+	}
+	for (i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+	if (open_line)
+		buf[at++] = '\n';
+	buf[at] = '\0';
+	return at;
+}
+
 size_t capture_header(const struct capture *c, char *buf, size_t size)
 {
 	struct utsname u;
 	const char *release = uname(&u) == 0 ? u.release : "unknown";
+	size_t at;
 	int n;
 
 	n = snprintf(buf, size,
@@ -342,17 +399,21 @@ size_t capture_header(const struct capture *c, char *buf, size_t size)
 		     "#\n"
 		     "# trace_analyze record: kmem events (%s%s%s) of Linux %s, %d CPUs, "
 		     "clock mono, buffer %u kB per CPU%s%s\n"
-		     "#P:%d\n"
-		     "#\n"
-		     "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
-		     "#              | |         |   |||||     |         |\n",
+		     "#P:%d\n",
 		     (c->cfg.events & CAPTURE_SLAB) ? "slab" : "",
 		     c->cfg.events == CAPTURE_ALL ? " and " : "",
 		     (c->cfg.events & CAPTURE_PAGE) ? "page" : "", release, c->ncpus,
 		     c->cfg.buffer_kb, c->cfg.stacks ? ", stack traces" : "",
 		     c->by_task ? ", allocations of chosen tasks and their children, frees of every "
 				  "task (of what they allocated)" : "", c->ncpus);
-	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+	if (n < 0 || (size_t)n >= size)
+		return n < 0 ? 0 : size - 1;
+	at = add_reclaimable_lines(buf, (size_t)n, size);
+	n = snprintf(buf + at, size - at,
+		     "#\n"
+		     "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+		     "#              | |         |   |||||     |         |\n");
+	return n < 0 ? at : at + (size_t)n < size ? at + (size_t)n : size - 1;
 }
 
 size_t capture_trailer(const struct capture_stats *st, char *buf, size_t size)

@@ -93,7 +93,7 @@ struct recording {
 	bool log_full;		/* its file system filled: cut back to log_bytes */
 	bool dat_full;		/* a trace.dat's file system filled: nothing kept */
 	atomic_int log_stopped;	/* it cannot be written: the recording stops */
-	char header[1024];
+	char header[1024 + RECLAIMABLE_LIST_MAX * 2];	/* capture_header: lines and list */
 	size_t header_bytes;
 	char trailer[512];
 	pid_t child;		/* CMD, or 0 */

@@ -617,7 +617,7 @@ static void consume_event(void *ctx, const struct kmem_event *ev)
 				   ? origin_key(&r->keys, STR_NONE, ev->stack) : STR_NONE);
 	if (r->have_timeline) {
 		timeline_after_event(&r->timeline, ev);
-		reclaim_counts_apply(&r->reclaim, &r->strings.caches, ev);
+		reclaim_counts_apply(&r->reclaim, ev);
 	}
 }
 
@@ -1505,8 +1505,10 @@ int analysis_read(struct analysis *a, struct ta_error *err)
 	prepare_timeline(a);
 	if ((opts->db_path ? read_db(a, err) : read_log(a, err)) < 0)
 		return -1;
-	if (a->have_timeline)
+	if (a->have_timeline) {
 		timeline_finish(&a->timeline);
+		reclaim_counts_decide(&a->reclaim, &a->strings.caches, a->read.header.reclaimable);
+	}
 	if (a->have_keys) {
 		callchains_update(&a->chains);
 		if (opts->wrappers_path)

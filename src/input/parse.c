@@ -118,6 +118,8 @@ void event_names_merge(struct event_names *a, const struct event_names *b)
 
 void trace_header_add(struct trace_header *a, const struct trace_header *b)
 {
+	if (!a->reclaimable[0])
+		memcpy(a->reclaimable, b->reclaimable, sizeof(a->reclaimable));
 	a->has_entries |= b->has_entries;
 	a->entries_in_buffer += b->entries_in_buffer;
 	a->entries_written += b->entries_written;
@@ -396,6 +398,30 @@ static void count_malformed(struct parser *p, uint64_t line_no)
 		p->first_malformed_line = line_no;
 }
 
+/* RECLAIMABLE_HEADER " dentry inode_cache ...": the names added to the list. */
+static void read_reclaimable_line(struct parser *p, const char *s, size_t len)
+{
+	size_t skip = sizeof(RECLAIMABLE_HEADER) - 1, have = strlen(p->header.reclaimable);
+	const char *q = s + skip, *end = s + len;
+
+	while (q < end) {
+		const char *w;
+
+		while (q < end && (*q == ' ' || *q == '\t'))
+			q++;
+		w = q;
+		while (q < end && *q != ' ' && *q != '\t')
+			q++;
+		if (q == w || have + (size_t)(q - w) + 2 > sizeof(p->header.reclaimable))
+			continue;	/* a list too long for the room keeps its first names */
+		if (have)
+			p->header.reclaimable[have++] = ' ';
+		memcpy(p->header.reclaimable + have, w, (size_t)(q - w));
+		have += (size_t)(q - w);
+		p->header.reclaimable[have] = '\0';
+	}
+}
+
 /* "# entries-in-buffer/entries-written: 102828/102828   #P:2" */
 static void read_header_line(struct parser *p, const char *s, size_t len)
 {
@@ -404,6 +430,10 @@ static void read_header_line(struct parser *p, const char *s, size_t len)
 	const char *end = s + len, *q, *slash;
 	uint64_t a, b;
 
+	if (!k && starts_with(s, len, RECLAIMABLE_HEADER)) {
+		read_reclaimable_line(p, s, len);
+		return;
+	}
 	if (!k) {
 		const char *linux_at = memmem(s, len, " of Linux ", 10);
 

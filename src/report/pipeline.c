@@ -150,6 +150,7 @@ static void write_summary_file(struct out_dest *o, const struct analysis *r)
 		.rows = analysis_rows_account(r, &n),
 		.namer = &n.namer,
 		.reclaim = rows_reclaim(r),
+		.reclaimable_list = r->read.header.reclaimable,
 		.rows_are_caches = r->opts->group_by == GROUP_CACHE,
 		.branch = r->opts->branch && r->have_dirs ? r->opts->branch : NULL,
 		.rows_kept = &kept,
@@ -174,6 +175,7 @@ static void write_outstanding_file(struct out_dest *o, const struct analysis *r)
 	struct outstanding_query q = {
 		.account = analysis_rows_account(r, &n),
 		.reclaim = rows_reclaim(r),
+		.reclaimable_list = r->read.header.reclaimable,
 		.rows_are_caches = r->opts->group_by == GROUP_CACHE,
 		.namer = &n.namer,
 		.start_ns = r->first_ns,

@@ -217,9 +217,11 @@ static int by_reallocated(const void *pa, const void *pb)
 static void add_leak_suspects(struct out_doc *d, const struct timeline_rows *growth, size_t top,
 			      const struct account *a, const struct row_namer *namer,
 			      const struct row_filter *kept, uint64_t end_ns,
-			      const struct reclaim_counts *reclaim, bool rows_are_caches)
+			      const struct reclaim_counts *reclaim, const char *reclaimable_list,
+			      bool rows_are_caches)
 {
-	struct suspect_evidence ev = { a, namer, kept, end_ns, reclaim, rows_are_caches };
+	struct suspect_evidence ev = { a, namer, kept, end_ns, reclaim, reclaimable_list,
+				       rows_are_caches };
 	size_t untraced;
 
 	leak_suspects_report(d, growth, top, a && namer ? &ev : NULL, &untraced);
@@ -338,7 +340,7 @@ void write_summary_report(struct out_dest *o, const struct summary_report *s)
 		add_reallocated_table(&d, s);
 	if (s->growth)
 		add_leak_suspects(&d, s->growth, 10, s->rows, s->namer, s->rows_kept, s->last_ns,
-				  s->reclaim, s->rows_are_caches);
+				  s->reclaim, s->reclaimable_list, s->rows_are_caches);
 	out_emit(o, &d);
 	out_doc_release(&d);
 }
@@ -586,7 +588,7 @@ void write_outstanding(struct out_dest *o, const struct outstanding_query *q)
 		add_stack_table(&d, q);
 	if (q->growth)
 		add_leak_suspects(&d, q->growth, q->top, q->account, q->namer, &q->rows_kept,
-				  q->end_ns, q->reclaim, q->rows_are_caches);
+				  q->end_ns, q->reclaim, q->reclaimable_list, q->rows_are_caches);
 	out_emit(o, &d);
 	out_doc_release(&d);
 	free(rows);

@@ -136,15 +136,17 @@ static int by_evidence(const void *pa, const void *pb)
 	return (a->row > b->row) - (a->row < b->row);
 }
 
-static void why_text(const struct suspect *s, const struct growth_fit *f, char *out, size_t cap)
+static void why_text(const struct suspect *s, const struct growth_fit *f, bool listed_by_log,
+		     char *out, size_t cap)
 {
 	char size[32];
 	int n = 0;
 
 	human_size((uint64_t)llround(fmax(f->grew, 0)), size, sizeof(size));
 	if (s->confidence < 0)
-		n = snprintf(out, cap, "a reclaimable slab cache (grows with the page cache and "
-			     "dcache, given back under memory pressure): ");
+		n = snprintf(out, cap, "a reclaimable slab cache (%sgrows with the page cache and "
+			     "dcache, given back under memory pressure): ",
+			     listed_by_log ? "the log's header lists it; " : "");
 	if (n < 0 || (size_t)n >= cap)
 		return;
 	out += n;
@@ -199,7 +201,8 @@ size_t leak_suspects_report(struct out_doc *d, const struct timeline_rows *rows,
 			continue;
 		}
 		x->confidence = judge(x, f->r2);
-		if (ev && (ev->rows_are_caches ? cache_is_reclaimable(rows->names[r])
+		if (ev && (ev->rows_are_caches ? cache_is_reclaimable(rows->names[r],
+								      ev->reclaimable_list)
 			   : id != STR_NONE && e[id].allocs &&
 			     (double)e[id].reclaimable >= RECLAIMABLE_SHARE * (double)e[id].allocs))
 			x->confidence = -1;
@@ -217,7 +220,8 @@ size_t leak_suspects_report(struct out_doc *d, const struct timeline_rows *rows,
 			const struct growth_fit *f = &rows->fit[s[i].row];
 			char why[384];
 
-			why_text(&s[i], f, why, sizeof(why));
+			why_text(&s[i], f, ev && ev->reclaimable_list && *ev->reclaimable_list, why,
+				 sizeof(why));
 			out_row_str(d, t, rows->names[s[i].row]);
 			out_row_str(d, t, level[s[i].confidence + 1]);
 			out_row_u64(d, t, (uint64_t)llround(f->grew));

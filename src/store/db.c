@@ -31,6 +31,7 @@ enum db_section {
 	SEC_ACCOUNT_MALLOC = 10,
 	SEC_ACCOUNT_CACHE = 11,
 	SEC_STACKS = 12,	/* per stack its frame count, then all frame ids */
+	SEC_RECLAIMABLE = 13,	/* the log header's reclaimable caches; absent: none given */
 	SEC_MORE_EVENTS = 16,	/* sections 16 .. 16 + n - 2 continue the events */
 };
 
@@ -327,7 +328,10 @@ int db_writer_finish(struct db_writer *w, const char *source, const struct trace
 	    write_strings(w, SEC_COMMS, &strings->comms, err) < 0 ||
 	    write_strings(w, SEC_GFPS, &strings->gfps, err) < 0 ||
 	    write_strings(w, SEC_FRAMES, &strings->frames, err) < 0 ||
-	    write_stacks(w, &strings->stacks, err) < 0)
+	    write_stacks(w, &strings->stacks, err) < 0 ||
+	    (header->reclaimable[0] &&
+	     binfile_add_section(&w->file, SEC_RECLAIMABLE, header->reclaimable,
+				 strlen(header->reclaimable), err) < 0))
 		goto out;
 	for (i = 0; i < 3; i++) {
 		const struct account *a = family_of_account[i] == families ? run_account
@@ -436,6 +440,12 @@ static int load_meta(struct db *db, struct trace_strings *strings, struct ta_err
 	db->source[len] = '\0';
 	if (strlen(db->source) != len)
 		return damaged(db, err, "its source name holds a NUL byte");
+	if (binfile_read_section(&db->file, SEC_RECLAIMABLE, &p, &len, err) < 0)
+		return -1;
+	if (p && (len >= sizeof(db->header.reclaimable) || memchr(p, '\0', len)))
+		return damaged(db, err, "its list of reclaimable caches is damaged");
+	if (p)
+		memcpy(db->header.reclaimable, p, len);
 	if (load_strings(db, SEC_CALL_SITES, m.nstrings[0], &strings->call_sites, err) < 0 ||
 	    load_strings(db, SEC_CACHES, m.nstrings[1], &strings->caches, err) < 0 ||
 	    load_strings(db, SEC_COMMS, m.nstrings[2], &strings->comms, err) < 0 ||

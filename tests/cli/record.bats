@@ -90,6 +90,27 @@ pipe_allocs() {
 	grep -q '^# entries-in-buffer/entries-written: [0-9]*/[0-9]*   #P:[0-9]*$' kmem.log
 }
 
+@test "record: the log's header names the kernel's reclaimable slab caches, as /sys/kernel/slab says" {
+	# made-up caches: which are reclaimable is known here; aliases (":a-...") left out
+	mkdir -p slab/my_inode slab/my_obj slab/dentry slab/:a-0000104
+	echo 1 > slab/my_inode/reclaim_account
+	echo 0 > slab/my_obj/reclaim_account
+	echo 1 > slab/dentry/reclaim_account
+	echo 1 > slab/:a-0000104/reclaim_account
+	TA_TEST_SLAB_DIR="$PWD/slab" "$TA" record -q -o kmem.log -- true
+	[ "$(grep '^# trace_analyze record: reclaimable' kmem.log)" = \
+		"# trace_analyze record: reclaimable slab caches (reclaim_account): dentry my_inode" ]
+	# and this machine's own: every cache with reclaim_account 1, no other
+	"$TA" record -q -o real.log -- true
+	for c in /sys/kernel/slab/*; do
+		case "${c##*/}" in :*) continue ;; esac
+		[ "$(cat "$c/reclaim_account" 2> /dev/null)" = 1 ] && echo "${c##*/}"
+	done | sort > expected
+	sed -n 's/^# trace_analyze record: reclaimable slab caches (reclaim_account)://p' real.log |
+		tr ' ' '\n' | sed '/^$/d' | sort > written
+	diff -u expected written
+}
+
 @test "record: the log reads back with the same numbers the live analysis printed" {
 	run "$TA" record -o kmem.log -c live.account --summary live.summary -- "$PIPES" 300
 	[ "$status" -eq 0 ]

@@ -211,3 +211,32 @@ PY
 	python3 -c "import json,jsonschema,sys; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))" \
 		o.json "$TOP/data/schema/outstanding.schema.json"
 }
+
+@test "leak suspects: the log header's reclaimable caches (record's) decide, over the built-in list, and a DB keeps them" {
+	# two growing caches: my_fs_inode (in no built-in list) and buffer_head
+	make_log() {
+		awk -v header="$1" 'BEGIN { print "# tracer: nop"
+			if (header != "") print "# trace_analyze record: reclaimable slab caches (reclaim_account): " header
+			for (i = 0; i < 400; i++) { t = 1 + i * 0.25
+				printf "  ls-100 [000] ..... %.6f: kmem_cache_alloc: call_site=my_fs_alloc_inode+0x21/0x80 ptr=%016x bytes_req=600 bytes_alloc=640 gfp_flags=GFP_NOFS node=-1 accounted=false name=my_fs_inode\n", t, 65536 + i * 1024
+				printf "  ls-100 [001] ..... %.6f: kmem_cache_alloc: call_site=alloc_buffer_head+0x21/0x80 ptr=%016x bytes_req=104 bytes_alloc=104 gfp_flags=GFP_NOFS node=-1 accounted=false name=buffer_head\n", t + 0.01, 4194304 + i * 128 } }'
+	}
+	rating() {
+		jq -r '.leak_suspects | map(.caller + ":" + .confidence) | join(" ")' "$1"
+	}
+	make_log "" > builtin.log
+	make_log "dentry my_fs_inode" > listed.log
+	# no list in the log: the built-in one (buffer_head reclaimable, my_fs_inode not)
+	"$TA" -q -f builtin.log --summary b.json --format json
+	[ "$(rating b.json)" = "my_fs_alloc_inode+0x21:high alloc_buffer_head+0x21:reclaimable" ]
+	# the log's list: my_fs_inode reclaimable, buffer_head (not in it) not
+	"$TA" -q -f listed.log --summary l.json --format json
+	[ "$(rating l.json)" = "alloc_buffer_head+0x21:high my_fs_alloc_inode+0x21:reclaimable" ]
+	jq -r '.leak_suspects[1].why' l.json | grep -q "^a reclaimable slab cache (the log's header lists it; "
+	"$TA" -q -f listed.log --group-by cache --outstanding c.json --format json
+	[ "$(rating c.json)" = "buffer_head:high my_fs_inode:reclaimable" ]
+	# a DB made of the log keeps its list
+	"$TA" -q -f listed.log --save-db l.db
+	"$TA" -q -f l.db --summary d.json --format json
+	[ "$(rating d.json)" = "$(rating l.json)" ]
+}
