@@ -74,10 +74,15 @@
 
 	function tableOf(rows) {
 		var cols = rows.length ? Object.keys(rows[0]) : [];
+		/* a keyed table's rows say what they are in group_by: the key column's heading */
+		var grouping = cols[0] === 'group_by' ? rows[0].group_by : null;
+		if (grouping)
+			cols = cols.slice(1);
 		var t = h('table');
 		var tr = h('tr');
 		cols.forEach(function (c) {
-			tr.append(h('th', { class: typeof rows[0][c] === 'string' ? 'name' : null }, c));
+			tr.append(h('th', { class: typeof rows[0][c] === 'string' ? 'name' : null },
+				    grouping && c === 'key' ? grouping : c));
 		});
 		t.append(h('thead', null, tr));
 		var body = h('tbody');
@@ -145,14 +150,14 @@
 		if (!acct)
 			return rows;
 		acct.callers.forEach(function (r) {
-			var row = { caller: r.caller, current_dynamic: r.current_dynamic, waste: r.waste,
+			var row = { caller: r.key, current_dynamic: r.current_dynamic, waste: r.waste,
 				    total_dynamic: r.total_dynamic, alloc_count: r.alloc_count,
 				    free_count: r.free_count };
-			byName[r.caller] = row;
+			byName[r.key] = row;
 			rows.push(row);
 		});
 		(stats ? stats.callers : []).forEach(function (s) {
-			var row = byName[s.caller];
+			var row = byName[s.key];
 			if (!row)
 				return;
 			row.bytes_req = s.bytes_req;
@@ -162,8 +167,8 @@
 			row.peak_dynamic = s.peak_dynamic;
 		});
 		(callers ? callers.callers : []).forEach(function (c) {
-			if (byName[c.caller])
-				byName[c.caller].place = c.place;
+			if (byName[c.key])
+				byName[c.key].place = c.place;
 		});
 		return rows;
 	}
@@ -499,12 +504,12 @@
 		}
 		var found = (sum.findings || []).filter(function (f) { return f.count > 0; });
 		into.append(h('p', { id: 'answer-findings' }, found.length ? 'Findings: ' + found.map(function (f) {
-			return grouped(f.count) + ' ' + f.finding.replace(/_/g, ' ');
+			return grouped(f.count) + ' ' + f.key.replace(/_/g, ' ');
 		}).join(', ') + ' (below, in the summary).' : 'No finding: the log is consistent.'));
 		var sus = sum.leak_suspects || [];
 		if (sus.length)
 			into.append(h('p', { id: 'answer-suspects' }, 'Leak suspects: ' + sus.slice(0, 3).map(function (x) {
-				return x.caller + ' (' + x.confidence + ')';
+				return x.key + ' (' + x.confidence + ')';
 			}).join(', ') + (sus.length > 3 ? ', ...' : '') + '.'));
 	}
 

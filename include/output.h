@@ -34,7 +34,7 @@
 #include "error.h"
 #include "strtab.h"
 
-#define OUTPUT_SCHEMA_VERSION 1
+#define OUTPUT_SCHEMA_VERSION 2
 
 
 /* --format: how every report is written. */

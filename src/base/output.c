@@ -497,10 +497,16 @@ static size_t csv_column(const struct out_block *b, size_t i)
  * (the call site, function, cache... a row is for; its first unless it names another)
  * comes first as "key", after a "group_by" column naming what it is, so every keyed
  * CSV reads alike. */
+/* What a keyed table's rows are: the table's own word, the report's grouping, or its first column's name. */
+static const char *table_grouping(const struct out_block *b, const char *grouping)
+{
+	return b->group_by ? b->group_by : grouping ? grouping : b->columns[0].key;
+}
+
 static void write_csv_table(FILE *f, const struct out_doc *d, const struct out_block *b,
 			    const char *grouping)
 {
-	const char *group = b->group_by ? b->group_by : grouping ? grouping : b->columns[0].key;
+	const char *group = table_grouping(b, grouping);
 	char buf[VALUE_MAX];
 	size_t r, i;
 
@@ -653,7 +659,7 @@ static void write_json_value(FILE *f, const struct out_doc *d, const struct out_
 		fputs(format_value(d, v, FORMAT_JSON, buf), f);
 }
 
-static void write_json(FILE *f, const struct out_doc *d)
+static void write_json(FILE *f, const struct out_doc *d, const char *grouping)
 {
 	size_t i, r, c;
 
@@ -678,9 +684,15 @@ static void write_json(FILE *f, const struct out_doc *d)
 		fputs(": [", f);
 		for (r = 0; r < out_rows(b); r++) {
 			fputs(r ? ",\n    {" : "\n    {", f);
+			if (b->keyed) {
+				fputs("\"group_by\": ", f);
+				out_json_string(f, table_grouping(b, grouping));
+				fputs(", ", f);
+			}
 			for (c = 0; c < b->ncolumns; c++) {
 				fputs(c ? ", " : "", f);
-				out_json_string(f, b->columns[c].key);
+				out_json_string(f, b->keyed && c == key_column(b) ? "key"
+									    : b->columns[c].key);
 				fputs(": ", f);
 				write_json_value(f, d, &b->values[r * b->ncolumns + c]);
 			}
@@ -798,6 +810,10 @@ void out_emit(struct out_dest *o, const struct out_doc *d)
 	char said[2048] = "";
 	size_t main, i, parts;
 
+	if (o->format == FORMAT_JSON) {
+		write_json(o->f, d, o->group_by);
+		return;
+	}
 	if (o->format != FORMAT_CSV || d->nblocks == 0) {
 		out_write(o->f, d, o->format);
 		return;
@@ -838,7 +854,7 @@ void out_write(FILE *f, const struct out_doc *d, enum out_format format)
 		write_csv(f, d);
 		break;
 	case FORMAT_JSON:
-		write_json(f, d);
+		write_json(f, d, NULL);
 		break;
 	case FORMAT_TEXT:
 	default:

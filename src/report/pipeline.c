@@ -388,6 +388,7 @@ static void write_to_memory(struct memory_text *m, const struct analysis *r,
 	struct out_dest o;
 
 	out_dest_init(&o, f, NULL, r->opts->format, true, NULL);
+	o.group_by = grouping_name(r->opts->group_by);
 	write(&o, r);
 	fclose(f);
 }

@@ -226,8 +226,7 @@ void timeline_rows_report(struct out_doc *d, const struct timeline_rows *rows, s
 	if (t->page_events) {
 		b = out_table(d, "pages", "pages held over time", pages_columns,
 			      sizeof(pages_columns) / sizeof(pages_columns[0]));
-		b->keyed = true;	/* CSV: group_by,key (the time),pages_held */
-		b->group_by = "time_s";
+		/* a series in time, not rows of a grouping: no group_by,key columns */
 		for (i = 0; i < t->nsamples; i++) {
 			out_row_f64(d, b, (double)t->samples[i].ts_ns / 1e9);
 			out_row_i64(d, b, (int64_t)t->samples[i].pages);
@@ -236,8 +235,6 @@ void timeline_rows_report(struct out_doc *d, const struct timeline_rows *rows, s
 	if (t->nlost) {
 		b = out_table(d, "lost", "where the log says events were lost", lost_columns,
 			      sizeof(lost_columns) / sizeof(lost_columns[0]));
-		b->keyed = true;
-		b->group_by = "time_s";
 		for (i = 0; i < t->nlost; i++)
 			out_row_f64(d, b, (double)t->lost_at[i] / 1e9);
 	}

@@ -81,7 +81,7 @@ refused() {
 
 @test "a binary capture's findings cite its events by time and CPU, not lines of a text it has none of" {
 	"$TA" -q -f "$FIX/small-stacks.dat" --summary s.json --format json 2> /dev/null
-	[ "$(jq -r '.findings[] | select(.finding == "cache_object_kfreed") | .example_lines' s.json)" = \
+	[ "$(jq -r '.findings[] | select(.key == "cache_object_kfreed") | .example_lines' s.json)" = \
 		"8539.862131 s CPU 0 (allocated at 8539.861579 s)" ]
 	run "$TA" -q -f "$FIX/mixed-events.dat" --summary -
 	grep -q '^lost_marker  *1  a lost-events record (no time) ' <<< "$output"

@@ -123,7 +123,7 @@ import json, sys
 d = json.load(sys.stdin)
 assert d["report"] == "diff"
 assert d["summary"]["added"] == 1 and d["summary"]["net"] == 880, d["summary"]
-assert d["rows"][0] == {"function": "vm_area_dup", "old": 816, "new": 1360, "delta": 544,
+assert d["rows"][0] == {"group_by": "function", "key": "vm_area_dup", "old": 816, "new": 1360, "delta": 544,
                         "delta_pct": 66.67, "change": ""}, d["rows"][0]
 assert d["rows"][1]["new"] is None and d["rows"][1]["change"] == "removed"
 assert d["totals"]["before"] == 11816'
@@ -164,7 +164,8 @@ for key, block, files, total in (("symbol", "symbols", ("old.syms", "new.syms"),
                                  ("object", "objects", ("old.objs", "new.objs"), True)):
     old, new = table(files[0], total), table(files[1], total)
     want = {k: (old.get(k), new.get(k)) for k in set(old) | set(new) if old.get(k) != new.get(k)}
-    got = {r[key]: (r["old"], r["new"]) for r in d[block]}
+    got = {r["key"]: (r["old"], r["new"]) for r in d[block] if r["group_by"] == key}
+    assert len(got) == len(d[block])
     assert got == want, (block, got, want)
     assert d[block + "_totals"]["before"] == sum(old.values()) or block != "symbols"
 PY
@@ -203,7 +204,7 @@ d = json.load(open(sys.argv[1]))
 want = [l.split() for l in open(sys.argv[2]).read().splitlines()[1:-1]]
 def fig(v):
     return "-" if v is None else str(int(v))
-got = [[r["symbol"], fig(r["old"]), fig(r["new"]), "%+d" % r["delta"]] for r in d["symbols"]]
+got = [[r["key"], fig(r["old"]), fig(r["new"]), "%+d" % r["delta"]] for r in d["symbols"]]
 assert got == want, (got, want)
 PY
 	grep -qx 'buf 48 32 -16' ref.txt	# one row, not buf.1 removed and buf.0 unchanged

@@ -175,7 +175,7 @@ attr() {
 	want=$(python3 -c "
 import json, sys
 found = [f for f in json.load(open('s.json'))['findings'] if f['count'] > 0]
-print('Findings: ' + ', '.join(f'{f[\"count\"]:,} ' + f['finding'].replace('_', ' ') for f in found)
+print('Findings: ' + ', '.join(f'{f[\"count\"]:,} ' + f['key'].replace('_', ' ') for f in found)
       if found else 'No finding: the log is consistent.')")
 	grep -q "id=\"answer-findings\"[^>]*>$want" dom.html
 	grep -q '<table id="answer-top">' dom.html

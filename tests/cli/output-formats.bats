@@ -92,10 +92,11 @@ steady_leak_log() {
 	csv_files_of "diff --static" diff -q --static "$tree" "$tree" -c out.csv
 	# the conditional ones were seen: suspects, stacks, origins of pages
 	ls "$BATS_TEST_TMPDIR"/csv.*/out.leak_suspects.csv "$BATS_TEST_TMPDIR"/csv.*/out.stacks.csv > /dev/null
-	# every table's header starts with its key; every list file is block,key,value
+	# every table's header starts with its key; every list file is block,key,value;
+	# the timeline's pages held and lost marks are series in time
 	local f
 	for f in "$BATS_TEST_TMPDIR"/csv.*/*.csv; do
-		head -n 1 "$f" | grep -Eq '^(group_by,key(,|$)|block,key,value$)' ||
+		head -n 1 "$f" | grep -Eq '^(group_by,key(,|$)|block,key,value$|time_s(,pages_held)?$)' ||
 			{ echo "$f: $(head -n 1 "$f")"; return 1; }
 	done
 }

@@ -94,7 +94,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 g = d["leak_suspects"]
 assert len(g) >= 3, g
-assert g[0]["caller"] == "__kernfs_new_node.constprop.0+0x49", g[0]
+assert g[0]["key"] == "__kernfs_new_node.constprop.0+0x49", g[0]
 assert g[0]["confidence"] == "medium" and g[0]["rising_windows"] == 6, g[0]
 assert 0.98 < g[0]["over_s"] <= 1.0, g[0]
 rank = {"high": 2, "medium": 1, "low": 0}
@@ -199,12 +199,12 @@ PY
 			printf "  ls-100 [000] ..... %.6f: kmem_cache_alloc: call_site=alloc_buffer_head+0x21/0x80 ptr=%016x bytes_req=104 bytes_alloc=104 gfp_flags=GFP_NOFS node=-1 accounted=false name=buffer_head\n", t, 65536 + i * 128
 			printf "  ls-100 [001] ..... %.6f: kmalloc: call_site=leaky_alloc+0x10/0x40 ptr=%016x bytes_req=100 bytes_alloc=128 gfp_flags=GFP_KERNEL node=-1 accounted=false\n", t + 0.01, 4194304 + i * 128 } }' > bh.log
 	"$TA" -q -f bh.log --summary s.json --format json
-	[ "$(jq -r '.leak_suspects | map(.caller + ":" + .confidence) | join(" ")' s.json)" = \
+	[ "$(jq -r '.leak_suspects | map(.key + ":" + .confidence) | join(" ")' s.json)" = \
 		"leaky_alloc+0x10:high alloc_buffer_head+0x21:reclaimable" ]
 	jq -r '.leak_suspects[1].why' s.json | grep -q '^a reclaimable slab cache (grows with the page cache'
 	# by cache: buffer_head is reclaimable by its name; kmalloc-128 is not
 	"$TA" -q -f bh.log --group-by cache --outstanding o.json --format json
-	[ "$(jq -r '.leak_suspects | map(.caller + ":" + .confidence) | join(" ")' o.json)" = \
+	[ "$(jq -r '.leak_suspects | map(.key + ":" + .confidence) | join(" ")' o.json)" = \
 		"kmalloc-128:high buffer_head:reclaimable" ]
 	python3 -c "import json,jsonschema,sys; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))" \
 		s.json "$TOP/data/schema/summary.schema.json"
@@ -222,7 +222,7 @@ PY
 				printf "  ls-100 [001] ..... %.6f: kmem_cache_alloc: call_site=alloc_buffer_head+0x21/0x80 ptr=%016x bytes_req=104 bytes_alloc=104 gfp_flags=GFP_NOFS node=-1 accounted=false name=buffer_head\n", t + 0.01, 4194304 + i * 128 } }'
 	}
 	rating() {
-		jq -r '.leak_suspects | map(.caller + ":" + .confidence) | join(" ")' "$1"
+		jq -r '.leak_suspects | map(.key + ":" + .confidence) | join(" ")' "$1"
 	}
 	make_log "" > builtin.log
 	make_log "dentry my_fs_inode" > listed.log

@@ -69,7 +69,7 @@ PY
 	every_report json
 	"$TA" diff -q --static --format json -c json/diff-static.json "$TREE" "$TREE"
 	for j in json/*.json; do
-		jq -e '.schema_version == 1' "$j" > /dev/null || { echo "$j"; false; }
+		jq -e '.schema_version == 2' "$j" > /dev/null || { echo "$j"; false; }
 	done
 	check json json/*.json
 	# numbers jq can do sums with

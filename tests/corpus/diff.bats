@@ -39,10 +39,11 @@ setup() {
 import json, sys
 a, b, d = (json.load(open(p)) for p in sys.argv[1:4])
 key = sys.argv[4]
-va = {r["caller"]: r["current_dynamic"] for r in a["callers"] if r["current_dynamic"]}
-vb = {r["caller"]: r["current_dynamic"] for r in b["callers"] if r["current_dynamic"]}
+va = {r["key"]: r["current_dynamic"] for r in a["callers"] if r["current_dynamic"]}
+vb = {r["key"]: r["current_dynamic"] for r in b["callers"] if r["current_dynamic"]}
 want = {k: (va.get(k), vb.get(k)) for k in set(va) | set(vb) if va.get(k) != vb.get(k)}
-got = {r[key]: (r["old"], r["new"]) for r in d["rows"]}
+got = {r["key"]: (r["old"], r["new"]) for r in d["rows"]}
+assert all(r["group_by"] == key for r in d["rows"]), key
 assert got == want, (key, sorted(set(got.items()) ^ set(want.items()))[:5])
 assert int(d["totals"]["before"]) == sum(va.values())
 PY
@@ -57,7 +58,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 rows = sum(r["delta"] for r in d["rows"])
 assert rows == int(d["totals"]["after"]) - int(d["totals"]["before"]), rows
-assert any(r["directory"] == "fs" for r in d["rows"])
+assert any(r["group_by"] == "dir" and r["key"] == "fs" for r in d["rows"])
 PY
 	[ "$(head -c 8 delta.png | od -An -tx1 | tr -d ' ')" = "89504e470d0a1a0a" ]
 	"$TA" diff -k "$TREE" --group-by dir -b fs "$BOOT" "$WORK" | grep -q "^fs/inode.o "
@@ -94,7 +95,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 want = [l.split() for l in open(sys.argv[2]).read().splitlines()[1:-1]]
 fig = lambda v: "-" if v is None else str(int(v))
-got = [[r["symbol"], fig(r["old"]), fig(r["new"]), "%+d" % r["delta"]] for r in d["symbols"]]
+got = [[r["key"], fig(r["old"]), fig(r["new"]), "%+d" % r["delta"]] for r in d["symbols"]]
 assert got == want, [(g, w) for g, w in zip(got, want) if g != w][:5] or (len(got), len(want))
 PY
 }

@@ -36,7 +36,7 @@ ref_ktree() {
 	python3 - "$BATS_TEST_TMPDIR/static.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
-tops = [r for r in d["directories"] if r["directory"] != "." and "/" not in r["directory"]]
+tops = [r for r in d["directories"] if r["key"] != "." and "/" not in r["key"]]
 for k in ("text", "data", "rodata", "bss", "static"):
     assert sum(r[k] for r in tops) == d["totals"][k], k
 assert d["totals"]["static"] == sum(d["totals"][k] for k in ("text", "data", "rodata", "bss"))

@@ -146,7 +146,7 @@ for line in open(sys.argv[1], errors="replace"):
     if m and "ptr=0000000000000000" not in line:
         key = "%s-%s" % (m.group(1), m.group(2))
         allocs[key] = allocs.get(key, 0) + 1
-got = {r["key"] if "key" in r else r["caller"]: r["alloc_count"] for r in json.load(open(sys.argv[2]))["callers"]}
+got = {r["key"]: r["alloc_count"] for r in json.load(open(sys.argv[2]))["callers"]}
 assert got == allocs, sorted(set(got.items()) ^ set(allocs.items()))[:10]
 print(len(got), "tasks agree")
 PY

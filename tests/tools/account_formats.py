@@ -48,8 +48,8 @@ def main():
     text, csv_path, json_path = sys.argv[1:4]
     head, rows = text_account(text)
     doc = json.load(open(json_path))
-    if doc.get("schema_version") != 1 or doc.get("report") != "account":
-        fail("JSON lacks schema_version 1 / report account")
+    if doc.get("schema_version") != 2 or doc.get("report") != "account":
+        fail("JSON lacks schema_version 2 / report account")
     blocks = csv_tables(csv_path)
     labels = {
         "current bytes allocated": "current_bytes_allocated",
@@ -63,7 +63,7 @@ def main():
     for label, key in labels.items():
         if not (head[label] == doc["totals"][key] == csv_totals[key]):
             fail("totals differ for %s" % key)
-    json_rows = [(r["caller"], r["total_dynamic"], r["waste"], r["current_dynamic"],
+    json_rows = [(r["key"], r["total_dynamic"], r["waste"], r["current_dynamic"],
                   r["alloc_count"], r["free_count"]) for r in doc["callers"]]
     csv_rows = [(r["key"], int(r["total_dynamic"]), int(r["waste"]),
                  int(r["current_dynamic"]), int(r["alloc_count"]), int(r["free_count"]))
@@ -74,7 +74,7 @@ def main():
         fail("CSV rows differ from the text")
     for r in doc["callers"]:
         if r["current_dynamic"] - r["current_req"] != r["waste"]:
-            fail("waste is not current_dynamic - current_req for %s" % r["caller"])
+            fail("waste is not current_dynamic - current_req for %s" % r["key"])
     print("same numbers in %d rows" % len(rows))
 
 

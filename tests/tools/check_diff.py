@@ -36,7 +36,7 @@ def program_account(path):
     doc = json.loads(out)
     rows = {}
     for r in doc["callers"]:
-        rows[r["caller"]] = [r["total_dynamic"], r["waste"], r["current_dynamic"],
+        rows[r["key"]] = [r["total_dynamic"], r["waste"], r["current_dynamic"],
                              r["alloc_count"], r["free_count"]]
     return rows, doc["totals"]["allocs"]
 
@@ -92,7 +92,7 @@ def close(x, y):
 
 cmd = [ta, "diff", "--format", "json", "-o", figure, "--group-by", group] + extra + [old, new]
 got = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
-got_rows = [(r[group if group != "callsite" else "callsite"], r["old"], r["new"], r["delta"])
+got_rows = [(r["key"], r["old"], r["new"], r["delta"])
             for r in got["rows"]]
 for label, want in (("the program's own accounts", expected(program_account(old),
                                                            program_account(new))),

@@ -52,7 +52,7 @@ def compare(what, got, want):
 
 # the origin account
 account = json.loads(run("--group-by", "origin", "-c", "-", "--format", "json"))
-got = {r["caller"]: dict(total=r["total_dynamic"], live=r["current_dynamic"],
+got = {r["key"]: dict(total=r["total_dynamic"], live=r["current_dynamic"],
                          req_live=r["current_req"], allocs=r["alloc_count"],
                          frees=r["free_count"]) for r in account["callers"]}
 compare("origin", got, ref["origins"])
@@ -73,7 +73,7 @@ for weight in ("bytes", "live", "waste", "count"):
 lines = folded_lines(run("--folded-pages", "-"), "--folded-pages")
 compare("folded pages", lines, ref["folded_pages"])
 page = json.loads(run("--page", "-", "--format", "json"))
-got = {r["origin"]: dict(allocs=r["allocations"], pages=r["pages"], live_pages=r["live_pages"])
+got = {r["key"]: dict(allocs=r["allocations"], pages=r["pages"], live_pages=r["live_pages"])
        for r in page.get("origins", [])}
 compare("page origin", got, ref["page_origins"])
 if sum(r["kb"] for r in page.get("origins", [])) != page["totals"]["alloc_kb"]:
