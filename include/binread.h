@@ -40,6 +40,8 @@ struct binread_config {
 	const struct symbol_table *syms;	/* -k/System.map (or --kallsyms alone), or NULL */
 	const struct symbol_table *kallsyms;	/* --kallsyms after System.map, or NULL */
 	bool running_kallsyms;		/* perf.data: /proc/kallsyms may be used if it matches */
+	bool salvage;			/* perf.data a killed perf record left: read what is whole,
+					   with the running kernel's event formats */
 	bool usec_timestamps;		/* cut to microseconds, as the text forms print them
 					   (TA_TEST_TIMESTAMPS=usec: tests compare with them) */
 	event_fn on_event;
@@ -54,6 +56,8 @@ struct binread_facts {
 	const char *symbols_from;	/* "the file's kallsyms", "System.map", ... or NULL */
 	char os_release[80];		/* perf.data's HEADER_OSRELEASE, or "" */
 	uint64_t lost_records;		/* perf.data: PERF_RECORD_LOST */
+	bool salvaged;			/* perf.data read with --salvage: unfinished */
+	uint64_t salvage_bytes_left;	/* of it, bytes at the end not a whole record */
 };
 
 /*

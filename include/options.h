@@ -66,6 +66,7 @@ struct options {
 	const char *kernel;		/* -k: a built kernel tree */
 	const char *system_map;		/* --system-map */
 	const char *kallsyms_path;	/* --kallsyms: a saved /proc/kallsyms */
+	bool salvage;			/* --salvage: an unfinished perf.data's whole records */
 	const char *account_path;	/* -c: a path, or "-" for stdout */
 	enum order_key order;		/* -o */
 	unsigned families;		/* enum account_family: --malloc, --cache */

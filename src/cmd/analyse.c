@@ -184,6 +184,9 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 		OPT_INPUT(0, "kallsyms", &o->kallsyms_path, "FILE",
 			  "a /proc/kallsyms saved on the traced kernel: names the addresses of a "
 			  "perf.data, of old logs, and of modules (after System.map)"),
+		OPT_FLAG(0, "salvage", &o->salvage,
+			 "read a perf.data that perf record did not finish (killed): its whole "
+			 "records, with the running kernel's event formats"),
 		OPT_INPUT(0, "db-file", &o->db_path, "DB",
 			  "read a DB made with --save-db instead of a log: every report comes out "
 			  "byte-identical"),
@@ -293,8 +296,9 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 				continue;	/* record's own */
 			if (opt.long_name && strcmp(opt.long_name, "pid") == 0)
 				continue;	/* record's own: the tasks it records */
-			if (opt.short_name == 'f' || (opt.long_name &&
-						      strcmp(opt.long_name, "db-file") == 0))
+			if (opt.short_name == 'f' ||
+			    (opt.long_name && (strcmp(opt.long_name, "db-file") == 0 ||
+					       strcmp(opt.long_name, "salvage") == 0)))
 				opt = (struct po_option)OPT_REFUSED(
 					opt.short_name, opt.long_name,
 					"record reads the running kernel, not a log; analyse a log "

@@ -793,6 +793,7 @@ static int read_binary(struct analysis *r, int fd, enum binary_kind kind, struct
 	int rc;
 
 	binary_symbols(r, &cfg);
+	cfg.salvage = r->opts->salvage;
 	if (r->opts->save_db) {
 		r->saving = db_writer_create(r->opts->save_db,
 					     analysis_time_window_set(r->opts) ? 0 : r->opts->families,
@@ -806,6 +807,11 @@ static int read_binary(struct analysis *r, int fd, enum binary_kind kind, struct
 	r->facts.input.first_malformed_line = r->read.first_malformed_line;
 	r->facts.input.bytes_read = fstat(fd, &st) == 0 ? (uint64_t)st.st_size : 0;
 	r->facts.binary = &r->binary;
+	if (rc == 0 && r->binary.salvaged)
+		warn("'%s' was not finished by perf record: salvaged %llu records with the running "
+		     "kernel's event formats; %llu bytes at its end were not a whole record",
+		     r->opts->log_path, (unsigned long long)r->binary.records,
+		     (unsigned long long)r->binary.salvage_bytes_left);
 	if (rc == 0 && parse_stats_kmem_lines(&r->read.stats) == 0)
 		warn("'%s' (a %s) has no allocation event (kmalloc, kfree, kmem_cache_*, "
 		     "mm_page_*) in its %llu records: were the kmem events recorded?",

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include <traceevent/event-parse.h>
+#include <tracefs.h>
 
 #include <zstd.h>
 
@@ -155,6 +156,7 @@ struct perf_read {
 	const unsigned char *file_map;	/* the file, when map is its records decompressed */
 	uint64_t file_size;
 	uint64_t compressed_records;
+	bool salvaging;		/* --salvage of an unfinished file: no formats, no data size */
 };
 
 /* ---- bounds-checked reads of the mapped file ---- */
@@ -459,7 +461,9 @@ static void maybe_load_running_kallsyms(struct perf_read *r, const uint64_t *bit
 
 	if (!r->cfg->running_kallsyms || uname(&u) != 0)
 		return;
-	if (!r->facts->os_release[0] || strcmp(r->facts->os_release, u.release) != 0)
+	/* a salvaged file's events are the running kernel's (its ids matched) */
+	if (!r->salvaging &&
+	    (!r->facts->os_release[0] || strcmp(r->facts->os_release, u.release) != 0))
 		return;
 	if (feature(r, bits, FEAT_BUILD_ID, &s) && file_kernel_build_id(r, &s, fid, &flen) &&
 	    running_build_id(rid, &rlen) && (flen != rlen || memcmp(fid, rid, flen) != 0))
@@ -1036,12 +1040,20 @@ static void read_data(struct perf_read *r)
 		uint64_t ts;
 		struct sample s;
 
+		if (end - at < 8 && r->salvaging) {
+			r->facts->salvage_bytes_left = end - at;
+			break;
+		}
 		if (end - at < 8) {
 			fail(r, "its data section ends inside a record (a cut perf.data)");
 			break;
 		}
 		type = u32_at(p);
 		memcpy(&size, p + 6, 2);
+		if ((size < 8 || size > end - at) && r->salvaging) {
+			r->facts->salvage_bytes_left = end - at;	/* the record perf was writing */
+			break;
+		}
 		if (size < 8 || size > end - at) {
 			fail(r, "a record runs past the data section (a damaged or cut perf.data)");
 			break;
@@ -1331,12 +1343,19 @@ static int read_header(struct perf_read *r, uint64_t *features, struct ta_error 
 	r->data.offset = u64_at(r->map + 40);
 	r->data.size = u64_at(r->map + 48);
 	memcpy(features, r->map + 72, 4 * sizeof(uint64_t));
-	if (r->data.size == 0 && r->size > r->data.offset && !formats_written(r, features))
-		return error_set(err, "'%s' was not properly terminated (perf record was killed "
-				 "before it finished the file?): its header gives no data size and it "
-				 "lacks the event formats perf writes last; its %llu bytes of records "
-				 "cannot be decoded without them, by perf either",
-				 r->cfg->name, (unsigned long long)(r->size - r->data.offset));
+	if (r->data.size == 0 && r->size > r->data.offset && !formats_written(r, features)) {
+		if (!r->cfg->salvage)
+			return error_set(err, "'%s' was not properly terminated (perf record was "
+					 "killed before it finished the file?): its header gives no "
+					 "data size and it lacks the event formats perf writes last; its "
+					 "%llu bytes of records cannot be decoded without them, by perf "
+					 "either (--salvage reads them with this kernel's formats, if it "
+					 "is the kernel that recorded them)",
+					 r->cfg->name, (unsigned long long)(r->size - r->data.offset));
+		r->salvaging = true;
+		r->data.size = r->size - r->data.offset;
+		memset(features, 0, 4 * sizeof(uint64_t));
+	}
 	if (!in_file(r, r->data.offset, r->data.size))
 		return error_set(err, "'%s' is cut short: its data section runs past the end of the "
 				 "file (%llu bytes)", r->cfg->name, (unsigned long long)r->size);
@@ -1353,6 +1372,96 @@ static bool has_tracepoints(const struct perf_read *r)
 	return false;
 }
 
+/* ---- --salvage: an unfinished file read with the running kernel's formats ---- */
+
+/* The id of the running kernel's kmem event name, or -1 (tracefs not mounted, no such event). */
+static long running_event_id(const char *dir, const char *event)
+{
+	char path[512], line[32];
+	FILE *f;
+	long id = -1;
+
+	snprintf(path, sizeof(path), "%s/events/kmem/%s/id", dir, event);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (fgets(line, sizeof(line), f))
+		id = strtol(line, NULL, 10);
+	fclose(f);
+	return id;
+}
+
+static bool parse_running_format(struct perf_read *r, const char *dir, const char *event)
+{
+	char path[512], *text = NULL;
+	size_t cap = 0, len = 0;
+	FILE *f;
+	bool ok = false;
+
+	snprintf(path, sizeof(path), "%s/events/kmem/%s/format", dir, event);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	for (;;) {
+		size_t n;
+
+		if (len + 4096 > cap)
+			text = xrealloc(text, cap = cap ? cap * 2 : 8192);
+		n = fread(text + len, 1, cap - len, f);
+		if (n == 0)
+			break;
+		len += n;
+	}
+	fclose(f);
+	if (len)
+		ok = tep_parse_event(r->tep, text, len, "kmem") == 0;
+	free(text);
+	return ok;
+}
+
+/*
+ * The event formats of a file perf record did not finish, from this
+ * machine's tracefs: only when every tracepoint the file recorded has the
+ * id of a kmem event of the running kernel (ids are given out as a kernel
+ * boots: another kernel's file is refused, not decoded with wrong fields).
+ */
+static int running_kernel_formats(struct perf_read *r, struct ta_error *err)
+{
+	const char *dir = NULL;
+	uint32_t i;
+	int k, parsed = 0;
+
+	if (tracefs_tracing_dir_is_mounted(false, &dir) <= 0 || !dir)
+		return error_set(err, "'%s' cannot be salvaged here: it lacks its event formats and "
+				 "this machine has no tracefs mounted to read the kernel's from",
+				 r->cfg->name);
+	tep_set_file_bigendian(r->tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(r->tep, TEP_LITTLE_ENDIAN);
+	tep_set_long_size(r->tep, (int)sizeof(long));
+	tep_set_page_size(r->tep, (int)sysconf(_SC_PAGESIZE));
+	for (k = KMEM_KMALLOC; k <= KMEM_PAGE_ALLOC_EXTFRAG; k++)
+		parsed += parse_running_format(r, dir, kmem_kind_name((enum kmem_kind)k));
+	if (!parsed)
+		return error_set(err, "'%s' cannot be salvaged: the running kernel's kmem event "
+				 "formats cannot be read under '%s/events/kmem'", r->cfg->name, dir);
+	for (i = 0; i < r->nattrs; i++) {
+		const struct attr *a = &r->attrs[i];
+		bool known = false;
+
+		if (a->type != TYPE_TRACEPOINT)
+			continue;
+		for (k = KMEM_KMALLOC; k <= KMEM_PAGE_ALLOC_EXTFRAG && !known; k++)
+			known = running_event_id(dir, kmem_kind_name((enum kmem_kind)k)) ==
+				(long)a->config;
+		if (!known)
+			return error_set(err, "'%s' cannot be salvaged with this kernel's event formats: "
+					 "it recorded tracepoint id %llu, which is no kmem event of the "
+					 "running kernel (was it recorded on another kernel?)",
+					 r->cfg->name, (unsigned long long)a->config);
+	}
+	return 0;
+}
+
 static int read_features(struct perf_read *r, const uint64_t *bits, struct ta_error *err)
 {
 	struct section s;
@@ -1366,6 +1475,8 @@ static int read_features(struct perf_read *r, const uint64_t *bits, struct ta_er
 		return parse_tracing_data(r, &r->pipe_formats, err);
 	}
 
+	if (r->salvaging)
+		return running_kernel_formats(r, err);
 	if (!feature(r, bits, FEAT_TRACING_DATA, &s))
 		return error_set(err, "'%s' holds no event formats (HEADER_TRACING_DATA): it has no "
 				 "tracepoint samples to read (perf record -e 'kmem:*')", r->cfg->name);
@@ -1419,6 +1530,7 @@ int perfdata_read(int fd, const struct binread_config *cfg, struct read_result *
 	r.user_mark = strtab_intern(&cfg->strings->frames, USER_FRAMES_MARK,
 				    strlen(USER_FRAMES_MARK));
 	read_data(&r);
+	facts->salvaged = r.salvaging;
 	if (r.failed) {
 		error_set(err, "'%s': %s", cfg->name, r.err_msg);
 	} else {

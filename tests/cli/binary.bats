@@ -6,6 +6,8 @@
 load ../lib/helpers
 load ../lib/binary
 
+bats_require_minimum_version 1.5.0
+
 setup() {
 	cd "$BATS_TEST_TMPDIR"
 }
@@ -102,7 +104,7 @@ open(sys.argv[2], 'wb').write(b[:off + 20000])
 PY
 	run "$TA" -f killed.perf.data -c account.txt
 	[ "$status" -eq 1 ]
-	[ "$output" = "trace_analyze: error: 'killed.perf.data' was not properly terminated (perf record was killed before it finished the file?): its header gives no data size and it lacks the event formats perf writes last; its 20000 bytes of records cannot be decoded without them, by perf either" ]
+	[ "$output" = "trace_analyze: error: 'killed.perf.data' was not properly terminated (perf record was killed before it finished the file?): its header gives no data size and it lacks the event formats perf writes last; its 20000 bytes of records cannot be decoded without them, by perf either (--salvage reads them with this kernel's formats, if it is the kernel that recorded them)" ]
 	[ ! -e account.txt ]
 	# a file of no record at all, finished, is read: its formats are there
 	python3 "$TOP/tests/tools/cut_perfdata.py" "$FIX/small-callchain.perf.data" empty.perf.data 0 > /dev/null
@@ -147,4 +149,41 @@ PY
 	[ "$status" -eq 1 ]
 	[[ "$output" =~ ^"trace_analyze: error: 'damaged.perf.data': the compressed record at byte "[0-9]+" cannot be decompressed: " ]]
 	[[ "$output" =~ "(a damaged perf.data)" ]]
+}
+
+@test "--salvage: a killed perf record's whole records, with this kernel's formats; another kernel's refused" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to record with perf"
+	command -v perf > /dev/null || skip "no perf (scripts/deps.sh)"
+	[ -r /sys/kernel/tracing/events/kmem/kmalloc/id ] || skip "no tracefs at /sys/kernel/tracing"
+	perf record -q -e 'kmem:kmalloc,kmem:kfree' -o done.perf.data -- sh -c 'ls -R /usr/share/doc > /dev/null' 2> /dev/null
+	"$TA" -q -f done.perf.data -c done.txt
+	# killed after its last record: every record whole, the account of the finished file
+	python3 "$TOP/tests/tools/perf_records.py" done.perf.data --kill all.perf.data all > all.facts
+	run "$TA" -f all.perf.data -c all.txt
+	[ "$status" -eq 1 ] && [[ "$output" == *"(--salvage reads them"* ]]
+	run "$TA" -f all.perf.data --salvage -c all.txt
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"was not finished by perf record: salvaged $(awk '/^samples/ { print $2 }' all.facts) records with the running kernel's event formats; 0 bytes at its end were not a whole record"* ]]
+	cmp done.txt all.txt
+	# killed inside a record: the whole ones read, the rest counted
+	python3 "$TOP/tests/tools/perf_records.py" done.perf.data --kill cut.perf.data 100000 > cut.facts
+	run --separate-stderr "$TA" -f cut.perf.data --salvage -c /dev/null
+	[ "$status" -eq 0 ]
+	samples=$(awk '/^samples/ { print $2 }' cut.facts)
+	left=$(awk '/^left/ { print $2 }' cut.facts)
+	[ "$left" -gt 0 ]
+	[[ "$stderr" == *"salvaged $samples records with the running kernel's event formats; $left bytes at its end were not a whole record"* ]]
+	[[ "$stderr" =~ kmem\ events\ read:\ +$samples$'\n' ]]
+	# a tracepoint id the running kernel does not have: refused, not decoded with wrong fields
+	python3 - all.perf.data other.perf.data <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+attrs, attr_size = struct.unpack_from('<Q', b, 24)[0], struct.unpack_from('<Q', b, 16)[0]
+struct.pack_into('<Q', b, attrs + 8, 999999)	# the first attribute's config: its tracepoint id
+open(sys.argv[2], 'wb').write(b)
+PY
+	run "$TA" -f other.perf.data --salvage -c other.txt
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'other.perf.data' cannot be salvaged with this kernel's event formats: it recorded tracepoint id 999999, which is no kmem event of the running kernel (was it recorded on another kernel?)" ]
+	[ ! -e other.txt ]
 }
