@@ -46,6 +46,13 @@ struct db_input_facts {
 	uint64_t bytes_read;
 };
 
+/* What a binary capture the DB was made from said of itself; kind 0: a text log. */
+struct db_capture_facts {
+	uint64_t kind;			/* enum binary_kind (binread.h) */
+	uint64_t version, records, lost_records;
+	char os_release[80];
+};
+
 struct db_writer;
 
 /*
@@ -63,8 +70,8 @@ int db_writer_add(struct db_writer *w, const struct kmem_event *ev, struct ta_er
  */
 int db_writer_finish(struct db_writer *w, const char *source, const struct trace_strings *strings,
 		     const struct parse_stats *stats, const struct trace_header *header,
-		     const struct db_input_facts *facts, const struct account *run_account,
-		     unsigned families, struct ta_error *err);
+		     const struct db_input_facts *facts, const struct db_capture_facts *capture,
+		     const struct account *run_account, unsigned families, struct ta_error *err);
 
 /* Give up (on an error elsewhere): nothing is left under the final name. */
 void db_writer_abort(struct db_writer *w);
@@ -75,6 +82,7 @@ struct db {
 	struct parse_stats stats;
 	struct trace_header header;
 	struct db_input_facts facts;
+	struct db_capture_facts capture;	/* zero: made from a text log (or an old DB) */
 	uint64_t nevents;
 	bool user_frames;		/* its stacks keep perf's user frames */
 };

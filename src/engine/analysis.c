@@ -685,6 +685,7 @@ static const char *input_name(const struct analysis *r)
 static int finish_saving(struct analysis *r, struct ta_error *err)
 {
 	struct db_writer *w = r->saving;
+	struct db_capture_facts capture;
 
 	r->saving = NULL;
 	if (r->save_failed) {
@@ -692,8 +693,16 @@ static int finish_saving(struct analysis *r, struct ta_error *err)
 		*err = r->save_error;
 		return -1;
 	}
+	memset(&capture, 0, sizeof(capture));
+	if (r->have_binary) {
+		capture.kind = (uint64_t)r->binary.kind;
+		capture.version = (uint64_t)r->binary.version;
+		capture.records = r->binary.records;
+		capture.lost_records = r->binary.lost_records;
+		snprintf(capture.os_release, sizeof(capture.os_release), "%s", r->binary.os_release);
+	}
 	return db_writer_finish(w, input_name(r), &r->strings, &r->read.stats, &r->read.header,
-				&r->facts.input, &r->account,
+				&r->facts.input, &capture, &r->account,
 				analysis_time_window_set(r->opts) ? 0 : r->opts->families, err);
 }
 
@@ -1204,6 +1213,17 @@ static int read_db(struct analysis *r, struct ta_error *err)
 	r->facts.source = r->opts->db_path;
 	r->facts.made_from = r->facts.log_name = r->db.source;
 	r->facts.input = r->db.facts;
+	if (r->db.capture.kind == BINARY_TRACEDAT || r->db.capture.kind == BINARY_PERFDATA) {
+		/* made from a binary capture: its reports use the capture's words */
+		r->have_binary = true;
+		r->binary.kind = (enum binary_kind)r->db.capture.kind;
+		r->binary.version = (int)r->db.capture.version;
+		r->binary.records = r->db.capture.records;
+		r->binary.lost_records = r->db.capture.lost_records;
+		snprintf(r->binary.os_release, sizeof(r->binary.os_release), "%s",
+			 r->db.capture.os_release);
+		r->facts.binary = &r->binary;
+	}
 	return 0;
 }
 
@@ -1224,7 +1244,8 @@ static void warn_about_unresolved_addresses(const struct analysis *r)
 		if (!r->syms.count || !symbols_lookup(&r->syms, addr))
 			unresolved++;
 	}
-	if (hex && r->have_binary && r->binary.kind == BINARY_PERFDATA && !r->binary.symbols_from) {
+	if (hex && r->have_binary && !r->have_db && r->binary.kind == BINARY_PERFDATA &&
+	    !r->binary.symbols_from) {
 		struct utsname u;
 
 		if (r->binary.os_release[0] && uname(&u) == 0 &&

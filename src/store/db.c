@@ -32,6 +32,7 @@ enum db_section {
 	SEC_ACCOUNT_CACHE = 11,
 	SEC_STACKS = 12,	/* per stack its frame count, then all frame ids */
 	SEC_RECLAIMABLE = 13,	/* the log header's reclaimable caches; absent: none given */
+	SEC_CAPTURE = 14,	/* struct db_capture_facts; absent: made from a text log */
 	SEC_MORE_EVENTS = 16,	/* sections 16 .. 16 + n - 2 continue the events */
 };
 
@@ -311,8 +312,8 @@ static void fill_meta(struct db_meta *m, const struct db_writer *w,
 
 int db_writer_finish(struct db_writer *w, const char *source, const struct trace_strings *strings,
 		     const struct parse_stats *stats, const struct trace_header *header,
-		     const struct db_input_facts *facts, const struct account *run_account,
-		     unsigned families, struct ta_error *err)
+		     const struct db_input_facts *facts, const struct db_capture_facts *capture,
+		     const struct account *run_account, unsigned families, struct ta_error *err)
 {
 	static const uint32_t account_ids[3] = { SEC_ACCOUNT_ALL, SEC_ACCOUNT_MALLOC,
 						 SEC_ACCOUNT_CACHE };
@@ -331,7 +332,9 @@ int db_writer_finish(struct db_writer *w, const char *source, const struct trace
 	    write_stacks(w, &strings->stacks, err) < 0 ||
 	    (header->reclaimable[0] &&
 	     binfile_add_section(&w->file, SEC_RECLAIMABLE, header->reclaimable,
-				 strlen(header->reclaimable), err) < 0))
+				 strlen(header->reclaimable), err) < 0) ||
+	    (capture && capture->kind &&
+	     binfile_add_section(&w->file, SEC_CAPTURE, capture, sizeof(*capture), err) < 0))
 		goto out;
 	for (i = 0; i < 3; i++) {
 		const struct account *a = family_of_account[i] == families ? run_account
@@ -446,6 +449,14 @@ static int load_meta(struct db *db, struct trace_strings *strings, struct ta_err
 		return damaged(db, err, "its list of reclaimable caches is damaged");
 	if (p)
 		memcpy(db->header.reclaimable, p, len);
+	if (binfile_read_section(&db->file, SEC_CAPTURE, &p, &len, err) < 0)
+		return -1;
+	if (p && len != sizeof(db->capture))
+		return damaged(db, err, "its facts of the capture it was made from are damaged");
+	if (p) {
+		memcpy(&db->capture, p, len);
+		db->capture.os_release[sizeof(db->capture.os_release) - 1] = '\0';
+	}
 	if (load_strings(db, SEC_CALL_SITES, m.nstrings[0], &strings->call_sites, err) < 0 ||
 	    load_strings(db, SEC_CACHES, m.nstrings[1], &strings->caches, err) < 0 ||
 	    load_strings(db, SEC_COMMS, m.nstrings[2], &strings->comms, err) < 0 ||

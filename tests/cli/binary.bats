@@ -187,3 +187,16 @@ PY
 	[ "$output" = "trace_analyze: error: 'other.perf.data' cannot be salvaged with this kernel's event formats: it recorded tracepoint id 999999, which is no kmem event of the running kernel (was it recorded on another kernel?)" ]
 	[ ! -e other.txt ]
 }
+
+@test "a DB made from a perf.data or trace.dat speaks of records, as the capture does" {
+	local f
+	for f in "$FIX/compressed-z.perf.data" "$FIX/small-stacks.dat"; do
+		"$TA" -q -f "$f" --save-db c.db --summary file.summary
+		"$TA" -q -f c.db --summary db.summary
+		cmp file.summary db.summary
+		run --separate-stderr "$TA" -f c.db -c /dev/null
+		[ "$status" -eq 0 ]
+		[[ "$stderr" =~ "trace_analyze: summary of 'c.db' (made from '$f') (a "(perf.data|trace.dat)"): "[0-9]+" records, "[0-9]+" bytes" ]]
+		[[ "$stderr" != *"lines skipped"* ]]
+	done
+}
