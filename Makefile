@@ -87,9 +87,13 @@ check-deps:
 trace_analyze: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
-$(BUILD)/obj/%.o: src/%.c $(wildcard include/*.h)
+# Each object lists the headers it included in its .d file (-MMD): a header
+# change rebuilds only what includes it, and never leaves a stale object.
+DEPFLAGS = -MMD -MP
+
+$(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
 
 $(BUILD)/obj $(BUILD)/san $(BUILD)/tests $(BUILD)/gen:
 	mkdir -p $@
@@ -133,23 +137,23 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS) | $(BUILD)/tests
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(LIB_OBJS) $(LDLIBS) -lcmocka
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(LIB_OBJS) $(LDLIBS) -lcmocka
 
 # Sanitizer build: the same binary and unit tests with ASan + UBSan.
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_OBJS := $(SRCS:src/%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/profile.pb-c.o
 SAN_LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/profile.pb-c.o
 
-$(BUILD)/san/%.o: src/%.c $(wildcard include/*.h)
+$(BUILD)/san/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(SAN_FLAGS) $(WARN) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(SAN_FLAGS) $(WARN) -c -o $@ $<
 
 $(BUILD)/san/trace_analyze: $(SAN_OBJS)
 	$(CC) $(SAN_FLAGS) -o $@ $(SAN_OBJS) $(LDLIBS)
 
 $(BUILD)/san/tests/%: tests/unit/%.c $(SAN_LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(SAN_FLAGS) $(WARN) -o $@ $< $(SAN_LIB_OBJS) $(LDLIBS) -lcmocka
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(SAN_FLAGS) $(WARN) -o $@ $< $(SAN_LIB_OBJS) $(LDLIBS) -lcmocka
 
 SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/tests/%)
 
@@ -180,9 +184,9 @@ FUZZ_BINS  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 SEED_BINS  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/seeds_%)
 TEXT_SEEDS := $(wildcard tests/fuzz/corpus/text/*)
 
-$(BUILD)/fuzz/obj/%.o: src/%.c $(wildcard include/*.h) | $(GEN) $(HTML_GEN) $(GEN_SRCS)
+$(BUILD)/fuzz/obj/%.o: src/%.c | $(GEN) $(HTML_GEN) $(GEN_SRCS)
 	@mkdir -p $(dir $@)
-	clang $(CPPFLAGS) $(FUZZ_DEFS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(WARN) -c -o $@ $<
+	clang $(CPPFLAGS) $(DEPFLAGS) $(FUZZ_DEFS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(WARN) -c -o $@ $<
 
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(FUZZ_OBJS)
 	@mkdir -p $(dir $@)
@@ -192,9 +196,9 @@ $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(FUZZ_OBJS
 # the gcc driver: the sanitizer build's objects, binfile.c with FUZZ_DEFS
 SEED_OBJS := $(filter-out $(BUILD)/san/base/binfile.o,$(SAN_LIB_OBJS)) $(BUILD)/fuzz/binfile.o
 
-$(BUILD)/fuzz/binfile.o: src/base/binfile.c $(wildcard include/*.h)
+$(BUILD)/fuzz/binfile.o: src/base/binfile.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(FUZZ_DEFS) $(SAN_FLAGS) $(WARN) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(FUZZ_DEFS) $(SAN_FLAGS) $(WARN) -c -o $@ $<
 
 $(BUILD)/fuzz/seeds_%: tests/fuzz/run_seeds.c tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) \
 		$(SEED_OBJS)
@@ -296,6 +300,9 @@ completion: trace_analyze
 
 clean:
 	rm -rf $(BUILD) trace_analyze
+
+# the headers each object and test was built from (absent before a first build)
+-include $(shell find $(BUILD) -name '*.d' 2> /dev/null)
 
 .PHONY: all deps check-deps check-test-deps check check-build demo examples bench install completion clean fuzz
 .SECONDARY:

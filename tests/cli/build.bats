@@ -46,3 +46,15 @@ fuzz_targets() {
 	[ -x "$d/trace_analyze" ]
 	"$d/trace_analyze" --version
 }
+
+@test "a header changed rebuilds the objects that include it, and only those" {
+	[ -f "$TOP/build/obj/base/scratch.d" ] || skip "not built with dependency files yet (make check builds them)"
+	# the objects of the main build whose source includes scratch.h, found by grep
+	want=$(cd "$TOP" && grep -l '#include "scratch.h"' src/*/*.c |
+		sed 's|^src/\(.*\)\.c$|build/obj/\1.o|' | sort)
+	[ -n "$want" ]
+	# what make would compile if scratch.h were new (-W: as if changed, nothing touched)
+	got=$(make -C "$TOP" -n -W include/scratch.h trace_analyze |
+		sed -n 's/.* -c -o \(build\/obj\/[^ ]*\.o\) .*/\1/p' | sort)
+	[ "$got" = "$want" ] || { echo "want: $want"; echo "got: $got"; false; }
+}
