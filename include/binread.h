@@ -68,4 +68,10 @@ struct binread_facts {
 int binread(int fd, enum binary_kind kind, const struct binread_config *cfg,
 	    struct read_result *out, struct binread_facts *facts, struct ta_error *err);
 
+/* The reader of each format, which binread() calls: tracedat.c, perfdata.c. */
+int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *out,
+		  struct binread_facts *facts, struct ta_error *err);
+int perfdata_read(int fd, const struct binread_config *cfg, struct read_result *out,
+		  struct binread_facts *facts, struct ta_error *err);
+
 #endif

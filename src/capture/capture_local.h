@@ -8,6 +8,8 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
 
 #include <traceevent/event-parse.h>
 
@@ -107,7 +109,14 @@ struct capture {
 	struct capture_stats stats;	/* counted by the threads */
 };
 
-uint64_t capture_now_ns(void);	/* CLOCK_MONOTONIC's */
+/* CLOCK_MONOTONIC's now */
+static inline uint64_t capture_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 /* text.c: refresh the tep's name of pid (exec renames; /proc first, saved_cmdlines). */
 void capture_learn_comm(struct capture *c, int pid);

@@ -26,14 +26,6 @@
 #define READ_BURST 64			/* pages read from one CPU before the next */
 #define IDLE_SLEEP_NS 5000000l		/* nothing to read: look again after this */
 
-uint64_t capture_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void fail(struct capture *c, const struct ta_error *err)
 {
 	pthread_mutex_lock(&c->lock);

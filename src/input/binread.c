@@ -8,11 +8,6 @@
 
 #include "binread.h"
 
-int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *out,
-		  struct binread_facts *facts, struct ta_error *err);
-int perfdata_read(int fd, const struct binread_config *cfg, struct read_result *out,
-		  struct binread_facts *facts, struct ta_error *err);
-
 enum binary_kind binary_kind_of(const unsigned char *head, size_t n)
 {
 	if (n >= sizeof(TRACEDAT_MAGIC) - 1 &&

@@ -1491,9 +1491,6 @@ static int read_features(struct perf_read *r, const uint64_t *bits, struct ta_er
 }
 
 int perfdata_read(int fd, const struct binread_config *cfg, struct read_result *out,
-		  struct binread_facts *facts, struct ta_error *err);
-
-int perfdata_read(int fd, const struct binread_config *cfg, struct read_result *out,
 		  struct binread_facts *facts, struct ta_error *err)
 {
 	struct perf_read r;

@@ -27,6 +27,7 @@
 #include "recpair.h"
 #include "tepguard.h"
 #include "tepkmem.h"
+#include "tepoverrides.h"
 #include "tracelib.h"
 
 struct tracedat_read {
@@ -37,60 +38,13 @@ struct tracedat_read {
 	struct recpair pair;
 	uint64_t line;
 	uint64_t by_kallsyms, by_map;	/* addresses named by the file's kallsyms, by the user's */
-	struct symbol_table file_syms;	/* the file's kallsyms (see tep_parse_kallsyms) */
+	struct symbol_table file_syms;	/* the file's kallsyms (tepoverrides.h) */
 	/* each CPU's last record's offset: a record at or before it means libtracecmd
 	 * is going round a damaged page (it can, for ever) */
 	unsigned long long *last_offset;
 	int ncpus;
 	bool going_round;
 };
-
-/*
- * Opening a trace.dat, libtracecmd hands libtraceevent the format of every
- * event the recording machine had (2,000 of 101 systems on a 6.18 host)
- * and its whole kallsyms (5 MB): parsing them is 80% of the time of
- * reading a 10 MB kmem capture, for a few formats and a few hundred
- * addresses. So this program defines tep_parse_event() and
- * tep_parse_kallsyms() itself (the executable exports them, and the dynamic
- * linker binds libtracecmd's calls to them: tracelib.c): while tracedat_read opens a file on
- * this thread, only the formats of the kmem and ftrace systems are parsed
- * (records of other events are passed over as the text's other lines are),
- * and the kallsyms text goes to symbols.c, read with libtraceevent's rule
- * among aliases so that names are trace-cmd report's. Any other caller, or
- * this one outside an open, gets the library's own functions.
- */
-static __thread struct symbol_table *opening;	/* the file's kallsyms go here */
-static __thread bool probing;	/* an open tried in a child: formats as above, no kallsyms */
-
-enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
-			       const char *sys)
-{
-	enum tep_errno (*parse)(struct tep_handle *, const char *, unsigned long, const char *);
-
-	if ((opening || probing) && sys && strcmp(sys, "kmem") != 0 && strcmp(sys, "ftrace") != 0)
-		return TEP_ERRNO__SUCCESS;
-	parse = (enum tep_errno (*)(struct tep_handle *, const char *, unsigned long,
-				    const char *))trace_library_function("tep_parse_event");
-	return parse ? parse(tep, buf, size, sys) : TEP_ERRNO__MEM_ALLOC_FAILED;
-}
-
-int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
-{
-	int (*parse)(struct tep_handle *, const char *);
-	struct ta_error ignored;
-
-	if (probing)
-		return 0;
-	if (opening) {
-		symbols_release(opening);
-		if (symbols_parse_tep_kallsyms(opening, kallsyms, strlen(kallsyms), "kallsyms",
-					       &ignored) < 0)
-			symbols_release(opening);
-		return 0;
-	}
-	parse = (int (*)(struct tep_handle *, const char *))trace_library_function("tep_parse_kallsyms");
-	return parse ? parse(tep, kallsyms) : -1;
-}
 
 /* Functions from the file's kallsyms first, then the symbols the user gave. */
 static const char *resolve(void *ctx, uint64_t addr, uint64_t *start)
@@ -242,7 +196,7 @@ static enum open_probe libtracecmd_opens_it(int fd)
 		in = dup(fd);
 		if (in < 0 || lseek(in, 0, SEEK_SET) < 0)
 			_exit(0);
-		probing = true;
+		tep_overrides_probe();
 		handle = tracecmd_open_fd(in, TRACECMD_FL_LOAD_NO_PLUGINS);
 		_exit(handle ? 0 : OPEN_REFUSED_EXIT);	/* a clean refusal: the parent says it */
 	}
@@ -256,9 +210,6 @@ static enum open_probe libtracecmd_opens_it(int fd)
 		return OPEN_DIES;
 	return OPEN_FINE;
 }
-
-int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *out,
-		  struct binread_facts *facts, struct ta_error *err);
 
 int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *out,
 		  struct binread_facts *facts, struct ta_error *err)
@@ -306,9 +257,9 @@ int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *
 	lseek(dup_fd, 0, SEEK_SET);
 	memset(&r, 0, sizeof(r));
 	symbols_init(&r.file_syms);
-	opening = &r.file_syms;
+	tep_overrides_open(&r.file_syms);
 	handle = tracecmd_open_fd(dup_fd, TRACECMD_FL_LOAD_NO_PLUGINS);
-	opening = NULL;
+	tep_overrides_end();
 	if (!handle) {
 		symbols_release(&r.file_syms);
 		close(dup_fd);

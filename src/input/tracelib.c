@@ -9,7 +9,7 @@
  * hand each call on; tep_print_event, variadic, is called through a
  * pointer instead (tracelib.h).
  *
- * tracedat.c defines tep_parse_event and tep_parse_kallsyms itself, so that
+ * tepoverrides.c defines tep_parse_event and tep_parse_kallsyms itself, so that
  * libtracecmd's calls come to it: the Makefile exports those two from the
  * executable (--export-dynamic-symbol), which puts them before the loaded
  * libraries' own in every lookup, and trace_library_function() finds the

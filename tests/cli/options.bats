@@ -219,6 +219,14 @@ complete_words() {
 	[ "$status" -eq 0 ]
 }
 
+@test "no circle of files that call each other (read off the built objects)" {
+	[ -f "$TOP/build/obj/cmd/main.o" ] || skip "not built (make check builds it)"
+	run python3 "$TOP/tests/tools/check_cycles.py" "$TOP/build/obj"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *": no circle" ]]
+}
+
 @test "first steps: a bare LOG is -f LOG, -f DB is --db-file, a missing directory or a non-tree at once" {
 	local log="$FIX/trace-pipe-6.18.log"
 	cd "$BATS_TEST_TMPDIR"
