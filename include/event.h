@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "stacks.h"
 #include "strtab.h"
@@ -63,6 +64,24 @@ struct kmem_event {
 	int8_t change_ownership;	/* extfrag only */
 };
 
+/*
+ * ev as every reader starts an event of kind: no string (STR_NONE), no
+ * stack, no task (pid -1), CPU and node unknown, the page fields absent
+ * (-1), every number 0. The one place a blank event is defined.
+ */
+static inline void kmem_event_init(struct kmem_event *ev, enum kmem_kind kind)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->kind = (uint16_t)kind;
+	ev->call_site = ev->cache = ev->gfp = ev->comm = STR_NONE;
+	ev->stack = STACK_NONE;
+	ev->pid = -1;
+	ev->cpu = CPU_UNKNOWN;
+	ev->node = NODE_ABSENT;
+	ev->order = ev->migratetype = ev->fallback_order = ev->fallback_migratetype = -1;
+	ev->percpu_refill = ev->change_ownership = -1;
+}
+
 /* The string tables that event ids point into. */
 struct trace_strings {
 	struct strtab call_sites;
@@ -76,8 +95,14 @@ struct trace_strings {
 void trace_strings_init(struct trace_strings *s);
 void trace_strings_release(struct trace_strings *s);
 
+/* The last kind that is a kernel event (the ones after are markers). */
+#define KMEM_LAST_EVENT KMEM_PAGE_ALLOC_EXTFRAG
+
 /* "kmalloc", "kmem_cache_free", ... as the kernel names the event. */
 const char *kmem_kind_name(enum kmem_kind kind);
+
+/* The kind of the kmem event named name[0..len) (today's names and older kernels'), or KMEM_NONE. */
+enum kmem_kind kmem_kind_of_name(const char *name, size_t len);
 
 static inline bool kmem_is_slab_alloc(unsigned kind)
 {
@@ -110,6 +135,13 @@ static inline bool kmem_is_cache_family(unsigned kind)
 static inline bool kmem_is_page(unsigned kind)
 {
 	return kind >= KMEM_PAGE_ALLOC && kind <= KMEM_PAGE_ALLOC_EXTFRAG;
+}
+
+/* The events record and top trace: allocations and frees (not the page allocator's others). */
+static inline bool kmem_is_recorded(unsigned kind)
+{
+	return kmem_is_slab(kind) || kind == KMEM_PAGE_ALLOC || kind == KMEM_PAGE_FREE ||
+	       kind == KMEM_PAGE_FREE_BATCHED;
 }
 
 #endif

@@ -185,7 +185,4 @@ void trace_header_add(struct trace_header *a, const struct trace_header *b);
 /* "6.18.44-..." -> 6, 18; false when s does not begin with MAJOR.MINOR. */
 bool kernel_version_of(const char *s, size_t len, int *major, int *minor);
 
-/* The kind named by an event name ("kmalloc", "mm_page_free_direct", ...). */
-enum kmem_kind kmem_kind_of_name(const char *name, size_t len);
-
 #endif

@@ -24,18 +24,13 @@
 #include <tracefs.h>
 
 #include "capture_local.h"
+#include "event.h"
 #include "parse.h"
 #include "testhook.h"
 
 #define INSTANCE_PREFIX "trace_analyze-"
 #define FREES_SUFFIX "-frees"
 
-static const char *const slab_allocs[] = {
-	"kmalloc", "kmalloc_node", "kmem_cache_alloc", "kmem_cache_alloc_node", NULL,
-};
-static const char *const slab_frees[] = { "kfree", "kmem_cache_free", NULL };
-static const char *const page_allocs[] = { "mm_page_alloc", NULL };
-static const char *const page_frees[] = { "mm_page_free", "mm_page_free_batched", NULL };
 
 int capture_events_of_name(const char *name)
 {
@@ -132,20 +127,45 @@ static int write_setting(struct capture_buffer *b, const char *file, const char 
 	return 0;
 }
 
-static int enable_events(struct capture_buffer *b, const char *const *names,
+/* The recorded kmem events (event.h) of buffer b that want(kind) picks, enabled; how many. */
+static int enable_events(struct capture_buffer *b, bool (*want)(unsigned kind),
 			 struct ta_error *err)
 {
 	int enabled = 0;
+	unsigned k;
 
-	for (; *names; names++) {
-		if (!tracefs_event_file_exists(b->inst, "kmem", *names, "enable"))
+	for (k = KMEM_KMALLOC; k <= KMEM_LAST_EVENT; k++) {
+		const char *name = kmem_kind_name((enum kmem_kind)k);
+
+		if (!kmem_is_recorded(k) || !want(k) ||
+		    !tracefs_event_file_exists(b->inst, "kmem", name, "enable"))
 			continue;
-		if (tracefs_event_enable(b->inst, "kmem", *names) < 0)
+		if (tracefs_event_enable(b->inst, "kmem", name) < 0)
 			return error_set_errno(err, errno ? errno : EIO, "cannot enable the event "
-					       "kmem:%s in '%s'", *names, b->dir);
+					       "kmem:%s in '%s'", name, b->dir);
 		enabled++;
 	}
 	return enabled;
+}
+
+static bool kmem_is_slab_alloc_kind(unsigned kind)
+{
+	return kmem_is_slab_alloc(kind);
+}
+
+static bool kmem_is_slab_free_kind(unsigned kind)
+{
+	return kmem_is_slab_free(kind);
+}
+
+static bool is_page_alloc(unsigned kind)
+{
+	return kind == KMEM_PAGE_ALLOC;
+}
+
+static bool is_page_free(unsigned kind)
+{
+	return kmem_is_page(kind) && kind != KMEM_PAGE_ALLOC;
 }
 
 /* The events of buffer b: all chosen, or with a task filter its half of them. */
@@ -153,17 +173,17 @@ static int enable_buffer_events(struct capture *c, struct capture_buffer *b,
 				struct ta_error *err)
 {
 	bool allocs = !c->by_task || !b->frees_only, frees = !c->by_task || b->frees_only;
-	const char *const *lists[4] = { NULL, NULL, NULL, NULL };
+	bool (*lists[4])(unsigned kind) = { NULL, NULL, NULL, NULL };
 	int n = 0, r, i = 0;
 
 	if ((c->cfg.events & CAPTURE_SLAB) && allocs)
-		lists[i++] = slab_allocs;
+		lists[i++] = kmem_is_slab_alloc_kind;
 	if ((c->cfg.events & CAPTURE_SLAB) && frees)
-		lists[i++] = slab_frees;
+		lists[i++] = kmem_is_slab_free_kind;
 	if ((c->cfg.events & CAPTURE_PAGE) && allocs)
-		lists[i++] = page_allocs;
+		lists[i++] = is_page_alloc;
 	if ((c->cfg.events & CAPTURE_PAGE) && frees)
-		lists[i++] = page_frees;
+		lists[i++] = is_page_free;
 	for (i = 0; i < 4 && lists[i]; i++) {
 		if ((r = enable_events(b, lists[i], err)) < 0)
 			return -1;

@@ -20,6 +20,7 @@
 #include <tracefs.h>
 
 #include "capture_local.h"
+#include "event.h"
 #include "tracelib.h"
 
 #define COMMIT_MARGIN_NS 20000000ull	/* an event may show up this late in its buffer */
@@ -174,12 +175,8 @@ static int add_format(struct tep_handle *tep, const char *system, const char *ev
 
 static struct tep_handle *event_formats(struct capture *c, struct ta_error *err)
 {
-	static const char *const kmem[] = {
-		"kmalloc", "kmalloc_node", "kfree", "kmem_cache_alloc", "kmem_cache_alloc_node",
-		"kmem_cache_free", "mm_page_alloc", "mm_page_free", "mm_page_free_batched", NULL,
-	};
 	struct tep_handle *tep = tep_alloc();
-	const char *const *e;
+	unsigned k;
 	char *header;
 	int size = 0, parsed = 0;
 
@@ -195,8 +192,9 @@ static struct tep_handle *event_formats(struct capture *c, struct ta_error *err)
 	free(header);
 	tep_set_long_size(tep, (int)sizeof(long));
 	tep_set_page_size(tep, (int)sysconf(_SC_PAGESIZE));
-	for (e = kmem; *e; e++)
-		parsed += add_format(tep, "kmem", *e) == 0;
+	for (k = KMEM_KMALLOC; k <= KMEM_LAST_EVENT; k++)
+		if (kmem_is_recorded(k))
+			parsed += add_format(tep, "kmem", kmem_kind_name((enum kmem_kind)k)) == 0;
 	add_format(tep, "ftrace", "kernel_stack");
 	if (!parsed) {
 		tep_free(tep);
@@ -207,28 +205,28 @@ static struct tep_handle *event_formats(struct capture *c, struct ta_error *err)
 	return tep;
 }
 
+/* The task filter's role of a recorded kind: an allocation or a free, of slab or pages. */
+static enum record_role role_of(unsigned kind)
+{
+	if (kmem_is_slab_alloc(kind))
+		return ROLE_SLAB_ALLOC;
+	if (kmem_is_slab_free(kind))
+		return ROLE_SLAB_FREE;
+	if (kind == KMEM_PAGE_ALLOC)
+		return ROLE_PAGE_ALLOC;
+	return kind == KMEM_PAGE_FREE_BATCHED ? ROLE_PAGE_FREE_BATCHED : ROLE_PAGE_FREE;
+}
+
 /* The task filter's view of each event id: an allocation or a free, and where its key is. */
 static void learn_roles(struct capture *c)
 {
-	static const struct {
-		const char *name, *key;
-		enum record_role role;
-	} known[] = {
-		{ "kmalloc", "ptr", ROLE_SLAB_ALLOC },
-		{ "kmalloc_node", "ptr", ROLE_SLAB_ALLOC },
-		{ "kmem_cache_alloc", "ptr", ROLE_SLAB_ALLOC },
-		{ "kmem_cache_alloc_node", "ptr", ROLE_SLAB_ALLOC },
-		{ "kfree", "ptr", ROLE_SLAB_FREE },
-		{ "kmem_cache_free", "ptr", ROLE_SLAB_FREE },
-		{ "mm_page_alloc", "pfn", ROLE_PAGE_ALLOC },
-		{ "mm_page_free", "pfn", ROLE_PAGE_FREE },
-		{ "mm_page_free_batched", "pfn", ROLE_PAGE_FREE_BATCHED },
-	};
-	size_t i;
+	unsigned k;
 
 	c->nroles = c->stack_type + 1;
-	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
-		struct tep_event *e = tep_find_event_by_name(c->tep, "kmem", known[i].name);
+	for (k = KMEM_KMALLOC; k <= KMEM_LAST_EVENT; k++) {
+		struct tep_event *e = kmem_is_recorded(k)
+			? tep_find_event_by_name(c->tep, "kmem", kmem_kind_name((enum kmem_kind)k))
+			: NULL;
 
 		if (e && e->id >= c->nroles)
 			c->nroles = e->id + 1;
@@ -236,13 +234,17 @@ static void learn_roles(struct capture *c)
 	c->roles = xcalloc((size_t)(c->nroles > 0 ? c->nroles : 1), sizeof(*c->roles));
 	if (c->stack_type >= 0)
 		c->roles[c->stack_type].role = ROLE_STACK;
-	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
-		struct tep_event *e = tep_find_event_by_name(c->tep, "kmem", known[i].name);
-		struct tep_format_field *f = e ? tep_find_field(e, known[i].key) : NULL;
+	for (k = KMEM_KMALLOC; k <= KMEM_LAST_EVENT; k++) {
+		struct tep_event *e = kmem_is_recorded(k)
+			? tep_find_event_by_name(c->tep, "kmem", kmem_kind_name((enum kmem_kind)k))
+			: NULL;
+		/* the key a free is matched by: the object, or the page frame */
+		struct tep_format_field *f = e ? tep_find_field(e, kmem_is_slab(k) ? "ptr" : "pfn")
+					       : NULL;
 
 		if (!f || (f->size != 4 && f->size != 8))
 			continue;
-		c->roles[e->id].role = (uint8_t)known[i].role;
+		c->roles[e->id].role = (uint8_t)role_of(k);
 		c->roles[e->id].key_offset = (uint16_t)f->offset;
 		c->roles[e->id].key_size = (uint8_t)f->size;
 	}

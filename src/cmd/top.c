@@ -285,10 +285,8 @@ static void take_item(struct live_account *l, const struct capture_item *it)
 
 	pthread_mutex_lock(&l->lock);
 	if (!it->rec) {
-		memset(&ev, 0, sizeof(ev));
-		ev.kind = KMEM_LOST_EVENTS;
+		kmem_event_init(&ev, KMEM_LOST_EVENTS);
 		ev.cpu = it->cpu;
-		ev.stack = STACK_NONE;
 		ev.pfn = it->lost > 0 ? (uint64_t)it->lost : 0;
 		recpair_event(&l->pair, &ev);
 	} else {

@@ -865,16 +865,9 @@ static void live_lost(struct live_read *l, const struct capture_item *it)
 	struct parse_stats *st = &l->r->read.stats;
 	struct kmem_event ev;
 
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = KMEM_LOST_EVENTS;
+	kmem_event_init(&ev, KMEM_LOST_EVENTS);
 	ev.line = l->line + 1;
-	ev.call_site = ev.cache = ev.gfp = ev.comm = STR_NONE;
-	ev.stack = STACK_NONE;
-	ev.pid = -1;
 	ev.cpu = it->cpu;
-	ev.node = NODE_ABSENT;
-	ev.order = ev.migratetype = ev.fallback_order = ev.fallback_migratetype = -1;
-	ev.percpu_refill = ev.change_ownership = -1;
 	ev.pfn = it->lost > 0 ? (uint64_t)it->lost : 0;
 	st->events[KMEM_LOST_EVENTS]++;
 	st->lost_events += ev.pfn;

@@ -1,5 +1,7 @@
 /*
- * event.c - names of event kinds and the string tables events point into.
+ * event.c - the kmem events by name (the one table of them: parsing,
+ * decoding, capture and the instance set-up all read it) and the string
+ * tables events point into.
  */
 #include "event.h"
 
@@ -21,9 +23,37 @@ static const char *const kind_names[KMEM_KIND_COUNT] = {
 	[KMEM_BUFFER_STARTED] = "buffer started marker",
 };
 
+/* Names older kernels gave the same events (2.6.3x's page allocator). */
+static const struct {
+	const char *name;
+	enum kmem_kind kind;
+} old_names[] = {
+	{ "mm_page_free_direct", KMEM_PAGE_FREE },
+	{ "mm_pagevec_free", KMEM_PAGE_FREE_BATCHED },
+};
+
 const char *kmem_kind_name(enum kmem_kind kind)
 {
 	return (unsigned)kind < KMEM_KIND_COUNT ? kind_names[kind] : "unknown";
+}
+
+static bool name_is(const char *name, size_t len, const char *known)
+{
+	return strncmp(name, known, len) == 0 && known[len] == '\0';
+}
+
+enum kmem_kind kmem_kind_of_name(const char *name, size_t len)
+{
+	unsigned k;
+	size_t i;
+
+	for (k = KMEM_KMALLOC; k <= KMEM_LAST_EVENT; k++)
+		if (name_is(name, len, kind_names[k]))
+			return (enum kmem_kind)k;
+	for (i = 0; i < sizeof(old_names) / sizeof(old_names[0]); i++)
+		if (name_is(name, len, old_names[i].name))
+			return old_names[i].kind;
+	return KMEM_NONE;
 }
 
 void trace_strings_init(struct trace_strings *s)

@@ -347,47 +347,6 @@ static uint32_t intern_recent(struct recent_string *r, struct strtab *t, const c
 	return r->id;
 }
 
-/* ---- event names ------------------------------------------------------- */
-
-#define NAME_IS(lit) (len == sizeof(lit) - 1 && memcmp(name, lit, sizeof(lit) - 1) == 0)
-
-enum kmem_kind kmem_kind_of_name(const char *name, size_t len)
-{
-	switch (len) {
-	case 5:
-		return NAME_IS("kfree") ? KMEM_KFREE : KMEM_NONE;
-	case 7:
-		return NAME_IS("kmalloc") ? KMEM_KMALLOC : KMEM_NONE;
-	case 12:
-		if (NAME_IS("kmalloc_node"))
-			return KMEM_KMALLOC_NODE;
-		return NAME_IS("mm_page_free") ? KMEM_PAGE_FREE : KMEM_NONE;
-	case 13:
-		return NAME_IS("mm_page_alloc") ? KMEM_PAGE_ALLOC : KMEM_NONE;
-	case 15:
-		if (NAME_IS("kmem_cache_free"))
-			return KMEM_CACHE_FREE;
-		return NAME_IS("mm_pagevec_free") ? KMEM_PAGE_FREE_BATCHED : KMEM_NONE;
-	case 16:
-		return NAME_IS("kmem_cache_alloc") ? KMEM_CACHE_ALLOC : KMEM_NONE;
-	case 18:
-		return NAME_IS("mm_page_pcpu_drain") ? KMEM_PAGE_PCPU_DRAIN : KMEM_NONE;
-	case 19:
-		return NAME_IS("mm_page_free_direct") ? KMEM_PAGE_FREE : KMEM_NONE;
-	case 20:
-		return NAME_IS("mm_page_free_batched") ? KMEM_PAGE_FREE_BATCHED : KMEM_NONE;
-	case 21:
-		if (NAME_IS("kmem_cache_alloc_node"))
-			return KMEM_CACHE_ALLOC_NODE;
-		return NAME_IS("mm_page_alloc_extfrag") ? KMEM_PAGE_ALLOC_EXTFRAG : KMEM_NONE;
-	case 25:
-		return NAME_IS("mm_page_alloc_zone_locked") ? KMEM_PAGE_ALLOC_ZONE_LOCKED
-							     : KMEM_NONE;
-	}
-	return KMEM_NONE;
-}
-
-#undef NAME_IS
 
 /* ---- lines that are not events ------------------------------------------ */
 
@@ -479,16 +438,8 @@ static void read_header_line(struct parser *p, const char *s, size_t len)
 
 static void reset_event(struct kmem_event *ev, enum kmem_kind kind, uint64_t line_no)
 {
-	memset(ev, 0, sizeof(*ev));
-	ev->kind = (uint16_t)kind;
+	kmem_event_init(ev, kind);
 	ev->line = line_no;
-	ev->call_site = ev->cache = ev->gfp = ev->comm = STR_NONE;
-	ev->stack = STACK_NONE;
-	ev->pid = -1;
-	ev->cpu = CPU_UNKNOWN;
-	ev->node = NODE_ABSENT;
-	ev->order = ev->migratetype = ev->fallback_order = ev->fallback_migratetype = -1;
-	ev->percpu_refill = ev->change_ownership = -1;
 }
 
 /* "##### CPU 0 buffer started ####" */

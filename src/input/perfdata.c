@@ -749,19 +749,6 @@ static uint32_t user_frame(struct perf_read *r, int32_t pid, uint64_t ip)
 
 /* ---- one record, in time order ---- */
 
-static void new_event(struct kmem_event *ev, enum kmem_kind kind)
-{
-	memset(ev, 0, sizeof(*ev));
-	ev->kind = (uint16_t)kind;
-	ev->call_site = ev->cache = ev->gfp = ev->comm = STR_NONE;
-	ev->stack = STACK_NONE;
-	ev->pid = -1;
-	ev->cpu = CPU_UNKNOWN;
-	ev->node = NODE_ABSENT;
-	ev->order = ev->migratetype = ev->fallback_order = ev->fallback_migratetype = -1;
-	ev->percpu_refill = ev->change_ownership = -1;
-}
-
 /* The sample's callchain as a stack: kernel frames, then user ones with --user-frames. */
 static uint32_t chain_stack(struct perf_read *r, const struct sample *s, uint64_t *printed)
 {
@@ -889,7 +876,7 @@ static void take_lost(struct perf_read *r, const unsigned char *p, uint64_t len)
 
 	if (len < 8 + 16)
 		return;
-	new_event(&ev, KMEM_LOST_EVENTS);
+	kmem_event_init(&ev, KMEM_LOST_EVENTS);
 	ev.pfn = u64_at(p + 8 + 8);
 	r->facts->lost_records += ev.pfn;
 	r->out->stats.events[KMEM_LOST_EVENTS]++;

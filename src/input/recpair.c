@@ -173,7 +173,7 @@ void recpair_other(struct recpair *rp, int32_t cpu)
 
 	if (!rp->stacks)
 		return;
-	memset(&ev, 0, sizeof(ev));
+	kmem_event_init(&ev, KMEM_NONE);
 	ev.cpu = cpu;
 	queue(rp, &ev, false);
 }

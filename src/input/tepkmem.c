@@ -439,19 +439,6 @@ uint32_t tepkmem_comm(struct tepkmem *k, int pid)
 
 /* ---- events ---- */
 
-static void reset_event(struct kmem_event *ev, enum kmem_kind kind)
-{
-	memset(ev, 0, sizeof(*ev));
-	ev->kind = (uint16_t)kind;
-	ev->call_site = ev->cache = ev->gfp = ev->comm = STR_NONE;
-	ev->stack = STACK_NONE;
-	ev->pid = -1;
-	ev->cpu = CPU_UNKNOWN;
-	ev->node = NODE_ABSENT;
-	ev->order = ev->migratetype = ev->fallback_order = ev->fallback_migratetype = -1;
-	ev->percpu_refill = ev->change_ownership = -1;
-}
-
 static bool decode_slab(struct tepkmem *k, const struct tepkmem_format *fm,
 			struct tep_record *rec, struct kmem_event *ev)
 {
@@ -573,7 +560,7 @@ enum tepkmem_record tepkmem_decode(struct tepkmem *k, struct tep_record *rec,
 	fm = format_of(k, type);
 	if (!fm || fm->kind == KMEM_NONE)
 		return TEPKMEM_OTHER;
-	reset_event(ev, (enum kmem_kind)fm->kind);
+	kmem_event_init(ev, (enum kmem_kind)fm->kind);
 	ev->ts_ns = k->round_to_usec ? (rec->ts + 500) / 1000 * 1000 : rec->ts;
 	ev->cpu = rec->cpu;
 	if (k->want & (WANT_COMM | WANT_PID))

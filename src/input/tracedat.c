@@ -81,16 +81,9 @@ static void lost_marker(struct tracedat_read *r, int cpu, long long missed)
 {
 	struct kmem_event ev;
 
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = KMEM_LOST_EVENTS;
+	kmem_event_init(&ev, KMEM_LOST_EVENTS);
 	ev.line = ++r->line;
-	ev.call_site = ev.cache = ev.gfp = ev.comm = STR_NONE;
-	ev.stack = STACK_NONE;
-	ev.pid = -1;
 	ev.cpu = cpu;
-	ev.node = NODE_ABSENT;
-	ev.order = ev.migratetype = ev.fallback_order = ev.fallback_migratetype = -1;
-	ev.percpu_refill = ev.change_ownership = -1;
 	ev.pfn = missed > 0 ? (uint64_t)missed : 0;
 	r->out->stats.events[KMEM_LOST_EVENTS]++;
 	r->out->stats.lost_events += ev.pfn;

@@ -124,20 +124,9 @@ static void encode_event(const struct kmem_event *ev, struct db_record *r)
 	r->v.slab.accounted = ev->accounted;
 }
 
-/* The fields a record does not hold, as the parser leaves them. */
-static void blank_event(struct kmem_event *ev)
-{
-	memset(ev, 0, sizeof(*ev));
-	ev->call_site = ev->cache = ev->gfp = ev->comm = STR_NONE;
-	ev->stack = STACK_NONE;
-	ev->node = NODE_ABSENT;
-	ev->order = ev->migratetype = ev->fallback_order = ev->fallback_migratetype = -1;
-	ev->percpu_refill = ev->change_ownership = -1;
-}
-
 static void decode_event(const struct db_record *r, struct kmem_event *ev)
 {
-	blank_event(ev);
+	kmem_event_init(ev, (enum kmem_kind)r->kind);	/* the fields a record does not hold */
 	ev->line = r->line;
 	ev->ts_ns = r->ts_ns;
 	ev->gfp = r->gfp;
