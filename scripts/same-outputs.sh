@@ -84,6 +84,28 @@ run filters -q -f "$tiny/workload-kmem.log" --comm init --gfp GFP_KERNEL -c o.ac
 run bad-missing -f /nonexistent.log -c o.acc
 run bad-usage -f "$tiny/boot-kmem.log" --no-such-option
 run bad-garbage -f /bin/sh -c o.acc
+# what needs what: each usage error
+w=$tiny/workload-kmem.log t=$tiny/tree
+run use-tree -f "$w" -b fs -c o.acc
+run use-tree-l -f "$w" -l o.l
+run use-l-nolog -k "$t" -l o.l
+run use-top -f "$w" --top 3
+run use-weight -f "$w" --weight live -c o.acc
+run use-flame -f "$w" --flame o.txt
+run use-rings -k "$t" -r o.txt
+run use-timeline -f "$w" --timeline o.txt
+run use-summary -k "$t" --summary o.sum
+run use-html -k "$t" --html o.html
+run use-folded -k "$t" --folded o.f
+run use-origin -k "$t" --group-by origin
+run use-time -k "$t" --time 1,2
+run use-minage -f "$w" --min-age 1 -c o.acc
+run use-pagesize -f "$w" --page-size 8192 -c o.acc
+run use-static -q -k "$t"
+run use-attr -k "$t" -a current_dynamic -r o.png
+run use-i -f "$w" -i -c o.acc
+run use-same -f "$w" -c "$w"
+run hint -f "$w"
 run help --help
 run diff-help diff --help
 run record-help record --help

@@ -22,6 +22,7 @@
 #include "parseopt.h"
 #include "pathcheck.h"
 #include "pipeline.h"
+#include "reports.h"
 #include "timeline_chart.h"
 
 static const char usage_line[] =
@@ -68,6 +69,10 @@ static const struct po_command analyse_command = {
 			1u << GROUP_COMM | 1u << GROUP_PID | 1u << GROUP_GFP)
 
 static const char *const weight_names[] = { "bytes", "live", "waste", "count", NULL };
+
+/* A report's option, as the report table declares it. */
+#define OPT_REPORT(id, paths) OPT_OUTPUT(report_table[id].short_name, report_table[id].long_name, \
+					 &(paths)[id], "FILE", report_table[id].help)
 
 static int read_page_size(const struct po_option *o, const char *arg, struct ta_error *why)
 {
@@ -149,16 +154,16 @@ static int read_time_window(const struct po_option *o, const char *arg, struct t
 	if (ok) {
 		memcpy(start, arg, n);
 		start[n] = '\0';
-		opts->has_time_start = n > 0;
-		opts->has_time_end = comma && comma[1];
-		ok = (opts->has_time_start || opts->has_time_end) &&
-		     (!opts->has_time_start || read_seconds(start, &opts->time_start_ns)) &&
-		     (!opts->has_time_end || read_seconds(comma + 1, &opts->time_end_ns));
+		opts->req.has_time_start = n > 0;
+		opts->req.has_time_end = comma && comma[1];
+		ok = (opts->req.has_time_start || opts->req.has_time_end) &&
+		     (!opts->req.has_time_start || read_seconds(start, &opts->req.time_start_ns)) &&
+		     (!opts->req.has_time_end || read_seconds(comma + 1, &opts->req.time_end_ns));
 	}
 	if (!ok)
 		return error_set(why, "--time wants START,END in seconds as the log prints them "
 				 "(either may be left out), not '%s'", arg);
-	if (opts->has_time_start && opts->has_time_end && opts->time_end_ns < opts->time_start_ns)
+	if (opts->req.has_time_start && opts->req.has_time_end && opts->req.time_end_ns < opts->req.time_start_ns)
 		return error_set(why, "--time '%s': the window ends before it starts (START,END)",
 				 arg);
 	return 0;
@@ -174,100 +179,74 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 	struct options *o = &a->opts;
 	const struct po_option all[] = {
 		OPT_GROUP("Input"),
-		OPT_INPUT('f', "file", &o->log_path, "LOG",
+		OPT_INPUT('f', "file", &o->req.log_path, "LOG",
 			  "the kmem event log ('-' reads standard input); every text form is "
 			  "read: tracefs trace/trace_pipe, trace-cmd report, perf script, old hex "
 			  "call sites; gzip, xz and zstd files are decompressed"),
-		OPT_KERNEL(&o->kernel),
-		OPT_INPUT(0, "system-map", &o->system_map, "FILE",
+		OPT_KERNEL(&o->req.kernel),
+		OPT_INPUT(0, "system-map", &o->req.system_map, "FILE",
 			  "the System.map to resolve hex call sites with"),
-		OPT_INPUT(0, "kallsyms", &o->kallsyms_path, "FILE",
+		OPT_INPUT(0, "kallsyms", &o->req.kallsyms_path, "FILE",
 			  "a /proc/kallsyms saved on the traced kernel: names the addresses of a "
 			  "perf.data, of old logs, and of modules (after System.map)"),
-		OPT_FLAG(0, "salvage", &o->salvage,
+		OPT_FLAG(0, "salvage", &o->req.salvage,
 			 "read a perf.data that perf record did not finish (killed): its whole "
 			 "records, with the running kernel's event formats"),
-		OPT_INPUT(0, "db-file", &o->db_path, "DB",
+		OPT_INPUT(0, "db-file", &o->req.db_path, "DB",
 			  "read a DB made with --save-db instead of a log: every report comes out "
 			  "byte-identical"),
 		OPT_GROUP("Account"),
-		OPT_OUTPUT('c', "account-file", &o->account_path, "FILE",
-			   "write the account file ('-' = standard output)"),
-		OPT_CHOICE('o', "order-by", &o->order, "KEY", order_key_names, 0, "key",
+		OPT_REPORT(REPORT_ACCOUNT, o->report_path),
+		OPT_CHOICE('o', "order-by", &o->req.order, "KEY", order_key_names, 0, "key",
 			   "sort rows by KEY, descending (default current_dynamic; in record, -o is "
 			   "the output log)"),
 		OPT_MALLOC(&a->malloc_only),
 		OPT_CACHE(&a->cache_only),
-		OPT_GROUP_BY(&o->group_by, ANALYSE_GROUPS),
-		OPT_CALL(0, "comm", &o->filters, "NAME[,NAME...]", read_comm_filter,
+		OPT_GROUP_BY(&o->req.group_by, ANALYSE_GROUPS),
+		OPT_CALL(0, "comm", &o->req.filters, "NAME[,NAME...]", read_comm_filter,
 			 "only the allocations of these tasks (by name), and their frees by "
 			 "any task"),
-		OPT_CALL(0, "pid", &o->filters, "P[,P...]", read_pid_filter,
+		OPT_CALL(0, "pid", &o->req.filters, "P[,P...]", read_pid_filter,
 			 "only the allocations of these tasks (by pid), and their frees by any "
 			 "task"),
-		OPT_CALL(0, "gfp", &o->filters, "FLAG[,FLAG...]", read_gfp_filter,
+		OPT_CALL(0, "gfp", &o->req.filters, "FLAG[,FLAG...]", read_gfp_filter,
 			 "only the allocations whose gfp_flags hold one of these flags, and "
 			 "their frees"),
 		OPT_FORMAT(&o->format),
 		OPT_GROUP("Beyond the account (FILE '-' = standard output)"),
-		OPT_OUTPUT(0, "save-db", &o->save_db, "DB",
+		OPT_OUTPUT(0, "save-db", &o->req.save_db, "DB",
 			   "also store the log's events in DB (a checksummed binary file) for fast "
 			   "re-runs with --db-file"),
-		OPT_OUTPUT(0, "summary", &o->summary_path, "FILE",
-			   "totals as perf kmem stat (requested, allocated, freed, fragmentation, "
-			   "ping-pong, cross-node), events, findings (double frees, mismatched "
-			   "frees, time going back, lost events), slab caches"),
-		OPT_OUTPUT(0, "stats", &o->stats_path, "FILE",
-			   "per row: hits, bytes, per-hit bytes, frag%, total_waste (over all "
-			   "allocations), ping-pong, peak live bytes"),
-		OPT_OUTPUT(0, "outstanding", &o->outstanding_path, "FILE",
-			   "what is still allocated at the end, by row: count, bytes, oldest and "
-			   "median age"),
+		OPT_REPORT(REPORT_SUMMARY, o->report_path),
+		OPT_REPORT(REPORT_STATS, o->report_path),
+		OPT_REPORT(REPORT_OUTSTANDING, o->report_path),
 		OPT_SECONDS(0, "min-age", &o->min_age_ns, "SECONDS", 0, "seconds (e.g. 2.5)",
 			    "--outstanding: leave out younger allocations"),
-		OPT_OUTPUT(0, "page", &o->page_path, "FILE",
-			   "page allocator: requests and KB by order and migratetype and by GFP "
-			   "flags, alloc+freed / alloc-only / free-only, failures, live pages, "
-			   "per-CPU refills and drains, extfrag events"),
+		OPT_REPORT(REPORT_PAGE, o->report_path),
 		OPT_UINT(0, "top", &o->top, "N", 1, SIZE_MAX, "a number of rows",
 			 "-c, --stats, --outstanding: the first N rows only (the account's "
 			 "totals stay the log's); --timeline, --html: N series (default 8)"),
 		OPT_CALL(0, "time", o, "START,END", read_time_window,
 			 "only events in this time window (seconds as the log prints them; either "
 			 "end may be left out)"),
-		OPT_OUTPUT(0, "timeline", &o->timeline_path, "FILE",
-			   "live bytes over the log's time, stacked per row (the N largest and "
-			   "'other'), pages held on a second panel, lost events marked: PNG, or "
-			   "SVG/PDF by the name; FILE.csv, FILE.json or '-': the samples as data"),
-		OPT_OUTPUT(0, "html", &o->html_path, "FILE",
-			   "one self-contained page: the answer first (live bytes, the rows that "
-			   "hold most, findings, leak suspects), a sortable table of every row, the "
-			   "timeline, the summary, with -k a zoomable sunburst, with stacks a "
-			   "zoomable flame graph"),
+		OPT_REPORT(REPORT_TIMELINE, o->report_path),
+		OPT_REPORT(REPORT_HTML, o->report_path),
 		OPT_GROUP("Call chains (logs recorded with stack traces)"),
-		OPT_OUTPUT(0, "folded", &o->folded_path, "FILE",
-			   "slab allocations as folded stacks, for flamegraph.pl, speedscope, "
-			   "inferno"),
-		OPT_OUTPUT(0, "folded-pages", &o->folded_pages_path, "FILE",
-			   "page allocations as folded stacks (bytes)"),
-		OPT_OUTPUT(0, "flame", &o->flame_path, "FILE",
-			   "a flame graph: PNG, or SVG/PDF by the name"),
-		OPT_OUTPUT(0, "pprof", &o->pprof_path, "FILE",
-			   "a heap profile (gzipped profile.proto: allocations and what is still "
-			   "held, by call chain) for go tool pprof, speedscope, Pyroscope"),
+		OPT_REPORT(REPORT_FOLDED, o->report_path),
+		OPT_REPORT(REPORT_FOLDED_PAGES, o->report_path),
+		OPT_REPORT(REPORT_FLAME, o->report_path),
+		OPT_REPORT(REPORT_PPROF, o->report_path),
 		OPT_CHOICE(0, "weight", &o->weight, "WHAT", weight_names, 0, "",
 			   "what --folded and --flame weigh: bytes_alloc (the default), live "
 			   "(still held at the end), waste (of those), count"),
-		OPT_WRAPPERS(&o->wrappers_path),
-		OPT_USER_FRAMES(&o->user_frames),
+		OPT_WRAPPERS(&o->req.wrappers_path),
+		OPT_USER_FRAMES(&o->req.user_frames),
 		OPT_CALL(0, "page-size", &o->page_size, "BYTES", read_page_size,
 			 "the page size for --folded-pages (default 4096)"),
 		OPT_GROUP("Kernel tree (-k)"),
-		OPT_BRANCH(&o->branch),
-		OPT_OUTPUT('l', "callers-file", &o->callers_path, "FILE",
-			   "one line per call site: current_dynamic, waste, and the object it is "
-			   "defined in ('-' = standard output)"),
-		OPT_RINGS_FILE(&o->rings_path),
+		OPT_BRANCH(&o->req.branch),
+		OPT_REPORT(REPORT_CALLERS, o->report_path),
+		OPT_REPORT(REPORT_RINGS, o->report_path),
 		OPT_CHOICE('a', "rings-attr", &o->rings_attr, "ATTR", size_attr_names, 0, "",
 			   "what the ringchart measures (default current_dynamic; static without a "
 			   "log; current = static + current_dynamic)"),
@@ -275,12 +254,12 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 			 "open the ringchart in the desktop's viewer"),
 		OPT_OUTPUT(0, "save-index", &o->save_index, "FILE",
 			   "write the tree's index: -k FILE then needs no tree"),
-		OPT_FLAG(0, "strict-kernel", &o->strict_kernel,
+		OPT_FLAG(0, "strict-kernel", &o->req.strict_kernel,
 			 "a log whose call sites' sizes (/0xSIZE) disagree with the tree's "
 			 "functions is an error, not a warning (a log of another build)"),
 		OPT_GROUP("Other"),
-		OPT_THREADS(&o->threads),
-		OPT_QUIET(&o->quiet),
+		OPT_THREADS(&o->req.threads),
+		OPT_QUIET(&o->req.quiet),
 		OPT_HELP(),
 		OPT_VERSION(),
 		OPT_END(),
@@ -317,8 +296,8 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 void analysis_args_init(struct analysis_args *a)
 {
 	memset(a, 0, sizeof(*a));
-	a->opts.order = ORDER_CURRENT_DYNAMIC;	/* trace_analyze.py's default */
-	a->opts.families = FAMILY_ALL;
+	a->opts.req.order = ORDER_CURRENT_DYNAMIC;	/* trace_analyze.py's default */
+	a->opts.req.families = FAMILY_ALL;
 	a->opts.rings_attr = -1;
 	a->opts.page_size = 4096;
 }
@@ -329,92 +308,153 @@ int analysis_args_finish(const struct po_command *cmd, struct analysis_args *a)
 	if (a->malloc_only && a->cache_only)
 		return po_usage_error(cmd, "%s", "--malloc and --cache exclude each other");
 	if (a->malloc_only)
-		a->opts.families = FAMILY_MALLOC;
+		a->opts.req.families = FAMILY_MALLOC;
 	if (a->cache_only)
-		a->opts.families = FAMILY_CACHE;
+		a->opts.req.families = FAMILY_CACHE;
+	return -1;
+}
+
+/*
+ * "-c, --stats and --html": the options of the reports pick() chooses, as
+ * a message lists them ("-l, -r" without and_last, for a list it goes on).
+ */
+static const char *report_options(bool (*pick)(const struct report_decl *d), bool and_last,
+				  char *buf, size_t cap)
+{
+	size_t i, n = 0, k = 0, at = 0;
+	char name[64];
+
+	for (i = 0; i < REPORT_COUNT; i++)
+		n += pick(&report_table[i]);
+	buf[0] = '\0';
+	for (i = 0; i < REPORT_COUNT && at < cap; i++) {
+		if (!pick(&report_table[i]))
+			continue;
+		k++;
+		at += (size_t)snprintf(buf + at, cap - at, "%s%s",
+				       k == 1 ? "" : k == n && and_last ? " and " : ", ",
+				       report_option_name((enum report_id)i, name, sizeof(name)));
+	}
+	return buf;
+}
+
+static bool needs_tree(const struct report_decl *d)
+{
+	return d->requires & REQUIRES_TREE;
+}
+
+static bool takes_top(const struct report_decl *d)
+{
+	return d->top;
+}
+
+static bool is_weighted(const struct report_decl *d)
+{
+	return d->weighted;
+}
+
+/* Does any report pick() chooses appear in opts? */
+static bool asks_for(const struct options *opts, bool (*pick)(const struct report_decl *d))
+{
+	size_t i;
+
+	for (i = 0; i < REPORT_COUNT; i++)
+		if (opts->report_path[i] && pick(&report_table[i]))
+			return true;
+	return false;
+}
+
+/* What the report table says each report needs of the command line. */
+static int check_reports(const struct po_command *cmd, const struct options *opts)
+{
+	bool have_log = opts->req.log_path || opts->req.db_path;
+	char name[64];
+	size_t i;
+
+	for (i = 0; i < REPORT_COUNT; i++) {
+		const struct report_decl *d = &report_table[i];
+		const char *path = opts->report_path[i];
+
+		if (!path)
+			continue;
+		if ((d->requires & REQUIRES_LOG) && !have_log)
+			return po_usage_error(cmd, "%s", d->without_log);
+		if (d->shape == SHAPE_CHART && !chart_path_ok(path))
+			return po_usage_error(cmd, "%s '%s': a chart is written as .png, .svg or .pdf: "
+					      "name it so", report_option_name((enum report_id)i, name,
+									sizeof(name)), path);
+	}
 	return -1;
 }
 
 /* What needs what: a usage error rather than an option silently ignored. */
 static int check_combinations(const struct po_command *cmd, struct options *opts)
 {
+	const char *timeline = opts->report_path[REPORT_TIMELINE];
+	bool have_log = opts->req.log_path || opts->req.db_path;
 	enum out_format data_format;
+	char list[256];
+	int status;
 
-	bool need_tree = opts->branch || opts->callers_path || opts->rings_path ||
-			 opts->save_index;
-
-	if (need_tree && !opts->kernel)
-		return po_usage_error(cmd, "%s", "-b, -l, -r and --save-index need a kernel tree (-k DIR)");
-	if (opts->log_path && opts->db_path)
+	if ((asks_for(opts, needs_tree) || opts->req.branch || opts->save_index) &&
+	    !opts->req.kernel)
+		return po_usage_error(cmd, "-b, %s and --save-index need a kernel tree (-k DIR)",
+				      report_options(needs_tree, false, list, sizeof(list)));
+	if (opts->req.log_path && opts->req.db_path)
 		return po_usage_error(cmd, "%s", "-f and --db-file exclude each other: the DB replaces the log");
-	if (opts->save_db && !opts->log_path)
+	if (opts->req.save_db && !opts->req.log_path)
 		return po_usage_error(cmd, "%s", "--save-db saves the events of a log: it needs -f LOG");
-	if (!opts->log_path && !opts->db_path && !opts->kernel)
+	if (!have_log && !opts->req.kernel)
 		return po_usage_error(cmd, "%s", "no log to read: give one with -f LOG ('-' for standard "
 				   "input), or a kernel tree with -k DIR for its static footprint");
-	if (!opts->log_path && !opts->db_path) {
-		if (opts->callers_path)
-			return po_usage_error(cmd, "%s", "-l lists call sites: it needs a log (-f LOG or --db-file DB)");
+	if (!have_log) {
+		if (opts->report_path[REPORT_CALLERS])
+			return po_usage_error(cmd, "%s", report_table[REPORT_CALLERS].without_log);
 		if (opts->rings_attr >= 0 && opts->rings_attr != ATTR_STATIC)
 			return po_usage_error(cmd, "--rings-attr %s needs a log (-f LOG or --db-file DB); without one "
 					   "only 'static' can be drawn",
 					   size_attr_name((enum size_attr)opts->rings_attr));
 		opts->rings_attr = ATTR_STATIC;
-		if (!opts->rings_path && !opts->account_path && !opts->save_index)
-			opts->rings_path = "rings_static.png";	/* trace_analyze.py's default */
+		if (!options_ask_for_an_output(opts))	/* trace_analyze.py's default */
+			opts->report_path[REPORT_RINGS] = "rings_static.png";
 	} else if (opts->rings_attr < 0) {
 		opts->rings_attr = ATTR_CURRENT_DYNAMIC;
 	}
-	if (opts->min_age_ns && !opts->outstanding_path)
+	if (opts->min_age_ns && !opts->report_path[REPORT_OUTSTANDING])
 		return po_usage_error(cmd, "%s", "--min-age filters --outstanding: give that too");
-	if (opts->top && !opts->stats_path && !opts->outstanding_path && !opts->timeline_path &&
-	    !opts->html_path && !opts->account_path)
-		return po_usage_error(cmd, "%s", "--top limits -c, --stats, --outstanding, --timeline "
-				     "and --html: give one of them");
-	if (!opts->log_path && !opts->db_path &&
-	    (opts->summary_path || opts->stats_path || opts->outstanding_path || opts->page_path ||
-	     opts->has_time_start || opts->has_time_end))
-		return po_usage_error(cmd, "%s", "--summary, --stats, --outstanding, --page and --time need a log "
-				   "(-f LOG or --db-file DB)");
-	if (!opts->log_path && !opts->db_path && (opts->timeline_path || opts->html_path))
-		return po_usage_error(cmd, "%s", "--timeline and --html need a log (-f LOG or --db-file DB)");
-	if (opts->timeline_path && !chart_path_ok(opts->timeline_path) &&
-	    !timeline_data_format(opts->timeline_path, &data_format))
+	if (opts->top && !asks_for(opts, takes_top))
+		return po_usage_error(cmd, "--top limits %s: give one of them",
+				      report_options(takes_top, true, list, sizeof(list)));
+	if (!have_log && (opts->req.has_time_start || opts->req.has_time_end))
+		return po_usage_error(cmd, "%s", report_table[REPORT_STATS].without_log);
+	if (!have_log && opts->req.group_by == GROUP_ORIGIN)
+		return po_usage_error(cmd, "%s", report_table[REPORT_FOLDED].without_log);
+	if ((status = check_reports(cmd, opts)) >= 0)
+		return status;
+	if (timeline && !chart_path_ok(timeline) && !timeline_data_format(timeline, &data_format))
 		return po_usage_error(cmd, "--timeline '%s': a chart is written as .png, .svg or .pdf, "
-				     "the series as .csv or .json (or '-', CSV): name it so",
-				     opts->timeline_path);
-	if (opts->rings_show && !opts->rings_path)
+				     "the series as .csv or .json (or '-', CSV): name it so", timeline);
+	if (opts->rings_show && !opts->report_path[REPORT_RINGS])
 		return po_usage_error(cmd, "%s", "-i shows the ringchart: it needs one (-r FILE)");
-	if (opts->rings_path && !chart_path_ok(opts->rings_path))
-		return po_usage_error(cmd, "-r '%s': a chart is written as .png, .svg or .pdf: name it so",
-				     opts->rings_path);
-	if (opts->flame_path && !chart_path_ok(opts->flame_path))
-		return po_usage_error(cmd, "--flame '%s': a chart is written as .png, .svg or .pdf: name "
-				     "it so", opts->flame_path);
-	if (opts->group_by == GROUP_DIR && !opts->kernel)
+	if (opts->req.group_by == GROUP_DIR && !opts->req.kernel)
 		return po_usage_error(cmd, "%s", "--group-by dir places call sites in the tree's "
 				     "directories: give the tree with -k DIR");
-	if (opts->group_by == GROUP_CACHE && (opts->branch || opts->callers_path))
+	if (opts->req.group_by == GROUP_CACHE && (opts->req.branch || opts->report_path[REPORT_CALLERS]))
 		return po_usage_error(cmd, "%s", "--group-by cache: slab caches are in no directory of the "
 				     "tree (-b, -l)");
-	if ((opts->group_by == GROUP_COMM || opts->group_by == GROUP_PID ||
-	     opts->group_by == GROUP_GFP) && (opts->branch || opts->callers_path))
+	if ((opts->req.group_by == GROUP_COMM || opts->req.group_by == GROUP_PID ||
+	     opts->req.group_by == GROUP_GFP) && (opts->req.branch || opts->report_path[REPORT_CALLERS]))
 		return po_usage_error(cmd, "--group-by %s: tasks and GFP flags are in no directory "
-				     "of the tree (-b, -l)", opts->group_by == GROUP_COMM ? "comm" :
-				     opts->group_by == GROUP_PID ? "pid" : "gfp");
-	if (opts->group_by == GROUP_SIZE_CLASS && (opts->branch || opts->callers_path))
+				     "of the tree (-b, -l)", opts->req.group_by == GROUP_COMM ? "comm" :
+				     opts->req.group_by == GROUP_PID ? "pid" : "gfp");
+	if (opts->req.group_by == GROUP_SIZE_CLASS && (opts->req.branch || opts->report_path[REPORT_CALLERS]))
 		return po_usage_error(cmd, "%s", "--group-by size-class: size classes are in no directory "
 				     "of the tree (-b, -l)");
-	if (opts->weight != WEIGHT_BYTES && !opts->folded_path && !opts->flame_path)
-		return po_usage_error(cmd, "%s", "--weight says what --folded and --flame weigh: give one "
-				   "of them");
-	if (opts->page_size != 4096 && !opts->folded_pages_path)
+	if (opts->weight != WEIGHT_BYTES && !asks_for(opts, is_weighted))
+		return po_usage_error(cmd, "--weight says what %s weigh: give one of them",
+				      report_options(is_weighted, true, list, sizeof(list)));
+	if (opts->page_size != 4096 && !opts->report_path[REPORT_FOLDED_PAGES])
 		return po_usage_error(cmd, "%s", "--page-size sizes --folded-pages: give that too");
-	if (!opts->log_path && !opts->db_path &&
-	    (opts->folded_path || opts->folded_pages_path || opts->flame_path || opts->pprof_path ||
-	     opts->group_by == GROUP_ORIGIN))
-		return po_usage_error(cmd, "%s", "--folded, --folded-pages, --flame, --pprof and "
-				   "--group-by origin need a log (-f LOG or --db-file DB)");
 	return -1;
 }
 
@@ -432,9 +472,9 @@ static int check_files(const struct po_option *table, const struct options *o)
 
 	file_roles_init(&roles);
 	po_add_files(table, &roles);
-	if (o->kernel && stat(o->kernel, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(map, sizeof(map), "%s/System.map", o->kernel);
-		snprintf(vmlinux, sizeof(vmlinux), "%s/vmlinux", o->kernel);
+	if (o->req.kernel && stat(o->req.kernel, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(map, sizeof(map), "%s/System.map", o->req.kernel);
+		snprintf(vmlinux, sizeof(vmlinux), "%s/vmlinux", o->req.kernel);
 		file_roles_add_input(&roles, "-k", map);
 		file_roles_add_input(&roles, "-k", vmlinux);
 	}
@@ -465,29 +505,29 @@ static int take_the_log_argument(struct options *o, int n, char **args)
 {
 	if (n == 0)
 		return -1;
-	if (n == 1 && !o->log_path && !o->db_path) {
-		o->log_path = args[0];
+	if (n == 1 && !o->req.log_path && !o->req.db_path) {
+		o->req.log_path = args[0];
 		return -1;
 	}
-	if (!o->log_path && !o->db_path)
+	if (!o->req.log_path && !o->req.db_path)
 		return po_usage_error(&analyse_command, "unexpected argument '%s': one log at a "
 				      "time (-f LOG)", args[1]);
 	return po_usage_error(&analyse_command, "unexpected argument '%s': the log is %s '%s' "
 			      "already (one log at a time)", args[0],
-			      o->log_path ? "-f" : "--db-file", o->log_path ? o->log_path : o->db_path);
+			      o->req.log_path ? "-f" : "--db-file", o->req.log_path ? o->req.log_path : o->req.db_path);
 }
 
 /* -f DB: read as --db-file, which is what the user meant. */
 static int take_a_db_given_as_log(struct options *o)
 {
-	if (!o->log_path || strcmp(o->log_path, "-") == 0 ||
-	    !binfile_has_magic(o->log_path, DB_MAGIC))
+	if (!o->req.log_path || strcmp(o->req.log_path, "-") == 0 ||
+	    !binfile_has_magic(o->req.log_path, DB_MAGIC))
 		return -1;
-	if (o->save_db)
+	if (o->req.save_db)
 		return po_usage_error(&analyse_command, "--save-db saves the events of a log: "
-				      "'%s' is a DB file already", o->log_path);
-	o->db_path = o->log_path;
-	o->log_path = NULL;
+				      "'%s' is a DB file already", o->req.log_path);
+	o->req.db_path = o->req.log_path;
+	o->req.log_path = NULL;
 	return -1;
 }
 
@@ -517,7 +557,7 @@ int cmd_analyse(int argc, char **argv)
 		fprintf(stderr, "trace_analyze: error: %s\n", err.msg);
 		return EXIT_RUNTIME;
 	}
-	if (!args.opts.quiet) {
+	if (!args.opts.req.quiet) {
 		fflush(stdout);
 		outfile_say_written(stderr);
 	}

@@ -3,7 +3,7 @@
  * logs, two DBs, or one of each) or, with --static, between two kernel
  * trees, laid out as bloat-o-meter lays out two kernels (diff.h).
  *
- * Each side is an analysis (analysis.h) of its own, with its own kernel
+ * Each side is an analysis (engine.h) of its own, with its own kernel
  * tree when --old-kernel/--new-kernel say so; rows are keyed by function
  * (call-site offsets move when code changes), call site, origin, slab
  * cache or directory. --per and --per-second scale both sides; --fail-above
@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis.h"
+#include "engine.h"
 #include "callsite.h"
 #include "parseopt.h"
 #include "commands.h"
@@ -253,7 +253,7 @@ static int parse_diff_options(int argc, char **argv, struct diff_options *d)
 
 struct side {
 	const char *path;
-	struct options opts;
+	struct analysis_request req;
 	struct analysis a;
 	bool loaded;
 	struct diff_entry *entries;
@@ -324,7 +324,7 @@ static int check_call_sites_resolve(const struct side *s, int i, struct ta_error
 
 static int load_side(struct side *s, const struct diff_options *d, int i, struct ta_error *err)
 {
-	struct options *o = &s->opts;
+	struct analysis_request *o = &s->req;
 
 	memset(s, 0, sizeof(*s));
 	s->path = d->paths[i];
@@ -339,12 +339,12 @@ static int load_side(struct side *s, const struct diff_options *d, int i, struct
 	o->order = ORDER_CURRENT_DYNAMIC;
 	o->threads = d->threads;
 	o->quiet = true;
-	o->rings_attr = ATTR_CURRENT_DYNAMIC;
 	o->wrappers_path = d->wrappers;
 	o->user_frames = d->user_frames;
-	o->page_size = 4096;
-	o->place_in_tree = d->group_by == GROUP_DIR || d->rings_path || d->branch;
-	o->replay_events = d->per_second;	/* a DB's timestamps */
+	if (d->group_by == GROUP_DIR || d->rings_path || d->branch)
+		o->needs |= NEED_OBJECTS;	/* call sites placed in the tree */
+	if (d->per_second)
+		o->needs |= NEED_EVENTS;	/* a DB's timestamps */
 	o->branch = d->branch;
 	analysis_init(&s->a, o);
 	s->loaded = true;

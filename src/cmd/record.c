@@ -30,7 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis.h"
+#include "engine.h"
 #include "capture.h"
 #include "commands.h"
 #include "datout.h"
@@ -184,11 +184,11 @@ static int parse_record_options(int argc, char **argv, struct record_args *a)
 	a->cfg.events = po_events_of_choice(a->events, CAPTURE_ALL);
 	a->cfg.pids = a->pids.pid;
 	a->cfg.npids = a->pids.count;
-	opts->log_path = a->log_path && strcmp(a->log_path, "-") != 0 ? a->log_path : "capture";
-	if (!opts->threads)
-		opts->threads = 1;	/* the other core is the traced workload's and the capture's */
+	opts->req.log_path = a->log_path && strcmp(a->log_path, "-") != 0 ? a->log_path : "capture";
+	if (!opts->req.threads)
+		opts->req.threads = 1;	/* the other core is the traced workload's and the capture's */
 	/* no report asked for, the log not on standard output: perf kmem stat's answer */
-	opts->record_brief = !options_ask_for_an_output(opts) && !opts->quiet &&
+	opts->record_brief = !options_ask_for_an_output(opts) && !opts->req.quiet &&
 			     opts->format == FORMAT_TEXT &&
 			     !(a->log_path && strcmp(a->log_path, "-") == 0);
 	return analysis_args_check(&record_command, a->table, &a->analysis);
@@ -291,7 +291,7 @@ static int flush_log(struct recording *r, struct ta_error *err)
 		return error_set_errno(err, e, "cannot write '%s'", outfile_display_name(&r->log));
 	}
 	r->log_bytes += (off_t)len;
-	if (!r->args->analysis.opts.quiet)
+	if (!r->args->analysis.opts.req.quiet)
 		watch_the_log_size(r, r->log_bytes);
 	return 0;
 }
@@ -336,7 +336,7 @@ static size_t log_item(void *ctx, const struct capture_item *it)
 			dat_failed(r, errno, &err);
 			log_failed(r, &err);
 		}
-		if (++r->dat_items % 65536 == 0 && !r->args->analysis.opts.quiet &&
+		if (++r->dat_items % 65536 == 0 && !r->args->analysis.opts.req.quiet &&
 		    fstat(r->log.fd, &st) == 0)
 			watch_the_log_size(r, st.st_size);
 		return 0;
@@ -535,7 +535,7 @@ static void say_how_child_ended(const struct recording *r)
 		warn("'%s' did not end within %.0f s of SIGTERM when the recording stopped: killed",
 		     r->args->cmd[0], CHILD_GRACE_S);
 	} else if (r->child_terminated) {
-		if (!r->args->analysis.opts.quiet)
+		if (!r->args->analysis.opts.req.quiet)
 			fprintf(stderr, "trace_analyze: '%s' was still running when the recording "
 				"stopped: sent SIGTERM\n", r->args->cmd[0]);
 	} else if (WIFSIGNALED(r->child_status))
@@ -677,7 +677,7 @@ static void report_capture(const struct recording *r)
 	const struct capture_stats *st = &r->stats;
 	uint64_t lost = st->overrun + st->dropped;
 
-	if (r->args->analysis.opts.quiet && !lost)
+	if (r->args->analysis.opts.req.quiet && !lost)
 		return;
 	if (r->dat_log)
 		fprintf(stderr, "trace_analyze: recorded %llu event%s on %d CPUs in %.1f s into the "
@@ -693,7 +693,7 @@ static void report_capture(const struct recording *r)
 		fprintf(stderr, "trace_analyze: recorded %llu event%s on %d CPUs in %.1f s; %llu "
 			"lost\n", (unsigned long long)st->events, plural(st->events), st->cpus,
 			st->seconds, (unsigned long long)lost);
-	if (r->args->cfg.by_task && !r->args->analysis.opts.quiet)
+	if (r->args->cfg.by_task && !r->args->analysis.opts.req.quiet)
 		fprintf(stderr, "trace_analyze: the chosen tasks' allocations, and the frees of them "
 			"by any task: %llu kept, %llu frees of other objects dropped\n",
 			(unsigned long long)st->frees_kept, (unsigned long long)st->frees_dropped);
@@ -723,7 +723,7 @@ static int start_recording(struct recording *r, struct ta_error *err)
 		if (outfile_open(&r->log, a->log_path, err) < 0)
 			return -1;
 		r->have_log = true;
-		if (!a->analysis.opts.quiet)
+		if (!a->analysis.opts.req.quiet)
 			warn_if_the_disk_is_nearly_full(r);
 	}
 	a->cfg.by_task = a->cmd || a->cfg.npids;	/* its allocations; every task's frees */
@@ -857,7 +857,7 @@ static int run_record(struct record_args *args)
 	source.on_item = log_item;
 	source.on_end = end_of_capture;
 	source.ctx = &r;
-	args->analysis.opts.live = &source;
+	args->analysis.opts.req.live = &source;
 	rc = pipeline_run(&args->analysis.opts, &err);	/* reads the capture to its end */
 	if (rc < 0) {
 		capture_stop(r.capture);	/* the analysis failed: the recording ends too */
@@ -901,7 +901,7 @@ static int run_record(struct record_args *args)
 		return EXIT_RUNTIME;
 	}
 	report_capture(&r);
-	if (!args->analysis.opts.quiet)
+	if (!args->analysis.opts.req.quiet)
 		outfile_say_written(stderr);
 	return r.stopped_by_signal && last_signal != SIGINT ? 128 + last_signal : EXIT_OK;
 }

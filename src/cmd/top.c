@@ -29,7 +29,7 @@
 #include <curses.h>
 
 #include "account.h"
-#include "analysis.h"
+#include "engine.h"
 #include "callchain.h"
 #include "capture.h"
 #include "parseopt.h"

@@ -71,7 +71,7 @@ import json, sys
 d = json.load(sys.stdin)
 s = d["stacks"]
 assert [r["bytes"] for r in s] == [1024, 448], s
-assert s[1]["frames"][3] == "__alloc_skb" and s[1]["frames"][-1] == "entry_SYSCALL_64_after_hwframe"'
+assert s[1]["group_by"] == "stack" and s[1]["key"][3] == "__alloc_skb" and s[1]["key"][-1] == "entry_SYSCALL_64_after_hwframe"'
 }
 
 @test "without stacks the origin is the call site's function, and the summary says so" {

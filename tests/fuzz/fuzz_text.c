@@ -93,9 +93,11 @@ static const char *const report_names[] = { "account", "stats", "outstanding", "
 static void aim_reports(struct options *o, char run)
 {
 	char name[24];
-	const char **slots[NREPORTS] = { &o->account_path, &o->stats_path, &o->outstanding_path,
-					 &o->summary_path, &o->page_path, &o->folded_path,
-					 &o->callers_path };
+	const char **slots[NREPORTS] = { &o->report_path[REPORT_ACCOUNT], &o->report_path[REPORT_STATS],
+					 &o->report_path[REPORT_OUTSTANDING],
+					 &o->report_path[REPORT_SUMMARY], &o->report_path[REPORT_PAGE],
+					 &o->report_path[REPORT_FOLDED],
+					 &o->report_path[REPORT_CALLERS] };
 	size_t i;
 
 	for (i = 0; i < NREPORTS; i++) {
@@ -177,44 +179,45 @@ static void choose_run(struct options *o, uint8_t a, uint8_t b, uint8_t c)
 	const char *kidx = getenv("TA_FUZZ_KIDX");
 
 	memset(o, 0, sizeof(*o));
-	o->threads = (a & 1) ? 2 : 1;
-	o->group_by = (a & 2) ? GROUP_FUNCTION : GROUP_CALLSITE;
-	o->families = families[(a >> 2) & 3];
+	o->req.threads = (a & 1) ? 2 : 1;
+	o->req.group_by = (a & 2) ? GROUP_FUNCTION : GROUP_CALLSITE;
+	o->req.families = families[(a >> 2) & 3];
 	o->format = (enum out_format)(((a >> 4) & 3) % 3);
-	o->order = orders[(b >> 3) & 7];
-	o->account_path = o->summary_path = o->stats_path = "/dev/null";
-	o->outstanding_path = o->page_path = "/dev/null";
+	o->req.order = orders[(b >> 3) & 7];
+	o->report_path[REPORT_ACCOUNT] = o->report_path[REPORT_SUMMARY] = "/dev/null";
+	o->report_path[REPORT_STATS] = "/dev/null";
+	o->report_path[REPORT_OUTSTANDING] = o->report_path[REPORT_PAGE] = "/dev/null";
 	o->rings_attr = ATTR_CURRENT_DYNAMIC;
-	o->quiet = true;
+	o->req.quiet = true;
 	if ((a & 0x80) && kidx && *kidx) {
-		o->kernel = kidx;
-		o->callers_path = "/dev/null";
+		o->req.kernel = kidx;
+		o->report_path[REPORT_CALLERS] = "/dev/null";
 		if (b & 0x40)
-			o->branch = "fs";
+			o->req.branch = "fs";
 	}
 	if (b & 1) {
-		o->has_time_start = true;
-		o->time_start_ns = 500000000;
+		o->req.has_time_start = true;
+		o->req.time_start_ns = 500000000;
 	}
 	if (b & 2)
 		o->min_age_ns = 1000000;
 	if (b & 4)
 		o->top = 3;
 	if (b & 0x80)
-		o->save_db = scratch_path("db");
+		o->req.save_db = scratch_path("db");
 	if (c & 1)
-		o->group_by = GROUP_ORIGIN;
+		o->req.group_by = GROUP_ORIGIN;
 	if (c & 2)
-		o->folded_path = "/dev/null";
+		o->report_path[REPORT_FOLDED] = "/dev/null";
 	if (c & 4)
-		o->folded_pages_path = "/dev/null";
+		o->report_path[REPORT_FOLDED_PAGES] = "/dev/null";
 	if (c & 8)
-		o->flame_path = scratch_path("flame.svg");
-	o->user_frames = (c & 0x10) != 0;
-	if (o->folded_path || o->flame_path)
+		o->report_path[REPORT_FLAME] = scratch_path("flame.svg");
+	o->req.user_frames = (c & 0x10) != 0;
+	if (o->report_path[REPORT_FOLDED] || o->report_path[REPORT_FLAME])
 		o->weight = (enum stack_weight)((c >> 5) & 3);
 	if (c & 0x80)
-		o->wrappers_path = wrappers_file();
+		o->req.wrappers_path = wrappers_file();
 	o->page_size = 4096;
 }
 
@@ -226,7 +229,7 @@ static void run_from_file(struct options *o, const uint8_t *log, size_t n)
 
 	if (!f || (n && fwrite(log, 1, n, f) != n) || fclose(f) != 0)
 		abort();
-	o->log_path = path;
+	o->req.log_path = path;
 	(void)pipeline_run(o, &err);
 }
 
@@ -245,7 +248,7 @@ static void run_from_pipe(struct options *o, const uint8_t *log, size_t n)
 	close(fds[0]);
 	if (pthread_create(&writer, NULL, feed_pipe, &feed) != 0)
 		abort();
-	o->log_path = "-";
+	o->req.log_path = "-";
 	(void)pipeline_run(o, &err);
 	/* a run that stopped early leaves bytes in the pipe: drain them */
 	dup2(saved_stdin, STDIN_FILENO);
@@ -271,7 +274,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	else
 		run_from_file(&o, data + 3, size - 3);
 	choose_run(&o, data[0], data[1], data[2]);
-	o.threads = o.threads == 1 ? 2 : 1;
+	o.req.threads = o.req.threads == 1 ? 2 : 1;
 	aim_reports(&o, 'b');
 	if (data[0] & 0x40)
 		run_from_file(&o, data + 3, size - 3);

@@ -1,14 +1,15 @@
 /*
- * analysis.h - one log (or DB) analysed, as the bare command and diff need
- * it: the kernel tree and System.map loaded, every event of the log passed
- * through the accounts, call sites placed in the tree. Reports read the
- * struct; nothing here writes one.
+ * engine.h - one log (or DB, or record's live capture) analysed, as a
+ * request (request.h) asks: the kernel tree and System.map loaded, every
+ * event passed through the accounts the request needs, call sites placed
+ * in the tree. Reports read the struct; nothing here writes one, reads
+ * the command line or knows which reports are asked for.
  *
  * Order: analysis_init, analysis_load_kernel, then (with a log or a DB)
  * analysis_read; analysis_release at the end whatever happened.
  */
-#ifndef TA_ANALYSIS_H
-#define TA_ANALYSIS_H
+#ifndef TA_ENGINE_H
+#define TA_ENGINE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -22,11 +23,11 @@
 #include "findings.h"
 #include "input.h"
 #include "ktree.h"
-#include "options.h"
 #include "origins.h"
 #include "pages.h"
 #include "reader.h"
 #include "regroup.h"
+#include "request.h"
 #include "rows.h"
 #include "symbols.h"
 #include "reclaim.h"
@@ -44,7 +45,7 @@ struct log_facts {
 };
 
 struct analysis {
-	const struct options *opts;
+	const struct analysis_request *req;
 	struct trace_strings strings;
 	struct read_result read;
 	struct account account;
@@ -108,7 +109,7 @@ struct namers {
 	struct row_namer namer;
 };
 
-void analysis_init(struct analysis *a, const struct options *opts);
+void analysis_init(struct analysis *a, const struct analysis_request *req);
 void analysis_release(struct analysis *a);
 
 /* -k and --system-map: the tree (walked or from its index), its directories. */
@@ -117,7 +118,7 @@ int analysis_load_kernel(struct analysis *a, struct ta_error *err);
 /* -f or --db-file: every event through the accounts; warnings on stderr. */
 int analysis_read(struct analysis *a, struct ta_error *err);
 
-/* The account the rows come from, for opts->group_by, and how they are named. */
+/* The account the rows come from, for req->group_by, and how they are named. */
 const struct account *analysis_rows_account(const struct analysis *a, struct namers *n);
 
 /*
@@ -131,16 +132,17 @@ void analysis_branch_filters(const struct analysis *a, struct row_filter *rows,
 /* The rows of the account as -c lists them: grouped, sorted, placed, cut to -b. */
 void analysis_rows(const struct analysis *a, struct account_rows *rows);
 
-/* Do the reports asked for need the summary's findings (--summary, --html)? */
-bool analysis_needs_findings(const struct options *o);
+/* Does the request need the summary's findings? */
+bool analysis_needs_findings(const struct analysis_request *q);
 
-/* Do the reports asked for need the log's stack traces? */
-bool analysis_needs_stacks(const struct options *o);
+/* Does the request need the log's stack traces (its needs, or --group-by origin)? */
+bool analysis_needs_stacks(const struct analysis_request *q);
 
-bool analysis_time_window_set(const struct options *o);
+/* Is there a time window (--time)? */
+bool analysis_time_window_set(const struct analysis_request *q);
 
-/* Do the reports asked for need live bytes over time (timeline.h)? */
-bool analysis_needs_timeline(const struct options *o);
+/* Does the request need live bytes over time (timeline.h)? */
+bool analysis_needs_timeline(const struct analysis_request *q);
 
 /* The log's file name as titles give it ("standard input" for a pipe). */
 const char *analysis_log_name(const struct analysis *a);

@@ -1,5 +1,5 @@
 /*
- * analysis.c - one log (or DB) analysed: the kernel tree and System.map
+ * engine.c - one log (or DB) analysed: the kernel tree and System.map
  * loaded, the log streamed through the parser into the accounts (by call
  * site, by origin key, by slab cache), call sites placed in the tree. What
  * the bare command and diff both need; no report is written here.
@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis.h"
+#include "engine.h"
 #include "binread.h"
 #include "capture.h"
 #include "recpair.h"
@@ -113,7 +113,7 @@ static int load_symbol_file(struct symbol_table *t, const char *path, bool kalls
 /* --system-map FILE, or the System.map of -k DIR (or of its index). */
 static int load_symbols(struct analysis *r, struct ta_error *err)
 {
-	const struct options *o = r->opts;
+	const struct analysis_request *o = r->req;
 
 	if (o->system_map) {
 		r->map_path = xstrdup(o->system_map);
@@ -155,11 +155,10 @@ static int load_symbols(struct analysis *r, struct ta_error *err)
 /* ---- the kernel tree ------------------------------------------------------------- */
 
 /* The reports that need the tree's objects, not only its System.map. */
-static bool needs_objects(const struct options *o)
+static bool needs_objects(const struct analysis_request *o)
 {
-	return o->branch || o->callers_path || o->rings_path || o->save_index ||
-	       o->place_in_tree || o->html_path || o->group_by == GROUP_DIR || o->strict_kernel ||
-	       o->pprof_path ||
+	return (o->needs & NEED_OBJECTS) || o->branch || o->group_by == GROUP_DIR ||
+	       o->strict_kernel ||
 	       (!o->log_path && !o->db_path);
 }
 
@@ -177,7 +176,7 @@ static bool tree_has_a_map_or_vmlinux(const char *dir)
 /* -k DIR walks the tree (when a report needs it); -k FILE loads an index. */
 static int load_kernel(struct analysis *r, struct ta_error *err)
 {
-	const struct options *o = r->opts;
+	const struct analysis_request *o = r->req;
 	struct stat st;
 
 	if (!o->kernel)
@@ -207,7 +206,7 @@ static int load_kernel(struct analysis *r, struct ta_error *err)
 
 static int build_directories(struct analysis *r, struct ta_error *err)
 {
-	const struct options *o = r->opts;
+	const struct analysis_request *o = r->req;
 
 	if (!r->have_ktree)
 		return 0;
@@ -224,7 +223,7 @@ static int build_directories(struct analysis *r, struct ta_error *err)
 
 static bool by_origin(const struct analysis *r)
 {
-	return r->opts->group_by == GROUP_ORIGIN;
+	return r->req->group_by == GROUP_ORIGIN;
 }
 
 /*
@@ -295,7 +294,7 @@ static size_t dir_row_name(const void *ctx, uint32_t id, char *out, size_t cap)
 		node = dirtree_child_toward(&r->dirs, node, r->branch);
 	if (node != DIR_NONE)
 		return dirtree_path(&r->dirs, node, out, cap);
-	n = snprintf(out, cap, "%s", r->opts->branch ? "(not under -b)" : "(not in the tree)");
+	n = snprintf(out, cap, "%s", r->req->branch ? "(not under -b)" : "(not in the tree)");
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }
 
@@ -341,7 +340,7 @@ const struct account *analysis_rows_account(const struct analysis *r, struct nam
 {
 	n->cs.call_sites = &r->strings.call_sites;
 	n->cs.syms = &r->syms;
-	n->cs.by_function = r->opts->group_by == GROUP_FUNCTION;
+	n->cs.by_function = r->req->group_by == GROUP_FUNCTION;
 	n->on.keys = &r->keys;
 	n->on.chains = &r->chains;
 	n->caches.names = &r->cache_keys;
@@ -350,15 +349,15 @@ const struct account *analysis_rows_account(const struct analysis *r, struct nam
 		n->namer.ctx = &n->on;
 		return &r->by_key;
 	}
-	if (group_is_by_event_field(r->opts->group_by)) {
-		n->namer.name = (r->opts->group_by == GROUP_CACHE ||
-				 r->opts->group_by == GROUP_SIZE_CLASS) && kmalloc_named_in_bytes(r)
+	if (group_is_by_event_field(r->req->group_by)) {
+		n->namer.name = (r->req->group_by == GROUP_CACHE ||
+				 r->req->group_by == GROUP_SIZE_CLASS) && kmalloc_named_in_bytes(r)
 				? cache_row_name_in_bytes : strtab_row_name;
 		n->namer.ctx = &n->caches;
 		return &r->by_cache;
 	}
 	n->dirs = r;
-	if (r->opts->group_by == GROUP_DIR) {
+	if (r->req->group_by == GROUP_DIR) {
 		n->namer.name = dir_row_name;
 		n->namer.ctx = r;
 		return &r->account;
@@ -400,7 +399,7 @@ static bool key_in_branch(const void *ctx, uint32_t key)
 void analysis_branch_filters(const struct analysis *a, struct row_filter *rows,
 			     struct row_filter *keys)
 {
-	bool cut = a->opts->branch && a->have_dirs;
+	bool cut = a->req->branch && a->have_dirs;
 
 	rows->keep = cut ? row_id_in_branch : NULL;
 	rows->ctx = a;
@@ -412,13 +411,13 @@ void analysis_branch_filters(const struct analysis *a, struct row_filter *rows,
 void analysis_rows(const struct analysis *r, struct account_rows *rows)
 {
 	const uint32_t *place = by_origin(r) ? r->key_place
-			      : group_is_by_event_field(r->opts->group_by) ? NULL : r->site_place;
+			      : group_is_by_event_field(r->req->group_by) ? NULL : r->site_place;
 	struct row_places places = { place, join_places, &r->dirs };
 	struct namers n;
 	const struct account *a = analysis_rows_account(r, &n);
 
-	account_rows_build(rows, a, &n.namer, r->opts->order, place ? &places : NULL);
-	if (r->opts->branch && r->have_dirs)
+	account_rows_build(rows, a, &n.namer, r->req->order, place ? &places : NULL);
+	if (r->req->branch && r->have_dirs)
 		account_rows_filter(rows, row_is_in_branch, r);
 }
 
@@ -451,7 +450,7 @@ static void show_progress(void *ctx, const struct input *in)
 	struct analysis *r = ctx;
 	double t = analysis_clock();
 
-	if (r->opts->quiet || t - r->started < 1.0 || t - r->last_progress < 0.5 ||
+	if (r->req->quiet || t - r->started < 1.0 || t - r->last_progress < 0.5 ||
 	    !isatty(STDERR_FILENO))
 		return;
 	r->last_progress = t;
@@ -465,13 +464,13 @@ static void end_progress(struct analysis *r)
 		fputs("\r\033[K", stderr);
 }
 
-bool analysis_time_window_set(const struct options *o)
+bool analysis_time_window_set(const struct analysis_request *o)
 {
 	return o->has_time_start || o->has_time_end;
 }
 
 /* --time: markers carry no timestamp and are always kept. */
-static bool in_time_window(const struct options *o, const struct kmem_event *ev)
+static bool in_time_window(const struct analysis_request *o, const struct kmem_event *ev)
 {
 	if (!o->has_time_start && !o->has_time_end)
 		return true;
@@ -504,7 +503,7 @@ static bool kept_by_window(struct analysis *r, const struct kmem_event *ev)
 		if (ev->ts_ns > r->log_last_ns)
 			r->log_last_ns = ev->ts_ns;
 	}
-	if (in_time_window(r->opts, ev))
+	if (in_time_window(r->req, ev))
 		return true;
 	r->outside_window++;
 	return false;
@@ -513,7 +512,7 @@ static bool kept_by_window(struct analysis *r, const struct kmem_event *ev)
 /* Does the allocation match --comm, --pid and --gfp (each given: any of its values)? */
 static bool allocation_matches(const struct analysis *r, const struct kmem_event *ev)
 {
-	const struct task_filters *f = &r->opts->filters;
+	const struct task_filters *f = &r->req->filters;
 	const char *comm = ev->comm != STR_NONE ? strtab_get(&r->strings.comms, ev->comm) : "";
 	const char *gfp = ev->gfp != STR_NONE ? strtab_get(&r->strings.gfps, ev->gfp) : "";
 	bool ok;
@@ -588,7 +587,7 @@ static void consume_event(void *ctx, const struct kmem_event *ev)
 	if (r->saving && !r->save_failed &&
 	    db_writer_add(r->saving, ev, &r->save_error) < 0)
 		r->save_failed = true;
-	if (analysis_time_window_set(r->opts) && !kept_by_window(r, ev))
+	if (analysis_time_window_set(r->req) && !kept_by_window(r, ev))
 		return;
 	if (r->have_filters && !kept_by_filters(r, ev))
 		return;
@@ -622,31 +621,29 @@ static void consume_event(void *ctx, const struct kmem_event *ev)
 }
 
 /* The summary's findings and caches: --summary, and --html, which shows them. */
-bool analysis_needs_findings(const struct options *o)
+bool analysis_needs_findings(const struct analysis_request *o)
 {
-	return o->summary_path || o->html_path;
+	return o->needs & NEED_FINDINGS;
 }
 
 /* Do the reports asked for need stacks: origins, folded stacks, leaks by stack? */
-bool analysis_needs_stacks(const struct options *o)
+bool analysis_needs_stacks(const struct analysis_request *o)
 {
-	return o->group_by == GROUP_ORIGIN || o->folded_path || o->folded_pages_path ||
-	       o->flame_path || o->pprof_path || o->outstanding_path || o->page_path ||
-	       o->html_path;
+	return o->group_by == GROUP_ORIGIN || (o->needs & NEED_STACKS);
 }
 
 /* Does a report need every event, rather than the accounts a DB keeps? */
-static bool needs_event_stream(const struct options *o)
+static bool needs_event_stream(const struct analysis_request *o)
 {
-	return analysis_needs_findings(o) || o->outstanding_path || o->page_path ||
+	return analysis_needs_findings(o) || (o->needs & NEED_EVENTS) ||
 	       o->has_time_start ||
 	       o->has_time_end || analysis_needs_stacks(o) || group_is_by_event_field(o->group_by) ||
 	       task_filters_set(&o->filters) ||
-	       o->replay_events || analysis_needs_timeline(o);
+	       analysis_needs_timeline(o);
 }
 
 /* The optional fields the reports asked for need parsed. */
-static unsigned fields_wanted(const struct options *o)
+static unsigned fields_wanted(const struct analysis_request *o)
 {
 	unsigned want = o->user_frames ? WANT_USER_FRAMES : 0;
 
@@ -654,7 +651,7 @@ static unsigned fields_wanted(const struct options *o)
 		return WANT_ALL | want;
 	if (analysis_needs_stacks(o))	/* page events too: their stacks are theirs, not another's */
 		want |= WANT_STACK | WANT_PAGE;
-	if (o->folded_pages_path)
+	if (o->needs & (NEED_PAGES | NEED_PAGE_ACCOUNT))
 		want |= WANT_PAGE;
 	if (o->group_by == GROUP_CACHE)
 		want |= WANT_CACHE_NAME;
@@ -669,16 +666,14 @@ static unsigned fields_wanted(const struct options *o)
 		want |= WANT_CACHE_NAME | WANT_PAGE;
 	if (o->has_time_start || o->has_time_end)
 		want |= WANT_PAGE;	/* to count them in the window */
-	if (o->page_path)
-		want |= WANT_PAGE | WANT_GFP;
-	if (o->timeline_path || o->html_path)
-		want |= WANT_PAGE;	/* the pages panel */
+	if (o->needs & NEED_GFP)
+		want |= WANT_GFP;
 	return want;
 }
 
 static const char *input_name(const struct analysis *r)
 {
-	return r->input.is_stdin ? "standard input" : r->opts->log_path;
+	return r->input.is_stdin ? "standard input" : r->req->log_path;
 }
 
 /* --save-db: the events went to the writer as they came; now the rest. */
@@ -703,7 +698,7 @@ static int finish_saving(struct analysis *r, struct ta_error *err)
 	}
 	return db_writer_finish(w, input_name(r), &r->strings, &r->read.stats, &r->read.header,
 				&r->facts.input, &capture, &r->account,
-				analysis_time_window_set(r->opts) ? 0 : r->opts->families, err);
+				analysis_time_window_set(r->req) ? 0 : r->req->families, err);
 }
 
 /* "sched_switch (900), rss_stat (334) and 2 more" */
@@ -748,7 +743,7 @@ static int check_it_is_a_kmem_log(const struct analysis *r, struct ta_error *err
 	if (r->input.is_stdin)
 		snprintf(name, sizeof(name), "standard input");
 	else
-		snprintf(name, sizeof(name), "'%s'", r->opts->log_path);
+		snprintf(name, sizeof(name), "'%s'", r->req->log_path);
 
 	if (lines == 0 && r->input.interrupted)
 		return error_set(err, "nothing was read from %s before it was interrupted", name);
@@ -792,9 +787,9 @@ static void binary_symbols(const struct analysis *r, struct binread_config *cfg)
 static int read_binary(struct analysis *r, int fd, enum binary_kind kind, struct ta_error *err)
 {
 	struct binread_config cfg = {
-		.name = r->opts->log_path,
+		.name = r->req->log_path,
 		.strings = &r->strings,
-		.want = fields_wanted(r->opts),
+		.want = fields_wanted(r->req),
 		.on_event = consume_event,
 		.ctx = r,
 	};
@@ -802,29 +797,29 @@ static int read_binary(struct analysis *r, int fd, enum binary_kind kind, struct
 	int rc;
 
 	binary_symbols(r, &cfg);
-	cfg.salvage = r->opts->salvage;
-	if (r->opts->save_db) {
-		r->saving = db_writer_create(r->opts->save_db,
-					     analysis_time_window_set(r->opts) ? 0 : r->opts->families,
-					     r->opts->user_frames, err);
+	cfg.salvage = r->req->salvage;
+	if (r->req->save_db) {
+		r->saving = db_writer_create(r->req->save_db,
+					     analysis_time_window_set(r->req) ? 0 : r->req->families,
+					     r->req->user_frames, err);
 		if (!r->saving)
 			return -1;
 	}
 	rc = binread(fd, kind, &cfg, &r->read, &r->binary, err);
 	r->have_binary = true;
-	r->facts.source = r->facts.log_name = r->opts->log_path;
+	r->facts.source = r->facts.log_name = r->req->log_path;
 	r->facts.input.first_malformed_line = r->read.first_malformed_line;
 	r->facts.input.bytes_read = fstat(fd, &st) == 0 ? (uint64_t)st.st_size : 0;
 	r->facts.binary = &r->binary;
 	if (rc == 0 && r->binary.salvaged)
 		warn("'%s' was not finished by perf record: salvaged %llu records with the running "
 		     "kernel's event formats; %llu bytes at its end were not a whole record",
-		     r->opts->log_path, (unsigned long long)r->binary.records,
+		     r->req->log_path, (unsigned long long)r->binary.records,
 		     (unsigned long long)r->binary.salvage_bytes_left);
 	if (rc == 0 && parse_stats_kmem_lines(&r->read.stats) == 0)
 		warn("'%s' (a %s) has no allocation event (kmalloc, kfree, kmem_cache_*, "
 		     "mm_page_*) in its %llu records: were the kmem events recorded?",
-		     r->opts->log_path, binary_kind_name(kind),
+		     r->req->log_path, binary_kind_name(kind),
 		     (unsigned long long)r->binary.records);
 	if (rc == 0 && r->saving)
 		rc = finish_saving(r, err);
@@ -933,12 +928,12 @@ static void live_item(struct live_read *l, const struct capture_item *it, size_t
  */
 static int read_live(struct analysis *r, struct ta_error *err)
 {
-	const struct live_source *src = r->opts->live;
+	const struct live_source *src = r->req->live;
 	struct capture *c = src->capture;
 	struct live_read l;
 	struct capture_item it;
 	const char *trailer = NULL;
-	unsigned want = fields_wanted(r->opts);
+	unsigned want = fields_wanted(r->req);
 	int rc;
 
 	memset(&l, 0, sizeof(l));
@@ -948,10 +943,10 @@ static int read_live(struct analysis *r, struct ta_error *err)
 	l.k.round_to_usec = src->usec;	/* the microseconds a text log gives, -o or not */
 	recpair_init(&l.pair, &r->strings, &r->read.stats.stacks, (want & WANT_STACK) != 0,
 		     live_emit, &l);
-	if (r->opts->save_db) {
-		r->saving = db_writer_create(r->opts->save_db,
-					     analysis_time_window_set(r->opts) ? 0 : r->opts->families,
-					     r->opts->user_frames, err);
+	if (r->req->save_db) {
+		r->saving = db_writer_create(r->req->save_db,
+					     analysis_time_window_set(r->req) ? 0 : r->req->families,
+					     r->req->user_frames, err);
 		if (!r->saving) {
 			recpair_release(&l.pair);
 			tepkmem_release(&l.k);
@@ -975,7 +970,7 @@ static int read_live(struct analysis *r, struct ta_error *err)
 	recpair_release(&l.pair);
 	tepkmem_release(&l.k);
 	parser_release(&l.text);
-	r->facts.source = r->facts.log_name = r->opts->log_path;
+	r->facts.source = r->facts.log_name = r->req->log_path;
 	if (rc == 0 && r->saving)
 		rc = finish_saving(r, err);
 	return rc;
@@ -1007,9 +1002,9 @@ static enum binary_kind binary_input(const struct analysis *r, int *fd)
 	ssize_t n;
 
 	*fd = -1;
-	if (strcmp(r->opts->log_path, "-") == 0)
+	if (strcmp(r->req->log_path, "-") == 0)
 		return BINARY_NONE;
-	*fd = open(r->opts->log_path, O_RDONLY | O_CLOEXEC);
+	*fd = open(r->req->log_path, O_RDONLY | O_CLOEXEC);
 	if (*fd < 0)
 		return BINARY_NONE;	/* input_open says why */
 	n = fstat(*fd, &st) == 0 && S_ISREG(st.st_mode) ? read(*fd, head, sizeof(head)) : -1;
@@ -1064,8 +1059,8 @@ static int read_log(struct analysis *r, struct ta_error *err)
 	struct read_config cfg = {
 		.input = &r->input,
 		.strings = &r->strings,
-		.want = fields_wanted(r->opts),
-		.threads = r->opts->threads,
+		.want = fields_wanted(r->req),
+		.threads = r->req->threads,
 		.on_event = consume_event,
 		.on_progress = show_progress,
 		.on_lookahead = prefetch_event,
@@ -1074,7 +1069,7 @@ static int read_log(struct analysis *r, struct ta_error *err)
 	int rc, bin_fd;
 	enum binary_kind kind;
 
-	if (r->opts->live)
+	if (r->req->live)
 		return read_live(r, err);
 	kind = binary_input(r, &bin_fd);
 
@@ -1083,7 +1078,7 @@ static int read_log(struct analysis *r, struct ta_error *err)
 		close(bin_fd);
 		return rc;
 	}
-	if (input_open(&r->input, r->opts->log_path, err) < 0)
+	if (input_open(&r->input, r->req->log_path, err) < 0)
 		return -1;
 	kind = binary_content(r, err, &rc);
 	if (rc < 0) {
@@ -1093,11 +1088,11 @@ static int read_log(struct analysis *r, struct ta_error *err)
 	if (kind != BINARY_NONE)
 		return read_spooled_binary(r, kind, err);
 	expect_live_objects(r, r->input.size_hint);
-	if (r->opts->save_db) {
+	if (r->req->save_db) {
 		/* a windowed account is not the log's: then the writer keeps all three */
-		r->saving = db_writer_create(r->opts->save_db,
-					     analysis_time_window_set(r->opts) ? 0 : r->opts->families,
-					     r->opts->user_frames, err);
+		r->saving = db_writer_create(r->req->save_db,
+					     analysis_time_window_set(r->req) ? 0 : r->req->families,
+					     r->req->user_frames, err);
 		if (!r->saving)
 			return -1;
 	}
@@ -1164,7 +1159,7 @@ static uint32_t kernel_part_of_stack(struct analysis *r, uint32_t stack)
 static void consume_replayed_event(void *ctx, const struct kmem_event *saved)
 {
 	struct analysis *r = ctx;
-	unsigned want = fields_wanted(r->opts);
+	unsigned want = fields_wanted(r->req);
 	struct kmem_event ev = *saved;
 
 	if (kmem_is_page(ev.kind) && !(want & WANT_PAGE))
@@ -1187,23 +1182,23 @@ static void consume_replayed_event(void *ctx, const struct kmem_event *saved)
 /* --db-file: the saved account of the run's families, statistics and facts. */
 static int read_db(struct analysis *r, struct ta_error *err)
 {
-	if (db_open(&r->db, r->opts->db_path, &r->strings, err) < 0)
+	if (db_open(&r->db, r->req->db_path, &r->strings, err) < 0)
 		return -1;
 	r->have_db = true;
-	if (r->opts->user_frames && !r->db.user_frames)
+	if (r->req->user_frames && !r->db.user_frames)
 		warn("'%s' was saved without --user-frames: its stacks have kernel frames only",
-		     r->opts->db_path);
-	if (needs_event_stream(r->opts)) {
+		     r->req->db_path);
+	if (needs_event_stream(r->req)) {
 		if (db_replay(&r->db, &r->strings, consume_replayed_event, r, err) < 0)
 			return -1;
-	} else if (db_load_account(&r->db, r->opts->families, r->strings.call_sites.count,
+	} else if (db_load_account(&r->db, r->req->families, r->strings.call_sites.count,
 				   &r->account, err) < 0) {
 		return -1;
 	}
 	r->read.stats = r->db.stats;
 	r->read.header = r->db.header;
 	r->read.first_malformed_line = r->db.facts.first_malformed_line;
-	r->facts.source = r->opts->db_path;
+	r->facts.source = r->req->db_path;
 	r->facts.made_from = r->facts.log_name = r->db.source;
 	r->facts.input = r->db.facts;
 	if (r->db.capture.kind == BINARY_TRACEDAT || r->db.capture.kind == BINARY_PERFDATA) {
@@ -1261,10 +1256,10 @@ static void warn_about_unresolved_addresses(const struct analysis *r)
 
 /* ---- the run ---------------------------------------------------------------------- */
 
-void analysis_init(struct analysis *r, const struct options *opts)
+void analysis_init(struct analysis *r, const struct analysis_request *opts)
 {
 	memset(r, 0, sizeof(*r));
-	r->opts = opts;
+	r->req = opts;
 	r->started = analysis_clock();
 	trace_strings_init(&r->strings);
 	account_init(&r->account, opts->families);
@@ -1276,7 +1271,7 @@ void analysis_init(struct analysis *r, const struct options *opts)
 		findings_init(&r->findings);
 		r->have_findings = true;
 	}
-	if (opts->page_path || opts->folded_pages_path) {
+	if (opts->needs & NEED_PAGE_ACCOUNT) {
 		pages_init(&r->pages);
 		r->have_pages = true;
 	}
@@ -1326,9 +1321,9 @@ void analysis_release(struct analysis *r)
 }
 
 /* Do the reports asked for need live bytes over time? */
-bool analysis_needs_timeline(const struct options *o)
+bool analysis_needs_timeline(const struct analysis_request *o)
 {
-	return o->timeline_path || o->html_path || o->summary_path || o->outstanding_path;
+	return o->needs & NEED_TIMELINE;
 }
 
 /* The timeline samples the account rows come from. */
@@ -1336,7 +1331,7 @@ static void prepare_timeline(struct analysis *r)
 {
 	struct namers n;
 
-	if (!analysis_needs_timeline(r->opts))
+	if (!analysis_needs_timeline(r->req))
 		return;
 	timeline_init(&r->timeline, analysis_rows_account(r, &n));
 	reclaim_counts_init(&r->reclaim);
@@ -1346,23 +1341,23 @@ static void prepare_timeline(struct analysis *r)
 /* Origins and stacks: set up before the log is read, as System.map is loaded. */
 static int prepare_origins(struct analysis *r, struct ta_error *err)
 {
-	if (group_is_by_event_field(r->opts->group_by)) {
+	if (group_is_by_event_field(r->req->group_by)) {
 		static const enum event_key key_of[] = {
 			[GROUP_CACHE] = KEY_CACHE, [GROUP_SIZE_CLASS] = KEY_SIZE_CLASS,
 			[GROUP_COMM] = KEY_COMM, [GROUP_PID] = KEY_PID, [GROUP_GFP] = KEY_GFP,
 		};
 
-		r->cache_key = key_of[r->opts->group_by];
+		r->cache_key = key_of[r->req->group_by];
 		strtab_init(&r->cache_keys);
-		account_init(&r->by_cache, r->opts->families);
+		account_init(&r->by_cache, r->req->families);
 		r->have_caches = true;
 	}
-	if (!analysis_needs_stacks(r->opts))
+	if (!analysis_needs_stacks(r->req))
 		return 0;
-	if (callchains_init(&r->chains, &r->strings, &r->syms, r->opts->wrappers_path, err) < 0)
+	if (callchains_init(&r->chains, &r->strings, &r->syms, r->req->wrappers_path, err) < 0)
 		return -1;
 	origin_keys_init(&r->keys);
-	account_init(&r->by_key, r->opts->families);
+	account_init(&r->by_key, r->req->families);
 	r->have_keys = true;
 	return 0;
 }
@@ -1374,7 +1369,7 @@ static int prepare_origins(struct analysis *r, struct ta_error *err)
  */
 static int load_kallsyms(struct analysis *a, struct ta_error *err)
 {
-	const char *path = a->opts->kallsyms_path;
+	const char *path = a->req->kallsyms_path;
 
 	if (!path)
 		return 0;
@@ -1400,7 +1395,7 @@ int analysis_load_kernel(struct analysis *a, struct ta_error *err)
 /* --time kept nothing: say where the log's events are, or every report is empty unexplained. */
 static void warn_about_an_empty_window(const struct analysis *a)
 {
-	const struct options *o = a->opts;
+	const struct analysis_request *o = a->req;
 	char from[32] = "", to[32] = "";
 	uint64_t kept = 0;
 	int k;
@@ -1506,10 +1501,10 @@ static int check_kernel_match(const struct analysis *a, struct ta_error *err)
 		return 0;
 	snprintf(what, sizeof(what), "'%s' does not look recorded on the kernel of '%s': %llu of "
 		 "the %llu call sites checked (their printed /0xSIZE, or their offset) disagree with "
-		 "the tree's function sizes, e.g. %s, %s", a->facts.log_name, a->opts->kernel,
+		 "the tree's function sizes, e.g. %s, %s", a->facts.log_name, a->req->kernel,
 		 (unsigned long long)m.disagree, (unsigned long long)m.checked, m.examples[0],
 		 m.examples[1]);
-	if (a->opts->strict_kernel)
+	if (a->req->strict_kernel)
 		return error_set(err, "%s", what);
 	warn("%s; its call sites are placed by name all the same (--strict-kernel makes this an "
 	     "error)", what);
@@ -1518,7 +1513,7 @@ static int check_kernel_match(const struct analysis *a, struct ta_error *err)
 
 int analysis_read(struct analysis *a, struct ta_error *err)
 {
-	const struct options *opts = a->opts;
+	const struct analysis_request *opts = a->req;
 
 	if (prepare_origins(a, err) < 0)
 		return -1;

@@ -1,0 +1,753 @@
+/*
+ * reports.c - the report table (reports.h) and each report's writer: the
+ * analysis (engine.h) made into the tables, charts, profiles and pages the
+ * options ask for, each written whole or not at all. Not here: the run
+ * (pipeline.c), or how a table or chart is laid out (report.h, stats.h,
+ * ringchart.h, ...).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "account.h"
+#include "binread.h"
+#include "callchain.h"
+#include "dirtree.h"
+#include "engine.h"
+#include "flame.h"
+#include "folded.h"
+#include "html.h"
+#include "kreport.h"
+#include "outfile.h"
+#include "pagereport.h"
+#include "pipeline.h"
+#include "pprof.h"
+#include "report.h"
+#include "reports.h"
+#include "ringchart.h"
+#include "ringview.h"
+#include "stats.h"
+#include "timeline_chart.h"
+
+/* The timeline's rows as the reports name and cut them (--group-by, -b). */
+static void timeline_rows_of(const struct analysis *r, struct timeline_rows *rows)
+{
+	struct row_filter kept, keys;
+	struct namers n;
+
+	analysis_rows_account(r, &n);
+	analysis_branch_filters(r, &kept, &keys);
+	timeline_rows_build(rows, &r->timeline, &n.namer, &kept);
+}
+
+/* What a row of the account is, as --group-by names it: CSV's group_by column. */
+static const char *grouping_name(enum group_by g)
+{
+	static const char *const names[] = {
+		[GROUP_CALLSITE] = "callsite", [GROUP_FUNCTION] = "function",
+		[GROUP_ORIGIN] = "origin", [GROUP_CACHE] = "cache", [GROUP_DIR] = "dir",
+		[GROUP_SIZE_CLASS] = "size-class", [GROUP_COMM] = "comm", [GROUP_PID] = "pid",
+		[GROUP_GFP] = "gfp",
+	};
+
+	return (unsigned)g < sizeof(names) / sizeof(names[0]) ? names[g] : NULL;
+}
+
+/* Write one report to path ('-' = standard output) in format with write(o, r), whole or not at all. */
+static int write_report_as(const struct report_run *run, const char *path,
+			   enum out_format format,
+			   void (*write)(struct out_dest *o, const struct report_run *run),
+			   struct ta_error *err)
+{
+	struct outfile out;
+	struct out_dest o;
+
+	if (outfile_open(&out, path, err) < 0)
+		return -1;
+	out_dest_init(&o, outfile_stream(&out), path, format, run->o->req.quiet, err);
+	o.group_by = grouping_name(run->o->req.group_by);
+	write(&o, run);
+	if (o.rc < 0) {
+		outfile_abort(&out);
+		return -1;
+	}
+	return outfile_commit(&out, false, err);
+}
+
+/* The same in the format --format says. */
+static int write_report(const struct report_run *run, const char *path,
+			void (*write)(struct out_dest *o, const struct report_run *run),
+			struct ta_error *err)
+{
+	return write_report_as(run, path, run->o->format, write, err);
+}
+
+static void write_account_rows(struct out_dest *o, const struct report_run *run)
+{
+	const struct analysis *r = run->a;
+	struct account_rows rows;
+
+	analysis_rows(r, &rows);
+	write_account(o, &rows, run->o->top);
+	account_rows_release(&rows);
+}
+
+static void write_callers_rows(struct out_dest *o, const struct report_run *run)
+{
+	const struct analysis *r = run->a;
+	struct account_rows rows;
+
+	analysis_rows(r, &rows);
+	write_callers(o, &rows, &r->dirs);
+	account_rows_release(&rows);
+}
+
+static void write_stats_rows(struct out_dest *o, const struct report_run *run)
+{
+	const struct analysis *r = run->a;
+	struct account_rows rows;
+
+	analysis_rows(r, &rows);
+	write_stats(o, &rows, run->o->top);
+	account_rows_release(&rows);
+}
+
+/* The allocations from reclaimable caches by the rows' ids: when the rows are call sites or functions. */
+static const struct reclaim_counts *rows_reclaim(const struct analysis *r)
+{
+	struct namers n;
+
+	return r->have_timeline && analysis_rows_account(r, &n) == &r->account ? &r->reclaim : NULL;
+}
+
+static void write_summary_file(struct out_dest *o, const struct report_run *run)
+{
+	const struct analysis *r = run->a;
+	struct timeline_rows growth;
+	struct row_filter kept, keys;
+	struct namers n;
+	struct parse_stats window;
+	struct summary_report s = {
+		.source = r->facts.made_from ? r->facts.made_from : r->facts.source,
+		.stats = &r->read.stats,
+		.header = &r->read.header,
+		.totals = &r->account.totals,
+		.live_bytes = account_live_bytes(&r->account),
+		.binary_kind = r->have_binary ? binary_kind_name(r->binary.kind) : NULL,
+		.families = run->o->req.families,
+		.findings = &r->findings,
+		.caches = &r->strings.caches,
+		.first_ns = r->first_ns,
+		.last_ns = r->last_ns,
+		.growth = &growth,
+		.rows = analysis_rows_account(r, &n),
+		.namer = &n.namer,
+		.reclaim = rows_reclaim(r),
+		.reclaimable_list = r->read.header.reclaimable,
+		.rows_are_caches = run->o->req.group_by == GROUP_CACHE,
+		.branch = run->o->req.branch && r->have_dirs ? run->o->req.branch : NULL,
+		.rows_kept = &kept,
+	};
+
+	analysis_branch_filters(r, &kept, &keys);
+
+	if (analysis_time_window_set(&run->o->req)) {	/* count the events of the window only */
+		window = r->read.stats;
+		memcpy(window.events, r->in_window, sizeof(window.events));
+		s.stats = &window;
+	}
+	timeline_rows_of(r, &growth);
+	write_summary_report(o, &s);
+	timeline_rows_release(&growth);
+}
+
+static void write_outstanding_file(struct out_dest *o, const struct report_run *run)
+{
+	const struct analysis *r = run->a;
+	struct timeline_rows growth;
+	struct namers n;
+	struct outstanding_query q = {
+		.account = analysis_rows_account(r, &n),
+		.reclaim = rows_reclaim(r),
+		.reclaimable_list = r->read.header.reclaimable,
+		.rows_are_caches = run->o->req.group_by == GROUP_CACHE,
+		.namer = &n.namer,
+		.start_ns = r->first_ns,
+		.end_ns = r->last_ns,
+		.min_age_ns = run->o->min_age_ns,
+		.top = run->o->top,
+	};
+
+	if (r->have_keys && r->read.stats.stacks.events_with) {
+		q.by_key = &r->by_key;
+		q.keys = &r->keys;
+		q.chains = &r->chains;
+	}
+	analysis_branch_filters(r, &q.rows_kept, &q.keys_kept);
+	timeline_rows_of(r, &growth);
+	q.growth = &growth;
+	write_outstanding(o, &q);
+	timeline_rows_release(&growth);
+}
+
+static void write_page_file(struct out_dest *o, const struct report_run *run)
+{
+	const struct analysis *r = run->a;
+	struct origin_namer on = { &r->keys, &r->chains };
+	struct row_namer origins = { origin_row_name, &on };
+
+	write_pages(o, &r->pages, &r->strings.gfps, r->have_keys ? &origins : NULL);
+}
+
+/* Is path the only output asked for (the summary on stderr aside)? */
+static bool only_output(const struct options *o, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < REPORT_COUNT; i++)
+		if (o->report_path[i] && o->report_path[i] != path)
+			return false;
+	return !o->req.save_db;
+}
+
+/*
+ * --folded, --folded-pages: frames;frames weight lines. A file with no line
+ * would make flamegraph.pl fail ("No stack counts found"): it is not
+ * written, with a note, or an error when it was the only output asked for.
+ */
+static int write_folded_report(const struct report_run *run, const char *path, bool pages,
+			       struct ta_error *err)
+{
+	const struct analysis *r = run->a;
+	const char *what = pages ? "page allocation" : "slab allocation";
+	struct outfile out;
+	struct folded fo;
+	uint32_t n;
+	int rc;
+
+	folded_init(&fo);
+	if (pages)
+		folded_add_pages(&fo, &r->pages, &r->keys, &r->chains, run->o->page_size);
+	else
+		folded_add_slab(&fo, &r->by_key, &r->keys, &r->chains, run->o->weight);
+	free(folded_sorted(&fo, &n));
+	if (n == 0) {
+		folded_release(&fo);
+		if (only_output(run->o, path))
+			return error_set(err, "'%s' not written: the log has no %s to fold",
+					 path, what);
+		if (!run->o->req.quiet)
+			fprintf(stderr, "trace_analyze: note: '%s' not written: the log has no %s "
+				"to fold\n", path, what);
+		return 0;
+	}
+	if (outfile_open(&out, path, err) < 0) {
+		folded_release(&fo);
+		return -1;
+	}
+	folded_write(outfile_stream(&out), &fo);
+	folded_release(&fo);
+	rc = outfile_commit(&out, false, err);
+	return rc;
+}
+
+static int write_flame_graph(const struct report_run *run, const char *path, struct ta_error *err)
+{
+	const struct analysis *r = run->a;
+	const struct options *o = run->o;
+	struct outfile out;
+	struct folded fo;
+	char title[1024];
+	int rc;
+
+	if (outfile_open(&out, path, err) < 0)
+		return -1;
+	folded_init(&fo);
+	folded_add_slab(&fo, &r->by_key, &r->keys, &r->chains, o->weight);
+	snprintf(title, sizeof(title), "%s%s of '%s', by call chain",
+		 stack_weight_meaning(o->weight),
+		 o->req.families == FAMILY_MALLOC ? " (kmalloc only)" :
+		 o->req.families == FAMILY_CACHE ? " (kmem_cache only)" : "", analysis_log_name(r));
+	title[0] = (char)(title[0] - 'a' + 'A');
+	rc = flame_write(&fo, title, o->weight == WEIGHT_COUNT ? "allocations" : "bytes",
+			 path, outfile_stream(&out), err);
+	folded_release(&fo);
+	rc = outfile_finish(&out, rc, err);
+	return rc;
+}
+
+/* --pprof: the allocations by call chain as a gzipped heap profile. */
+static int write_pprof_profile(const struct report_run *run, const char *path, struct ta_error *err)
+{
+	const struct analysis *r = run->a;
+	struct pprof_source src = {
+		.by_key = &r->by_key,
+		.keys = &r->keys,
+		.chains = &r->chains,
+		.tree = r->have_ktree ? &r->ktree : NULL,
+		.duration_ns = r->last_ns > r->first_ns ? r->last_ns - r->first_ns : 0,
+	};
+	struct outfile out;
+	int rc;
+
+	if (outfile_open(&out, path, err) < 0)
+		return -1;
+	rc = pprof_write(outfile_stream(&out), &src, err);
+	return outfile_finish(&out, rc, err);
+}
+
+/* "by call site", "by origin", ... as the rows are grouped */
+static const char *rows_noun(const struct options *o)
+{
+	switch (o->req.group_by) {
+	case GROUP_FUNCTION:
+		return "by function";
+	case GROUP_ORIGIN:
+		return "by origin";
+	case GROUP_CACHE:
+		return "by slab cache";
+	case GROUP_SIZE_CLASS:
+		return "by kmalloc size class";
+	case GROUP_COMM:
+		return "by task name";
+	case GROUP_PID:
+		return "by task";
+	case GROUP_GFP:
+		return "by GFP flags";
+	case GROUP_DIR:
+		return "by directory";
+	default:
+		return "by call site";
+	}
+}
+
+static size_t timeline_rows_shown(const struct options *o)
+{
+	return o->top ? o->top : TIMELINE_DEFAULT_ROWS;
+}
+
+/* --timeline FILE.csv, FILE.json or '-': the samples as data. */
+static void write_timeline_samples(struct out_dest *o, const struct report_run *run)
+{
+	const struct analysis *r = run->a;
+	struct timeline_rows rows;
+	struct out_doc d;
+
+	timeline_rows_of(r, &rows);
+	out_doc_init(&d, "timeline");
+	timeline_rows_report(&d, &rows, timeline_rows_shown(run->o));
+	out_emit(o, &d);
+	out_doc_release(&d);
+	timeline_rows_release(&rows);
+}
+
+static int write_timeline_chart(const struct report_run *run, const char *path, struct ta_error *err)
+{
+	const struct analysis *r = run->a;
+	const struct options *o = run->o;
+	enum out_format format;
+	struct timeline_rows rows;
+	struct outfile out;
+	char title[1024];
+	int rc;
+
+	if (timeline_data_format(path, &format))	/* '-' in JSON with --format json */
+		return write_report_as(run, path, strcmp(path, "-") == 0 &&
+				       o->format == FORMAT_JSON ? FORMAT_JSON : format,
+				       write_timeline_samples, err);
+	if (outfile_open(&out, path, err) < 0)
+		return -1;
+	timeline_rows_of(r, &rows);
+	snprintf(title, sizeof(title), "Live bytes of '%s' over time, %s%s", analysis_log_name(r),
+		 rows_noun(o), o->req.families == FAMILY_MALLOC ? " (kmalloc only)" :
+		 o->req.families == FAMILY_CACHE ? " (kmem_cache only)" : "");
+	rc = timeline_chart_write(&rows, timeline_rows_shown(o), title, path,
+				  outfile_stream(&out), err);
+	timeline_rows_release(&rows);
+	rc = outfile_finish(&out, rc, err);
+	return rc;
+}
+
+/* ---- --html ---- */
+
+/* A report's text, written by write(f, r) into memory. */
+struct memory_text {
+	char *text;
+	size_t len;
+};
+
+static void write_to_memory(struct memory_text *m, const struct report_run *run,
+			    void (*write)(struct out_dest *o, const struct report_run *run))
+{
+	FILE *f = xopen_memstream(&m->text, &m->len);
+	struct out_dest o;
+
+	out_dest_init(&o, f, NULL, run->o->format, true, NULL);
+	o.group_by = grouping_name(run->o->req.group_by);
+	write(&o, run);
+	fclose(f);
+}
+
+static void write_tree_json(struct out_dest *o, const struct report_run *run)
+{
+	const struct analysis *r = run->a;
+	write_dirtree_json(o->f, &r->dirs, r->branch);
+}
+
+static void write_folded_json(struct out_dest *o, const struct report_run *run)
+{
+	const struct analysis *r = run->a;
+	FILE *f = o->f;
+	struct folded fo;
+	uint32_t *order, n, i;
+
+	folded_init(&fo);
+	folded_add_slab(&fo, &r->by_key, &r->keys, &r->chains, WEIGHT_BYTES);
+	order = folded_sorted(&fo, &n);
+	fputs("{\"weight\":", f);
+	out_json_string(f, stack_weight_meaning(WEIGHT_BYTES));
+	fputs(",\"lines\":[", f);
+	for (i = 0; i < n; i++) {
+		fputs(i ? ",\n[" : "\n[", f);
+		out_json_string(f, strtab_get(&fo.lines, order[i]));
+		fprintf(f, ",%llu]", (unsigned long long)fo.weight[order[i]]);
+	}
+	fputs("]}\n", f);
+	free(order);
+	folded_release(&fo);
+}
+
+static void write_timeline_json(struct out_dest *o, const struct report_run *run)
+{
+	const struct analysis *r = run->a;
+	FILE *f = o->f;
+	struct timeline_rows rows;
+
+	timeline_rows_of(r, &rows);
+	timeline_rows_write_json(f, &rows, timeline_rows_shown(run->o));
+	timeline_rows_release(&rows);
+}
+
+/* The timeline as --timeline draws it, in SVG, into memory. */
+static int timeline_svg(const struct report_run *run, struct memory_text *m, struct ta_error *err)
+{
+	const struct analysis *r = run->a;
+	struct timeline_rows rows;
+	char title[1024];
+	FILE *f = xopen_memstream(&m->text, &m->len);
+	int rc;
+
+	timeline_rows_of(r, &rows);
+	snprintf(title, sizeof(title), "Live bytes over time, %s", rows_noun(run->o));
+	rc = timeline_chart_write(&rows, timeline_rows_shown(run->o), title, "timeline.svg", f, err);
+	timeline_rows_release(&rows);
+	fclose(f);
+	return rc;
+}
+
+enum { PIECE_SUMMARY, PIECE_ACCOUNT, PIECE_STATS, PIECE_CALLERS, PIECE_TREE, PIECE_FOLDED,
+       PIECE_TIMELINE, PIECE_COUNT };
+
+static int write_html_report(const struct report_run *run, const char *path, struct ta_error *err)
+{
+	const struct analysis *r = run->a;
+	static const char *const ids[PIECE_COUNT] = { "summary", "account", "stats", "callers",
+						       "tree", "folded", "timeline" };
+	struct options json_opts = *run->o;
+	struct report_run as_json = { r, &json_opts };	/* its reports in JSON, every row */
+	struct memory_text text[PIECE_COUNT], svg = { NULL, 0 };
+	struct html_piece pieces[PIECE_COUNT];
+	struct outfile out;
+	int i, rc = -1;
+
+	memset(text, 0, sizeof(text));
+	json_opts.format = FORMAT_JSON;
+	json_opts.top = 0;
+	write_to_memory(&text[PIECE_SUMMARY], &as_json, write_summary_file);
+	write_to_memory(&text[PIECE_ACCOUNT], &as_json, write_account_rows);
+	write_to_memory(&text[PIECE_STATS], &as_json, write_stats_rows);
+	if (r->have_dirs) {
+		write_to_memory(&text[PIECE_CALLERS], &as_json, write_callers_rows);
+		write_to_memory(&text[PIECE_TREE], &as_json, write_tree_json);
+	}
+	if (r->have_keys && r->read.stats.stacks.events_with)
+		write_to_memory(&text[PIECE_FOLDED], &as_json, write_folded_json);
+	write_to_memory(&text[PIECE_TIMELINE], run, write_timeline_json);
+	if (timeline_svg(run, &svg, err) < 0)
+		goto out;
+	for (i = 0; i < PIECE_COUNT; i++) {
+		pieces[i].id = ids[i];
+		pieces[i].text = text[i].text;
+		pieces[i].len = text[i].len;
+	}
+	if (outfile_open(&out, path, err) < 0)
+		goto out;
+	html_write_page(outfile_stream(&out), analysis_log_name(r), pieces, PIECE_COUNT, svg.text,
+			svg.len);
+	rc = outfile_commit(&out, false, err);
+out:
+	for (i = 0; i < PIECE_COUNT; i++)
+		free(text[i].text);
+	free(svg.text);
+	return rc;
+}
+
+static void write_static_footprint(struct out_dest *o, const struct report_run *run)
+{
+	const struct analysis *r = run->a;
+	write_static_table(o, &r->dirs, r->branch);
+}
+
+/* "current_dynamic of 'boot.log' (kmalloc only), branch 'fs'" */
+static void chart_title(const struct report_run *run, char *out, size_t cap)
+{
+	const struct analysis *r = run->a;
+	const struct options *o = run->o;
+	enum size_attr a = (enum size_attr)o->rings_attr;
+	size_t n;
+
+	if (o->req.log_path || o->req.db_path)
+		n = (size_t)snprintf(out, cap, "%s%s of '%s'%s", size_attr_name(a),
+				     a == ATTR_CURRENT ? " (static + current_dynamic)" :
+				     a == ATTR_WASTE ? " (current_dynamic - current_req)" : "",
+				     analysis_log_name(r),
+				     o->req.families == FAMILY_MALLOC ? " (kmalloc only)" :
+				     o->req.families == FAMILY_CACHE ? " (kmem_cache only)" : "");
+	else
+		n = (size_t)snprintf(out, cap, "static footprint of '%s'", r->ktree.name);
+	if (o->req.branch && n < cap)
+		snprintf(out + n, cap - n, ", branch '%s'", o->req.branch);
+}
+
+static int show_chart(const char *path)
+{
+	const char *viewer = getenv("VIEWER");
+	pid_t pid;
+
+	if (!getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) {
+		warn("cannot show '%s': no display (DISPLAY and WAYLAND_DISPLAY are unset)", path);
+		return 0;
+	}
+	if (!viewer || !*viewer)
+		viewer = "xdg-open";
+	pid = fork();
+	if (pid == 0) {
+		execlp(viewer, viewer, path, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0)
+		warn("cannot show '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+static int write_chart(const struct report_run *run, const char *path, struct ta_error *err)
+{
+	const struct analysis *r = run->a;
+	struct ring_tree view;
+	struct outfile out;
+	char title[1024];
+	int rc;
+
+	if (outfile_open(&out, path, err) < 0)
+		return -1;
+	dirtree_ring_view(&r->dirs, r->branch, (enum size_attr)run->o->rings_attr, &view);
+	chart_title(run, title, sizeof(title));
+	rc = ringchart_write(&view, title, path, outfile_stream(&out), err);
+	ring_tree_release(&view);
+	rc = outfile_finish(&out, rc, err);
+	if (rc == 0 && run->o->rings_show)
+		show_chart(path);
+	return rc;
+}
+
+
+/* ---- each report, as the table calls it ---- */
+
+static int account_report(const struct report_run *run, const char *path, struct ta_error *err)
+{
+	const struct analysis_request *q = &run->o->req;
+
+	return write_report(run, path, q->log_path || q->db_path ? write_account_rows
+								 : write_static_footprint, err);
+}
+
+static int callers_report(const struct report_run *run, const char *path, struct ta_error *err)
+{
+	return write_report(run, path, write_callers_rows, err);
+}
+
+static int stats_report(const struct report_run *run, const char *path, struct ta_error *err)
+{
+	return write_report(run, path, write_stats_rows, err);
+}
+
+static int summary_report(const struct report_run *run, const char *path, struct ta_error *err)
+{
+	return write_report(run, path, write_summary_file, err);
+}
+
+static int outstanding_report(const struct report_run *run, const char *path,
+			      struct ta_error *err)
+{
+	return write_report(run, path, write_outstanding_file, err);
+}
+
+static int page_report(const struct report_run *run, const char *path, struct ta_error *err)
+{
+	return write_report(run, path, write_page_file, err);
+}
+
+static int folded_report(const struct report_run *run, const char *path, struct ta_error *err)
+{
+	return write_folded_report(run, path, false, err);
+}
+
+static int folded_pages_report(const struct report_run *run, const char *path,
+			       struct ta_error *err)
+{
+	return write_folded_report(run, path, true, err);
+}
+
+#define RECORD_BRIEF_ROWS 10
+
+static void write_record_brief_rows(struct out_dest *o, const struct report_run *run)
+{
+	const struct analysis *r = run->a;
+	struct account_rows rows;
+
+	analysis_rows(r, &rows);
+	write_record_brief(o, &rows, RECORD_BRIEF_ROWS, &r->account.totals);
+	account_rows_release(&rows);
+}
+
+int report_record_brief(const struct report_run *run, struct ta_error *err)
+{
+	return write_report(run, "-", write_record_brief_rows, err);
+}
+
+/* ---- the table ---- */
+
+#define NEEDS_A_LOG_FOR_COUNTS "--summary, --stats, --outstanding, --page and --time need a " \
+	"log (-f LOG or --db-file DB)"
+#define NEEDS_A_LOG_FOR_STACKS "--folded, --folded-pages, --flame, --pprof and --group-by " \
+	"origin need a log (-f LOG or --db-file DB)"
+#define NEEDS_A_LOG_FOR_TIME "--timeline and --html need a log (-f LOG or --db-file DB)"
+
+const struct report_decl report_table[REPORT_COUNT] = {
+	[REPORT_ACCOUNT] = {
+		.name = "account", .short_name = 'c', .long_name = "account-file",
+		.help = "write the account file ('-' = standard output)",
+		.shape = SHAPE_TABLES, .top = true, .hint = "-c FILE (who allocates)",
+		.write = account_report,
+	},
+	[REPORT_CALLERS] = {
+		.name = "callers", .short_name = 'l', .long_name = "callers-file",
+		.help = "one line per call site: current_dynamic, waste, and the object it is "
+			"defined in ('-' = standard output)",
+		.shape = SHAPE_TABLES, .needs = NEED_OBJECTS,
+		.requires = REQUIRES_TREE | REQUIRES_LOG,
+		.without_log = "-l lists call sites: it needs a log (-f LOG or --db-file DB)",
+		.write = callers_report,
+	},
+	[REPORT_RINGS] = {
+		.name = "ringchart", .short_name = 'r', .long_name = "rings-file",
+		.help = "a ringchart of the directory tree: PNG, or SVG/PDF by the file name",
+		.shape = SHAPE_CHART, .needs = NEED_OBJECTS, .requires = REQUIRES_TREE,
+		.write = write_chart,
+	},
+	[REPORT_STATS] = {
+		.name = "stats", .long_name = "stats",
+		.help = "per row: hits, bytes, per-hit bytes, frag%, total_waste (over all "
+			"allocations), ping-pong, peak live bytes",
+		.shape = SHAPE_TABLES, .requires = REQUIRES_LOG, .top = true,
+		.without_log = NEEDS_A_LOG_FOR_COUNTS, .hint = "--stats", .write = stats_report,
+	},
+	[REPORT_SUMMARY] = {
+		.name = "summary", .long_name = "summary",
+		.help = "totals as perf kmem stat (requested, allocated, freed, fragmentation, "
+			"ping-pong, cross-node), events, findings (double frees, mismatched "
+			"frees, time going back, lost events), slab caches",
+		.shape = SHAPE_TABLES, .needs = NEED_FINDINGS | NEED_TIMELINE,
+		.requires = REQUIRES_LOG, .without_log = NEEDS_A_LOG_FOR_COUNTS,
+		.hint = "--summary", .write = summary_report,
+	},
+	[REPORT_OUTSTANDING] = {
+		.name = "outstanding", .long_name = "outstanding",
+		.help = "what is still allocated at the end, by row: count, bytes, oldest and "
+			"median age",
+		.shape = SHAPE_TABLES, .needs = NEED_STACKS | NEED_EVENTS | NEED_TIMELINE,
+		.requires = REQUIRES_LOG, .top = true, .without_log = NEEDS_A_LOG_FOR_COUNTS,
+		.hint = "--outstanding", .write = outstanding_report,
+	},
+	[REPORT_PAGE] = {
+		.name = "page", .long_name = "page",
+		.help = "page allocator: requests and KB by order and migratetype and by GFP "
+			"flags, alloc+freed / alloc-only / free-only, failures, live pages, "
+			"per-CPU refills and drains, extfrag events",
+		.shape = SHAPE_TABLES,
+		.needs = NEED_STACKS | NEED_EVENTS | NEED_PAGES | NEED_PAGE_ACCOUNT | NEED_GFP,
+		.requires = REQUIRES_LOG, .without_log = NEEDS_A_LOG_FOR_COUNTS,
+		.hint = "--page", .write = page_report,
+	},
+	[REPORT_FOLDED] = {
+		.name = "folded", .long_name = "folded",
+		.help = "slab allocations as folded stacks, for flamegraph.pl, speedscope, "
+			"inferno",
+		.shape = SHAPE_OWN, .needs = NEED_STACKS, .requires = REQUIRES_LOG,
+		.weighted = true, .without_log = NEEDS_A_LOG_FOR_STACKS, .write = folded_report,
+	},
+	[REPORT_FOLDED_PAGES] = {
+		.name = "folded-pages", .long_name = "folded-pages",
+		.help = "page allocations as folded stacks (bytes)",
+		.shape = SHAPE_OWN, .needs = NEED_STACKS | NEED_PAGES | NEED_PAGE_ACCOUNT,
+		.requires = REQUIRES_LOG, .without_log = NEEDS_A_LOG_FOR_STACKS,
+		.write = folded_pages_report,
+	},
+	[REPORT_FLAME] = {
+		.name = "flame graph", .long_name = "flame",
+		.help = "a flame graph: PNG, or SVG/PDF by the name",
+		.shape = SHAPE_CHART, .needs = NEED_STACKS, .requires = REQUIRES_LOG,
+		.weighted = true, .without_log = NEEDS_A_LOG_FOR_STACKS, .write = write_flame_graph,
+	},
+	[REPORT_PPROF] = {
+		.name = "pprof", .long_name = "pprof",
+		.help = "a heap profile (gzipped profile.proto: allocations and what is still "
+			"held, by call chain) for go tool pprof, speedscope, Pyroscope",
+		.shape = SHAPE_OWN, .needs = NEED_STACKS | NEED_OBJECTS, .requires = REQUIRES_LOG,
+		.without_log = NEEDS_A_LOG_FOR_STACKS, .write = write_pprof_profile,
+	},
+	[REPORT_TIMELINE] = {
+		.name = "timeline", .long_name = "timeline",
+		.help = "live bytes over the log's time, stacked per row (the N largest and "
+			"'other'), pages held on a second panel, lost events marked: PNG, or "
+			"SVG/PDF by the name; FILE.csv, FILE.json or '-': the samples as data",
+		.shape = SHAPE_CHART_OR_DATA, .needs = NEED_TIMELINE | NEED_PAGES,
+		.requires = REQUIRES_LOG, .top = true, .without_log = NEEDS_A_LOG_FOR_TIME,
+		.hint = "--timeline", .write = write_timeline_chart,
+	},
+	[REPORT_HTML] = {
+		.name = "html", .long_name = "html",
+		.help = "one self-contained page: the answer first (live bytes, the rows that "
+			"hold most, findings, leak suspects), a sortable table of every row, the "
+			"timeline, the summary, with -k a zoomable sunburst, with stacks a "
+			"zoomable flame graph",
+		.shape = SHAPE_OWN,
+		.needs = NEED_OBJECTS | NEED_FINDINGS | NEED_STACKS | NEED_TIMELINE | NEED_PAGES,
+		.requires = REQUIRES_LOG, .top = true, .without_log = NEEDS_A_LOG_FOR_TIME,
+		.hint = "--html", .write = write_html_report,
+	},
+};
+
+const char *report_option_name(enum report_id id, char *buf, size_t cap)
+{
+	const struct report_decl *d = &report_table[id];
+
+	if (d->short_name)
+		snprintf(buf, cap, "-%c", d->short_name);
+	else
+		snprintf(buf, cap, "--%s", d->long_name);
+	return buf;
+}
