@@ -36,7 +36,7 @@ void write_static_table(struct out_dest *o, const struct dirtree *d, uint32_t to
 void write_dirtree_json(FILE *f, const struct dirtree *d, uint32_t top);
 
 /* Kernel lines of the stderr summary: objects, symbols, skips, placements. */
-void write_kernel_summary(FILE *f, const char *source, const struct kernel_tree *kt,
+void write_tree_summary(FILE *f, const char *source, const struct kernel_tree *kt,
 			  const struct dirtree *d, bool placed);
 
 #endif

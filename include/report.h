@@ -24,7 +24,7 @@
  */
 void write_account(struct out_dest *o, const struct account_rows *rows, size_t top);
 
-/* What the summary is made of. */
+/* What the reading's summary on standard error is made of (not --summary: summary.h). */
 struct run_summary {
 	const char *source;	/* the log's name, or the DB's */
 	const char *made_from;	/* for a DB: the log it was made from, else NULL */
@@ -45,7 +45,8 @@ struct run_summary {
 	uint64_t records, file_bytes;
 };
 
-void write_summary(FILE *f, const struct run_summary *sum);
+/* "summary of 'LOG': N lines, B bytes in S s", the events read and skipped, what was lost. */
+void write_reading_summary(FILE *f, const struct run_summary *sum);
 
 /*
  * What a row is, one and many, by --group-by's name (NULL: call sites):

@@ -129,7 +129,7 @@ void write_static_table(struct out_dest *o, const struct dirtree *d, uint32_t to
 
 /* ---- summary ----------------------------------------------------------------------- */
 
-void write_kernel_summary(FILE *f, const char *source, const struct kernel_tree *kt,
+void write_tree_summary(FILE *f, const char *source, const struct kernel_tree *kt,
 			  const struct dirtree *d, bool placed)
 {
 	const struct ktree_counts *c = &kt->counts;

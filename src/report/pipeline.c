@@ -60,7 +60,7 @@ static void write_run_summary(const struct report_run *run)
 		sum.records = r->binary.records;
 		sum.file_bytes = r->facts.input.bytes_read;
 	}
-	write_summary(stderr, &sum);
+	write_reading_summary(stderr, &sum);
 }
 
 /* "this log also gives: -c FILE (who allocates), --stats, ...": the table's hints. */
@@ -100,7 +100,7 @@ static int write_log_reports(const struct report_run *run, struct ta_error *err)
 				(unsigned long long)r->filtered_allocs,
 				(unsigned long long)r->filtered_frees);
 		if (r->have_ktree)
-			write_kernel_summary(stderr, opts->req.kernel, &r->ktree, &r->dirs, true);
+			write_tree_summary(stderr, opts->req.kernel, &r->ktree, &r->dirs, true);
 		if (!options_ask_for_an_output(opts) && !opts->req.live)
 			hint_the_reports();
 		if (opts->record_brief)
@@ -122,7 +122,7 @@ static int report_static_footprint(const struct report_run *run, struct ta_error
 		    report_table[i].write(run, opts->report_path[i], err) < 0)
 			return -1;
 	if (!opts->req.quiet)
-		write_kernel_summary(stderr, opts->req.kernel, &run->a->ktree, &run->a->dirs, false);
+		write_tree_summary(stderr, opts->req.kernel, &run->a->ktree, &run->a->dirs, false);
 	return 0;
 }
 

@@ -302,7 +302,7 @@ static void write_stacks_read(FILE *f, const struct run_summary *sum)
 	summary_line(f, "distinct stacks:", sum->distinct_stacks);
 }
 
-void write_summary(FILE *f, const struct run_summary *sum)
+void write_reading_summary(FILE *f, const struct run_summary *sum)
 {
 	const struct parse_stats *st = sum->stats;
 	const struct account_totals *t = sum->totals;

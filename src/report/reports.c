@@ -29,7 +29,9 @@
 #include "reports.h"
 #include "ringchart.h"
 #include "ringview.h"
+#include "outstanding.h"
 #include "stats.h"
+#include "summary.h"
 #include "timeline_chart.h"
 
 /* The timeline's rows as the reports name and cut them (--group-by, -b). */
