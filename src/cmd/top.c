@@ -3,8 +3,8 @@
  * full-screen view refreshed every interval as top(1) and slabtop(1) are.
  *
  * The capture (capture.h, a tracefs instance of our own) is read on a
- * thread of its own, each record decoded (tepkmem.h) and its stack paired
- * (recpair.h) as the analysis does, into the same accounts, under a lock:
+ * thread of its own, each record made an event with its stack by
+ * liveevents.h as record's analysis does, into the same accounts, under a lock:
  * by call site, by slab cache and, with --stacks, by origin. Every
  * interval the main thread takes the counters of the grouping shown, turns
  * them into rates and draws them with ncurses (a terminal) or prints one
@@ -36,16 +36,15 @@
 #include "commands.h"
 #include "curseslib.h"
 #include "error.h"
+#include "liveevents.h"
 #include "event.h"
 #include "options.h"
 #include "origins.h"
 #include "parse.h"
-#include "recpair.h"
 #include "regroup.h"
 #include "stackpair.h"
 #include "strtab.h"
 #include "symbols.h"
-#include "tepkmem.h"
 
 static const char usage_line[] =
 	"usage: trace_analyze top [-o allocs|bytes|live|growth] [--interval S] [-n ROWS]\n"
@@ -103,7 +102,7 @@ struct live_account {
 	struct trace_strings strings;
 	struct account account[NACCOUNTS];	/* BY_ORIGIN with stacks only */
 	struct strtab cache_names;		/* BY_CACHE's keys */
-	struct stack_counts stack_counts;	/* of the pairer */
+	struct parse_stats stats;		/* of the decoding (liveevents.h) */
 	uint64_t lost_events;
 	/* with stacks */
 	bool stacks;
@@ -113,8 +112,7 @@ struct live_account {
 	uint64_t with_stack, without_stack;	/* slab events counted */
 	/* the capture's side, on a thread of its own */
 	struct capture *capture;
-	struct tepkmem k;
-	struct recpair pair;
+	struct live_events events;
 	pthread_t reader;
 	bool reading;
 	struct ta_error error;
@@ -279,30 +277,8 @@ static void apply_paired(void *ctx, const struct kmem_event *ev)
 /* One item of the capture into the accounts, under the lock. */
 static void take_item(struct live_account *l, const struct capture_item *it)
 {
-	struct kmem_event ev;
-	const uint32_t *frames;
-	uint32_t n;
-
 	pthread_mutex_lock(&l->lock);
-	if (!it->rec) {
-		kmem_event_init(&ev, KMEM_LOST_EVENTS);
-		ev.cpu = it->cpu;
-		ev.pfn = it->lost > 0 ? (uint64_t)it->lost : 0;
-		recpair_event(&l->pair, &ev);
-	} else {
-		switch (tepkmem_decode(&l->k, it->rec, &ev)) {
-		case TEPKMEM_EVENT:
-			recpair_event(&l->pair, &ev);
-			break;
-		case TEPKMEM_STACK:
-			frames = tepkmem_stack(&l->k, &n);
-			recpair_stack(&l->pair, it->cpu, frames, n);
-			break;
-		default:
-			recpair_other(&l->pair, it->cpu);
-			break;
-		}
-	}
+	live_events_take(&l->events, it, 0);
 	pthread_mutex_unlock(&l->lock);
 }
 
@@ -326,9 +302,9 @@ static void *read_capture(void *arg)
 static int start_reading(struct live_account *l, struct capture *c, struct ta_error *err)
 {
 	l->capture = c;
-	tepkmem_init(&l->k, capture_tep(c), &l->strings,
-		     WANT_CACHE_NAME | WANT_PID | (l->stacks ? WANT_STACK : 0), capture_resolve, c);
-	recpair_init(&l->pair, &l->strings, &l->stack_counts, l->stacks, apply_paired, l);
+	live_events_init(&l->events, c, &l->strings,
+			 WANT_CACHE_NAME | WANT_PID | (l->stacks ? WANT_STACK : 0), l->stacks,
+			 &l->stats, apply_paired, l);
 	if (pthread_create(&l->reader, NULL, read_capture, l) != 0)
 		return error_set(err, "cannot start top's capture thread");
 	l->reading = true;
@@ -361,8 +337,7 @@ static void live_account_release(struct live_account *l)
 	int i;
 
 	if (l->capture) {
-		recpair_release(&l->pair);
-		tepkmem_release(&l->k);
+		live_events_release(&l->events);
 	}
 	callchains_release(&l->chains);
 	symbols_release(&l->no_symbols);

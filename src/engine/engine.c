@@ -20,8 +20,7 @@
 #include "engine.h"
 #include "binread.h"
 #include "capture.h"
-#include "recpair.h"
-#include "tepkmem.h"
+#include "liveevents.h"
 #include "callsite.h"
 #include "kindex.h"
 #include "reader.h"
@@ -831,9 +830,7 @@ static int read_binary(struct analysis *r, int fd, enum binary_kind kind, struct
 struct live_read {
 	struct analysis *r;
 	struct parser text;	/* the header's and trailer's lines, read as a log's */
-	struct tepkmem k;
-	struct recpair pair;
-	uint64_t line;
+	struct live_events events;
 };
 
 static void live_emit(void *ctx, const struct kmem_event *ev)
@@ -849,75 +846,9 @@ static void read_text_lines(struct live_read *l, const char *text)
 	while (text && *text) {
 		size_t n = strcspn(text, "\n");
 
-		parse_line(&l->text, text, n, ++l->line, &ev);
+		parse_line(&l->text, text, n, ++l->events.line, &ev);
 		text += n + (text[n] == '\n');
 	}
-}
-
-/* A lost-events marker for a page the kernel said followed a loss. */
-static void live_lost(struct live_read *l, const struct capture_item *it)
-{
-	struct parse_stats *st = &l->r->read.stats;
-	struct kmem_event ev;
-
-	kmem_event_init(&ev, KMEM_LOST_EVENTS);
-	ev.line = l->line + 1;
-	ev.cpu = it->cpu;
-	ev.pfn = it->lost > 0 ? (uint64_t)it->lost : 0;
-	st->events[KMEM_LOST_EVENTS]++;
-	st->lost_events += ev.pfn;
-	recpair_event(&l->pair, &ev);
-}
-
-/* A record decoded into the accounts; the number of frames of a stack record. */
-static uint32_t live_record(struct live_read *l, const struct capture_item *it)
-{
-	struct parse_stats *st = &l->r->read.stats;
-	struct kmem_event ev;
-	const uint32_t *frames;
-	uint32_t n = 0;
-
-	switch (tepkmem_decode(&l->k, it->rec, &ev)) {
-	case TEPKMEM_EVENT:
-		ev.line = l->line + 1;
-		st->events[ev.kind]++;
-		if (kmem_is_page(ev.kind) && !(l->k.want & WANT_PAGE))
-			recpair_other(&l->pair, it->cpu);
-		else
-			recpair_event(&l->pair, &ev);
-		break;
-	case TEPKMEM_STACK:
-		frames = tepkmem_stack(&l->k, &n);
-		recpair_stack(&l->pair, it->cpu, frames, n);
-		return n;
-	case TEPKMEM_MALFORMED:
-		st->malformed++;
-		recpair_other(&l->pair, it->cpu);
-		break;
-	default:
-		st->other_events++;
-		recpair_other(&l->pair, it->cpu);
-		break;
-	}
-	return 0;
-}
-
-/* One item; lines: what it made in the log, or 0 when there is none (then as it would). */
-static void live_item(struct live_read *l, const struct capture_item *it, size_t lines)
-{
-	struct parse_stats *st = &l->r->read.stats;
-	uint32_t frames = 0;
-
-	if (it->rec)
-		frames = live_record(l, it);
-	else
-		live_lost(l, it);
-	if (!lines)
-		lines = 1 + frames;	/* an event line; a stack's entry and a line per frame */
-	if (it->is_stack)
-		st->stack_lines += lines;
-	st->lines += lines;
-	l->line += lines;
 }
 
 /*
@@ -939,17 +870,15 @@ static int read_live(struct analysis *r, struct ta_error *err)
 	memset(&l, 0, sizeof(l));
 	l.r = r;
 	parser_init(&l.text, &r->strings, want);
-	tepkmem_init(&l.k, capture_tep(c), &r->strings, want, capture_resolve, c);
-	l.k.round_to_usec = src->usec;	/* the microseconds a text log gives, -o or not */
-	recpair_init(&l.pair, &r->strings, &r->read.stats.stacks, (want & WANT_STACK) != 0,
-		     live_emit, &l);
+	live_events_init(&l.events, c, &r->strings, want, (want & WANT_STACK) != 0,
+			 &r->read.stats, live_emit, &l);
+	l.events.k.round_to_usec = src->usec;	/* the microseconds a text log gives, -o or not */
 	if (r->req->save_db) {
 		r->saving = db_writer_create(r->req->save_db,
 					     analysis_time_window_set(r->req) ? 0 : r->req->families,
 					     r->req->user_frames, err);
 		if (!r->saving) {
-			recpair_release(&l.pair);
-			tepkmem_release(&l.k);
+			live_events_release(&l.events);
 			parser_release(&l.text);
 			return -1;
 		}
@@ -959,16 +888,15 @@ static int read_live(struct analysis *r, struct ta_error *err)
 		rc = capture_next(c, &it, err);
 		if (rc <= 0)
 			break;
-		live_item(&l, &it, src->on_item ? src->on_item(src->ctx, &it) : 0);
+		live_events_take(&l.events, &it, src->on_item ? src->on_item(src->ctx, &it) : 0);
 	}
-	recpair_flush(&l.pair);
+	live_events_flush(&l.events);
 	if (rc == 0 && src->on_end(src->ctx, &trailer, err) < 0)
 		rc = -1;
 	read_text_lines(&l, trailer);
 	parse_stats_add(&r->read.stats, &l.text.stats);
 	trace_header_add(&r->read.header, &l.text.header);
-	recpair_release(&l.pair);
-	tepkmem_release(&l.k);
+	live_events_release(&l.events);
 	parser_release(&l.text);
 	r->facts.source = r->facts.log_name = r->req->log_path;
 	if (rc == 0 && r->saving)

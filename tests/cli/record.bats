@@ -514,7 +514,7 @@ wait_screen() {
 	kept=$(sed -n "s/.* keeps the first \([0-9]*\) events .*/\1/p" <<< "$output")
 	run "$TA" -f kept.log -c again.txt
 	[ "$status" -eq 0 ]
-	[ "$kept" -eq "$(grep -c ': \(kmalloc\|kfree\|kmem_cache_\|mm_page_\)' kept.log)" ]
+	[ "$kept" -eq "$(grep -v '^#' kept.log | grep -c ': \(kmalloc\|kfree\|kmem_cache_\|mm_page_\)')" ]
 	[ -s account.txt ]
 }
 
