@@ -95,7 +95,7 @@ static void json_escapes(void **state)
 	(void)state;
 	assert_string_equal(s,
 		"{\n"
-		"  \"schema_version\": 1,\n"
+		"  \"schema_version\": 2,\n"
 		"  \"report\": \"stats\",\n"
 		"  \"totals\": {\n"
 		"    \"bytes_alloc\": 20121168,\n"
