@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "error.h"
-#include "reader.h"
+#include "text_reader.h"
 #include "symbols.h"
 
 #define TRACEDAT_MAGIC "\027\010\104tracing"

@@ -31,7 +31,7 @@
 #include "binfile.h"
 #include "error.h"
 #include "event.h"
-#include "parse.h"
+#include "text_parse.h"
 
 #define DB_MAGIC "TAKMEMDB"
 #define DB_MAJOR 2

@@ -25,7 +25,7 @@
 #include "ktree.h"
 #include "origins.h"
 #include "pages.h"
-#include "reader.h"
+#include "text_reader.h"
 #include "regroup.h"
 #include "request.h"
 #include "rows.h"

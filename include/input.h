@@ -33,7 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "decompress.h"
+#include "input_decompress.h"
 #include "error.h"
 
 #define INPUT_MAX_LINE (1u << 20)	/* longer lines are skipped */

@@ -1,6 +1,6 @@
 /*
  * liveevents.h - a capture's items (capture.h) made kmem events, decoded
- * (tepkmem.h) and paired with their stacks (recpair.h) as a log's are, for
+ * (tepkmem.h) and paired with their stacks (binread_stacks.h) as a log's are, for
  * every command that reads the running kernel: record's analysis (the
  * engine) and top. The one place live records are decoded.
  *
@@ -13,8 +13,8 @@
 #include <stdint.h>
 
 #include "capture.h"
-#include "parse.h"
-#include "recpair.h"
+#include "text_parse.h"
+#include "binread_stacks.h"
 #include "tepkmem.h"
 
 struct live_events {
@@ -26,7 +26,7 @@ struct live_events {
 
 /*
  * Start decoding c's items into kmem events with the fields of want
- * (parse.h), handed to emit(ctx, ev) in order, each with its stack when
+ * (text_parse.h), handed to emit(ctx, ev) in order, each with its stack when
  * stacks; counted into stats (with the stack pairing's counts).
  */
 void live_events_init(struct live_events *l, struct capture *c, struct trace_strings *strings,

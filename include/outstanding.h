@@ -14,7 +14,7 @@
 #include "origins.h"
 #include "findings.h"
 #include "output.h"
-#include "parse.h"
+#include "text_parse.h"
 #include "report.h"
 #include "symbols.h"
 #include "timeline_chart.h"

@@ -13,7 +13,7 @@
 #include "event.h"
 #include "output.h"
 #include "input.h"
-#include "parse.h"
+#include "text_parse.h"
 #include "symbols.h"
 
 /*

@@ -12,7 +12,7 @@
  * gfp_flags as the event's print format spells them (made once per value
  * through libtraceevent), page= as the page frame number. A kernel_stack
  * record becomes a stack of frame names (hex when unresolved).
- * Not here: which stack belongs to which event (recpair.h), files.
+ * Not here: which stack belongs to which event (binread_stacks.h), files.
  */
 #ifndef TA_TEPKMEM_H
 #define TA_TEPKMEM_H

@@ -26,7 +26,7 @@ long long test_gigabyte(void);
 
 /*
  * TA_TEST_LINESCAN=scalar|sse2|avx2: the way the parser finds its lines' ends and
- * separators (linescan.h), so that a test can compare the reports each way
+ * separators (text_linescan.h), so that a test can compare the reports each way
  * gives; -1 when unset (the fastest the machine runs).
  */
 int test_linescan(void);

@@ -11,7 +11,7 @@
 
 #include "callchain.h"
 #include "callsite.h"
-#include "stackpair.h"
+#include "text_stacks.h"
 
 /* data/wrappers.txt, made into C strings at build time */
 static const char *const builtin_wrappers[] = {

@@ -4,7 +4,7 @@
  * account of that key; a free is applied as it is, and the account's live
  * table credits the key its allocation was counted under.
  *
- * Not here: which stacks events have (stackpair.c), what frames mean.
+ * Not here: which stacks events have (text_stacks.c), what frames mean.
  */
 #include <stdio.h>
 #include <string.h>

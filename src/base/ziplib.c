@@ -9,7 +9,7 @@
  * inflateInit2() and deflateInit2() are macros over inflateInit2_() and
  * deflateInit2_(), which are the functions listed.
  *
- * Not here: decompressing (decompress.c, datlayout.c) or compressing
+ * Not here: decompressing (input_decompress.c, tracedat_layout.c) or compressing
  * (pprof.c). Every function of these libraries the program calls must be
  * listed below, or the link fails.
  */

@@ -25,7 +25,7 @@
 
 #include "capture_local.h"
 #include "event.h"
-#include "parse.h"
+#include "text_parse.h"
 #include "testhook.h"
 
 #define INSTANCE_PREFIX "trace_analyze-"

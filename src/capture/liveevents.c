@@ -1,7 +1,7 @@
 /*
  * liveevents.c - a capture's items into kmem events (liveevents.h): each
  * record decoded by tepkmem.h, a loss made a lost-events marker, and all
- * paired with their stacks by recpair.h, counted as a log's lines are.
+ * paired with their stacks by binread_stacks.h, counted as a log's lines are.
  * Not here: reading the capture, or the accounts.
  */
 #include <string.h>

@@ -17,7 +17,7 @@
  * twice (mm_page_free, then mm_page_free_batched when freed in a batch):
  * both are kept. A free dropped takes its stack record with it: each
  * queue of the frees buffer remembers, latest first, whether its events
- * still waiting for a stack were kept (the pairing rule of stackpair.h).
+ * still waiting for a stack were kept (the pairing rule of text_stacks.h).
  *
  * Not here: reading the pages (stream.c), what a record means beyond its
  * key, text.

@@ -40,9 +40,9 @@
 #include "event.h"
 #include "options.h"
 #include "origins.h"
-#include "parse.h"
+#include "text_parse.h"
 #include "regroup.h"
-#include "stackpair.h"
+#include "text_stacks.h"
 #include "strtab.h"
 #include "symbols.h"
 

@@ -23,10 +23,10 @@
 #include "liveevents.h"
 #include "callsite.h"
 #include "kindex.h"
-#include "reader.h"
+#include "text_reader.h"
 #include "scratch.h"
 #include "regroup.h"
-#include "stackpair.h"
+#include "text_stacks.h"
 
 double analysis_clock(void)
 {

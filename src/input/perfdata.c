@@ -42,7 +42,7 @@
 
 #include "binread.h"
 #include "scratch.h"
-#include "stackpair.h"
+#include "text_stacks.h"
 #include "tepguard.h"
 #include "tepkmem.h"
 #include "tracelib.h"

@@ -13,7 +13,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "error.h"
-#include "parse.h"
+#include "text_parse.h"
 #include "tepkmem.h"
 #include "tracelib.h"
 

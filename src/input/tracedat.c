@@ -5,7 +5,7 @@
  * them) and libtraceevent (the event formats and kallsyms inside it).
  *
  * Each record is decoded by tepkmem.h, kernel_stack records paired with
- * their events by recpair.h; lost events (a page that says events were
+ * their events by binread_stacks.h; lost events (a page that says events were
  * dropped before it) become lost-event markers, as trace-cmd report's
  * "CPU:N [M EVENTS DROPPED]" lines. Line numbers are those of trace-cmd
  * report's text: "cpus=N" first, a line per record, one more per frame of
@@ -23,8 +23,8 @@
 #include <trace-cmd/trace-cmd.h>
 
 #include "binread.h"
-#include "datlayout.h"
-#include "recpair.h"
+#include "tracedat_layout.h"
+#include "binread_stacks.h"
 #include "tepguard.h"
 #include "tepkmem.h"
 #include "tepoverrides.h"

@@ -7,7 +7,7 @@
 
 #include "callsite.h"
 #include "folded.h"
-#include "stackpair.h"
+#include "text_stacks.h"
 
 /* Room for the longest folded line: every frame at its longest, and ';'s. */
 #define FOLDED_MAX ((size_t)STACK_MAX_FRAMES * (FRAME_NAME_MAX + 1) + CALLSITE_NAME_MAX + 16)

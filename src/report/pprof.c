@@ -8,10 +8,10 @@
 #include <zlib.h>
 
 #include "callsite.h"
-#include "parse.h"
+#include "text_parse.h"
 #include "pprof.h"
 #include "profile.pb-c.h"
-#include "stackpair.h"
+#include "text_stacks.h"
 #include "strtab.h"
 #include "ziplib.h"
 

@@ -15,7 +15,7 @@
 
 #include "account.h"
 #include "binread.h"
-#include "parse.h"
+#include "text_parse.h"
 
 static void fuzz_count_event(void *ctx, const struct kmem_event *ev)
 {

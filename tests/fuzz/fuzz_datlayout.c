@@ -1,6 +1,6 @@
 /*
  * fuzz_datlayout.c - a libFuzzer target for the trace.dat layout walk
- * (datlayout.h) that guards libtracecmd: any bytes, as a trace.dat of
+ * (tracedat_layout.h) that guards libtracecmd: any bytes, as a trace.dat of
  * the version its header names, walked section by section. libtracecmd
  * is not opened: the whole-file target (fuzz_tracedat) does that, with
  * the child that keeps its crashes out. The event formats are tried in a
@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "datlayout.h"
+#include "tracedat_layout.h"
 #include "error.h"
 #include "tracelib.h"
 

@@ -21,7 +21,7 @@
 
 #include "account.h"
 #include "error.h"
-#include "parse.h"
+#include "text_parse.h"
 #include "tepkmem.h"
 #include "tracelib.h"
 

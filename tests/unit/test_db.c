@@ -16,7 +16,7 @@
 
 #include "account.h"
 #include "db.h"
-#include "parse.h"
+#include "text_parse.h"
 
 #ifndef FIXTURES
 #define FIXTURES "tests/fixtures"

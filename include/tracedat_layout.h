@@ -1,11 +1,11 @@
 /*
- * datlayout.h - a trace.dat's layout checked before libtracecmd reads it:
+ * tracedat_layout.h - a trace.dat's layout checked before libtracecmd reads it:
  * every size and offset within the file, each CPU's first page, and the
- * event formats tried on libtraceevent in a child (datlayout.c says why).
+ * event formats tried on libtraceevent in a child (tracedat_layout.c says why).
  * Not here: reading the events.
  */
-#ifndef TA_DATLAYOUT_H
-#define TA_DATLAYOUT_H
+#ifndef TA_TRACEDAT_LAYOUT_H
+#define TA_TRACEDAT_LAYOUT_H
 
 enum dat_layout {
 	DAT_LAYOUT_OK,

@@ -1,5 +1,5 @@
 /*
- * test_decompress.c - formats known by their first bytes; a gzip stream
+ * test_input_decompress.c - formats known by their first bytes; a gzip stream
  * written in many members comes back whole through the pipe, with its
  * compressed size counted; a cut one is reported once the pipe ends.
  */
@@ -14,7 +14,7 @@
 #include <zlib.h>
 #include <cmocka.h>
 
-#include "decompress.h"
+#include "input_decompress.h"
 
 static void magic_bytes_name_the_format(void **state)
 {

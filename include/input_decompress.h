@@ -1,5 +1,5 @@
 /*
- * decompress.h - compressed logs (gzip, xz, zstd) read as if they were
+ * input_decompress.h - compressed logs (gzip, xz, zstd) read as if they were
  * plain text.
  *
  * Logs are copied off target boards compressed. A compressed input is
@@ -12,8 +12,8 @@
  * shorter log read as if whole.
  * This module knows nothing of lines.
  */
-#ifndef TA_DECOMPRESS_H
-#define TA_DECOMPRESS_H
+#ifndef TA_INPUT_DECOMPRESS_H
+#define TA_INPUT_DECOMPRESS_H
 
 #include <stddef.h>
 #include <stdint.h>

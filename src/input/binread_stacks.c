@@ -1,14 +1,14 @@
 /*
- * recpair.c - pairing stack records with events in a binary record stream
- * (recpair.h): a ring of the events not handed on yet, and per CPU the
+ * binread_stacks.c - pairing stack records with events in a binary record stream
+ * (binread_stacks.h): a ring of the events not handed on yet, and per CPU the
  * sequence numbers of those still waiting for a stack, latest last.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
-#include "recpair.h"
-#include "stackpair.h"
+#include "binread_stacks.h"
+#include "text_stacks.h"
 
 #define CPUS_MAX 8192		/* NR_CPUS at most; events of a larger CPU are not paired */
 

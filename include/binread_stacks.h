@@ -1,9 +1,9 @@
 /*
- * recpair.h - stacks paired with their events in a stream of binary
+ * binread_stacks.h - stacks paired with their events in a stream of binary
  * records (trace.dat, record's raw pages), and the events handed on in
  * order, each with its stack.
  *
- * The rule is the text's (stackpair.h): a kernel_stack record belongs to
+ * The rule is the text's (text_stacks.h): a kernel_stack record belongs to
  * the latest event of its CPU still waiting for one (an interrupt nested
  * in the recording of a stack puts its own event and stack in between:
  * E1 E2 S2 S1); a CPU keeps its STACK_WAIT_MAX latest waiting events and
@@ -15,14 +15,14 @@
  * and only after every event before it: the order is the stream's.
  * Not here: decoding records (tepkmem.h), what frames mean.
  */
-#ifndef TA_RECPAIR_H
-#define TA_RECPAIR_H
+#ifndef TA_BINREAD_STACKS_H
+#define TA_BINREAD_STACKS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "event.h"
-#include "parse.h"
+#include "text_parse.h"
 
 #define RECPAIR_HOLD 4096	/* records of a CPU after which a waiting event is given up */
 

@@ -1,5 +1,5 @@
 /*
- * test_parse.c - one line of each trace format into struct kmem_event.
+ * test_text_parse.c - one line of each trace format into struct kmem_event.
  * The lines are copied from the corpus (../shared/corpus) unless noted.
  */
 #include <setjmp.h>
@@ -12,7 +12,7 @@
 #include <ctype.h>
 #include <stdio.h>
 
-#include "parse.h"
+#include "text_parse.h"
 
 struct fixture {
 	struct trace_strings strings;

@@ -1,5 +1,5 @@
 /*
- * datlayout.c - a trace.dat's layout walked before libtracecmd reads it.
+ * tracedat_layout.c - a trace.dat's layout walked before libtracecmd reads it.
  *
  * libtracecmd 3.1 trusts the sizes and offsets a trace.dat gives: it
  * allocates what a size field says (4 GB for a damaged kallsyms size),
@@ -22,7 +22,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "datlayout.h"
+#include "tracedat_layout.h"
 #include "error.h"
 #include "tepguard.h"
 

@@ -1,5 +1,5 @@
 /*
- * parse.h - one line of kmem trace text into a struct kmem_event.
+ * text_parse.h - one line of kmem trace text into a struct kmem_event.
  *
  * Every text form is recognised per line, with no format flag: tracefs
  * `trace` snapshots (with '#' header) and `trace_pipe` streams (with
@@ -9,15 +9,15 @@
  * The parser allocates nothing per line: strings are interned once.
  * It does not match allocations with frees and does not resolve symbols.
  */
-#ifndef TA_PARSE_H
-#define TA_PARSE_H
+#ifndef TA_TEXT_PARSE_H
+#define TA_TEXT_PARSE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "event.h"
-#include "linescan.h"
+#include "text_linescan.h"
 
 /* Optional fields, parsed only when some consumer wants them. */
 enum parse_want {
@@ -46,7 +46,7 @@ enum line_kind {
 
 #define FRAME_NAME_MAX 1024	/* longer frame names are not names: the stack is dropped */
 
-/* What pairing stacks with events counted (stackpair.h, reader.h). */
+/* What pairing stacks with events counted (text_stacks.h, text_reader.h). */
 struct stack_counts {
 	uint64_t blocks;	/* stack entries and callchains read */
 	uint64_t kmem_paired;	/* given to a kmem event */
@@ -118,7 +118,7 @@ struct recent_string {
 	char text[48];
 };
 
-/* Call sites recently interned, by a hash of their two ends (parse.c). */
+/* Call sites recently interned, by a hash of their two ends (text_parse.c). */
 #define SITE_CACHE_BITS 10
 
 struct parser {

@@ -1,5 +1,5 @@
 /*
- * parse.c - kmem trace text, one line at a time, into struct kmem_event.
+ * text_parse.c - kmem trace text, one line at a time, into struct kmem_event.
  *
  * A trace line is  <comm>-<pid> [<cpu>] <flags> <secs>.<frac>: <event>: <fields>
  * with variations by source: no flags column (old kernels, trace-cmd, perf),
@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "input.h"
-#include "linescan.h"
-#include "parse.h"
+#include "text_linescan.h"
+#include "text_parse.h"
 #include "testhook.h"
 
 void parser_init(struct parser *p, struct trace_strings *strings, unsigned want)
@@ -712,7 +712,7 @@ static enum line_kind read_non_event_line(struct parser *p, const char *s, size_
 /* ---- the event prefix: comm, pid, cpu, timestamp --------------------------- */
 
 /*
- * The walks below use the line's masks (p->masks, linescan.h): positions
+ * The walks below use the line's masks (p->masks, text_linescan.h): positions
  * are offsets in the line, and a run of spaces or the previous separator
  * is one bit search away.
  */

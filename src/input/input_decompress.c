@@ -1,5 +1,5 @@
 /*
- * decompress.c - gzip (zlib), xz (liblzma) and zstd (libzstd) logs
+ * input_decompress.c - gzip (zlib), xz (liblzma) and zstd (libzstd) logs
  * decompressed on a thread of their own into a pipe.
  *
  * The thread reads the compressed source in slices (polling, so that it
@@ -24,7 +24,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "decompress.h"
+#include "input_decompress.h"
 #include "ziplib.h"
 
 #define SOURCE_SLICE (256u << 10)

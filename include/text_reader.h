@@ -1,5 +1,5 @@
 /*
- * reader.h - the log's events, in log order, read and parsed on as many
+ * text_reader.h - the log's events, in log order, read and parsed on as many
  * threads as pay (DESIGN.md: "use both cores where it pays").
  *
  * Worker threads take chunks of whole lines from the input in turn and
@@ -11,13 +11,13 @@
  * numbers.
  * With one thread the same steps run inline. Knows nothing of accounting.
  */
-#ifndef TA_READER_H
-#define TA_READER_H
+#ifndef TA_TEXT_READER_H
+#define TA_TEXT_READER_H
 
 #include "error.h"
 #include "event.h"
 #include "input.h"
-#include "parse.h"
+#include "text_parse.h"
 
 typedef void (*event_fn)(void *ctx, const struct kmem_event *ev);
 

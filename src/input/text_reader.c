@@ -1,5 +1,5 @@
 /*
- * reader.c - chunks -> parsers on worker threads -> ordered events.
+ * text_reader.c - chunks -> parsers on worker threads -> ordered events.
  *
  * A ring of slots, each holding the events parsed from one chunk. Workers
  * take the next chunk number under the input lock (reads are sequential),
@@ -20,8 +20,8 @@
 #include <cpuid.h>
 #endif
 
-#include "reader.h"
-#include "stackpair.h"
+#include "text_reader.h"
+#include "text_stacks.h"
 
 _Static_assert(INPUT_READ_SLACK >= LINESCAN_SLACK, "a chunk's slack covers a line scan");
 

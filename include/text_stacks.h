@@ -1,5 +1,5 @@
 /*
- * stackpair.h - which stack belongs to which event, within one chunk of
+ * text_stacks.h - which stack belongs to which event, within one chunk of
  * lines (DESIGN.md section 9).
  *
  * A tracefs "<stack trace>" entry (or trace-cmd's kernel_stack event)
@@ -19,17 +19,17 @@
  * left in two lists: the events still waiting at its end (tails), and the
  * stack entries that came when no event of their CPU was waiting (leads).
  * The reader gives the next chunk's leads the previous chunk's tails,
- * latest first (reader.c). Stacks are interned in the chunk parser's own
+ * latest first (text_reader.c). Stacks are interned in the chunk parser's own
  * tables. Not here: what frames mean.
  */
-#ifndef TA_STACKPAIR_H
-#define TA_STACKPAIR_H
+#ifndef TA_TEXT_STACKS_H
+#define TA_TEXT_STACKS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "event.h"
-#include "parse.h"
+#include "text_parse.h"
 
 #define STACK_MAX_FRAMES 4096	/* a deeper "stack" is damage: dropped and counted */
 #define STACK_WAIT_MAX 16	/* events of a CPU that may still get a stack */

@@ -1,5 +1,5 @@
 /*
- * linescan.c - a line's end and its separator masks (linescan.h), 64
+ * text_linescan.c - a line's end and its separator masks (text_linescan.h), 64
  * bytes per step. Three ways that must give the same bits: a byte at a
  * time (the reference, and any machine that is not x86-64), SSE2 (four
  * 16-byte loads a step, always there on x86-64) and AVX2 (two 32-byte
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "error.h"
-#include "linescan.h"
+#include "text_linescan.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>

@@ -1,12 +1,12 @@
 /*
- * linescan.h - where a line ends and where its spaces, '=' signs and
+ * text_linescan.h - where a line ends and where its spaces, '=' signs and
  * colons are, as bit masks found 16 or 32 bytes at a time, so that the
  * parser finds the line's end, its timestamp, its event name and its
  * "key=value" tokens with a few bit operations instead of a loop (or a
  * memchr) per byte. One pass over the line's bytes gives all of it.
  */
-#ifndef TA_LINESCAN_H
-#define TA_LINESCAN_H
+#ifndef TA_TEXT_LINESCAN_H
+#define TA_TEXT_LINESCAN_H
 
 #include <stddef.h>
 #include <stdint.h>

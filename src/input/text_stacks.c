@@ -1,11 +1,11 @@
 /*
- * stackpair.c - pairing stack blocks with events inside a chunk, line by
+ * text_stacks.c - pairing stack blocks with events inside a chunk, line by
  * line, as the chunk is parsed; what the next chunk must settle is listed.
  */
 #include <string.h>
 
 #include "error.h"
-#include "stackpair.h"
+#include "text_stacks.h"
 
 #define CPU_SLOTS 8192		/* NR_CPUS at most; a larger [cpu] is damage */
 #define NO_EVENT UINT32_MAX
