@@ -6,6 +6,8 @@
 #ifndef TA_SCRATCH_H
 #define TA_SCRATCH_H
 
+#include <stddef.h>
+
 /* The folder scratch files go in: $TMPDIR, or /tmp. */
 const char *scratch_dir(void);
 
@@ -15,5 +17,8 @@ const char *scratch_dir(void);
  * process whatever happens. A descriptor, or -1 with errno set.
  */
 int scratch_file_open(const char *dir);
+
+/* Write all of p[0..n) to fd (again after EINTR or a short write); 0, or -1 with errno set. */
+int write_whole(int fd, const void *p, size_t n);
 
 #endif

@@ -38,3 +38,20 @@ int scratch_file_open(const char *dir)
 	errno = saved;
 	return fd;
 }
+
+int write_whole(int fd, const void *p, size_t n)
+{
+	const char *q = p;
+
+	while (n) {
+		ssize_t k = write(fd, q, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		q += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}

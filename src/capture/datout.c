@@ -61,23 +61,6 @@ static size_t data_room(const struct dat_writer *w)
 	return (size_t)w->page_size - PAGE_HEADER;
 }
 
-static int write_whole(int fd, const void *p, size_t n)
-{
-	const char *q = p;
-
-	while (n) {
-		ssize_t k = write(fd, q, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -1;
-		q += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 int dat_writer_open(struct dat_writer **out, struct capture *c, const char *path,
 		    struct ta_error *err)
 {

@@ -675,6 +675,20 @@ static const char *input_name(const struct analysis *r)
 	return r->input.is_stdin ? "standard input" : r->req->log_path;
 }
 
+/*
+ * --save-db: the writer the events go to as they come. A windowed
+ * account is not the log's: then the writer keeps all three families.
+ */
+static int start_saving(struct analysis *r, struct ta_error *err)
+{
+	if (!r->req->save_db)
+		return 0;
+	r->saving = db_writer_create(r->req->save_db,
+				     analysis_time_window_set(r->req) ? 0 : r->req->families,
+				     r->req->user_frames, err);
+	return r->saving ? 0 : -1;
+}
+
 /* --save-db: the events went to the writer as they came; now the rest. */
 static int finish_saving(struct analysis *r, struct ta_error *err)
 {
@@ -797,13 +811,8 @@ static int read_binary(struct analysis *r, int fd, enum binary_kind kind, struct
 
 	binary_symbols(r, &cfg);
 	cfg.salvage = r->req->salvage;
-	if (r->req->save_db) {
-		r->saving = db_writer_create(r->req->save_db,
-					     analysis_time_window_set(r->req) ? 0 : r->req->families,
-					     r->req->user_frames, err);
-		if (!r->saving)
-			return -1;
-	}
+	if (start_saving(r, err) < 0)
+		return -1;
 	rc = binread(fd, kind, &cfg, &r->read, &r->binary, err);
 	r->have_binary = true;
 	r->facts.source = r->facts.log_name = r->req->log_path;
@@ -873,15 +882,10 @@ static int read_live(struct analysis *r, struct ta_error *err)
 	live_events_init(&l.events, c, &r->strings, want, (want & WANT_STACK) != 0,
 			 &r->read.stats, live_emit, &l);
 	l.events.k.round_to_usec = src->usec;	/* the microseconds a text log gives, -o or not */
-	if (r->req->save_db) {
-		r->saving = db_writer_create(r->req->save_db,
-					     analysis_time_window_set(r->req) ? 0 : r->req->families,
-					     r->req->user_frames, err);
-		if (!r->saving) {
-			live_events_release(&l.events);
-			parser_release(&l.text);
-			return -1;
-		}
+	if (start_saving(r, err) < 0) {
+		live_events_release(&l.events);
+		parser_release(&l.text);
+		return -1;
 	}
 	read_text_lines(&l, src->header);
 	for (;;) {
@@ -1016,14 +1020,8 @@ static int read_log(struct analysis *r, struct ta_error *err)
 	if (kind != BINARY_NONE)
 		return read_spooled_binary(r, kind, err);
 	expect_live_objects(r, r->input.size_hint);
-	if (r->req->save_db) {
-		/* a windowed account is not the log's: then the writer keeps all three */
-		r->saving = db_writer_create(r->req->save_db,
-					     analysis_time_window_set(r->req) ? 0 : r->req->families,
-					     r->req->user_frames, err);
-		if (!r->saving)
-			return -1;
-	}
+	if (start_saving(r, err) < 0)
+		return -1;
 	if (r->input.is_stream)
 		input_end_streams_on_interrupt();
 	rc = read_events(&cfg, &r->read, err);

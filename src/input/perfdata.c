@@ -1094,23 +1094,6 @@ static bool has_compressed_records(const struct perf_read *r)
 	return false;
 }
 
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-
-	while (n) {
-		ssize_t k = write(fd, c, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -1;
-		c += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 /* One compressed record's zstd data, decompressed onto fd; -1 with a reason. */
 static int inflate_record(ZSTD_DStream *ds, const unsigned char *data, uint64_t len, int fd,
 			  unsigned char *out, size_t out_size, const char **why)
@@ -1125,7 +1108,7 @@ static int inflate_record(ZSTD_DStream *ds, const unsigned char *data, uint64_t 
 			*why = ZSTD_getErrorName(rc);
 			return -1;
 		}
-		if (ob.pos && write_all(fd, out, ob.pos) < 0) {
+		if (ob.pos && write_whole(fd, out, ob.pos) < 0) {
 			*why = NULL;
 			return -1;
 		}
@@ -1184,7 +1167,7 @@ static int expand_compressed(struct perf_read *r, struct ta_error *err)
 				skip = pipe_tracing_bytes(r, at, size);
 			if (skip > end - at - size)
 				break;
-			rc = write_all(fd, p, size + skip);
+			rc = write_whole(fd, p, size + skip);
 		}
 		if (rc == 0) {
 			r->compressed_records += type == REC_COMPRESSED || type == REC_COMPRESSED2;
@@ -1193,7 +1176,7 @@ static int expand_compressed(struct perf_read *r, struct ta_error *err)
 	}
 	/* what is left (a cut record) is copied for the reading to say so */
 	if (rc == 0 && at < end)
-		rc = write_all(fd, r->map + at, end - at);
+		rc = write_whole(fd, r->map + at, end - at);
 	free(out);
 	ZSTD_freeDStream(ds);
 	if (rc < 0) {
