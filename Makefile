@@ -115,7 +115,9 @@ $(BUILD)/gen/report_%.inc: data/report.% | $(BUILD)/gen
 $(BUILD)/obj/report/html.o $(BUILD)/san/report/html.o: $(HTML_GEN)
 
 # src/report/profile.proto (pprof's format) as C for libprotobuf-c
-$(BUILD)/gen/profile.pb-c.c $(BUILD)/gen/profile.pb-c.h: src/report/profile.proto | $(BUILD)/gen
+# one run of protoc-c makes both (a grouped target: two runs could rewrite the
+# header after an object was built from it, which would then be rebuilt every time)
+$(BUILD)/gen/profile.pb-c.c $(BUILD)/gen/profile.pb-c.h &: src/report/profile.proto | $(BUILD)/gen
 	protoc-c --c_out=$(BUILD)/gen --proto_path=src/report profile.proto
 
 $(BUILD)/obj/report/pprof.o $(BUILD)/san/report/pprof.o \

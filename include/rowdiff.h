@@ -57,6 +57,7 @@ double diff_total_pct(const struct diff_result *r);
 struct diff_labels {
 	const char *block;		/* JSON/CSV key: "rows", "symbols", "objects", ... */
 	const char *key;		/* the first column: "function", "cache", "symbol", ... */
+	const char *group_by;		/* CSV/JSON's group_by, as --group-by spells it; NULL: key */
 	bool whole;			/* print the figures as integers */
 	bool named_totals;		/* a document of several diffs: its summary and totals
 					   are "<block>_summary", "<block>_totals" */

@@ -597,8 +597,8 @@ static int diff_runs(const struct diff_options *d, int *gate)
 	struct side sides[2];
 	struct diff_result result;
 	struct diff_labels labels = { "rows", group_noun(d->group_by),
-				      d->figure != ORDER_FRAG && !d->per && !d->per_second,
-				      false };
+				      d->group_by == GROUP_DIR ? "dir" : group_noun(d->group_by),
+				      d->figure != ORDER_FRAG && !d->per && !d->per_second, false };
 	struct diff_side ds[2];
 	struct out_doc doc;
 	struct ta_error err;
@@ -961,7 +961,7 @@ static void add_section_diff(struct out_doc *doc, const struct tree_side sides[2
 {
 	struct diff_entry e[2][KSEC_COUNT];
 	struct diff_side v[2];
-	struct diff_labels l = { "sections", "section", true, true };
+	struct diff_labels l = { "sections", "section", NULL, true, true };
 	int i, k;
 
 	for (i = 0; i < 2; i++) {
@@ -982,9 +982,9 @@ static int diff_static(const struct diff_options *d, int *gate)
 {
 	struct tree_side sides[2];
 	struct diff_result sym, obj, dir, sec;
-	struct diff_labels ls = { "symbols", "symbol", true, true },
-			   lo = { "objects", "object", true, true },
-			   ld = { "directories", "directory", true, true };
+	struct diff_labels ls = { "symbols", "symbol", NULL, true, true },
+			   lo = { "objects", "object", NULL, true, true },
+			   ld = { "directories", "directory", NULL, true, true };
 	struct diff_side v[2];
 	struct out_doc doc;
 	struct ta_error err;

@@ -225,7 +225,7 @@ void diff_add_to_doc(struct out_doc *d, const struct diff_result *r,
 	}
 	t = out_table(d, l->block, title, mine, 6);
 	t->keyed = true;
-	t->group_by = l->key;
+	t->group_by = l->group_by ? l->group_by : l->key;
 	for (i = 0; i < r->count; i++) {
 		const struct diff_row *row = &r->rows[i];
 

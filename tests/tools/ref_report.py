@@ -188,15 +188,15 @@ def outstanding(log, min_age_ns):
 def check_outstanding(log, out_json, min_age='0'):
     o = json.load(open(out_json))
     rows, last = outstanding(log, int(float(min_age) * 1e9))
-    check('callers', sorted(r['caller'] for r in o['callers']), sorted(rows))
+    check('callers', sorted(r['key'] for r in o['callers']), sorted(rows))
     for r in o['callers']:
-        count, b, ages = rows[r['caller']]
+        count, b, ages = rows[r['key']]
         ages.sort()
         n = len(ages)
         median = ages[n // 2] if n % 2 else (ages[n // 2 - 1] + ages[n // 2]) // 2
-        check('%s count, bytes' % r['caller'], (r['count'], r['bytes']), (count, b))
-        check('%s oldest' % r['caller'], round(r['oldest_age_s'], 6), round(ages[-1] / 1e9, 6))
-        check('%s median' % r['caller'], round(r['median_age_s'], 6), round(median / 1e9, 6))
+        check('%s count, bytes' % r['key'], (r['count'], r['bytes']), (count, b))
+        check('%s oldest' % r['key'], round(r['oldest_age_s'], 6), round(ages[-1] / 1e9, 6))
+        check('%s median' % r['key'], round(r['median_age_s'], 6), round(median / 1e9, 6))
     check('live allocations', o['totals']['allocations'], sum(v[0] for v in rows.values()))
     print('outstanding: %d callers, %d allocations agree' % (len(rows),
                                                            sum(v[0] for v in rows.values())))
@@ -210,7 +210,7 @@ def check(what, got, want):
 def check_findings(log, summary):
     s = json.load(open(summary))
     count, caches, unnamed, derived = findings(log)
-    got = {r['finding']: r['count'] for r in s['findings']}
+    got = {r['key']: r['count'] for r in s['findings']}
     for k, v in count.items():
         check('finding %s' % k, got[k], v)
     ours = {r['cache']: r for r in s['caches']}
@@ -242,8 +242,8 @@ def check_pages(log, page_json):
     names = ['unmovable', 'movable', 'reclaimable', 'highatomic', 'cma', 'isolate']
     for row in p['orders']:
         for mt, name in enumerate(names):
-            check('order %d %s' % (row['order'], name), row[name],
-                  table.get((row['order'], mt), 0))
+            check('order %d %s' % (row['key'], name), row[name],
+                  table.get((row['key'], mt), 0))
     print('pages: %d allocations, %d frees, %d alloc+freed, %d live agree'
           % (t['alloc'], t['free'], t['alloc_freed'], live))
 
@@ -264,7 +264,7 @@ def check_perf_pages(perf_txt, page_json):
                        ('failures', 'failed')):
         check('perf %s' % label, (tot[key + '_requests'], tot[key + '_kb']), want[label])
     # perf's order table: its columns are the raw migratetype numbers 0..4
-    rows = {r['order']: r for r in p['orders']}
+    rows = {r['key']: r for r in p['orders']}
     names = ['unmovable', 'movable', 'reclaimable', 'highatomic', 'cma']
     n = 0
     for line in open(perf_txt):
