@@ -73,6 +73,9 @@ void account_release(struct account *a);
 /* Apply one event; events that are not slab events are ignored. */
 void account_apply(struct account *a, const struct kmem_event *ev);
 
+/* Does a count events of kind (a slab event of its families: --malloc, --cache)? */
+bool account_counts_kind(const struct account *a, unsigned kind);
+
 /*
  * ev, an allocation this account does not count (--comm, --pid, --gfp
  * left it out), reuses the pointer of a live object: that object was freed

@@ -31,6 +31,7 @@
 #include "rows.h"
 #include "symbols.h"
 #include "reclaim.h"
+#include "tickorder.h"
 #include "timeline.h"
 
 /* What the summary and warnings say of the log, from the input or a DB. */
@@ -49,6 +50,7 @@ struct analysis {
 	struct trace_strings strings;
 	struct read_result read;
 	struct account account;
+	struct tick_order ticks;	/* each tick's events in pairing order (tickorder.h) */
 	struct symbol_table syms;	/* System.map (-k, --system-map), else --kallsyms */
 	struct symbol_table kallsyms;	/* --kallsyms, when System.map came first */
 	struct binread_facts binary;	/* of a trace.dat or perf.data read */

@@ -38,6 +38,7 @@ struct run_summary {
 	bool truncated_last_line;
 	uint64_t first_malformed_line;	/* 0 if none */
 	double seconds;
+	uint64_t reordered;		/* events of one tick put in pairing order (tickorder.h) */
 	bool stacks;			/* stack traces were read: say what became of them */
 	uint32_t distinct_stacks;
 	/* a trace.dat or perf.data: records, not lines, and lost events as it names them */

@@ -26,6 +26,7 @@ struct summary_report {
 	const struct trace_header *header;
 	const struct account_totals *totals;
 	uint64_t live_bytes;		/* the account's current bytes allocated */
+	uint64_t reordered;		/* events of one tick put in pairing order (tickorder.h) */
 	const char *binary_kind;	/* "trace.dat", "perf.data": lost events named so; NULL: text */
 	const struct reclaim_counts *reclaim;	/* by the rows' ids, or NULL (suspects.h) */
 	const char *reclaimable_list;	/* the log header's reclaimable caches, or "" */

@@ -160,6 +160,11 @@ void account_pointer_came_back(struct account *a, const struct kmem_event *ev)
 	ptrmap_remove(&a->live, slot);
 }
 
+bool account_counts_kind(const struct account *a, unsigned kind)
+{
+	return kmem_is_slab(kind) && family_wanted(a, kind);
+}
+
 void account_apply(struct account *a, const struct kmem_event *ev)
 {
 	if (!kmem_is_slab(ev->kind))

@@ -25,6 +25,7 @@
 #include "kindex.h"
 #include "text_reader.h"
 #include "scratch.h"
+#include "tickorder.h"
 #include "regroup.h"
 #include "text_stacks.h"
 
@@ -579,6 +580,20 @@ static bool kept_by_filters(struct analysis *r, const struct kmem_event *ev)
 	return true;	/* markers, batched page frees, per-CPU drains... */
 }
 
+/* tickorder.h's question: is ev's pointer live? (-1: unknown, a family not counted.) */
+static int pointer_is_live(void *ctx, const struct kmem_event *ev)
+{
+	const struct analysis *r = ctx;
+
+	if (!account_counts_kind(&r->account, ev->kind))
+		return -1;
+	return ptrmap_find(&r->account.live, ev->ptr) != NULL;
+}
+
+/*
+ * Every event, in the log's order: saved as it came (--save-db), then
+ * through the tick's ordering (tickorder.h) into consume_ordered.
+ */
 static void consume_event(void *ctx, const struct kmem_event *ev)
 {
 	struct analysis *r = ctx;
@@ -586,6 +601,13 @@ static void consume_event(void *ctx, const struct kmem_event *ev)
 	if (r->saving && !r->save_failed &&
 	    db_writer_add(r->saving, ev, &r->save_error) < 0)
 		r->save_failed = true;
+	tick_order_push(&r->ticks, ev);
+}
+
+static void consume_ordered(void *ctx, const struct kmem_event *ev)
+{
+	struct analysis *r = ctx;
+
 	if (analysis_time_window_set(r->req) && !kept_by_window(r, ev))
 		return;
 	if (r->have_filters && !kept_by_filters(r, ev))
@@ -695,6 +717,7 @@ static int finish_saving(struct analysis *r, struct ta_error *err)
 	struct db_writer *w = r->saving;
 	struct db_capture_facts capture;
 
+	tick_order_flush(&r->ticks);	/* the last tick's events, before the account is saved */
 	r->saving = NULL;
 	if (r->save_failed) {
 		db_writer_abort(w);
@@ -1189,6 +1212,7 @@ void analysis_init(struct analysis *r, const struct analysis_request *opts)
 	r->started = analysis_clock();
 	trace_strings_init(&r->strings);
 	account_init(&r->account, opts->families);
+	tick_order_init(&r->ticks, pointer_is_live, consume_ordered, r);
 	symbols_init(&r->syms);
 	symbols_init(&r->kallsyms);
 	ktree_init(&r->ktree);
@@ -1210,6 +1234,7 @@ void analysis_init(struct analysis *r, const struct analysis_request *opts)
 void analysis_release(struct analysis *r)
 {
 	input_close(&r->input);
+	tick_order_release(&r->ticks);
 	if (r->saving)
 		db_writer_abort(r->saving);
 	if (r->have_db)
@@ -1446,6 +1471,7 @@ int analysis_read(struct analysis *a, struct ta_error *err)
 	prepare_timeline(a);
 	if ((opts->db_path ? read_db(a, err) : read_log(a, err)) < 0)
 		return -1;
+	tick_order_flush(&a->ticks);
 	if (a->have_timeline) {
 		timeline_finish(&a->timeline);
 		reclaim_counts_decide(&a->reclaim, &a->strings.caches, a->read.header.reclaimable);

@@ -52,6 +52,7 @@ static void write_run_summary(const struct report_run *run)
 		.truncated_last_line = r->facts.input.truncated_last_line != 0,
 		.seconds = analysis_clock() - r->started,
 		.stacks = analysis_needs_stacks(r->req),
+		.reordered = r->ticks.reordered,
 		.distinct_stacks = r->strings.stacks.count,
 	};
 

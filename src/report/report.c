@@ -331,6 +331,9 @@ void write_reading_summary(FILE *f, const struct run_summary *sum)
 	summary_line(f, "frees matched:", t->frees);
 	summary_line(f, "lost frees:", t->lost_frees);
 	summary_line(f, "implicit frees:", t->implicit_frees);
+	if (sum->reordered)
+		fprintf(f, "  %-24s%10" PRIu64 " (of one tick across CPUs: put in the order they "
+			"pair in)\n", "events reordered:", sum->reordered);
 	summary_line(f, "failed allocations:", t->failed_allocs);
 	summary_line(f, "null frees:", t->null_frees);
 	if (sum->stacks)

@@ -138,6 +138,7 @@ static void write_summary_file(struct out_dest *o, const struct report_run *run)
 		.header = &r->read.header,
 		.totals = &r->account.totals,
 		.live_bytes = account_live_bytes(&r->account),
+		.reordered = r->ticks.reordered,
 		.binary_kind = r->have_binary ? binary_kind_name(r->binary.kind) : NULL,
 		.families = run->o->req.families,
 		.findings = &r->findings,

@@ -74,6 +74,8 @@ static void add_events_block(struct out_doc *d, const struct summary_report *s)
 	out_item_u64(d, b, "frees_matched", "frees matched", t->frees);
 	out_item_u64(d, b, "lost_frees", "lost frees", t->lost_frees);
 	out_item_u64(d, b, "implicit_frees", "implicit frees", t->implicit_frees);
+	if (s->reordered)
+		out_item_u64(d, b, "reordered_in_tick", "events reordered in a tick", s->reordered);
 	out_item_u64(d, b, "failed_allocations", "failed allocations", t->failed_allocs);
 	out_item_u64(d, b, "null_frees", "null frees", t->null_frees);
 	if (s->families != FAMILY_ALL)

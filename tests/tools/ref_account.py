@@ -6,10 +6,18 @@ Written for the tests, separately from the C code and in another style
 prints the account file trace_analyze should write, byte for byte.
 
     ref_account.py LOG [--malloc|--cache] [-o KEY] [--group-by function]
-                       [--system-map FILE]
+                       [--system-map FILE] [--totals]
+
+With --totals, the matching counts as JSON instead: allocs, lost_frees,
+implicit_frees, failed_allocs, null_frees.
 
 Reads tracefs text (snapshot or trace_pipe), trace-cmd report and perf
-script text. Call sites are named 'sym+0xoff' ('/0xsize' dropped); bare
+script text. Events of one timestamp are replayed in an order in which
+they pair, as DESIGN.md and the man page say (EVENT ORDER): each CPU's in
+the printed order; the printed order across CPUs until the next event
+would not pair (a free of a pointer not live, an allocation of a live
+one); then the first other CPU's event that pairs, and that CPU's while
+they pair. Call sites are named 'sym+0xoff' ('/0xsize' dropped); bare
 hex addresses are resolved with --system-map to the nearest text symbol
 at or below (global symbols preferred among aliases), else kept as is.
 """
@@ -25,6 +33,7 @@ FREES = {"kfree": "malloc", "kmem_cache_free": "cache"}
 
 # timestamp, then the event name (perf prefixes 'kmem:'), then the fields
 EVENT = re.compile(r"\s(\d+(?:\.\d+)?):\s+(?:kmem:)?(\w+):(?=\s|$)(.*)$")
+CPU = re.compile(r"\[(\d+)\]")
 FIELD = re.compile(r"(\w+)=(\S*)")
 
 
@@ -74,9 +83,9 @@ def caller_name(site, symmap, by_function):
     return site.split("/", 1)[0] + module
 
 
-def replay(path, family, symmap, by_function):
-    live = {}
-    sites = {}
+def events(path, family):
+    """The log's slab events in the printed order: (timestamp text, cpu or None,
+    'alloc' or 'free', ptr, site, req, alloc)."""
     with open(path, "rb") as f:
         for raw in f:
             if not raw.endswith(b"\n"):
@@ -95,31 +104,88 @@ def replay(path, family, symmap, by_function):
             rest = m.group(3)
             fields = dict(FIELD.findall(rest))
             mod = re.search(r"call_site=\S+( \[[^\]]*\])", rest)
+            c = CPU.search(line[:m.start()])
             try:
                 ptr = pointer(fields["ptr"])
                 if event in ALLOCS:
                     site = fields["call_site"] + (mod.group(1) if mod else "")
-                    req, alloc = int(fields["bytes_req"]), int(fields["bytes_alloc"])
+                    yield (m.group(1), int(c.group(1)) if c else None, "alloc", ptr, site,
+                           int(fields["bytes_req"]), int(fields["bytes_alloc"]))
+                else:
+                    yield (m.group(1), int(c.group(1)) if c else None, "free", ptr, None, 0, 0)
             except (KeyError, ValueError):
                 continue  # malformed: not used
-            if event in ALLOCS:
-                if ptr == 0:
-                    continue
-                s = sites.setdefault(site, [0, 0, 0, 0, 0])  # total, cur, cur_req, allocs, frees
-                s[0] += alloc
-                s[1] += alloc
-                s[2] += req
-                s[3] += 1
-                if ptr in live:
-                    old = live[ptr]
-                    sites[old[0]][1] -= old[2]
-                    sites[old[0]][2] -= old[1]
-                live[ptr] = (site, req, alloc)
-            elif ptr != 0 and ptr in live:
-                old = live.pop(ptr)
+
+
+def pairs(ev, live):
+    _, cpu, what, ptr = ev[:4]
+    if ptr == 0 or cpu is None:
+        return True
+    return (ptr in live) == (what == "free")
+
+
+def in_pairing_order(tick, live, apply):
+    """Apply one timestamp's events (see the docstring at the top)."""
+    queues = {}
+    for i, ev in enumerate(tick):
+        queues.setdefault(ev[1], []).append(i)
+    follow = None
+    while any(queues.values()):
+        if follow is not None and queues[follow] and pairs(tick[queues[follow][0]], live):
+            cpu = follow
+        else:
+            follow = None
+            heads = sorted((q[0], c) for c, q in queues.items() if q)
+            cpu = heads[0][1]
+            if not pairs(tick[heads[0][0]], live):
+                fit = [c for i, c in heads if pairs(tick[i], live)]
+                if fit:
+                    cpu = follow = fit[0]
+        apply(tick[queues[cpu].pop(0)])
+
+
+def replay(path, family, symmap, by_function, totals=None):
+    live = {}
+    sites = {}
+    counts = totals if totals is not None else {}
+    for k in ("allocs", "lost_frees", "implicit_frees", "failed_allocs", "null_frees"):
+        counts[k] = 0
+
+    def apply(ev):
+        _, _, what, ptr, site, req, alloc = ev
+        if what == "alloc":
+            if ptr == 0:
+                counts["failed_allocs"] += 1
+                return
+            counts["allocs"] += 1
+            counts["implicit_frees"] += ptr in live
+            s = sites.setdefault(site, [0, 0, 0, 0, 0])  # total, cur, cur_req, allocs, frees
+            s[0] += alloc
+            s[1] += alloc
+            s[2] += req
+            s[3] += 1
+            if ptr in live:
+                old = live[ptr]
                 sites[old[0]][1] -= old[2]
                 sites[old[0]][2] -= old[1]
-                sites[old[0]][4] += 1
+            live[ptr] = (site, req, alloc)
+        elif ptr == 0:
+            counts["null_frees"] += 1
+        elif ptr not in live:
+            counts["lost_frees"] += 1
+        else:
+            old = live.pop(ptr)
+            sites[old[0]][1] -= old[2]
+            sites[old[0]][2] -= old[1]
+            sites[old[0]][4] += 1
+
+    tick = []
+    for ev in events(path, family):
+        if tick and ev[0] != tick[0][0]:
+            in_pairing_order(tick, live, apply)
+            tick = []
+        tick.append(ev)
+    in_pairing_order(tick, live, apply)
 
     rows = {}
     for site, s in sites.items():
@@ -137,10 +203,17 @@ def main():
     ap.add_argument("-o", "--order-by", default="current_dynamic")
     ap.add_argument("--group-by", default="callsite")
     ap.add_argument("--system-map")
+    ap.add_argument("--totals", action="store_true")
     a = ap.parse_args()
     family = "malloc" if a.malloc else "cache" if a.cache else None
     symmap = load_system_map(a.system_map) if a.system_map else None
-    rows = replay(a.log, family, symmap, a.group_by == "function")
+    totals = {}
+    rows = replay(a.log, family, symmap, a.group_by == "function", totals)
+    if a.totals:
+        import json
+        json.dump(totals, sys.stdout)
+        sys.stdout.write("\n")
+        return
 
     key = {
         "total_dynamic": lambda r: r[0],

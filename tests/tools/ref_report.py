@@ -43,6 +43,56 @@ def is_null(p):
     return p in ('(nil)', '(null)') or int(p, 16) == 0
 
 
+def in_tick_order(evs):
+    """The events with each timestamp's slab events in an order in which they
+    pair (the man page's EVENT ORDER; ref_account.py replays it the same way):
+    each CPU's in the printed order; across CPUs the printed order until the
+    next would not pair, then the first other CPU's event that pairs, and that
+    CPU's while they pair. Markers (no timestamp) end a tick."""
+    live = set()
+
+    def pairs(e):
+        _, cpu, _, kind, f = e
+        if kind not in ALLOCS + FREES or cpu is None or is_null(f.get('ptr', '0')):
+            return True
+        return (f['ptr'] in live) == (kind in FREES)
+
+    def take(e):
+        kind, f = e[3], e[4]
+        if kind in ALLOCS + FREES and not is_null(f.get('ptr', '0')):
+            (live.add if kind in ALLOCS else live.discard)(f['ptr'])
+        return e
+
+    def ordered(tick):
+        queues = {}
+        for e in tick:
+            queues.setdefault(e[1], []).append(e)
+        follow = None
+        while any(queues.values()):
+            if follow is not None and queues[follow] and pairs(queues[follow][0]):
+                cpu = follow
+            else:
+                follow = None
+                heads = sorted((q[0][0], c) for c, q in queues.items() if q)
+                cpu = heads[0][1]
+                if not pairs(queues[cpu][0]):
+                    fit = [c for _, c in heads if pairs(queues[c][0])]
+                    if fit:
+                        cpu = follow = fit[0]
+            yield take(queues[cpu].pop(0))
+
+    tick = []
+    for e in evs:
+        if tick and (e[2] != tick[0][2] or not e[2]):
+            yield from ordered(tick)
+            tick = []
+        if not e[2]:
+            yield take(e)
+            continue
+        tick.append(e)
+    yield from ordered(tick)
+
+
 def kmalloc_cache(f):
     """The kmalloc cache of an event that names none, as /proc/slabinfo
     spells it: by bytes_alloc, -cg- when accounted (-?- when not said)."""
@@ -63,7 +113,7 @@ def findings(log):
     # last event after which events are missing (a marker, or 10 s of none)
     live, freed, last, caches = {}, {}, {}, {}
     latest, missing, n, unnamed, derived = 0, -1, 0, 0, set()
-    for no, cpu, ts, kind, f in events(log):
+    for no, cpu, ts, kind, f in in_tick_order(events(log)):
         n += 1
         if kind == 'marker':
             count['lost_marker'] += 1
@@ -162,7 +212,7 @@ def pages(log):
 
 def outstanding(log, min_age_ns):
     live, last = {}, 0
-    for no, cpu, ts, kind, f in events(log):
+    for no, cpu, ts, kind, f in in_tick_order(events(log)):
         if kind == 'marker':
             continue
         last = max(last, ts)
@@ -213,7 +263,7 @@ def check_findings(log, summary):
     got = {r['key']: r['count'] for r in s['findings']}
     for k, v in count.items():
         check('finding %s' % k, got[k], v)
-    ours = {r['cache']: r for r in s['caches']}
+    ours = {r['key']: r for r in s['caches']}
     check('caches', sorted(ours), sorted(caches))
     for name, c in caches.items():
         check('cache %s' % name, (ours[name]['allocs'], ours[name]['frees'], ours[name]['live']),
