@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "event.h"
+#include "peak.h"
 #include "ptrmap.h"
 
 enum account_family {
@@ -65,9 +66,16 @@ struct account {
 	 */
 	uint64_t *reallocated;
 	uint32_t reallocated_cap;
+	struct peak_watch *watch;	/* told every change of a row's live bytes, or NULL */
 };
 
 void account_init(struct account *a, unsigned families);
+
+/* Tell w (peak.h) every change of a row's live bytes and objects from now on. */
+static inline void account_watch(struct account *a, struct peak_watch *w)
+{
+	a->watch = w;
+}
 void account_release(struct account *a);
 
 /* Apply one event; events that are not slab events are ignored. */

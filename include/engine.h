@@ -25,6 +25,7 @@
 #include "ktree.h"
 #include "origins.h"
 #include "pages.h"
+#include "peak.h"
 #include "text_reader.h"
 #include "regroup.h"
 #include "request.h"
@@ -51,6 +52,8 @@ struct analysis {
 	struct read_result read;
 	struct account account;
 	struct tick_order ticks;	/* each tick's events in pairing order (tickorder.h) */
+	struct peak_watch peak;		/* NEED_PEAK: the rows account's peak (peak.h) */
+	bool have_peak;
 	struct symbol_table syms;	/* System.map (-k, --system-map), else --kallsyms */
 	struct symbol_table kallsyms;	/* --kallsyms, when System.map came first */
 	struct binread_facts binary;	/* of a trace.dat or perf.data read */

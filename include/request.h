@@ -64,6 +64,7 @@ enum analysis_need {
 	NEED_PAGES = 1u << 5,		/* page events parsed */
 	NEED_PAGE_ACCOUNT = 1u << 6,	/* the page allocator's account (pages.h) */
 	NEED_GFP = 1u << 7,		/* gfp_flags parsed */
+	NEED_PEAK = 1u << 8,		/* the peak of live bytes and each row's part (peak.h) */
 };
 
 struct analysis_request {
@@ -87,6 +88,8 @@ struct analysis_request {
 	const char *branch;		/* -b: a directory of the kernel tree */
 	const char *wrappers_path;	/* --wrappers: more wrapper functions */
 	bool user_frames;		/* --user-frames: perf's user-space frames too */
+	bool has_peak_at;		/* --peak-at: the rows at this time, not at the peak */
+	uint64_t peak_at_ns;
 	bool has_time_start, has_time_end;	/* --time START,END */
 	uint64_t time_start_ns, time_end_ns;
 	struct task_filters filters;	/* --comm, --pid, --gfp */

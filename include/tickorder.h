@@ -28,6 +28,7 @@
 struct tick_order {
 	struct kmem_event *ev;		/* the tick's events, in the log's order */
 	size_t n, cap;
+	bool several_cpus;		/* the tick's events are of more than one CPU */
 	size_t *next, *heads;		/* each event's next of its CPU; each CPU's next */
 	size_t links_cap;
 	uint64_t reordered;		/* slab events taken before one printed earlier */

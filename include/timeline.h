@@ -42,6 +42,8 @@ struct timeline {
 	uint32_t nsamples;	/* the slices before the one now filling */
 	uint64_t last_ts;
 	int64_t pages;		/* pages allocated in the log and not freed */
+	int64_t peak_pages;	/* the most of them at once, and when first */
+	uint64_t peak_pages_ns;
 	struct ptrmap live_pages;	/* them, by pfn (or page): their order in bytes_alloc */
 	uint64_t page_events;
 	uint64_t *lost_at;	/* timestamps (of the event before) of lost-event markers */

@@ -55,12 +55,14 @@ static bool family_wanted(const struct account *a, unsigned kind)
 }
 
 /* The live object leaves: its bytes no longer count as current. */
-static void release_live(struct account *a, struct live_alloc *old)
+static void release_live(struct account *a, struct live_alloc *old, uint64_t ts_ns)
 {
 	struct site_stats *s = &a->sites[old->call_site];
 
 	s->current_dynamic -= old->bytes_alloc;
 	s->current_req -= old->bytes_req;
+	if (a->watch)
+		peak_watch_change(a->watch, old->call_site, -(int64_t)old->bytes_alloc, -1, ts_ns);
 }
 
 /* Site id's live object was allocated again: freed where no tracepoint saw it. */
@@ -109,7 +111,7 @@ static void apply_alloc(struct account *a, const struct kmem_event *ev)
 	slot = ptrmap_insert(&a->live, ev->ptr, &existed);
 	if (existed) {
 		count_reallocated(a, slot->call_site);
-		release_live(a, slot);
+		release_live(a, slot, ev->ts_ns);
 		a->totals.implicit_frees++;
 	}
 	slot->call_site = ev->call_site;
@@ -119,6 +121,8 @@ static void apply_alloc(struct account *a, const struct kmem_event *ev)
 	slot->line = ev->line;
 	slot->cpu = (int16_t)ev->cpu;
 	slot->kind = ev->kind;
+	if (a->watch)	/* after the implicit free of the pointer's last allocation */
+		peak_watch_change(a->watch, ev->call_site, ev->bytes_alloc, 1, ev->ts_ns);
 }
 
 static void apply_free(struct account *a, const struct kmem_event *ev)
@@ -134,7 +138,7 @@ static void apply_free(struct account *a, const struct kmem_event *ev)
 		a->totals.lost_frees++;
 		return;
 	}
-	release_live(a, slot);
+	release_live(a, slot, ev->ts_ns);
 	a->sites[slot->call_site].free_count++;
 	a->totals.frees++;
 	a->totals.bytes_freed += slot->bytes_alloc;
@@ -155,7 +159,7 @@ void account_pointer_came_back(struct account *a, const struct kmem_event *ev)
 	if (!slot)
 		return;
 	count_reallocated(a, slot->call_site);
-	release_live(a, slot);
+	release_live(a, slot, ev->ts_ns);
 	a->totals.implicit_frees++;
 	ptrmap_remove(&a->live, slot);
 }

@@ -89,12 +89,13 @@ void tick_order_flush(struct tick_order *t)
 {
 	size_t nheads, taken, h, follow, i, earliest;
 
-	if (t->n == 1)
-		t->apply(t->ctx, &t->ev[0]);
-	if (t->n <= 1) {
+	if (!t->several_cpus) {	/* one CPU's events: their order is the one they happened in */
+		for (i = 0; i < t->n; i++)
+			t->apply(t->ctx, &t->ev[i]);
 		t->n = 0;
 		return;
 	}
+	t->several_cpus = false;
 	nheads = find_heads(t);
 	follow = nheads;
 	for (taken = 0; taken < t->n; taken++) {
@@ -119,6 +120,8 @@ void tick_order_push(struct tick_order *t, const struct kmem_event *ev)
 		t->apply(t->ctx, ev);
 		return;
 	}
+	if (t->n && ev->cpu != t->ev[0].cpu)
+		t->several_cpus = true;
 	if (t->n == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 64;
 		t->ev = xrealloc(t->ev, t->cap * sizeof(*t->ev));

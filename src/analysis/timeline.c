@@ -105,7 +105,7 @@ void timeline_before_event(struct timeline *t, const struct kmem_event *ev)
 		move_to(t, ev->ts_ns);
 }
 
-static void page_allocated(struct timeline *t, uint64_t key, int order)
+static void page_allocated(struct timeline *t, uint64_t key, int order, uint64_t ts_ns)
 {
 	int existed;
 	struct live_alloc *p = ptrmap_insert(&t->live_pages, key, &existed);
@@ -114,6 +114,10 @@ static void page_allocated(struct timeline *t, uint64_t key, int order)
 		t->pages -= (int64_t)1 << p->bytes_alloc;
 	p->bytes_alloc = (uint32_t)order;
 	t->pages += (int64_t)1 << order;
+	if (t->pages > t->peak_pages) {
+		t->peak_pages = t->pages;
+		t->peak_pages_ns = ts_ns;
+	}
 }
 
 static void page_freed(struct timeline *t, uint64_t key)
@@ -133,7 +137,7 @@ void timeline_after_event(struct timeline *t, const struct kmem_event *ev)
 	switch (ev->kind) {
 	case KMEM_PAGE_ALLOC:
 		if (ev->pfn || ev->ptr) {
-			page_allocated(t, ev->pfn ? ev->pfn : ev->ptr, order);
+			page_allocated(t, ev->pfn ? ev->pfn : ev->ptr, order, ev->ts_ns);
 			t->page_events++;
 		}
 		break;

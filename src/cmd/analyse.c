@@ -33,7 +33,8 @@ static const char usage_line[] =
 	"                     [--comm NAME,...] [--pid P,...] [--gfp FLAG,...] [-b DIR]\n"
 	"                     [-l FILE] [-r FILE [-a ATTR] [-i]] [--save-index FILE]\n"
 	"                     [--summary FILE] [--stats FILE [--top N]] [--page FILE]\n"
-	"                     [--outstanding FILE [--min-age S]] [--time START,END]\n"
+	"                     [--outstanding FILE [--min-age S]] [--peak FILE [--peak-at T]]\n"
+	"                     [--time START,END]\n"
 	"                     [--folded FILE] [--folded-pages FILE] [--flame FILE]\n"
 	"                     [--pprof FILE]\n"
 	"                     [--weight bytes|live|waste|count] [--wrappers FILE]\n"
@@ -142,6 +143,18 @@ static int read_pid_filter(const struct po_option *o, const char *arg, struct ta
 	return 0;
 }
 
+/* --peak-at TIME: seconds as the log prints them. */
+static int read_peak_at(const struct po_option *o, const char *arg, struct ta_error *why)
+{
+	struct options *opts = o->value;
+
+	if (!read_seconds(arg, &opts->req.peak_at_ns))
+		return error_set(why, "--peak-at wants a time in seconds as the log prints them, "
+				 "not '%s'", arg);
+	opts->req.has_peak_at = true;
+	return 0;
+}
+
 /* --time "START,END", "START,", ",END" or "START", into the struct options. */
 static int read_time_window(const struct po_option *o, const char *arg, struct ta_error *why)
 {
@@ -222,6 +235,10 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 		OPT_REPORT(REPORT_OUTSTANDING, o->report_path),
 		OPT_SECONDS(0, "min-age", &o->min_age_ns, "SECONDS", 0, "seconds (e.g. 2.5)",
 			    "--outstanding: leave out younger allocations"),
+		OPT_REPORT(REPORT_PEAK, o->report_path),
+		OPT_CALL(0, "peak-at", o, "TIME", read_peak_at,
+			 "--peak: what each row held at TIME (seconds as the log prints them) "
+			 "instead of at the peak"),
 		OPT_REPORT(REPORT_PAGE, o->report_path),
 		OPT_UINT(0, "top", &o->top, "N", 1, SIZE_MAX, "a number of rows",
 			 "-c, --stats, --outstanding: the first N rows only (the account's "
@@ -420,6 +437,8 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 	} else if (opts->rings_attr < 0) {
 		opts->rings_attr = ATTR_CURRENT_DYNAMIC;
 	}
+	if (opts->req.has_peak_at && !opts->report_path[REPORT_PEAK])
+		return po_usage_error(cmd, "%s", "--peak-at says when --peak looks: give that too");
 	if (opts->min_age_ns && !opts->report_path[REPORT_OUTSTANDING])
 		return po_usage_error(cmd, "%s", "--min-age filters --outstanding: give that too");
 	if (opts->top && !asks_for(opts, takes_top))

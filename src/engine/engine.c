@@ -1235,6 +1235,8 @@ void analysis_release(struct analysis *r)
 {
 	input_close(&r->input);
 	tick_order_release(&r->ticks);
+	if (r->have_peak)
+		peak_watch_release(&r->peak);
 	if (r->saving)
 		db_writer_abort(r->saving);
 	if (r->have_db)
@@ -1287,6 +1289,18 @@ static void prepare_timeline(struct analysis *r)
 	timeline_init(&r->timeline, analysis_rows_account(r, &n));
 	reclaim_counts_init(&r->reclaim);
 	r->have_timeline = true;
+}
+
+/* --peak: the rows' account tells the watcher every change of a row's live bytes. */
+static void prepare_peak(struct analysis *r)
+{
+	struct namers n;
+
+	if (!(r->req->needs & NEED_PEAK))
+		return;
+	peak_watch_init(&r->peak, r->req->has_peak_at, r->req->peak_at_ns);
+	account_watch((struct account *)analysis_rows_account(r, &n), &r->peak);
+	r->have_peak = true;
 }
 
 /* Origins and stacks: set up before the log is read, as System.map is loaded. */
@@ -1469,9 +1483,12 @@ int analysis_read(struct analysis *a, struct ta_error *err)
 	if (prepare_origins(a, err) < 0)
 		return -1;
 	prepare_timeline(a);
+	prepare_peak(a);
 	if ((opts->db_path ? read_db(a, err) : read_log(a, err)) < 0)
 		return -1;
 	tick_order_flush(&a->ticks);
+	if (a->have_peak)
+		peak_watch_finish(&a->peak);
 	if (a->have_timeline) {
 		timeline_finish(&a->timeline);
 		reclaim_counts_decide(&a->reclaim, &a->strings.caches, a->read.header.reclaimable);

@@ -23,6 +23,7 @@
 #include "kreport.h"
 #include "outfile.h"
 #include "pagereport.h"
+#include "peakreport.h"
 #include "pipeline.h"
 #include "pprof.h"
 #include "report.h"
@@ -598,6 +599,29 @@ static int outstanding_report(const struct report_run *run, const char *path,
 	return write_report(run, path, write_outstanding_file, err);
 }
 
+static void write_peak_rows(struct out_dest *o, const struct report_run *run)
+{
+	const struct analysis *r = run->a;
+	struct namers n;
+	struct peak_query q = {
+		.watch = &r->peak,
+		.group_by = grouping_name(run->o->req.group_by),
+		.top = run->o->top,
+		.have_pages = r->have_timeline && r->timeline.page_events,
+		.peak_pages = r->timeline.peak_pages,
+		.peak_pages_ns = r->timeline.peak_pages_ns,
+	};
+
+	analysis_rows_account(r, &n);
+	q.namer = &n.namer;
+	write_peak(o, &q);
+}
+
+static int peak_report(const struct report_run *run, const char *path, struct ta_error *err)
+{
+	return write_report(run, path, write_peak_rows, err);
+}
+
 static int page_report(const struct report_run *run, const char *path, struct ta_error *err)
 {
 	return write_report(run, path, write_page_file, err);
@@ -684,6 +708,16 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.shape = SHAPE_TABLES, .needs = NEED_STACKS | NEED_EVENTS | NEED_TIMELINE,
 		.requires = REQUIRES_LOG, .top = true, .without_log = NEEDS_A_LOG_FOR_COUNTS,
 		.hint = "--outstanding", .write = outstanding_report,
+	},
+	[REPORT_PEAK] = {
+		.name = "peak", .long_name = "peak",
+		.help = "the moment of the most live slab bytes (and pages held) and what each row "
+			"held then: bytes, objects, share, its own peak and when (--peak-at: at "
+			"another moment)",
+		.shape = SHAPE_TABLES, .needs = NEED_PEAK | NEED_EVENTS | NEED_TIMELINE | NEED_PAGES,
+		.requires = REQUIRES_LOG, .top = true,
+		.without_log = "--peak needs a log (-f LOG or --db-file DB)",
+		.hint = "--peak", .write = peak_report,
 	},
 	[REPORT_PAGE] = {
 		.name = "page", .long_name = "page",

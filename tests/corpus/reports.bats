@@ -66,6 +66,32 @@ setup() {
 	done
 }
 
+@test "--peak: the peak of live slab bytes and each row's part in it equal an independent replay; --peak-at any moment" {
+	local log at
+	cd "$BATS_TEST_TMPDIR"
+	for log in "$WORK" "$SMALL" "$CORPUS/linux-6.1-tiny/boot-kmem.log"; do
+		"$TA" -q -f "$log" --peak p.json --format json
+		python3 "$TOP/tests/tools/ref_report.py" peak "$log" p.json
+		# the rows' bytes at the peak add up to it
+		[ "$(jq '[.rows[].bytes] | add' p.json)" = "$(jq .moment.live_bytes p.json)" ]
+	done
+	for at in 0 50.5 93.855825 1000; do
+		"$TA" -q -f "$WORK" --peak p.json --peak-at "$at" --format json
+		python3 "$TOP/tests/tools/ref_report.py" peak "$WORK" p.json "$at"
+	done
+	# a DB gives the same; by function a merged row has no own peak
+	"$TA" -q -f "$WORK" --save-db w.db
+	"$TA" -q -f w.db --peak db.json --format json
+	"$TA" -q -f "$WORK" --peak log.json --format json
+	cmp db.json log.json
+	"$TA" -q -f "$WORK" --peak f.json --group-by function --format json
+	[ "$(jq '[.rows[] | select(.own_peak_bytes == null)] | length' f.json)" -gt 0 ]
+	[ "$(jq '[.rows[].bytes] | add' f.json)" = "$(jq .moment.live_bytes log.json)" ]
+	run "$TA" -f "$WORK" --peak-at 5
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: --peak-at says when --peak looks: give that too" ]
+}
+
 @test "every table of every report says the same in text, CSV and JSON" {
 	local rep f
 	for rep in summary stats outstanding page; do

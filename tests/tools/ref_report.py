@@ -252,6 +252,68 @@ def check_outstanding(log, out_json, min_age='0'):
                                                            sum(v[0] for v in rows.values())))
 
 
+def peak(log, at_us=None):
+    """Replay the slab events (tick-ordered) twice: the first finds the
+    peak of live bytes (its first moment) and each call site's own peak; the
+    second stops there (or at at_us) and says what each site held."""
+    def replay(stop):
+        live, rows, total, objs = {}, {}, 0, 0
+        best = (0, 0, 0, None)   # bytes, objects, ts, event number
+        own = {}
+        n = 0
+        for no, cpu, ts, kind, f in in_tick_order(events(log)):
+            if kind not in ALLOCS + FREES or is_null(f.get('ptr', '0')):
+                continue
+            if stop is not None and stop(n, ts):
+                break
+            n += 1
+            p = f['ptr']
+            changes = []
+            if kind in ALLOCS:
+                if p in live:
+                    changes.append((live[p][0], -live[p][1], -1))
+                site = re.sub(r'/0x[0-9a-f]+$', '', f['call_site'])
+                live[p] = (site, int(f['bytes_alloc']))
+                changes.append((site, int(f['bytes_alloc']), 1))
+            elif p in live:
+                site, b = live.pop(p)
+                changes.append((site, -b, -1))
+            for site, b, o in changes:
+                r = rows.setdefault(site, [0, 0])
+                r[0] += b
+                r[1] += o
+                total += b
+                objs += o
+                if r[0] > own.get(site, (0, 0))[0]:
+                    own[site] = (r[0], ts)
+            if total > best[0]:
+                best = (total, objs, ts, n)
+        return rows, best, own, total, objs
+    _, best, own, _, _ = replay(None)
+    if at_us is None:
+        rows, _, _, total, objs = replay(lambda n, ts: n >= best[3])
+        return rows, best[0], best[1], best[2], own
+    rows, _, _, total, objs = replay(lambda n, ts: ts > at_us)
+    return rows, total, objs, at_us, own
+
+
+def check_peak(log, peak_json, at=None):
+    p = json.load(open(peak_json))
+    at_us = int(round(float(at) * 1e6)) if at else None
+    rows, total, objs, ts, own = peak(log, at_us)
+    m = p['moment']
+    check('live bytes', m['live_bytes'], total)
+    check('objects', m['objects'], objs)
+    check('time', round(m['time_s'], 6), round(ts / 1e6, 6))
+    got = {r['key']: r for r in p['rows']}
+    check('rows', sorted(got), sorted(k for k, v in rows.items() if v[0]))
+    for k, r in got.items():
+        check('%s bytes, objects' % k, (r['bytes'], r['objects']), tuple(rows.get(k, [0, 0])))
+        check('%s own peak' % k, (r['own_peak_bytes'], round(r['own_peak_s'], 6)),
+              (own[k][0], round(own[k][1] / 1e6, 6)))
+    print('peak: %d bytes, %d objects at %.6f s; %d rows agree' % (total, objs, ts / 1e6, len(got)))
+
+
 def check(what, got, want):
     if got != want:
         sys.exit('ref_report: %s: trace_analyze %r, expected %r' % (what, got, want))
@@ -334,6 +396,7 @@ def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
     {'findings': check_findings, 'pages': check_pages, 'outstanding': check_outstanding,
+     'peak': check_peak,
      'perf-pages': check_perf_pages}[sys.argv[1]](*sys.argv[2:])
 
 
