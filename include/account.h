@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "event.h"
+#include "lifetimes.h"
 #include "peak.h"
 #include "ptrmap.h"
 
@@ -67,9 +68,16 @@ struct account {
 	uint64_t *reallocated;
 	uint32_t reallocated_cap;
 	struct peak_watch *watch;	/* told every change of a row's live bytes, or NULL */
+	struct lifetimes *lifetimes;	/* told every matched free's lifetime, or NULL */
 };
 
 void account_init(struct account *a, unsigned families);
+
+/* Tell l (lifetimes.h) how long each object lived whose free matched, from now on. */
+static inline void account_time_lifetimes(struct account *a, struct lifetimes *l)
+{
+	a->lifetimes = l;
+}
 
 /* Tell w (peak.h) every change of a row's live bytes and objects from now on. */
 static inline void account_watch(struct account *a, struct peak_watch *w)

@@ -54,6 +54,8 @@ struct analysis {
 	struct tick_order ticks;	/* each tick's events in pairing order (tickorder.h) */
 	struct peak_watch peak;		/* NEED_PEAK: the rows account's peak (peak.h) */
 	bool have_peak;
+	struct lifetimes lifetimes;	/* NEED_LIFETIMES: of the rows account's objects */
+	bool have_lifetimes;
 	struct symbol_table syms;	/* System.map (-k, --system-map), else --kallsyms */
 	struct symbol_table kallsyms;	/* --kallsyms, when System.map came first */
 	struct binread_facts binary;	/* of a trace.dat or perf.data read */

@@ -65,6 +65,7 @@ enum analysis_need {
 	NEED_PAGE_ACCOUNT = 1u << 6,	/* the page allocator's account (pages.h) */
 	NEED_GFP = 1u << 7,		/* gfp_flags parsed */
 	NEED_PEAK = 1u << 8,		/* the peak of live bytes and each row's part (peak.h) */
+	NEED_LIFETIMES = 1u << 9,	/* how long each row's objects lived (lifetimes.h) */
 };
 
 struct analysis_request {

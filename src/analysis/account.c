@@ -139,6 +139,9 @@ static void apply_free(struct account *a, const struct kmem_event *ev)
 		return;
 	}
 	release_live(a, slot, ev->ts_ns);
+	if (a->lifetimes)
+		lifetimes_add(a->lifetimes, slot->call_site,
+			      ev->ts_ns > slot->ts_ns ? ev->ts_ns - slot->ts_ns : 0);
 	a->sites[slot->call_site].free_count++;
 	a->totals.frees++;
 	a->totals.bytes_freed += slot->bytes_alloc;

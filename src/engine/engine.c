@@ -1237,6 +1237,8 @@ void analysis_release(struct analysis *r)
 	tick_order_release(&r->ticks);
 	if (r->have_peak)
 		peak_watch_release(&r->peak);
+	if (r->have_lifetimes)
+		lifetimes_release(&r->lifetimes);
 	if (r->saving)
 		db_writer_abort(r->saving);
 	if (r->have_db)
@@ -1291,15 +1293,22 @@ static void prepare_timeline(struct analysis *r)
 	r->have_timeline = true;
 }
 
-/* --peak: the rows' account tells the watcher every change of a row's live bytes. */
+/* --peak, --lifetimes: the rows' account tells them every change of a row. */
 static void prepare_peak(struct analysis *r)
 {
 	struct namers n;
 
+	struct account *rows = (struct account *)analysis_rows_account(r, &n);
+
+	if (r->req->needs & NEED_LIFETIMES) {
+		lifetimes_init(&r->lifetimes);
+		account_time_lifetimes(rows, &r->lifetimes);
+		r->have_lifetimes = true;
+	}
 	if (!(r->req->needs & NEED_PEAK))
 		return;
 	peak_watch_init(&r->peak, r->req->has_peak_at, r->req->peak_at_ns);
-	account_watch((struct account *)analysis_rows_account(r, &n), &r->peak);
+	account_watch(rows, &r->peak);
 	r->have_peak = true;
 }
 

@@ -21,6 +21,7 @@
 #include "folded.h"
 #include "html.h"
 #include "kreport.h"
+#include "lifetimereport.h"
 #include "outfile.h"
 #include "pagereport.h"
 #include "peakreport.h"
@@ -622,6 +623,27 @@ static int peak_report(const struct report_run *run, const char *path, struct ta
 	return write_report(run, path, write_peak_rows, err);
 }
 
+static void write_lifetime_rows(struct out_dest *o, const struct report_run *run)
+{
+	const struct analysis *r = run->a;
+	struct namers n;
+	struct lifetime_query q = {
+		.lifetimes = &r->lifetimes,
+		.group_by = grouping_name(run->o->req.group_by),
+		.top = run->o->top,
+	};
+
+	q.account = analysis_rows_account(r, &n);
+	q.namer = &n.namer;
+	write_lifetimes(o, &q);
+}
+
+static int lifetimes_report(const struct report_run *run, const char *path,
+			    struct ta_error *err)
+{
+	return write_report(run, path, write_lifetime_rows, err);
+}
+
 static int page_report(const struct report_run *run, const char *path, struct ta_error *err)
 {
 	return write_report(run, path, write_page_file, err);
@@ -718,6 +740,16 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.requires = REQUIRES_LOG, .top = true,
 		.without_log = "--peak needs a log (-f LOG or --db-file DB)",
 		.hint = "--peak", .write = peak_report,
+	},
+	[REPORT_LIFETIMES] = {
+		.name = "lifetimes", .long_name = "lifetimes",
+		.help = "per row, how long its objects lived: freed, never freed, the share "
+			"that died within 1 us, median, p90, p99, counts per power of two of "
+			"microseconds; short-lived rows called out",
+		.shape = SHAPE_TABLES, .needs = NEED_LIFETIMES | NEED_EVENTS,
+		.requires = REQUIRES_LOG, .top = true,
+		.without_log = "--lifetimes needs a log (-f LOG or --db-file DB)",
+		.hint = "--lifetimes", .write = lifetimes_report,
 	},
 	[REPORT_PAGE] = {
 		.name = "page", .long_name = "page",

@@ -92,6 +92,24 @@ setup() {
 	[ "${lines[0]}" = "trace_analyze: error: --peak-at says when --peak looks: give that too" ]
 }
 
+@test "--lifetimes: per row, objects freed and never freed, median, p90 and p99 equal an independent replay" {
+	local log
+	cd "$BATS_TEST_TMPDIR"
+	for log in "$WORK" "$SMALL" "$CORPUS/linux-6.1-tiny/boot-kmem.log"; do
+		"$TA" -q -f "$log" --lifetimes l.json --format json
+		python3 "$TOP/tests/tools/ref_report.py" lifetimes "$log" l.json
+		# every object is freed or not: the account's allocations
+		[ "$(jq '[.rows[] | .freed + .never_freed] | add' l.json)" -le \
+			"$("$TA" -q -f "$log" --summary - --format json | jq .events.allocations)" ]
+		# a row's buckets add up to its freed objects
+		jq -e '([.rows[] | {(.key): .freed}] | add) as $f | [.buckets | group_by(.key)[] | {key: .[0].key, value: (map(.objects) | add)}] | all(.value == $f[.key])' l.json > /dev/null
+	done
+	# by function: the call sites' counts added up
+	"$TA" -q -f "$WORK" --lifetimes f.json --group-by function --format json
+	[ "$(jq '[.rows[].freed] | add' f.json)" = "$("$TA" -q -f "$WORK" --lifetimes - --format json | jq '[.rows[].freed] | add')" ]
+	python3 "$TOP/tests/tools/check_consumers.py" json f.json
+}
+
 @test "every table of every report says the same in text, CSV and JSON" {
 	local rep f
 	for rep in summary stats outstanding page; do

@@ -314,6 +314,50 @@ def check_peak(log, peak_json, at=None):
     print('peak: %d bytes, %d objects at %.6f s; %d rows agree' % (total, objs, ts / 1e6, len(got)))
 
 
+def lifetime_high_s(ns):
+    """The upper bound (s) of the eighth-of-an-octave bucket of a lifetime of ns
+    nanoseconds: under 1 us, then [2^k (1 + j/8), 2^k (1 + (j+1)/8)) us for
+    k < 32, then 2^32 us and more (its lower bound)."""
+    if ns < 1000:
+        return 1e-6
+    k = (ns // 1000).bit_length() - 1
+    if k >= 32:
+        return 2 ** 32 * 1e-6
+    j = (ns - 1000 * 2 ** k) * 8 // (1000 * 2 ** k)
+    return 2 ** k * (1 + (j + 1) / 8) * 1e-6
+
+
+def check_lifetimes(log, json_path):
+    p = json.load(open(json_path))
+    live, ages, never = {}, {}, {}
+    for no, cpu, ts, kind, f in in_tick_order(events(log)):
+        if kind not in ALLOCS + FREES or is_null(f.get('ptr', '0')):
+            continue
+        ptr = f['ptr']
+        if kind in ALLOCS:
+            live[ptr] = (re.sub(r'/0x[0-9a-f]+$', '', f['call_site']), ts)
+        elif ptr in live:
+            site, t0 = live.pop(ptr)
+            ages.setdefault(site, []).append(max(ts - t0, 0) * 1000)   # us -> ns
+    for site, _ in live.values():
+        never[site] = never.get(site, 0) + 1
+    rows = {r['key']: r for r in p['rows']}
+    check('rows', sorted(rows), sorted(set(ages) | set(never)))
+    for site, r in rows.items():
+        a = sorted(ages.get(site, []))
+        check('%s freed, never freed' % site, (r['freed'], r['never_freed']),
+              (len(a), never.get(site, 0)))
+        if not a:
+            continue
+        within = sum(1 for x in a if x < 1000) / len(a)
+        check('%s within 1 us' % site, round(r['within_1us_pct'], 2), round(100 * within, 2))
+        for key, pct in (('median_s', 50), ('p90_s', 90), ('p99_s', 99)):
+            k = max(1, -(-pct * len(a) // 100))
+            check('%s %s' % (site, key), round(r[key], 6), round(lifetime_high_s(a[k - 1]), 6))
+        check('%s short-lived' % site, r['short_lived'], within > 0.5)
+    print('lifetimes: %d rows agree (%d objects freed)' % (len(rows), sum(map(len, ages.values()))))
+
+
 def check(what, got, want):
     if got != want:
         sys.exit('ref_report: %s: trace_analyze %r, expected %r' % (what, got, want))
@@ -396,7 +440,7 @@ def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
     {'findings': check_findings, 'pages': check_pages, 'outstanding': check_outstanding,
-     'peak': check_peak,
+     'peak': check_peak, 'lifetimes': check_lifetimes,
      'perf-pages': check_perf_pages}[sys.argv[1]](*sys.argv[2:])
 
 

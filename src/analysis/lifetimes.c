@@ -1,0 +1,95 @@
+/*
+ * lifetimes.c - objects' lifetimes counted per row in eighth-octave
+ * buckets (lifetimes.h). Not here: which frees match, or the report.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "lifetimes.h"
+
+void lifetimes_init(struct lifetimes *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+void lifetimes_release(struct lifetimes *l)
+{
+	free(l->rows);
+	memset(l, 0, sizeof(*l));
+}
+
+unsigned lifetime_bucket(uint64_t ns)
+{
+	uint64_t us = ns / 1000;	/* whole microseconds: the octave */
+	unsigned octave, sub;
+
+	if (us == 0)
+		return 0;
+	octave = 63u - (unsigned)__builtin_clzll(us);
+	if (octave >= LIFETIME_OCTAVES)
+		return LIFETIME_BUCKETS - 1;
+	/* the eighth of [2^octave, 2^(octave+1)) us that ns falls in */
+	sub = (unsigned)((ns - ((uint64_t)1000 << octave)) * LIFETIME_SUBS /
+			 ((uint64_t)1000 << octave));
+	return 1 + octave * LIFETIME_SUBS + (sub < LIFETIME_SUBS ? sub : LIFETIME_SUBS - 1);
+}
+
+double lifetime_bucket_low_s(unsigned b)
+{
+	unsigned octave, sub;
+
+	if (b == 0)
+		return 0;
+	if (b >= LIFETIME_BUCKETS - 1)
+		return ldexp(1e-6, LIFETIME_OCTAVES);
+	octave = (b - 1) / LIFETIME_SUBS;
+	sub = (b - 1) % LIFETIME_SUBS;
+	return ldexp(1e-6, (int)octave) * (1.0 + (double)sub / LIFETIME_SUBS);
+}
+
+double lifetime_bucket_high_s(unsigned b)
+{
+	unsigned octave, sub;
+
+	if (b == 0)
+		return 1e-6;
+	if (b >= LIFETIME_BUCKETS - 1)
+		return lifetime_bucket_low_s(b);
+	octave = (b - 1) / LIFETIME_SUBS;
+	sub = (b - 1) % LIFETIME_SUBS;
+	return ldexp(1e-6, (int)octave) * (1.0 + (double)(sub + 1) / LIFETIME_SUBS);
+}
+
+void lifetimes_add(struct lifetimes *l, uint32_t id, uint64_t ns)
+{
+	if (id >= l->nrows) {
+		uint32_t n = l->nrows ? l->nrows : 256;
+
+		while (n <= id)
+			n *= 2;
+		l->rows = xrealloc(l->rows, (size_t)n * sizeof(*l->rows));
+		memset(l->rows + l->nrows, 0, (size_t)(n - l->nrows) * sizeof(*l->rows));
+		l->nrows = n;
+	}
+	l->rows[id].count[lifetime_bucket(ns)]++;
+	l->rows[id].freed++;
+}
+
+double lifetime_percentile_s(const uint64_t *counts, uint64_t total, unsigned pct)
+{
+	uint64_t k = (pct * total + 99) / 100, seen = 0;	/* ceil, in integers */
+	unsigned b;
+
+	if (!total)
+		return 0;
+	if (k < 1)
+		k = 1;
+	for (b = 0; b < LIFETIME_BUCKETS; b++) {
+		seen += counts[b];
+		if (seen >= k)
+			return lifetime_bucket_high_s(b);
+	}
+	return lifetime_bucket_high_s(LIFETIME_BUCKETS - 1);
+}
