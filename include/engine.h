@@ -24,6 +24,7 @@
 #include "input.h"
 #include "ktree.h"
 #include "origins.h"
+#include "losses.h"
 #include "pages.h"
 #include "peak.h"
 #include "text_reader.h"
@@ -52,6 +53,7 @@ struct analysis {
 	struct read_result read;
 	struct account account;
 	struct tick_order ticks;	/* each tick's events in pairing order (tickorder.h) */
+	struct loss_windows losses;	/* when events were lost (losses.h) */
 	struct peak_watch peak;		/* NEED_PEAK: the rows account's peak (peak.h) */
 	bool have_peak;
 	struct lifetimes lifetimes;	/* NEED_LIFETIMES: of the rows account's objects */

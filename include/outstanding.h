@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "account.h"
+#include "losses.h"
 #include "reclaim.h"
 #include "callchain.h"
 #include "origins.h"
@@ -33,6 +34,7 @@ struct outstanding_query {
 	struct row_filter rows_kept;	/* -b: the live allocations of these rows only */
 	const struct reclaim_counts *reclaim;	/* by the rows' ids, or NULL (suspects.h) */
 	const char *reclaimable_list;	/* the log header's reclaimable caches, or "" */
+	const struct loss_windows *losses;	/* when events were lost (losses.h), or NULL */
 	bool rows_are_caches;
 	struct row_filter keys_kept;	/* and, in the stack table, of these keys */
 };

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "account.h"
+#include "losses.h"
 #include "reclaim.h"
 #include "callchain.h"
 #include "origins.h"
@@ -30,6 +31,7 @@ struct summary_report {
 	const char *binary_kind;	/* "trace.dat", "perf.data": lost events named so; NULL: text */
 	const struct reclaim_counts *reclaim;	/* by the rows' ids, or NULL (suspects.h) */
 	const char *reclaimable_list;	/* the log header's reclaimable caches, or "" */
+	const struct loss_windows *losses;	/* when events were lost (losses.h), or NULL */
 	bool rows_are_caches;
 	unsigned families;
 	const struct findings *findings;	/* NULL: no findings block */

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "account.h"
+#include "losses.h"
 #include "reclaim.h"
 #include "output.h"
 #include "rows.h"
@@ -45,6 +46,7 @@ struct suspect_evidence {
 	const struct reclaim_counts *reclaim;
 	const char *reclaimable_list;	/* the log header's reclaimable caches, or "" (reclaim.h) */
 	bool rows_are_caches;		/* --group-by cache: a row's name is its cache */
+	const struct loss_windows *losses;	/* objects allocated before a loss: uncertain */
 };
 
 /*

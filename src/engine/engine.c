@@ -608,6 +608,8 @@ static void consume_ordered(void *ctx, const struct kmem_event *ev)
 {
 	struct analysis *r = ctx;
 
+	loss_windows_apply(&r->losses, ev);	/* a fact of the log, whatever is kept */
+
 	if (analysis_time_window_set(r->req) && !kept_by_window(r, ev))
 		return;
 	if (r->have_filters && !kept_by_filters(r, ev))
@@ -1213,6 +1215,7 @@ void analysis_init(struct analysis *r, const struct analysis_request *opts)
 	trace_strings_init(&r->strings);
 	account_init(&r->account, opts->families);
 	tick_order_init(&r->ticks, pointer_is_live, consume_ordered, r);
+	loss_windows_init(&r->losses);
 	symbols_init(&r->syms);
 	symbols_init(&r->kallsyms);
 	ktree_init(&r->ktree);
@@ -1235,6 +1238,7 @@ void analysis_release(struct analysis *r)
 {
 	input_close(&r->input);
 	tick_order_release(&r->ticks);
+	loss_windows_release(&r->losses);
 	if (r->have_peak)
 		peak_watch_release(&r->peak);
 	if (r->have_lifetimes)
@@ -1496,6 +1500,10 @@ int analysis_read(struct analysis *a, struct ta_error *err)
 	if ((opts->db_path ? read_db(a, err) : read_log(a, err)) < 0)
 		return -1;
 	tick_order_flush(&a->ticks);
+	loss_windows_finish(&a->losses, a->read.header.has_entries &&
+			    a->read.header.entries_written > a->read.header.entries_in_buffer,
+			    a->read.header.has_entries &&
+			    a->read.header.entries_written == a->read.header.entries_in_buffer);
 	if (a->have_peak)
 		peak_watch_finish(&a->peak);
 	if (a->have_timeline) {

@@ -52,10 +52,90 @@ static const struct out_column outstanding_columns[] = {
 	{ "median_age_s", "median (s)", OUT_F64, false },
 };
 
+/* Live objects allocated before a loss window, by row (names in their own table). */
+struct uncertain_row {
+	uint64_t objects, bytes;
+	const struct loss_window *first;	/* the earliest window that makes one uncertain */
+};
+
+struct uncertain_rows {
+	struct uncertain_row *r;
+	uint32_t cap;
+	uint64_t objects, bytes;
+};
+
+static void add_uncertain(struct uncertain_rows *u, uint32_t row, uint32_t bytes,
+			  const struct loss_window *w)
+{
+	if (row >= u->cap) {
+		uint32_t n = u->cap ? u->cap * 2 : 64;
+
+		while (n <= row)
+			n *= 2;
+		u->r = xrealloc(u->r, (size_t)n * sizeof(*u->r));
+		memset(u->r + u->cap, 0, (size_t)(n - u->cap) * sizeof(*u->r));
+		u->cap = n;
+	}
+	u->r[row].objects++;
+	u->r[row].bytes += bytes;
+	if (!u->r[row].first || w->start_ns < u->r[row].first->start_ns)
+		u->r[row].first = w;
+	u->objects++;
+	u->bytes += bytes;
+}
+
+static const struct out_column uncertain_columns[] = {
+	{ "caller", NULL, OUT_STR, true },
+	{ "objects", NULL, OUT_U64, false },
+	{ "bytes", NULL, OUT_U64, false },
+	{ "lost_from_s", "events lost from (s)", OUT_F64, false },
+	{ "lost_to_s", "to (s)", OUT_F64, false },
+};
+
+/* The rows whose live objects were allocated before events were lost, most bytes first. */
+static void add_uncertain_table(struct out_doc *d, const struct uncertain_rows *u,
+				const struct strtab *unames, size_t top)
+{
+	uint32_t *order = xmalloc((unames->count ? unames->count : 1) * sizeof(*order));
+	uint32_t i, j, n = unames->count, shown;
+	struct out_block *t;
+
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	for (i = 1; i < n; i++)	/* insertion sort: bytes descending, then name */
+		for (j = i; j > 0; j--) {
+			const struct uncertain_row *a = &u->r[order[j - 1]], *b = &u->r[order[j]];
+
+			if (a->bytes > b->bytes || (a->bytes == b->bytes &&
+			    strcmp(strtab_get(unames, order[j - 1]), strtab_get(unames, order[j])) <= 0))
+				break;
+			uint32_t x = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = x;
+		}
+	t = out_table(d, "uncertain", "allocated before events were lost, not seen freed: they "
+		      "may have been freed among the lost events (not held)", uncertain_columns,
+		      sizeof(uncertain_columns) / sizeof(uncertain_columns[0]));
+	t->keyed = true;
+	shown = top && top < n ? (uint32_t)top : n;
+	for (i = 0; i < shown; i++) {
+		const struct uncertain_row *r = &u->r[order[i]];
+
+		out_row_str(d, t, strtab_get(unames, order[i]));
+		out_row_u64(d, t, r->objects);
+		out_row_u64(d, t, r->bytes);
+		out_row_f64(d, t, (double)r->first->start_ns / 1e9);
+		out_row_f64(d, t, (double)r->first->end_ns / 1e9);
+	}
+	free(order);
+}
+
 /* Live allocations old enough, each tagged with its row (report name). */
 static struct live_item *collect_live(const struct outstanding_query *q, struct strtab *names,
-				      size_t *n)
+				      size_t *n, struct uncertain_rows *u, struct strtab *unames)
 {
+	const struct loss_window *w;
 	const struct ptrmap *m = &q->account->live;
 	struct live_item *items = xmalloc((m->count ? m->count : 1) * sizeof(*items));
 	char name[CALLSITE_NAME_MAX];
@@ -73,6 +153,10 @@ static struct live_item *collect_live(const struct outstanding_query *q, struct 
 		if (age < q->min_age_ns || !row_kept(&q->rows_kept, a->call_site))
 			continue;
 		len = q->namer->name(q->namer->ctx, a->call_site, name, sizeof(name));
+		if (q->losses && (w = loss_window_after(q->losses, a->ts_ns)) != NULL) {
+			add_uncertain(u, strtab_intern(unames, name, len), a->bytes_alloc, w);
+			continue;	/* its free may be among the lost events: not held */
+		}
 		items[*n].row = strtab_intern(names, name, len);
 		items[*n].age_ns = age;
 		items[*n].bytes = a->bytes_alloc;
@@ -199,7 +283,8 @@ static void add_stack_table(struct out_doc *d, const struct outstanding_query *q
 
 void write_outstanding(struct out_dest *o, const struct outstanding_query *q)
 {
-	struct strtab names;
+	struct uncertain_rows u;
+	struct strtab names, unames;
 	struct outstanding_row *rows;
 	struct live_item *items;
 	struct out_doc d;
@@ -208,7 +293,9 @@ void write_outstanding(struct out_dest *o, const struct outstanding_query *q)
 	uint64_t total_bytes = 0;
 
 	strtab_init(&names);
-	items = collect_live(q, &names, &n);
+	strtab_init(&unames);
+	memset(&u, 0, sizeof(u));
+	items = collect_live(q, &names, &n, &u, &unames);
 	rows = xcalloc(names.count ? names.count : 1, sizeof(*rows));
 	for (i = 0; i < n; i = j) {
 		struct outstanding_row *r = &rows[nrows++];
@@ -228,6 +315,11 @@ void write_outstanding(struct out_dest *o, const struct outstanding_query *q)
 	out_item_u64(&d, head, "allocations", "live allocations", n);
 	out_item_u64(&d, head, "bytes", "live bytes", total_bytes);
 	out_item_u64(&d, head, "callers", "callers", nrows);
+	if (q->losses && q->losses->n) {	/* what the lost events leave unknown */
+		out_item_u64(&d, head, "uncertain_allocations", "uncertain allocations", u.objects);
+		out_item_u64(&d, head, "uncertain_bytes", "uncertain bytes", u.bytes);
+		out_item_u64(&d, head, "loss_windows", "windows of lost events", q->losses->n);
+	}
 	out_item_f64(&d, head, "min_age_s", "minimum age (s)", (double)q->min_age_ns / 1e9);
 	out_item_f64(&d, head, "log_start_s", "log start (s)", (double)q->start_ns / 1e9);
 	out_item_f64(&d, head, "log_end_s", "log end (s)", (double)q->end_ns / 1e9);
@@ -252,11 +344,14 @@ void write_outstanding(struct out_dest *o, const struct outstanding_query *q)
 		out_row_f64(&d, t, (double)rows[i].oldest_ns / 1e9);
 		out_row_f64(&d, t, (double)rows[i].median_ns / 1e9);
 	}
+	if (u.objects)
+		add_uncertain_table(&d, &u, &unames, q->top);
 	if (q->by_key)
 		add_stack_table(&d, q);
 	if (q->growth) {
 		struct suspect_evidence ev = { q->account, q->namer, &q->rows_kept, q->end_ns,
-					       q->reclaim, q->reclaimable_list, q->rows_are_caches };
+					       q->reclaim, q->reclaimable_list, q->rows_are_caches,
+					       q->losses };
 		size_t untraced;
 
 		leak_suspects_report(&d, q->growth, q->top, q->account && q->namer ? &ev : NULL,
@@ -266,5 +361,7 @@ void write_outstanding(struct out_dest *o, const struct outstanding_query *q)
 	out_doc_release(&d);
 	free(rows);
 	free(items);
+	free(u.r);
 	strtab_release(&names);
+	strtab_release(&unames);
 }

@@ -27,6 +27,20 @@ static double share(uint64_t part, uint64_t whole)
  * account's live bytes at the end; they differ by the allocations whose
  * pointer was allocated again while live (implicit frees: no free seen).
  */
+/* What the lost events leave unknown: live objects allocated before a window of them. */
+static void add_uncertain_items(struct out_doc *d, const struct summary_report *s)
+{
+	struct out_block *b = out_list(d, "uncertain", "live at the end but allocated before events "
+				       "were lost: maybe freed among them (not held)");
+	uint64_t objects, bytes;
+
+	loss_uncertain_of(s->losses, &s->rows->live, &objects, &bytes);
+	out_item_u64(d, b, "loss_windows", "windows of lost events", s->losses->n);
+	out_item_u64(d, b, "objects", "uncertain objects", objects);
+	out_item_u64(d, b, "bytes", "uncertain bytes", bytes);
+	out_item_u64(d, b, "held_bytes", "held bytes (live - uncertain)", s->live_bytes - bytes);
+}
+
 void summary_add_bytes_block(struct out_doc *d, const struct account_totals *t,
 			     const uint64_t *live)
 {
@@ -228,6 +242,8 @@ void write_summary_report(struct out_dest *o, const struct summary_report *s)
 	src = out_list(&d, "source", NULL);
 	out_item_str(&d, src, "log", "log", s->source);
 	summary_add_bytes_block(&d, s->totals, &s->live_bytes);
+	if (s->losses && s->losses->n && s->rows)
+		add_uncertain_items(&d, s);
 	add_events_block(&d, s);
 	if (s->branch && s->rows && s->rows_kept)
 		add_branch_block(&d, s);
@@ -237,7 +253,7 @@ void write_summary_report(struct out_dest *o, const struct summary_report *s)
 		add_reallocated_table(&d, s);
 	if (s->growth) {
 		struct suspect_evidence ev = { s->rows, s->namer, s->rows_kept, s->last_ns, s->reclaim,
-					       s->reclaimable_list, s->rows_are_caches };
+					       s->reclaimable_list, s->rows_are_caches, s->losses };
 		size_t untraced;
 
 		leak_suspects_report(&d, s->growth, 10, s->rows && s->namer ? &ev : NULL, &untraced);

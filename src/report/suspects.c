@@ -24,7 +24,8 @@
 struct name_evidence {
 	uint64_t allocs, reallocated;
 	uint64_t reclaimable;		/* allocations from reclaimable slab caches */
-	uint64_t oldest_ts;		/* of its live objects; 0: none live */
+	uint64_t oldest_ts;		/* of its held objects; 0: none held */
+	uint64_t held, uncertain;	/* live objects: held, or allocated before a loss */
 };
 
 struct suspect {
@@ -87,6 +88,11 @@ static struct name_evidence *gather_evidence(const struct suspect_evidence *ev,
 		if (!l->ptr || l->call_site >= a->nsites || name_of[l->call_site] == STR_NONE)
 			continue;
 		x = &e[name_of[l->call_site]];
+		if (ev->losses && loss_window_after(ev->losses, l->ts_ns)) {
+			x->uncertain++;	/* its free may have been lost: no evidence of a leak */
+			continue;
+		}
+		x->held++;
 		if (!x->oldest_ts || l->ts_ns < x->oldest_ts)
 			x->oldest_ts = l->ts_ns;
 	}
@@ -196,6 +202,8 @@ size_t leak_suspects_report(struct out_doc *d, const struct timeline_rows *rows,
 				x->age_share = fmin(1.0, (double)(ev->end_ns - y->oldest_ts) / 1e9 /
 							 rows->span_s);
 		}
+		if (id != STR_NONE && e[id].uncertain && !e[id].held)
+			continue;	/* all it holds was allocated before events were lost */
 		if (x->untraced_share >= SUSPECT_UNTRACED_SHARE) {
 			(*untraced)++;	/* its frees take a path the log does not see */
 			continue;

@@ -358,6 +358,70 @@ def check_lifetimes(log, json_path):
     print('lifetimes: %d rows agree (%d objects freed)' % (len(rows), sum(map(len, ages.values()))))
 
 
+def loss_windows(log):
+    """Windows of lost events in us: each marker from the event before to the
+    one after; 10 s of silence unless the header says nothing was dropped;
+    with a header that says entries were dropped, the start until every
+    CPU's first event."""
+    header = re.search(r'entries-in-buffer/entries-written: (\d+)/(\d+)',
+                       open(log, errors='replace').read(4096))
+    complete = header and header.group(1) == header.group(2)
+    overrun = header and int(header.group(2)) > int(header.group(1))
+    windows, last, first, cpu_first, pending = [], 0, None, {}, False
+    for no, cpu, ts, kind, f in events(log):
+        if kind == 'marker':
+            if not pending:
+                windows.append([last, None])
+            pending = True
+            continue
+        if pending:
+            windows[-1][1] = max(ts, windows[-1][0])
+            pending = False
+        elif last and ts > last + 10 * 1000000 and not complete:
+            windows.append([last, ts])
+        first = ts if first is None else first
+        last = max(last, ts)
+        cpu_first.setdefault(cpu, ts)
+    if pending:
+        windows[-1][1] = last
+    if overrun and cpu_first and max(cpu_first.values()) > first:
+        windows.append([first, max(cpu_first.values())])
+    return windows
+
+
+def check_uncertain(log, out_json):
+    """--outstanding's held and uncertain objects: live at the end (the
+    tick-ordered replay), uncertain when allocated before a window's end."""
+    o = json.load(open(out_json))
+    windows = loss_windows(log)
+    live = {}
+    for no, cpu, ts, kind, f in in_tick_order(events(log)):
+        if kind in ALLOCS and not is_null(f['ptr']):
+            live[f['ptr']] = (re.sub(r'/0x[0-9a-f]+$', '', f['call_site']),
+                              int(f['bytes_alloc']), ts)
+        elif kind in FREES:
+            live.pop(f.get('ptr', '0'), None)
+    held, unsure = {}, {}
+    for site, b, ts in live.values():
+        into = unsure if any(end > ts for _, end in windows) else held
+        r = into.setdefault(site, [0, 0])
+        r[0] += 1
+        r[1] += b
+    t = o['totals']
+    check('held allocations, bytes', (t['allocations'], t['bytes']),
+          (sum(r[0] for r in held.values()), sum(r[1] for r in held.values())))
+    check('uncertain allocations, bytes', (t.get('uncertain_allocations', 0), t.get('uncertain_bytes', 0)),
+          (sum(r[0] for r in unsure.values()), sum(r[1] for r in unsure.values())))
+    check('windows', t.get('loss_windows', 0), len(windows))
+    check('held rows', {r['key']: (r['count'], r['bytes']) for r in o['callers']},
+          {k: tuple(v) for k, v in held.items()})
+    check('uncertain rows', {r['key']: (r['objects'], r['bytes']) for r in o.get('uncertain', [])},
+          {k: tuple(v) for k, v in unsure.items()})
+    print('uncertain: %d windows; held %d objects, uncertain %d objects (%d bytes)' %
+          (len(windows), sum(r[0] for r in held.values()), sum(r[0] for r in unsure.values()),
+           sum(r[1] for r in unsure.values())))
+
+
 def check(what, got, want):
     if got != want:
         sys.exit('ref_report: %s: trace_analyze %r, expected %r' % (what, got, want))
@@ -440,7 +504,7 @@ def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
     {'findings': check_findings, 'pages': check_pages, 'outstanding': check_outstanding,
-     'peak': check_peak, 'lifetimes': check_lifetimes,
+     'peak': check_peak, 'lifetimes': check_lifetimes, 'uncertain': check_uncertain,
      'perf-pages': check_perf_pages}[sys.argv[1]](*sys.argv[2:])
 
 
