@@ -34,7 +34,7 @@ static const char usage_line[] =
 	"                     [-l FILE] [-r FILE [-a ATTR] [-i]] [--save-index FILE]\n"
 	"                     [--summary FILE] [--stats FILE [--top N]] [--page FILE]\n"
 	"                     [--outstanding FILE [--min-age S]] [--peak FILE [--peak-at T]]\n"
-	"                     [--lifetimes FILE] [--time START,END]\n"
+	"                     [--lifetimes FILE] [--growth FILE] [--time START,END]\n"
 	"                     [--folded FILE] [--folded-pages FILE] [--flame FILE]\n"
 	"                     [--pprof FILE]\n"
 	"                     [--weight bytes|live|waste|count] [--wrappers FILE]\n"
@@ -240,6 +240,7 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 			 "--peak: what each row held at TIME (seconds as the log prints them) "
 			 "instead of at the peak"),
 		OPT_REPORT(REPORT_LIFETIMES, o->report_path),
+		OPT_REPORT(REPORT_GROWTH, o->report_path),
 		OPT_REPORT(REPORT_PAGE, o->report_path),
 		OPT_UINT(0, "top", &o->top, "N", 1, SIZE_MAX, "a number of rows",
 			 "-c, --stats, --outstanding: the first N rows only (the account's "

@@ -18,6 +18,7 @@
 #include "dirtree.h"
 #include "engine.h"
 #include "flame.h"
+#include "growthreport.h"
 #include "folded.h"
 #include "html.h"
 #include "kreport.h"
@@ -646,6 +647,20 @@ static int lifetimes_report(const struct report_run *run, const char *path,
 	return write_report(run, path, write_lifetime_rows, err);
 }
 
+static void write_growth_rows(struct out_dest *o, const struct report_run *run)
+{
+	struct timeline_rows rows;
+
+	timeline_rows_of(run->a, &rows);
+	write_growth(o, &rows, grouping_name(run->o->req.group_by), run->o->top);
+	timeline_rows_release(&rows);
+}
+
+static int growth_report(const struct report_run *run, const char *path, struct ta_error *err)
+{
+	return write_report(run, path, write_growth_rows, err);
+}
+
 static int page_report(const struct report_run *run, const char *path, struct ta_error *err)
 {
 	return write_report(run, path, write_page_file, err);
@@ -752,6 +767,16 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.requires = REQUIRES_LOG, .top = true,
 		.without_log = "--lifetimes needs a log (-f LOG or --db-file DB)",
 		.hint = "--lifetimes", .write = lifetimes_report,
+	},
+	[REPORT_GROWTH] = {
+		.name = "growth", .long_name = "growth",
+		.help = "per row (per slab cache with --group-by cache), how its live bytes grew: "
+			"at the start, the end and the peak, bytes per second and r2, the eighth "
+			"of the log in which it grew most",
+		.shape = SHAPE_TABLES, .needs = NEED_TIMELINE | NEED_EVENTS,
+		.requires = REQUIRES_LOG, .top = true,
+		.without_log = "--growth needs a log (-f LOG or --db-file DB)",
+		.hint = "--growth", .write = growth_report,
 	},
 	[REPORT_PAGE] = {
 		.name = "page", .long_name = "page",

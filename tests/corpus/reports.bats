@@ -129,6 +129,21 @@ setup() {
 	done
 }
 
+@test "--growth: each row's end is the account's live bytes (an independent replay), start, peak and growth agree" {
+	cd "$BATS_TEST_TMPDIR"
+	"$TA" -q -f "$WORK" --growth g.json --format json
+	python3 "$TOP/tests/tools/ref_account.py" "$WORK" > ref.account
+	# the net column of the replay's account is each call site's live bytes at the end
+	awk 'NR > 9 && $3 > 0 { print $NF, $3 }' ref.account | sort > ref.end
+	jq -r '.rows[] | select(.end_bytes > 0) | "\(.key) \(.end_bytes)"' g.json | sort > got.end
+	diff -u ref.end got.end
+	jq -e 'all(.rows[]; .grew_bytes == .end_bytes - .start_bytes and .peak_bytes >= .start_bytes and .peak_bytes >= .end_bytes and .r2 >= 0 and .r2 <= 1)' g.json
+	python3 "$TOP/tests/tools/check_consumers.py" json g.json
+	# by slab cache
+	"$TA" -q -f "$CORPUS/host-6.18/stack-kmem.log" --growth c.json --group-by cache --format json
+	[ "$(jq -r '.rows[0].group_by' c.json)" = cache ]
+}
+
 @test "every table of every report says the same in text, CSV and JSON" {
 	local rep f
 	for rep in summary stats outstanding page; do
