@@ -27,6 +27,10 @@ every_report() {
 	"$TA" -q -f "$STACKS" --format "$f" -c "$f/account.$x" --stats "$f/stats.$x" \
 		--summary "$f/summary.$x" --outstanding "$f/outstanding.$x" --page "$f/page.$x"
 	"$TA" -q -f "$STACKS" --format "$f" --group-by origin -c "$f/origins.$x"
+	"$TA" -q -f "$WORK" --format "$f" --peak "$f/peak.$x" --lifetimes "$f/lifetimes.$x" \
+		--growth "$f/growth.$x" --group-by cache
+	"$TA" -q -f "$CORPUS/host-6.18/overrun-kmem.log" --format "$f" \
+		--outstanding "$f/outstanding-overrun.$x" --summary "$f/summary-overrun.$x"
 	"$TA" -q -f "$WORK" -k "$TREE" --format "$f" -l "$f/callers.$x" -b fs \
 		--summary "$f/summary-b.$x" -c "$f/by-dir.$x" --group-by dir
 	"$TA" -q -k "$TREE" --format "$f" -c "$f/static.$x"
