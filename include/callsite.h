@@ -21,6 +21,15 @@
 bool callsite_is_address(const char *text, size_t len, uint64_t *addr);
 
 /*
+ * The module of call site text[0..len) into out: the "[module]" the kernel
+ * printed after it (%pS), or kallsyms' module column of its address
+ * (syms); "vmlinux" for built-in code; "(unresolved)" for an address no
+ * symbol names. Returns the length written.
+ */
+size_t callsite_module(const char *text, size_t len, const struct symbol_table *syms,
+		       char *out, size_t cap);
+
+/*
  * Write the report name of call site text[0..len) into out (NUL-terminated,
  * truncated to cap). syms may be NULL or empty: addresses then stay hex.
  * Returns the length written.

@@ -55,16 +55,17 @@ enum event_key {
 	KEY_COMM,		/* the task's name ("(no task)" when the log gives none) */
 	KEY_PID,		/* the task as "comm-pid" */
 	KEY_GFP,		/* the gfp_flags string ("(no gfp_flags)") */
+	KEY_MODULE,		/* the call site's module (callsite_module), with syms */
 };
 
 /*
  * Count a slab event under the key of that name, names interned in
  * key_names. A free is applied as it is: it credits the key its allocation
  * was counted under (never filtered by task: what a task allocated is freed
- * by anyone).
+ * by anyone). syms: what names a KEY_MODULE address's module (or NULL).
  */
 void count_by_event_key(struct account *by_key, struct strtab *key_names,
 			const struct trace_strings *s, const struct kmem_event *ev,
-			enum event_key key);
+			enum event_key key, const struct symbol_table *syms);
 
 #endif

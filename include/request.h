@@ -25,13 +25,14 @@ enum group_by {
 	GROUP_COMM,		/* the task's name, as the log prints it */
 	GROUP_PID,		/* the task: "comm-pid", as ftrace prints it */
 	GROUP_GFP,		/* the gfp_flags string */
+	GROUP_MODULE,		/* the loadable module of the call site, "vmlinux" when built in */
 };
 
 /* Is a row keyed by a field of the event itself, rather than by its call site? */
 static inline bool group_is_by_event_field(enum group_by g)
 {
 	return g == GROUP_CACHE || g == GROUP_SIZE_CLASS || g == GROUP_COMM || g == GROUP_PID ||
-	       g == GROUP_GFP;
+	       g == GROUP_GFP || g == GROUP_MODULE;
 }
 
 /*
@@ -47,11 +48,13 @@ struct task_filters {
 	size_t npid;
 	char gfp[TASK_FILTER_MAX][64];
 	size_t ngfp;
+	char module[TASK_FILTER_MAX][64];	/* --module: "vmlinux" for built-in code */
+	size_t nmodule;
 };
 
 static inline bool task_filters_set(const struct task_filters *f)
 {
-	return f->ncomm || f->npid || f->ngfp;
+	return f->ncomm || f->npid || f->ngfp || f->nmodule;
 }
 
 /* What the chosen reports need of the run, beyond the account every run makes. */

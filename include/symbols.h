@@ -19,8 +19,11 @@
 struct ksym {
 	uint64_t addr;
 	uint32_t name;		/* offset into symbol_table.names */
+	uint32_t module;	/* kallsyms' "[module]": offset into names, or KSYM_BUILT_IN */
 	char type;
 };
+
+#define KSYM_BUILT_IN UINT32_MAX
 
 /* Whose choice among aliases, and of what an address may resolve to. */
 enum symbol_rule {
@@ -74,6 +77,12 @@ const struct ksym *symbols_lookup(const struct symbol_table *t, uint64_t addr);
 static inline const char *ksym_name(const struct symbol_table *t, const struct ksym *s)
 {
 	return t->names + s->name;
+}
+
+/* The module kallsyms names for s ("ext4"), or NULL for built-in code (and a System.map's). */
+static inline const char *ksym_module(const struct symbol_table *t, const struct ksym *s)
+{
+	return s->module == KSYM_BUILT_IN ? NULL : t->names + s->module;
 }
 
 #endif

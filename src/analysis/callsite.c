@@ -79,11 +79,40 @@ size_t callsite_name(const char *text, size_t len, const struct symbol_table *sy
 	sym = syms ? symbols_lookup(syms, addr) : NULL;
 	if (!sym)
 		return callsite_put(out, cap, 0, text, len);
+	/* as %pS prints it: a module's code with " [module]" after */
 	if (by_function)
-		n = snprintf(out, cap, "%s", ksym_name(syms, sym));
+		n = snprintf(out, cap, "%s%s%s%s", ksym_name(syms, sym),
+			     ksym_module(syms, sym) ? " [" : "",
+			     ksym_module(syms, sym) ? ksym_module(syms, sym) : "",
+			     ksym_module(syms, sym) ? "]" : "");
 	else
-		n = snprintf(out, cap, "%s+0x%llx", ksym_name(syms, sym),
-			     (unsigned long long)(addr - sym->addr));
+		n = snprintf(out, cap, "%s+0x%llx%s%s%s", ksym_name(syms, sym),
+			     (unsigned long long)(addr - sym->addr),
+			     ksym_module(syms, sym) ? " [" : "",
+			     ksym_module(syms, sym) ? ksym_module(syms, sym) : "",
+			     ksym_module(syms, sym) ? "]" : "");
+	return n < 0 ? 0 : ((size_t)n < cap ? (size_t)n : cap - 1);
+}
+
+size_t callsite_module(const char *text, size_t len, const struct symbol_table *syms,
+			char *out, size_t cap)
+{
+	const char *open = len ? memchr(text, '[', len) : NULL;
+	const struct ksym *sym;
+	const char *module = "vmlinux";
+	uint64_t addr;
+	int n;
+
+	if (open && open > text && open[-1] == ' ' && text[len - 1] == ']')
+		n = snprintf(out, cap, "%.*s", (int)(text + len - 1 - (open + 1)), open + 1);
+	else {
+		if (callsite_is_address(text, len, &addr)) {
+			sym = syms ? symbols_lookup(syms, addr) : NULL;
+			module = !sym ? "(unresolved)" : ksym_module(syms, sym) ? ksym_module(syms, sym)
+										: "vmlinux";
+		}
+		n = snprintf(out, cap, "%s", module);
+	}
 	return n < 0 ? 0 : ((size_t)n < cap ? (size_t)n : cap - 1);
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "callsite.h"
 #include "regroup.h"
 
 void count_by_origin(struct account *by_key, struct origin_keys *keys,
@@ -99,7 +100,8 @@ const char *kmalloc_size_class(uint32_t bytes)
 
 /* The name of an event's key, into out: its cache, size class, task or gfp_flags. */
 static size_t event_key_name(const struct trace_strings *s, const struct kmem_event *ev,
-			     enum event_key key, char *out, size_t cap)
+			     enum event_key key, const struct symbol_table *syms, char *out,
+			     size_t cap)
 {
 	const struct strtab *t = key == KEY_GFP ? &s->gfps : &s->comms;
 	uint32_t id = key == KEY_GFP ? ev->gfp : ev->comm;
@@ -109,6 +111,11 @@ static size_t event_key_name(const struct trace_strings *s, const struct kmem_ev
 	switch (key) {
 	case KEY_CACHE:
 		return slab_cache_name(s, ev, out, cap);
+	case KEY_MODULE:
+		if (ev->call_site == STR_NONE)
+			return (size_t)snprintf(out, cap, "(no call site)");
+		return callsite_module(strtab_get(&s->call_sites, ev->call_site),
+				       strtab_length(&s->call_sites, ev->call_site), syms, out, cap);
 	case KEY_SIZE_CLASS:
 		n = snprintf(out, cap, "%s", kmalloc_size_class(ev->bytes_alloc));
 		break;
@@ -126,7 +133,7 @@ static size_t event_key_name(const struct trace_strings *s, const struct kmem_ev
 
 void count_by_event_key(struct account *by_key, struct strtab *key_names,
 			const struct trace_strings *s, const struct kmem_event *ev,
-			enum event_key key)
+			enum event_key key, const struct symbol_table *syms)
 {
 	struct kmem_event keyed;
 	char name[512];
@@ -137,7 +144,7 @@ void count_by_event_key(struct account *by_key, struct strtab *key_names,
 		return;
 	}
 	keyed = *ev;
-	n = event_key_name(s, ev, key, name, sizeof(name));
+	n = event_key_name(s, ev, key, syms, name, sizeof(name));
 	keyed.call_site = strtab_intern(key_names, name, n);
 	account_apply(by_key, &keyed);
 }

@@ -30,7 +30,8 @@ static const char usage_line[] =
 	"                     [--save-db DB] [-c FILE] [-o KEY]\n"
 	"                     [--malloc | --cache] [--group-by callsite|function|origin|\n"
 	"                                          cache|size-class|comm|pid|gfp|dir]\n"
-	"                     [--comm NAME,...] [--pid P,...] [--gfp FLAG,...] [-b DIR]\n"
+	"                     [--comm NAME,...] [--pid P,...] [--gfp FLAG,...]\n"
+	"                     [--module NAME,...] [-b DIR]\n"
 	"                     [-l FILE] [-r FILE [-a ATTR] [-i]] [--save-index FILE]\n"
 	"                     [--summary FILE] [--stats FILE [--top N]] [--page FILE]\n"
 	"                     [--outstanding FILE [--min-age S]] [--peak FILE [--peak-at T]]\n"
@@ -67,7 +68,7 @@ static const struct po_command analyse_command = {
 /* The groupings of the bare command's rows (dir is diff's). */
 #define ANALYSE_GROUPS (1u << GROUP_CALLSITE | 1u << GROUP_FUNCTION | 1u << GROUP_ORIGIN | \
 			1u << GROUP_CACHE | 1u << GROUP_DIR | 1u << GROUP_SIZE_CLASS | \
-			1u << GROUP_COMM | 1u << GROUP_PID | 1u << GROUP_GFP)
+			1u << GROUP_COMM | 1u << GROUP_PID | 1u << GROUP_GFP | 1u << GROUP_MODULE)
 
 static const char *const weight_names[] = { "bytes", "live", "waste", "count", NULL };
 
@@ -124,6 +125,17 @@ static int read_gfp_filter(const struct po_option *o, const char *arg, struct ta
 	if (read_name_list(arg, f->gfp, &f->ngfp) < 0)
 		return error_set(why, "--gfp wants GFP flags as the log prints them (FLAG or "
 				 "FLAG,FLAG,...: GFP_KERNEL, __GFP_ACCOUNT ...), not '%s'", arg);
+	return 0;
+}
+
+static int read_module_filter(const struct po_option *o, const char *arg, struct ta_error *why)
+{
+	struct task_filters *f = o->value;
+
+	if (read_name_list(arg, f->module, &f->nmodule) < 0)
+		return error_set(why, "--module wants module names (NAME or NAME,NAME,...: ext4, "
+				 "vmlinux for built-in code; %d at most), not '%s'", TASK_FILTER_MAX,
+				 arg);
 	return 0;
 }
 
@@ -222,6 +234,9 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 		OPT_CALL(0, "pid", &o->req.filters, "P[,P...]", read_pid_filter,
 			 "only the allocations of these tasks (by pid), and their frees by any "
 			 "task"),
+		OPT_CALL(0, "module", &o->req.filters, "NAME[,NAME...]", read_module_filter,
+			 "only the allocations of call sites in these modules (vmlinux: built-in "
+			 "code), and their frees"),
 		OPT_CALL(0, "gfp", &o->req.filters, "FLAG[,FLAG...]", read_gfp_filter,
 			 "only the allocations whose gfp_flags hold one of these flags, and "
 			 "their frees"),

@@ -214,7 +214,8 @@ static void apply_event(struct live_account *l, const struct kmem_event *ev)
 	account_apply(&l->account[BY_SITE], ev);
 	if (!kmem_is_slab(ev->kind))
 		return;
-	count_by_event_key(&l->account[BY_CACHE], &l->cache_names, &l->strings, ev, KEY_CACHE);
+	count_by_event_key(&l->account[BY_CACHE], &l->cache_names, &l->strings, ev, KEY_CACHE,
+			   NULL);
 	if (!l->stacks)
 		return;
 	count_by_origin(&l->account[BY_ORIGIN], &l->keys, ev);

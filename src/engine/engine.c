@@ -533,6 +533,18 @@ static bool allocation_matches(const struct analysis *r, const struct kmem_event
 		for (p = gfp; !ok && (p = strstr(p, f->gfp[i])); p += n)
 			ok = (p == gfp || p[-1] == '|') && (p[n] == '\0' || p[n] == '|');
 	}
+	if (ok && f->nmodule) {
+		char module[64];
+
+		if (ev->call_site == STR_NONE)
+			snprintf(module, sizeof(module), "(no call site)");
+		else
+			callsite_module(strtab_get(&r->strings.call_sites, ev->call_site),
+					strtab_length(&r->strings.call_sites, ev->call_site), &r->syms,
+					module, sizeof(module));
+		for (ok = false, i = 0; !ok && i < f->nmodule; i++)
+			ok = strcmp(module, f->module[i]) == 0;
+	}
 	return ok;
 }
 
@@ -627,7 +639,8 @@ static void consume_ordered(void *ctx, const struct kmem_event *ev)
 	if (r->have_keys && kmem_is_slab(ev->kind))
 		count_by_origin(&r->by_key, &r->keys, ev);
 	if (r->have_caches && kmem_is_slab(ev->kind)) {
-		count_by_event_key(&r->by_cache, &r->cache_keys, &r->strings, ev, r->cache_key);
+		count_by_event_key(&r->by_cache, &r->cache_keys, &r->strings, ev, r->cache_key,
+				   &r->syms);
 		if (r->cache_key == KEY_CACHE && ev->cache == STR_NONE &&
 		    kmem_is_cache_family(ev->kind) && kmem_is_slab_alloc(ev->kind))
 			r->unnamed_cache_allocs++;
@@ -1323,6 +1336,7 @@ static int prepare_origins(struct analysis *r, struct ta_error *err)
 		static const enum event_key key_of[] = {
 			[GROUP_CACHE] = KEY_CACHE, [GROUP_SIZE_CLASS] = KEY_SIZE_CLASS,
 			[GROUP_COMM] = KEY_COMM, [GROUP_PID] = KEY_PID, [GROUP_GFP] = KEY_GFP,
+			[GROUP_MODULE] = KEY_MODULE,
 		};
 
 		r->cache_key = key_of[r->req->group_by];

@@ -88,7 +88,8 @@ static inline bool is_name_end(char c)
  * kallsyms puts "\t[module]" after it); false if it is not one.
  */
 static bool parse_map_line(const char *line, size_t n, uint64_t *addr, char *type,
-			   const char **name, size_t *name_len)
+			   const char **name, size_t *name_len, const char **module,
+			   size_t *module_len)
 {
 	size_t i = 0, end;
 	uint64_t v = 0;
@@ -112,17 +113,26 @@ static bool parse_map_line(const char *line, size_t n, uint64_t *addr, char *typ
 	for (end = i + 3; end < n && !is_name_end(line[end]); end++)
 		;
 	*name_len = end - (i + 3);
+	*module = NULL;
+	*module_len = 0;
+	while (end < n && (line[end] == '\t' || line[end] == ' '))
+		end++;
+	if (end + 2 < n && line[end] == '[' && memchr(line + end, ']', n - end)) {
+		*module = line + end + 1;	/* kallsyms: "\t[ext4]" */
+		*module_len = (size_t)((const char *)memchr(line + end, ']', n - end) - *module);
+	}
 	return *name_len > 0;
 }
 
 static void add_symbol(struct symbol_table *t, size_t *cap, size_t *names_cap,
-		       uint64_t addr, char type, const char *name, size_t name_len)
+		       uint64_t addr, char type, const char *name, size_t name_len,
+		       const char *module, size_t module_len)
 {
 	if (t->count == *cap) {
 		*cap = *cap ? *cap * 2 : 4096;
 		t->syms = xrealloc(t->syms, *cap * sizeof(*t->syms));
 	}
-	while (t->names_len + name_len + 1 > *names_cap) {
+	while (t->names_len + name_len + module_len + 2 > *names_cap) {
 		*names_cap = *names_cap ? *names_cap * 2 : 65536;
 		t->names = xrealloc(t->names, *names_cap);
 	}
@@ -132,6 +142,13 @@ static void add_symbol(struct symbol_table *t, size_t *cap, size_t *names_cap,
 	t->syms[t->count].type = type;
 	t->syms[t->count].name = (uint32_t)t->names_len;
 	t->names_len += name_len + 1;
+	t->syms[t->count].module = KSYM_BUILT_IN;
+	if (module && module_len) {
+		memcpy(t->names + t->names_len, module, module_len);
+		t->names[t->names_len + module_len] = '\0';
+		t->syms[t->count].module = (uint32_t)t->names_len;
+		t->names_len += module_len + 1;
+	}
 	t->count++;
 }
 
@@ -215,13 +232,16 @@ static int parse_symbols(struct symbol_table *t, const char *text, size_t len,
 		const char *nl = memchr(text + at, '\n', len - at);
 		size_t n = nl ? (size_t)(nl - (text + at)) : len - at, sym_len;
 		uint64_t addr;
-		const char *sym;
+		const char *sym, *module;
+		size_t module_len;
 		char type;
 
 		lines++;
-		if (n < 4096 && parse_map_line(text + at, n, &addr, &type, &sym, &sym_len)) {
+		if (n < 4096 && parse_map_line(text + at, n, &addr, &type, &sym, &sym_len, &module,
+					       &module_len)) {
 			if (rule != SYMRULE_TEP || tep_keeps(type, sym))
-				add_symbol(t, &cap, &names_cap, addr, type, sym, sym_len);
+				add_symbol(t, &cap, &names_cap, addr, type, sym, sym_len, module,
+					   module_len);
 			texts += is_text_type(type);
 		} else {
 			bad++;

@@ -95,9 +95,14 @@ static int write_log_reports(const struct report_run *run, struct ta_error *err)
 		if (analysis_time_window_set(&opts->req))
 			fprintf(stderr, "  time window:            %llu events outside it left out\n",
 				(unsigned long long)r->outside_window);
-		if (r->have_filters)
+		if (r->have_filters && !opts->req.filters.nmodule)
 			fprintf(stderr, "  --comm/--pid/--gfp:     %llu allocations of other tasks or "
 				"flags left out, and %llu frees of them\n",
+				(unsigned long long)r->filtered_allocs,
+				(unsigned long long)r->filtered_frees);
+		else if (r->have_filters)
+			fprintf(stderr, "  filters (--module...):  %llu allocations of other modules, "
+				"tasks or flags left out, and %llu frees of them\n",
 				(unsigned long long)r->filtered_allocs,
 				(unsigned long long)r->filtered_frees);
 		if (r->have_ktree)

@@ -55,7 +55,7 @@ static const char *grouping_name(enum group_by g)
 		[GROUP_CALLSITE] = "callsite", [GROUP_FUNCTION] = "function",
 		[GROUP_ORIGIN] = "origin", [GROUP_CACHE] = "cache", [GROUP_DIR] = "dir",
 		[GROUP_SIZE_CLASS] = "size-class", [GROUP_COMM] = "comm", [GROUP_PID] = "pid",
-		[GROUP_GFP] = "gfp",
+		[GROUP_GFP] = "gfp", [GROUP_MODULE] = "module",
 	};
 
 	return (unsigned)g < sizeof(names) / sizeof(names[0]) ? names[g] : NULL;
@@ -325,6 +325,8 @@ static const char *rows_noun(const struct options *o)
 		return "by task";
 	case GROUP_GFP:
 		return "by GFP flags";
+	case GROUP_MODULE:
+		return "by module";
 	case GROUP_DIR:
 		return "by directory";
 	default:

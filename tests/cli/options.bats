@@ -76,7 +76,7 @@ usage_error() {	# EXPECTED-FIRST-LINE: after `run`, check exit 2 and the usage l
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" extra
 	usage_error "trace_analyze: error: unexpected argument 'extra': the log is -f '$FIX/trace-pipe-6.18.log' already (one log at a time)"
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" --group-by file
-	usage_error "trace_analyze: error: unknown --group-by value 'file' (callsite, function, origin, cache, dir, size-class, comm, pid, gfp)"
+	usage_error "trace_analyze: error: unknown --group-by value 'file' (callsite, function, origin, cache, dir, size-class, comm, pid, gfp, module)"
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" --weight heavy --folded -
 	usage_error "trace_analyze: error: unknown --weight 'heavy' (bytes, live, waste, count)"
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" --weight live -c -
@@ -269,14 +269,14 @@ complete_words() {
 # the --group-by keys a command's --help names, from its "WHAT: a, b, c" list
 help_group_keys() {
 	"$TA" "$@" --help | awk 'on && /^ +(-[a-zA-Z], )?--[a-z]/ && !/^ +--group-by/ { exit } /--group-by WHAT/ { on = 1 } on { print }' |
-		tr '\n' ' ' | sed -n 's/.*; WHAT: \([a-z, -]*\).*/\1/p' | tr -d ' ' | tr ',' '\n' | sed '/^$/d'
+		tr '\n' ' ' | sed -n 's/.*; *WHAT: \([a-z, -]*\).*/\1/p' | tr -d ' ' | tr ',' '\n' | sed '/^$/d'
 }
 
 @test "--group-by: every command takes every key its help shows, and its help shows no other" {
 	local cmd key out
 	for cmd in "" diff top; do
 		[ -n "$(help_group_keys $cmd)" ] || { echo "no keys in '$cmd --help'"; return 1; }
-		for key in callsite function origin cache dir size-class comm pid gfp; do
+		for key in callsite function origin cache dir size-class comm pid gfp module; do
 			# a key is refused as "unknown" before anything runs: no log, no root needed
 			out=$("$TA" $cmd --group-by "$key" --no-such-option 2>&1 || true)
 			if help_group_keys $cmd | grep -qx -- "$key"; then
