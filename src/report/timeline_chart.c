@@ -511,6 +511,37 @@ static void draw_lost_marks(struct chart *c, double y0, double y1)
 	cairo_restore(cr);
 }
 
+/* The highest sample of live bytes: a dotted line and its figure. */
+static void draw_peak_mark(struct chart *c, double y0, double y1, double hi)
+{
+	const struct timeline_rows *rows = c->rows;
+	cairo_t *cr = c->cr;
+	double dash[] = { 1, 2 }, x, y, div;
+	const char *unit;
+	uint32_t i, at = 0;
+	char label[64];
+
+	for (i = 1; i < rows->nsamples; i++)
+		if (rows->total[i] > rows->total[at])
+			at = i;
+	if (!rows->nsamples || rows->total[at] <= 0)
+		return;
+	x = floor(x_of(c, rows->ts[at])) + 0.5;
+	y = y1 - rows->total[at] / hi * (y1 - y0);
+	size_unit(rows->total[at], &div, &unit);
+	snprintf(label, sizeof(label), "peak %.1f %s", rows->total[at] / div, unit);
+	cairo_save(cr);
+	cairo_set_dash(cr, dash, 2, 0);
+	cairo_set_line_width(cr, 1);
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	cairo_move_to(cr, x, y - 14);
+	cairo_line_to(cr, x, y1);
+	cairo_stroke(cr);
+	cairo_set_font_size(cr, 11);
+	text_at(cr, x, y - 17, label, x > (c->x0 + c->x1) / 2 ? 1 : 0);
+	cairo_restore(cr);
+}
+
 /* The "other" entry's last bytes, and how many rows it holds that allocated. */
 static double other_at_end(const struct chart *c)
 {
@@ -642,6 +673,7 @@ static void draw_timeline(cairo_t *cr, void *ctx)
 		draw_areas(c, y0, y1, hi);
 	draw_time_axis(c, y0, y1);
 	draw_lost_marks(c, y0, y1);
+	draw_peak_mark(c, y0, y1, hi);
 	draw_legend(c, y0 + 10, c->height - 12);
 	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
 	cairo_set_font_size(cr, 12);
