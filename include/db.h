@@ -71,7 +71,8 @@ int db_writer_add(struct db_writer *w, const struct kmem_event *ev, struct ta_er
 int db_writer_finish(struct db_writer *w, const char *source, const struct trace_strings *strings,
 		     const struct parse_stats *stats, const struct trace_header *header,
 		     const struct db_input_facts *facts, const struct db_capture_facts *capture,
-		     const struct account *run_account, unsigned families, struct ta_error *err);
+		     uint64_t reordered, const struct account *run_account, unsigned families,
+		     struct ta_error *err);
 
 /* Give up (on an error elsewhere): nothing is left under the final name. */
 void db_writer_abort(struct db_writer *w);
@@ -83,6 +84,7 @@ struct db {
 	struct trace_header header;
 	struct db_input_facts facts;
 	struct db_capture_facts capture;	/* zero: made from a text log (or an old DB) */
+	uint64_t reordered;		/* events the log's reading put in pairing order */
 	uint64_t nevents;
 	bool user_frames;		/* its stacks keep perf's user frames */
 };

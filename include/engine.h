@@ -53,6 +53,8 @@ struct analysis {
 	struct read_result read;
 	struct account account;
 	struct tick_order ticks;	/* each tick's events in pairing order (tickorder.h) */
+	struct ptrmap order_live;	/* the order's live pointers, when the account sees a part */
+	bool have_order_live;
 	struct loss_windows losses;	/* when events were lost (losses.h) */
 	struct peak_watch peak;		/* NEED_PEAK: the rows account's peak (peak.h) */
 	bool have_peak;

@@ -592,34 +592,54 @@ static bool kept_by_filters(struct analysis *r, const struct kmem_event *ev)
 	return true;	/* markers, batched page frees, per-CPU drains... */
 }
 
-/* tickorder.h's question: is ev's pointer live? (-1: unknown, a family not counted.) */
+/*
+ * tickorder.h's question: is ev's pointer live? Every slab event's, whatever
+ * the filters keep: the account's live map when it sees them all, else a
+ * map of its own (so the order is the same with --malloc, --comm or --time).
+ */
 static int pointer_is_live(void *ctx, const struct kmem_event *ev)
 {
 	const struct analysis *r = ctx;
+	const struct ptrmap *live = r->have_order_live ? &r->order_live : &r->account.live;
 
-	if (!account_counts_kind(&r->account, ev->kind))
-		return -1;
-	return ptrmap_find(&r->account.live, ev->ptr) != NULL;
+	return ptrmap_find(live, ev->ptr) != NULL;
+}
+
+/* The order's own live map: what every slab event does to it. */
+static void track_order_liveness(struct analysis *r, const struct kmem_event *ev)
+{
+	struct live_alloc *slot;
+	int existed;
+
+	if (!ev->ptr || !kmem_is_slab(ev->kind))
+		return;
+	if (kmem_is_slab_alloc(ev->kind)) {
+		ptrmap_insert(&r->order_live, ev->ptr, &existed)->call_site = 0;
+	} else if ((slot = ptrmap_find(&r->order_live, ev->ptr)) != NULL) {
+		ptrmap_remove(&r->order_live, slot);
+	}
+}
+
+/* Every event, in the log's order, through the tick's ordering (tickorder.h). */
+static void consume_event(void *ctx, const struct kmem_event *ev)
+{
+	tick_order_push(&((struct analysis *)ctx)->ticks, ev);
 }
 
 /*
- * Every event, in the log's order: saved as it came (--save-db), then
- * through the tick's ordering (tickorder.h) into consume_ordered.
+ * Each event in pairing order: saved (--save-db: a DB holds them in that
+ * order, its accounts of every family agree with the log's), then kept or
+ * not by the filters and the time window, into the accounts.
  */
-static void consume_event(void *ctx, const struct kmem_event *ev)
+static void consume_ordered(void *ctx, const struct kmem_event *ev)
 {
 	struct analysis *r = ctx;
 
 	if (r->saving && !r->save_failed &&
 	    db_writer_add(r->saving, ev, &r->save_error) < 0)
 		r->save_failed = true;
-	tick_order_push(&r->ticks, ev);
-}
-
-static void consume_ordered(void *ctx, const struct kmem_event *ev)
-{
-	struct analysis *r = ctx;
-
+	if (r->have_order_live)
+		track_order_liveness(r, ev);
 	loss_windows_apply(&r->losses, ev);	/* a fact of the log, whatever is kept */
 
 	if (analysis_time_window_set(r->req) && !kept_by_window(r, ev))
@@ -748,7 +768,7 @@ static int finish_saving(struct analysis *r, struct ta_error *err)
 		snprintf(capture.os_release, sizeof(capture.os_release), "%s", r->binary.os_release);
 	}
 	return db_writer_finish(w, input_name(r), &r->strings, &r->read.stats, &r->read.header,
-				&r->facts.input, &capture, &r->account,
+				&r->facts.input, &capture, r->ticks.reordered, &r->account,
 				analysis_time_window_set(r->req) ? 0 : r->req->families, err);
 }
 
@@ -1165,6 +1185,7 @@ static int read_db(struct analysis *r, struct ta_error *err)
 	r->facts.source = r->req->db_path;
 	r->facts.made_from = r->facts.log_name = r->db.source;
 	r->facts.input = r->db.facts;
+	r->ticks.reordered = r->db.reordered;	/* the reading's: its events are in that order */
 	if (r->db.capture.kind == BINARY_TRACEDAT || r->db.capture.kind == BINARY_PERFDATA) {
 		/* made from a binary capture: its reports use the capture's words */
 		r->have_binary = true;
@@ -1228,6 +1249,11 @@ void analysis_init(struct analysis *r, const struct analysis_request *opts)
 	trace_strings_init(&r->strings);
 	account_init(&r->account, opts->families);
 	tick_order_init(&r->ticks, pointer_is_live, consume_ordered, r);
+	if (opts->families != FAMILY_ALL || task_filters_set(&opts->filters) ||
+	    opts->has_time_start || opts->has_time_end) {	/* the account sees a part */
+		ptrmap_init(&r->order_live);
+		r->have_order_live = true;
+	}
 	loss_windows_init(&r->losses);
 	symbols_init(&r->syms);
 	symbols_init(&r->kallsyms);
@@ -1251,6 +1277,8 @@ void analysis_release(struct analysis *r)
 {
 	input_close(&r->input);
 	tick_order_release(&r->ticks);
+	if (r->have_order_live)
+		ptrmap_release(&r->order_live);
 	loss_windows_release(&r->losses);
 	if (r->have_peak)
 		peak_watch_release(&r->peak);

@@ -33,6 +33,7 @@ enum db_section {
 	SEC_STACKS = 12,	/* per stack its frame count, then all frame ids */
 	SEC_RECLAIMABLE = 13,	/* the log header's reclaimable caches; absent: none given */
 	SEC_CAPTURE = 14,	/* struct db_capture_facts; absent: made from a text log */
+	SEC_REORDERED = 15,	/* uint64: events of one tick put in pairing order; absent: 0 */
 	SEC_MORE_EVENTS = 16,	/* sections 16 .. 16 + n - 2 continue the events */
 };
 
@@ -302,7 +303,8 @@ static void fill_meta(struct db_meta *m, const struct db_writer *w,
 int db_writer_finish(struct db_writer *w, const char *source, const struct trace_strings *strings,
 		     const struct parse_stats *stats, const struct trace_header *header,
 		     const struct db_input_facts *facts, const struct db_capture_facts *capture,
-		     const struct account *run_account, unsigned families, struct ta_error *err)
+		     uint64_t reordered, const struct account *run_account, unsigned families,
+		     struct ta_error *err)
 {
 	static const uint32_t account_ids[3] = { SEC_ACCOUNT_ALL, SEC_ACCOUNT_MALLOC,
 						 SEC_ACCOUNT_CACHE };
@@ -323,7 +325,9 @@ int db_writer_finish(struct db_writer *w, const char *source, const struct trace
 	     binfile_add_section(&w->file, SEC_RECLAIMABLE, header->reclaimable,
 				 strlen(header->reclaimable), err) < 0) ||
 	    (capture && capture->kind &&
-	     binfile_add_section(&w->file, SEC_CAPTURE, capture, sizeof(*capture), err) < 0))
+	     binfile_add_section(&w->file, SEC_CAPTURE, capture, sizeof(*capture), err) < 0) ||
+	    (reordered &&
+	     binfile_add_section(&w->file, SEC_REORDERED, &reordered, sizeof(reordered), err) < 0))
 		goto out;
 	for (i = 0; i < 3; i++) {
 		const struct account *a = family_of_account[i] == families ? run_account
@@ -407,8 +411,8 @@ static int load_stacks(struct db *db, uint64_t count, struct trace_strings *stri
 static int load_meta(struct db *db, struct trace_strings *strings, struct ta_error *err)
 {
 	struct db_meta m;
-	size_t len;
-	const void *p;
+	size_t len, qlen;
+	const void *p, *q;
 
 	if (binfile_read_section(&db->file, SEC_META, &p, &len, err) < 0)
 		return -1;
@@ -442,6 +446,12 @@ static int load_meta(struct db *db, struct trace_strings *strings, struct ta_err
 		return -1;
 	if (p && len != sizeof(db->capture))
 		return damaged(db, err, "its facts of the capture it was made from are damaged");
+	if (binfile_read_section(&db->file, SEC_REORDERED, &q, &qlen, err) < 0)
+		return -1;
+	if (q && qlen != sizeof(db->reordered))
+		return damaged(db, err, "its count of reordered events is damaged");
+	if (q)
+		memcpy(&db->reordered, q, qlen);
 	if (p) {
 		memcpy(&db->capture, p, len);
 		db->capture.os_release[sizeof(db->capture.os_release) - 1] = '\0';
@@ -567,7 +577,7 @@ int db_replay(struct db *db, const struct trace_strings *strings,
 {
 	size_t len;
 	const struct db_record *r = NULL;
-	uint64_t i, line = 0;
+	uint64_t i, line = 0, tick_ts = 0, tick_line = 0;
 	struct kmem_event ev;
 
 	if (db_check_events(db, err) < 0)
@@ -590,9 +600,16 @@ int db_replay(struct db *db, const struct trace_strings *strings,
 			return damaged(db, err, "an event record names a string it does not have");
 		if (kmem_is_slab_alloc(ev.kind) && ev.ptr && ev.call_site == STR_NONE)
 			return damaged(db, err, "an allocation record has no call site");
-		if (ev.line < line)
+		/* in the log's order, but within one tick (tickorder.h), whose events
+		 * the reading may have put in another order */
+		if (ev.line < line && (ev.ts_ns != tick_ts || ev.line < tick_line))
 			return damaged(db, err, "its events are out of order");
-		line = ev.line;
+		if (ev.ts_ns != tick_ts || !i) {
+			tick_ts = ev.ts_ns;
+			tick_line = line;	/* the lines before this tick */
+		}
+		if (ev.line > line)
+			line = ev.line;
 		fn(ctx, &ev);
 	}
 	return 0;

@@ -99,8 +99,6 @@ def events(path, family):
             event = m.group(2)
             if event not in ALLOCS and event not in FREES:
                 continue
-            if family and ALLOCS.get(event, FREES.get(event)) != family:
-                continue
             rest = m.group(3)
             fields = dict(FIELD.findall(rest))
             mod = re.search(r"call_site=\S+( \[[^\]]*\])", rest)
@@ -110,9 +108,10 @@ def events(path, family):
                 if event in ALLOCS:
                     site = fields["call_site"] + (mod.group(1) if mod else "")
                     yield (m.group(1), int(c.group(1)) if c else None, "alloc", ptr, site,
-                           int(fields["bytes_req"]), int(fields["bytes_alloc"]))
+                           int(fields["bytes_req"]), int(fields["bytes_alloc"]), ALLOCS[event])
                 else:
-                    yield (m.group(1), int(c.group(1)) if c else None, "free", ptr, None, 0, 0)
+                    yield (m.group(1), int(c.group(1)) if c else None, "free", ptr, None, 0, 0,
+                           FREES[event])
             except (KeyError, ValueError):
                 continue  # malformed: not used
 
@@ -125,6 +124,8 @@ def pairs(ev, live):
 
 
 def in_pairing_order(tick, live, apply):
+    """live: every slab event's live pointers (the order does not depend on
+    --malloc or --cache); apply keeps it up to date."""
     """Apply one timestamp's events (see the docstring at the top)."""
     queues = {}
     for i, ev in enumerate(tick):
@@ -146,13 +147,18 @@ def in_pairing_order(tick, live, apply):
 
 def replay(path, family, symmap, by_function, totals=None):
     live = {}
+    every = set()   # every family's live pointers: what the order asks
     sites = {}
     counts = totals if totals is not None else {}
     for k in ("allocs", "lost_frees", "implicit_frees", "failed_allocs", "null_frees"):
         counts[k] = 0
 
     def apply(ev):
-        _, _, what, ptr, site, req, alloc = ev
+        _, _, what, ptr, site, req, alloc, fam = ev
+        if ptr:
+            (every.add if what == "alloc" else every.discard)(ptr)
+        if family and fam != family:
+            return
         if what == "alloc":
             if ptr == 0:
                 counts["failed_allocs"] += 1
@@ -182,10 +188,10 @@ def replay(path, family, symmap, by_function, totals=None):
     tick = []
     for ev in events(path, family):
         if tick and ev[0] != tick[0][0]:
-            in_pairing_order(tick, live, apply)
+            in_pairing_order(tick, every, apply)
             tick = []
         tick.append(ev)
-    in_pairing_order(tick, live, apply)
+    in_pairing_order(tick, every, apply)
 
     rows = {}
     for site, s in sites.items():

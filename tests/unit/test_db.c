@@ -89,7 +89,8 @@ static void save(struct parsed *p)
 	for (i = 0; i < p->count; i++)
 		assert_int_equal(db_writer_add(w, &p->events[i], &err), 0);
 	assert_int_equal(db_writer_finish(w, "fixture.log", &p->strings, &p->parser.stats,
-					  &p->parser.header, &facts, NULL, &p->accounts[0], FAMILY_ALL,
+					  &p->parser.header, &facts, NULL, 0, &p->accounts[0],
+					  FAMILY_ALL,
 					  &err), 0);
 }
 
