@@ -59,6 +59,14 @@ enum po_kind {
 struct po_option;
 typedef int (*po_call_fn)(const struct po_option *o, const char *arg, struct ta_error *why);
 
+/* What record, which takes the bare command's table, does with one of its options. */
+enum po_record_use {
+	PO_RECORD_TAKES,	/* as it is */
+	PO_RECORD_REFUSES,	/* a usage error: it reads a log, record the running kernel */
+	PO_RECORD_HAS_ITS_OWN,	/* record's own option of that name is another */
+	PO_RECORD_LONG_ONLY,	/* its letter is record's for something else */
+};
+
 struct po_option {
 	enum po_kind kind;
 	int short_name;		/* 0: none */
@@ -76,9 +84,17 @@ struct po_option {
 	bool hidden_value;	/* PO_CHOICE: the names are not listed in --help */
 	const char *const *name_help;	/* PO_CHOICE: what each name means, by name: --help
 					   says it of the allowed names only, after help */
+	enum po_record_use for_record;	/* the bare command's option in record's table */
 };
 
 /* ---- declaring options ---- */
+
+/* opt, with what record does with it (po_record_use). */
+static inline struct po_option po_for_record(struct po_option opt, enum po_record_use use)
+{
+	opt.for_record = use;
+	return opt;
+}
 
 #define OPT_END() { .kind = PO_END }
 #define OPT_GROUP(title) { .kind = PO_GROUP, .help = (title) }

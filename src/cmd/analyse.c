@@ -195,45 +195,48 @@ static int read_time_window(const struct po_option *o, const char *arg, struct t
 }
 
 /*
- * The bare command's options over a. Record takes them too (for_record):
- * then -f and --db-file are refused (its log is the capture), and -o is
- * its output, so the sort key is --order-by alone.
+ * The bare command's options over a. Record takes them too (for_record), as
+ * each entry says (po_for_record): -f, --db-file and --salvage are refused
+ * (its log is the capture), --pid is record's own, and -o is its output,
+ * so the sort key is --order-by alone.
  */
 struct po_option *analysis_option_table(struct analysis_args *a, bool for_record)
 {
 	struct options *o = &a->opts;
 	const struct po_option all[] = {
 		OPT_GROUP("Input"),
-		OPT_INPUT('f', "file", &o->req.log_path, "LOG",
+		po_for_record((struct po_option)OPT_INPUT('f', "file", &o->req.log_path, "LOG",
 			  "the kmem event log ('-' reads standard input); every text form is "
 			  "read: tracefs trace/trace_pipe, trace-cmd report, perf script, old hex "
-			  "call sites; gzip, xz and zstd files are decompressed"),
+			  "call sites; gzip, xz and zstd files are decompressed"), PO_RECORD_REFUSES),
 		OPT_KERNEL(&o->req.kernel),
 		OPT_INPUT(0, "system-map", &o->req.system_map, "FILE",
 			  "the System.map to resolve hex call sites with"),
 		OPT_INPUT(0, "kallsyms", &o->req.kallsyms_path, "FILE",
 			  "a /proc/kallsyms saved on the traced kernel: names the addresses of a "
 			  "perf.data, of old logs, and of modules (after System.map)"),
-		OPT_FLAG(0, "salvage", &o->req.salvage,
+		po_for_record((struct po_option)OPT_FLAG(0, "salvage", &o->req.salvage,
 			 "read a perf.data that perf record did not finish (killed): its whole "
-			 "records, with the running kernel's event formats"),
-		OPT_INPUT(0, "db-file", &o->req.db_path, "DB",
+			 "records, with the running kernel's event formats"), PO_RECORD_REFUSES),
+		po_for_record((struct po_option)OPT_INPUT(0, "db-file", &o->req.db_path, "DB",
 			  "read a DB made with --save-db instead of a log: every report comes out "
-			  "byte-identical"),
+			  "byte-identical"), PO_RECORD_REFUSES),
 		OPT_GROUP("Account"),
 		OPT_REPORT(REPORT_ACCOUNT, o->report_path),
-		OPT_CHOICE('o', "order-by", &o->req.order, "KEY", order_key_names, 0, "key",
+		po_for_record((struct po_option)OPT_CHOICE('o', "order-by", &o->req.order, "KEY",
+							   order_key_names, 0, "key",
 			   "sort rows by KEY, descending (default current_dynamic; in record, -o is "
-			   "the output log)"),
+			   "the output log)"), PO_RECORD_LONG_ONLY),
 		OPT_MALLOC(&a->malloc_only),
 		OPT_CACHE(&a->cache_only),
 		OPT_GROUP_BY(&o->req.group_by, ANALYSE_GROUPS),
 		OPT_CALL(0, "comm", &o->req.filters, "NAME[,NAME...]", read_comm_filter,
 			 "only the allocations of these tasks (by name), and their frees by "
 			 "any task"),
-		OPT_CALL(0, "pid", &o->req.filters, "P[,P...]", read_pid_filter,
+		po_for_record((struct po_option)OPT_CALL(0, "pid", &o->req.filters, "P[,P...]",
+							 read_pid_filter,
 			 "only the allocations of these tasks (by pid), and their frees by any "
-			 "task"),
+			 "task"), PO_RECORD_HAS_ITS_OWN),
 		OPT_CALL(0, "module", &o->req.filters, "NAME[,NAME...]", read_module_filter,
 			 "only the allocations of call sites in these modules (vmlinux: built-in "
 			 "code), and their frees"),
@@ -305,18 +308,15 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 		struct po_option opt = all[i];
 
 		if (for_record) {
-			if (opt.kind == PO_HELP || opt.kind == PO_VERSION)
+			if (opt.kind == PO_HELP || opt.kind == PO_VERSION ||
+			    opt.for_record == PO_RECORD_HAS_ITS_OWN)
 				continue;	/* record's own */
-			if (opt.long_name && strcmp(opt.long_name, "pid") == 0)
-				continue;	/* record's own: the tasks it records */
-			if (opt.short_name == 'f' ||
-			    (opt.long_name && (strcmp(opt.long_name, "db-file") == 0 ||
-					       strcmp(opt.long_name, "salvage") == 0)))
+			if (opt.for_record == PO_RECORD_REFUSES)
 				opt = (struct po_option)OPT_REFUSED(
 					opt.short_name, opt.long_name,
 					"record reads the running kernel, not a log; analyse a log "
 					"with 'trace_analyze -f'");
-			if (opt.short_name == 'o')
+			if (opt.for_record == PO_RECORD_LONG_ONLY)
 				opt.short_name = 0;	/* -o is record's log */
 			if (opt.kind == PO_GROUP && strcmp(opt.help, "Input") == 0)
 				opt.help = "Analysis (as 'trace_analyze -f LOG' takes them)";
