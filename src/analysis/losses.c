@@ -93,7 +93,8 @@ void loss_windows_finish(struct loss_windows *l, bool overrun, bool complete)
 		if (!complete || l->w[i].kind != LOSS_SILENCE)
 			l->w[kept++] = l->w[i];
 	l->n = kept;
-	qsort(l->w, l->n, sizeof(*l->w), by_start);
+	if (l->n > 1)
+		qsort(l->w, l->n, sizeof(*l->w), by_start);
 }
 
 const struct loss_window *loss_window_after(const struct loss_windows *l, uint64_t alloc_ns)

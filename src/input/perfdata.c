@@ -877,6 +877,7 @@ static void take_lost(struct perf_read *r, const unsigned char *p, uint64_t len)
 	if (len < 8 + 16)
 		return;
 	kmem_event_init(&ev, KMEM_LOST_EVENTS);
+	ev.line = r->line;	/* perf script prints no line: the last sample's, so lines never go back */
 	ev.pfn = u64_at(p + 8 + 8);
 	r->facts->lost_records += ev.pfn;
 	r->out->stats.events[KMEM_LOST_EVENTS]++;

@@ -95,8 +95,10 @@ static struct lifetime_line *lines_of(const struct lifetime_query *q, struct str
 		lines[at].freed += r->freed;
 	}
 	for (i = 0; i < m->nrecs; i++)
-		if (m->recs[i].ptr)
-			lines[line_of(q, names, &lines, &cap, m->recs[i].call_site)].never_freed++;
+		if (m->recs[i].ptr) {
+			at = line_of(q, names, &lines, &cap, m->recs[i].call_site);	/* may move lines */
+			lines[at].never_freed++;
+		}
 	return lines;
 }
 

@@ -74,6 +74,13 @@ teardown() {
 		pkill -x -f "$LONG"
 		false
 	fi
+	# nor a CMD that ignores SIGTERM (a record that died would leave it, and it
+	# would hold the test's output open: bats would wait for ever)
+	if pgrep -f "$TRAP_TAG\$" > /dev/null; then
+		ps -o pid,ppid,stat,lstart,args -p "$(pgrep -d, -f "$TRAP_TAG\$")"
+		pkill -9 -f "$TRAP_TAG\$"
+		false
+	fi
 	instances_left
 }
 

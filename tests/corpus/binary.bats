@@ -193,3 +193,14 @@ text_form() {
 	[ "$status" -eq 1 ]
 	[ ! -e cut.txt ]
 }
+
+@test "a DB made from a perf.data with lost records opens, and gives the file's reports" {
+	local f
+	f=$(unpacked kmem.perf.data)
+	cd "$BATS_TEST_TMPDIR"
+	"$TA" -q -f "$f" --save-db p.db --summary file.summary --outstanding file.out 2> /dev/null
+	"$TA" -q -f p.db --summary db.summary --outstanding db.out 2> /dev/null
+	diff <(sed 1d file.summary) <(sed 1d db.summary)
+	cmp file.out db.out
+	grep -Eq '^PERF_RECORD_LOST records: +[1-9]' db.summary
+}
