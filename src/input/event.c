@@ -5,22 +5,27 @@
  */
 #include "event.h"
 
-static const char *const kind_names[KMEM_KIND_COUNT] = {
-	[KMEM_NONE] = "none",
-	[KMEM_KMALLOC] = "kmalloc",
-	[KMEM_KMALLOC_NODE] = "kmalloc_node",
-	[KMEM_CACHE_ALLOC] = "kmem_cache_alloc",
-	[KMEM_CACHE_ALLOC_NODE] = "kmem_cache_alloc_node",
-	[KMEM_KFREE] = "kfree",
-	[KMEM_CACHE_FREE] = "kmem_cache_free",
-	[KMEM_PAGE_ALLOC] = "mm_page_alloc",
-	[KMEM_PAGE_FREE] = "mm_page_free",
-	[KMEM_PAGE_FREE_BATCHED] = "mm_page_free_batched",
-	[KMEM_PAGE_ALLOC_ZONE_LOCKED] = "mm_page_alloc_zone_locked",
-	[KMEM_PAGE_PCPU_DRAIN] = "mm_page_pcpu_drain",
-	[KMEM_PAGE_ALLOC_EXTFRAG] = "mm_page_alloc_extfrag",
-	[KMEM_LOST_EVENTS] = "lost events marker",
-	[KMEM_BUFFER_STARTED] = "buffer started marker",
+/* Each kind's name, and its length (the parser looks a name up in every event line). */
+#define KIND(name) { name, sizeof(name) - 1 }
+static const struct {
+	const char *name;
+	uint8_t len;
+} kinds[KMEM_KIND_COUNT] = {
+	[KMEM_NONE] = KIND("none"),
+	[KMEM_KMALLOC] = KIND("kmalloc"),
+	[KMEM_KMALLOC_NODE] = KIND("kmalloc_node"),
+	[KMEM_CACHE_ALLOC] = KIND("kmem_cache_alloc"),
+	[KMEM_CACHE_ALLOC_NODE] = KIND("kmem_cache_alloc_node"),
+	[KMEM_KFREE] = KIND("kfree"),
+	[KMEM_CACHE_FREE] = KIND("kmem_cache_free"),
+	[KMEM_PAGE_ALLOC] = KIND("mm_page_alloc"),
+	[KMEM_PAGE_FREE] = KIND("mm_page_free"),
+	[KMEM_PAGE_FREE_BATCHED] = KIND("mm_page_free_batched"),
+	[KMEM_PAGE_ALLOC_ZONE_LOCKED] = KIND("mm_page_alloc_zone_locked"),
+	[KMEM_PAGE_PCPU_DRAIN] = KIND("mm_page_pcpu_drain"),
+	[KMEM_PAGE_ALLOC_EXTFRAG] = KIND("mm_page_alloc_extfrag"),
+	[KMEM_LOST_EVENTS] = KIND("lost events marker"),
+	[KMEM_BUFFER_STARTED] = KIND("buffer started marker"),
 };
 
 /* Names older kernels gave the same events (2.6.3x's page allocator). */
@@ -34,12 +39,7 @@ static const struct {
 
 const char *kmem_kind_name(enum kmem_kind kind)
 {
-	return (unsigned)kind < KMEM_KIND_COUNT ? kind_names[kind] : "unknown";
-}
-
-static bool name_is(const char *name, size_t len, const char *known)
-{
-	return strncmp(name, known, len) == 0 && known[len] == '\0';
+	return (unsigned)kind < KMEM_KIND_COUNT ? kinds[kind].name : "unknown";
 }
 
 enum kmem_kind kmem_kind_of_name(const char *name, size_t len)
@@ -48,10 +48,10 @@ enum kmem_kind kmem_kind_of_name(const char *name, size_t len)
 	size_t i;
 
 	for (k = KMEM_KMALLOC; k <= KMEM_LAST_EVENT; k++)
-		if (name_is(name, len, kind_names[k]))
+		if (kinds[k].len == len && memcmp(name, kinds[k].name, len) == 0)
 			return (enum kmem_kind)k;
 	for (i = 0; i < sizeof(old_names) / sizeof(old_names[0]); i++)
-		if (name_is(name, len, old_names[i].name))
+		if (strlen(old_names[i].name) == len && memcmp(name, old_names[i].name, len) == 0)
 			return old_names[i].kind;
 	return KMEM_NONE;
 }
