@@ -53,6 +53,7 @@ enum report_requirement {
 };
 
 struct report_run;	/* pipeline.h: the analysis and the options */
+struct out_dest;	/* output.h */
 
 struct report_decl {
 	const char *name;		/* "account": as the outputs name it */
@@ -66,10 +67,16 @@ struct report_decl {
 	bool weighted;			/* --weight says what it weighs */
 	const char *without_log;	/* REQUIRES_LOG: the usage error, naming its group */
 	const char *hint;		/* its words in "this log also gives: ...", or NULL */
+	/* its writer: a document of output.h in --format (tables), or a file of its own */
+	void (*tables)(struct out_dest *o, const struct report_run *run);
 	int (*write)(const struct report_run *run, const char *path, struct ta_error *err);
 };
 
 extern const struct report_decl report_table[REPORT_COUNT];
+
+/* Write report id to path ('-': standard output), whole or not at all. */
+int report_write(const struct report_run *run, enum report_id id, const char *path,
+		 struct ta_error *err);
 
 /* "-c", "--summary": how a message names report id's option. */
 const char *report_option_name(enum report_id id, char *buf, size_t cap);

@@ -86,7 +86,8 @@ static int write_log_reports(const struct report_run *run, struct ta_error *err)
 	size_t i;
 
 	for (i = 0; i < REPORT_COUNT; i++)
-		if (opts->report_path[i] && report_table[i].write(run, opts->report_path[i], err) < 0)
+		if (opts->report_path[i] &&
+		    report_write(run, (enum report_id)i, opts->report_path[i], err) < 0)
 			return -1;
 	if (opts->record_brief && report_record_brief(run, err) < 0)
 		return -1;
@@ -125,7 +126,7 @@ static int report_static_footprint(const struct report_run *run, struct ta_error
 
 	for (i = 0; i < REPORT_COUNT; i++)
 		if (opts->report_path[i] && !(report_table[i].requires & REQUIRES_LOG) &&
-		    report_table[i].write(run, opts->report_path[i], err) < 0)
+		    report_write(run, (enum report_id)i, opts->report_path[i], err) < 0)
 			return -1;
 	if (!opts->req.quiet)
 		write_tree_summary(stderr, opts->req.kernel, &run->a->ktree, &run->a->dirs, false);

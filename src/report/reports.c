@@ -584,27 +584,6 @@ static int account_report(const struct report_run *run, const char *path, struct
 								 : write_static_footprint, err);
 }
 
-static int callers_report(const struct report_run *run, const char *path, struct ta_error *err)
-{
-	return write_report(run, path, write_callers_rows, err);
-}
-
-static int stats_report(const struct report_run *run, const char *path, struct ta_error *err)
-{
-	return write_report(run, path, write_stats_rows, err);
-}
-
-static int summary_report(const struct report_run *run, const char *path, struct ta_error *err)
-{
-	return write_report(run, path, write_summary_file, err);
-}
-
-static int outstanding_report(const struct report_run *run, const char *path,
-			      struct ta_error *err)
-{
-	return write_report(run, path, write_outstanding_file, err);
-}
-
 static void write_peak_rows(struct out_dest *o, const struct report_run *run)
 {
 	const struct analysis *r = run->a;
@@ -623,11 +602,6 @@ static void write_peak_rows(struct out_dest *o, const struct report_run *run)
 	write_peak(o, &q);
 }
 
-static int peak_report(const struct report_run *run, const char *path, struct ta_error *err)
-{
-	return write_report(run, path, write_peak_rows, err);
-}
-
 static void write_lifetime_rows(struct out_dest *o, const struct report_run *run)
 {
 	const struct analysis *r = run->a;
@@ -643,12 +617,6 @@ static void write_lifetime_rows(struct out_dest *o, const struct report_run *run
 	write_lifetimes(o, &q);
 }
 
-static int lifetimes_report(const struct report_run *run, const char *path,
-			    struct ta_error *err)
-{
-	return write_report(run, path, write_lifetime_rows, err);
-}
-
 static void write_growth_rows(struct out_dest *o, const struct report_run *run)
 {
 	struct timeline_rows rows;
@@ -656,16 +624,6 @@ static void write_growth_rows(struct out_dest *o, const struct report_run *run)
 	timeline_rows_of(run->a, &rows);
 	write_growth(o, &rows, grouping_name(run->o->req.group_by), run->o->top);
 	timeline_rows_release(&rows);
-}
-
-static int growth_report(const struct report_run *run, const char *path, struct ta_error *err)
-{
-	return write_report(run, path, write_growth_rows, err);
-}
-
-static int page_report(const struct report_run *run, const char *path, struct ta_error *err)
-{
-	return write_report(run, path, write_page_file, err);
 }
 
 static int folded_report(const struct report_run *run, const char *path, struct ta_error *err)
@@ -718,7 +676,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.shape = SHAPE_TABLES, .needs = NEED_OBJECTS,
 		.requires = REQUIRES_TREE | REQUIRES_LOG,
 		.without_log = "-l lists call sites: it needs a log (-f LOG or --db-file DB)",
-		.write = callers_report,
+		.tables = write_callers_rows,
 	},
 	[REPORT_RINGS] = {
 		.name = "ringchart", .short_name = 'r', .long_name = "rings-file",
@@ -731,7 +689,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.help = "per row: hits, bytes, per-hit bytes, frag%, total_waste (over all "
 			"allocations), ping-pong, peak live bytes",
 		.shape = SHAPE_TABLES, .requires = REQUIRES_LOG, .top = true,
-		.without_log = NEEDS_A_LOG_FOR_COUNTS, .hint = "--stats", .write = stats_report,
+		.without_log = NEEDS_A_LOG_FOR_COUNTS, .hint = "--stats", .tables = write_stats_rows,
 	},
 	[REPORT_SUMMARY] = {
 		.name = "summary", .long_name = "summary",
@@ -740,7 +698,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 			"frees, time going back, lost events), slab caches",
 		.shape = SHAPE_TABLES, .needs = NEED_FINDINGS | NEED_TIMELINE,
 		.requires = REQUIRES_LOG, .without_log = NEEDS_A_LOG_FOR_COUNTS,
-		.hint = "--summary", .write = summary_report,
+		.hint = "--summary", .tables = write_summary_file,
 	},
 	[REPORT_OUTSTANDING] = {
 		.name = "outstanding", .long_name = "outstanding",
@@ -748,7 +706,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 			"median age",
 		.shape = SHAPE_TABLES, .needs = NEED_STACKS | NEED_EVENTS | NEED_TIMELINE,
 		.requires = REQUIRES_LOG, .top = true, .without_log = NEEDS_A_LOG_FOR_COUNTS,
-		.hint = "--outstanding", .write = outstanding_report,
+		.hint = "--outstanding", .tables = write_outstanding_file,
 	},
 	[REPORT_PEAK] = {
 		.name = "peak", .long_name = "peak",
@@ -758,7 +716,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.shape = SHAPE_TABLES, .needs = NEED_PEAK | NEED_EVENTS | NEED_TIMELINE | NEED_PAGES,
 		.requires = REQUIRES_LOG, .top = true,
 		.without_log = "--peak needs a log (-f LOG or --db-file DB)",
-		.hint = "--peak", .write = peak_report,
+		.hint = "--peak", .tables = write_peak_rows,
 	},
 	[REPORT_LIFETIMES] = {
 		.name = "lifetimes", .long_name = "lifetimes",
@@ -768,7 +726,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.shape = SHAPE_TABLES, .needs = NEED_LIFETIMES | NEED_EVENTS,
 		.requires = REQUIRES_LOG, .top = true,
 		.without_log = "--lifetimes needs a log (-f LOG or --db-file DB)",
-		.hint = "--lifetimes", .write = lifetimes_report,
+		.hint = "--lifetimes", .tables = write_lifetime_rows,
 	},
 	[REPORT_GROWTH] = {
 		.name = "growth", .long_name = "growth",
@@ -778,7 +736,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.shape = SHAPE_TABLES, .needs = NEED_TIMELINE | NEED_EVENTS,
 		.requires = REQUIRES_LOG, .top = true,
 		.without_log = "--growth needs a log (-f LOG or --db-file DB)",
-		.hint = "--growth", .write = growth_report,
+		.hint = "--growth", .tables = write_growth_rows,
 	},
 	[REPORT_PAGE] = {
 		.name = "page", .long_name = "page",
@@ -788,7 +746,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.shape = SHAPE_TABLES,
 		.needs = NEED_STACKS | NEED_EVENTS | NEED_PAGES | NEED_PAGE_ACCOUNT | NEED_GFP,
 		.requires = REQUIRES_LOG, .without_log = NEEDS_A_LOG_FOR_COUNTS,
-		.hint = "--page", .write = page_report,
+		.hint = "--page", .tables = write_page_file,
 	},
 	[REPORT_FOLDED] = {
 		.name = "folded", .long_name = "folded",
@@ -838,6 +796,14 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.hint = "--html", .write = write_html_report,
 	},
 };
+
+int report_write(const struct report_run *run, enum report_id id, const char *path,
+		 struct ta_error *err)
+{
+	const struct report_decl *d = &report_table[id];
+
+	return d->tables ? write_report(run, path, d->tables, err) : d->write(run, path, err);
+}
 
 const char *report_option_name(enum report_id id, char *buf, size_t cap)
 {
