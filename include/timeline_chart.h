@@ -16,6 +16,7 @@
 #include "error.h"
 #include "output.h"
 #include "report.h"
+#include "losses.h"
 #include "timeline.h"
 
 #define TIMELINE_DEFAULT_ROWS 8
@@ -31,6 +32,7 @@ struct timeline_rows {
 	double *peak;
 	struct growth_fit *fit;
 	double span_s;
+	const struct loss_windows *losses;	/* shaded on the chart when set (losses.h) */
 };
 
 /*

@@ -46,6 +46,7 @@ static void timeline_rows_of(const struct analysis *r, struct timeline_rows *row
 	analysis_rows_account(r, &n);
 	analysis_branch_filters(r, &kept, &keys);
 	timeline_rows_build(rows, &r->timeline, &n.namer, &kept);
+	rows->losses = &r->losses;
 }
 
 /* What a row of the account is, as --group-by names it: CSV's group_by column. */

@@ -511,6 +511,27 @@ static void draw_lost_marks(struct chart *c, double y0, double y1)
 	cairo_restore(cr);
 }
 
+/* The windows in which events were lost (losses.h): shaded, objects before them uncertain. */
+static void shade_loss_windows(struct chart *c, double y0, double y1)
+{
+	const struct loss_windows *l = c->rows->losses;
+	uint32_t i;
+
+	if (!l)
+		return;
+	cairo_save(c->cr);
+	cairo_set_source_rgba(c->cr, 0.85, 0.1, 0.1, 0.12);
+	for (i = 0; i < l->n; i++) {
+		double a = x_of(c, l->w[i].start_ns), b = x_of(c, l->w[i].end_ns);
+
+		if (b - a < 2)
+			b = a + 2;
+		cairo_rectangle(c->cr, a, y0, b - a, y1 - y0);
+		cairo_fill(c->cr);
+	}
+	cairo_restore(c->cr);
+}
+
 /* The highest sample of live bytes: a dotted line and its figure. */
 static void draw_peak_mark(struct chart *c, double y0, double y1, double hi)
 {
@@ -672,12 +693,18 @@ static void draw_timeline(cairo_t *cr, void *ctx)
 	if (rows->nsamples)
 		draw_areas(c, y0, y1, hi);
 	draw_time_axis(c, y0, y1);
+	shade_loss_windows(c, y0, y1);
 	draw_lost_marks(c, y0, y1);
 	draw_peak_mark(c, y0, y1, hi);
 	draw_legend(c, y0 + 10, c->height - 12);
 	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
 	cairo_set_font_size(cr, 12);
 	text_at(cr, (c->x0 + c->x1) / 2, y1 + 36, "time (s)", 0.5);
+	if (rows->losses && rows->losses->n) {
+		cairo_set_source_rgb(cr, 0.7, 0.1, 0.1);
+		cairo_set_font_size(cr, 11);
+		text_at(cr, c->x0, y1 + 36, "shaded: events lost (allocated before: uncertain)", 0);
+	}
 	if (c->pages)
 		draw_pages_panel(c, y1 + GAP, y1 + GAP + PAGES_HEIGHT);
 }

@@ -240,3 +240,14 @@ PY
 	"$TA" -q -f l.db --summary d.json --format json
 	[ "$(rating d.json)" = "$(rating l.json)" ]
 }
+
+@test "--timeline shades the windows of lost events, and marks the highest sample" {
+	# the overrun log: a CPU's oldest events overwritten, and a buffer-started marker
+	"$TA" -q -f "$CORPUS/host-6.18/overrun-kmem.log" --timeline o.svg
+	[ "$(grep -c 'fill-opacity:0.12' o.svg)" = 2 ]
+	# a complete log has none to shade
+	"$TA" -q -f "$CORPUS/linux-6.1-tiny/workload-kmem.log" --timeline w.svg
+	[ "$(grep -c 'fill-opacity:0.12' w.svg)" = 0 ]
+	# the peak's dotted line: a dash of 1 and 2
+	grep -q 'stroke-dasharray:1,2' w.svg
+}
