@@ -8,6 +8,7 @@
 #ifndef TA_ERROR_H
 #define TA_ERROR_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -31,6 +32,12 @@ void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
+
+/*
+ * p, an array of *len elements of size bytes, grown (doubling, from 64)
+ * so that element index exists, the new elements zeroed; *len updated.
+ */
+void *xgrow_zeroed(void *p, uint32_t *len, uint32_t index, size_t size);
 /* Print "out of memory allocating <size> bytes" and exit 1. */
 void die_out_of_memory(size_t size) __attribute__((noreturn));
 /* "s" after a count other than 1: "%llu event%s", n, plural(n) */

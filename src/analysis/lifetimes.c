@@ -64,15 +64,7 @@ double lifetime_bucket_high_s(unsigned b)
 
 void lifetimes_add(struct lifetimes *l, uint32_t id, uint64_t ns)
 {
-	if (id >= l->nrows) {
-		uint32_t n = l->nrows ? l->nrows : 256;
-
-		while (n <= id)
-			n *= 2;
-		l->rows = xrealloc(l->rows, (size_t)n * sizeof(*l->rows));
-		memset(l->rows + l->nrows, 0, (size_t)(n - l->nrows) * sizeof(*l->rows));
-		l->nrows = n;
-	}
+	l->rows = xgrow_zeroed(l->rows, &l->nrows, id, sizeof(*l->rows));
 	l->rows[id].count[lifetime_bucket(ns)]++;
 	l->rows[id].freed++;
 }

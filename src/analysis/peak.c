@@ -25,15 +25,7 @@ void peak_watch_release(struct peak_watch *w)
 
 static struct peak_row *row_of(struct peak_watch *w, uint32_t id)
 {
-	if (id >= w->nrows) {
-		uint32_t n = w->nrows ? w->nrows : 256;
-
-		while (n <= id)
-			n *= 2;
-		w->rows = xrealloc(w->rows, (size_t)n * sizeof(*w->rows));
-		memset(w->rows + w->nrows, 0, (size_t)(n - w->nrows) * sizeof(*w->rows));
-		w->nrows = n;
-	}
+	w->rows = xgrow_zeroed(w->rows, &w->nrows, id, sizeof(*w->rows));
 	return &w->rows[id];
 }
 

@@ -77,6 +77,20 @@ void *xrealloc(void *old, size_t size)
 	return p;
 }
 
+void *xgrow_zeroed(void *p, uint32_t *len, uint32_t index, size_t size)
+{
+	uint32_t n = *len ? *len : 64;
+
+	if (index < *len)
+		return p;
+	while (n <= index)
+		n *= 2;
+	p = xrealloc(p, (size_t)n * size);
+	memset((char *)p + (size_t)*len * size, 0, (size_t)(n - *len) * size);
+	*len = n;
+	return p;
+}
+
 char *xstrdup(const char *s)
 {
 	size_t len = strlen(s) + 1;

@@ -63,15 +63,7 @@ static uint32_t line_of(const struct lifetime_query *q, struct strtab *names,
 	size_t len = q->namer->name(q->namer->ctx, id, name, sizeof(name));
 	uint32_t at = strtab_intern(names, name, len);
 
-	if (at >= *cap) {
-		uint32_t n = *cap ? *cap * 2 : 64;
-
-		while (n <= at)
-			n *= 2;
-		*lines = xrealloc(*lines, (size_t)n * sizeof(**lines));
-		memset(*lines + *cap, 0, (size_t)(n - *cap) * sizeof(**lines));
-		*cap = n;
-	}
+	*lines = xgrow_zeroed(*lines, cap, at, sizeof(**lines));
 	return at;
 }
 

@@ -67,15 +67,7 @@ struct uncertain_rows {
 static void add_uncertain(struct uncertain_rows *u, uint32_t row, uint32_t bytes,
 			  const struct loss_window *w)
 {
-	if (row >= u->cap) {
-		uint32_t n = u->cap ? u->cap * 2 : 64;
-
-		while (n <= row)
-			n *= 2;
-		u->r = xrealloc(u->r, (size_t)n * sizeof(*u->r));
-		memset(u->r + u->cap, 0, (size_t)(n - u->cap) * sizeof(*u->r));
-		u->cap = n;
-	}
+	u->r = xgrow_zeroed(u->r, &u->cap, row, sizeof(*u->r));
 	u->r[row].objects++;
 	u->r[row].bytes += bytes;
 	if (!u->r[row].first || w->start_ns < u->r[row].first->start_ns)
