@@ -28,12 +28,15 @@
 #ifndef TA_CAPTURE_H
 #define TA_CAPTURE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 #include "error.h"
+
+struct kmem_event;
 
 struct tep_record;
 struct tep_handle;
@@ -150,20 +153,26 @@ size_t capture_header(const struct capture *c, char *buf, size_t size);
 size_t capture_trailer(const struct capture_stats *st, char *buf, size_t size);
 
 /*
- * A capture as the engine reads it (record): the items go through
+ * A capture as the engine reads it (record, top): the items go through
  * on_item first (record writes them into its log; the number of lines
  * they make there), the header and trailer text are read as a log's; at
  * the end (capture_next said so) on_end finishes the capture (stats,
- * the instances removed) and gives the trailer. The callbacks run on the
- * engine's thread.
+ * the instances removed) and gives the trailer. admit sees each event
+ * before the accounts and may leave it out (top: its own threads'). With
+ * a lock, the engine holds it while an item goes into the accounts, so
+ * that another thread may read them between items (top's view). The
+ * callbacks run on the engine's thread; each may be NULL.
  */
 struct live_source {
 	struct capture *capture;
 	const char *header;	/* the log's first lines, tracefs `trace` header form */
 	bool usec;		/* its text gives microseconds: so do the events' times */
+	unsigned want;		/* fields decoded beyond the request's (text_parse.h WANT_*) */
 	size_t (*on_item)(void *ctx, const struct capture_item *it);
+	bool (*admit)(void *ctx, const struct kmem_event *ev);
 	int (*on_end)(void *ctx, const char **trailer, struct ta_error *err);
 	void *ctx;
+	pthread_mutex_t *lock;
 };
 
 #endif

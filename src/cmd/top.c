@@ -2,10 +2,10 @@
  * top.c - trace_analyze top: who allocates kernel memory right now, a
  * full-screen view refreshed every interval as top(1) and slabtop(1) are.
  *
- * The capture (capture.h, a tracefs instance of our own) is read on a
- * thread of its own, each record made an event with its stack by
- * liveevents.h as record's analysis does, into the same accounts, under a lock:
- * by call site, by slab cache and, with --stacks, by origin. Every
+ * The capture (capture.h, a tracefs instance of our own) is read by the
+ * engine (engine.h) on a thread of its own, as record's is: each record an
+ * event with its stack, into the accounts by call site, by slab cache and,
+ * with --stacks, by origin, under a lock the engine holds per item. Every
  * interval the main thread takes the counters of the grouping shown, turns
  * them into rates and draws them with ncurses (a terminal) or prints one
  * plain table (a pipe or a file). ncurses is used rather than hand-written
@@ -28,23 +28,16 @@
 
 #include <curses.h>
 
-#include "account.h"
-#include "engine.h"
 #include "callchain.h"
 #include "capture.h"
-#include "parseopt.h"
 #include "commands.h"
 #include "curseslib.h"
+#include "engine.h"
 #include "error.h"
-#include "liveevents.h"
 #include "event.h"
-#include "options.h"
 #include "origins.h"
-#include "text_parse.h"
-#include "regroup.h"
-#include "text_stacks.h"
+#include "parseopt.h"
 #include "strtab.h"
-#include "symbols.h"
 
 static const char usage_line[] =
 	"usage: trace_analyze top [-o allocs|bytes|live|growth] [--interval S] [-n ROWS]\n"
@@ -91,28 +84,20 @@ struct top_args {
 	int events;		/* --events: po_events_names' index, -1: slab */
 };
 
-/* The accounts rows come from. */
+/* The accounts rows come from: the engine's by call site, by cache and by origin. */
 enum { BY_SITE, BY_CACHE, BY_ORIGIN, NACCOUNTS };
 
-/* What the capture thread feeds and the display reads, under lock. */
+/* What the engine feeds on the capture's thread and the display reads, under lock. */
 #define OWN_THREADS_MAX 16
 
 struct live_account {
 	pthread_mutex_t lock;
-	struct trace_strings strings;
-	struct account account[NACCOUNTS];	/* BY_ORIGIN with stacks only */
-	struct strtab cache_names;		/* BY_CACHE's keys */
-	struct parse_stats stats;		/* of the decoding (liveevents.h) */
-	uint64_t lost_events;
-	/* with stacks */
+	struct analysis_request req;	/* the accounts top shows, from its capture */
+	struct live_source source;
+	struct analysis a;
 	bool stacks;
-	struct origin_keys keys;		/* BY_ORIGIN's keys */
-	struct symbol_table no_symbols;		/* the capture names frames already */
-	struct callchains chains;
 	uint64_t with_stack, without_stack;	/* slab events counted */
-	/* the capture's side, on a thread of its own */
-	struct capture *capture;
-	struct live_events events;
+	/* the engine's side, on a thread of its own */
 	pthread_t reader;
 	bool reading;
 	struct ta_error error;
@@ -207,23 +192,7 @@ static int parse_top_options(int argc, char **argv, struct top_args *a)
 	return -1;
 }
 
-/* ---- the capture's side: lines into the account ---- */
-
-static void apply_event(struct live_account *l, const struct kmem_event *ev)
-{
-	account_apply(&l->account[BY_SITE], ev);
-	if (!kmem_is_slab(ev->kind))
-		return;
-	count_by_event_key(&l->account[BY_CACHE], &l->cache_names, &l->strings, ev, KEY_CACHE,
-			   NULL);
-	if (!l->stacks)
-		return;
-	count_by_origin(&l->account[BY_ORIGIN], &l->keys, ev);
-	if (ev->stack == STACK_NONE)
-		l->without_stack++;
-	else
-		l->with_stack++;
-}
+/* ---- the capture's side: the engine's, on a thread of its own ---- */
 
 /*
  * The threads of this process (/proc/self/task), once they have all been
@@ -261,51 +230,62 @@ static bool is_own_allocation(const struct live_account *l, const struct kmem_ev
 	return false;
 }
 
-/* recpair's: an event with its stack, in order; the lock is held. */
-static void apply_paired(void *ctx, const struct kmem_event *ev)
+/* The engine's admit: an event of the system's, not top's own; the lock is held. */
+static bool admit_event(void *ctx, const struct kmem_event *ev)
 {
 	struct live_account *l = ctx;
 
 	if (is_own_allocation(l, ev))
-		return;
-
-	if (ev->kind == KMEM_LOST_EVENTS)
-		l->lost_events += ev->pfn;
-	else
-		apply_event(l, ev);
+		return false;
+	if (l->stacks && kmem_is_slab(ev->kind)) {
+		if (ev->stack == STACK_NONE)
+			l->without_stack++;
+		else
+			l->with_stack++;
+	}
+	return true;
 }
 
-/* One item of the capture into the accounts, under the lock. */
-static void take_item(struct live_account *l, const struct capture_item *it)
-{
-	pthread_mutex_lock(&l->lock);
-	live_events_take(&l->events, it, 0);
-	pthread_mutex_unlock(&l->lock);
-}
-
-/* The capture's thread: every record decoded into the accounts as it comes. */
+/* The capture's thread: the engine reads every record into the accounts as it comes. */
 static void *read_capture(void *arg)
 {
 	struct live_account *l = arg;
-	struct capture_item it;
 	struct ta_error err;
-	int rc;
 
-	while ((rc = capture_next(l->capture, &it, &err)) > 0)
-		take_item(l, &it);
-	if (rc < 0) {
+	if (analysis_read(&l->a, &err) < 0) {
 		l->error = err;
 		atomic_store(&l->failed, 1);
 	}
 	return NULL;
 }
 
+/*
+ * The engine asked for what top shows: the account by call site (rows by
+ * call site or function), by slab cache, and with stacks by origin; the
+ * pid of each event, for top's own threads.
+ */
+static void live_account_init(struct live_account *l, bool stacks)
+{
+	memset(l, 0, sizeof(*l));
+	l->own[0] = getpid();	/* the main thread's setup, before the others start */
+	l->nown = 1;
+	pthread_mutex_init(&l->lock, NULL);
+	l->stacks = stacks;
+	l->req.families = FAMILY_ALL;
+	l->req.group_by = GROUP_CACHE;
+	l->req.needs = stacks ? NEED_STACKS : 0;
+	l->req.quiet = true;
+	l->req.live = &l->source;
+	l->source.want = WANT_PID;
+	l->source.admit = admit_event;
+	l->source.ctx = l;
+	l->source.lock = &l->lock;
+	analysis_init(&l->a, &l->req);
+}
+
 static int start_reading(struct live_account *l, struct capture *c, struct ta_error *err)
 {
-	l->capture = c;
-	live_events_init(&l->events, c, &l->strings,
-			 WANT_CACHE_NAME | WANT_PID | (l->stacks ? WANT_STACK : 0), l->stacks,
-			 &l->stats, apply_paired, l);
+	l->source.capture = c;
 	if (pthread_create(&l->reader, NULL, read_capture, l) != 0)
 		return error_set(err, "cannot start top's capture thread");
 	l->reading = true;
@@ -315,38 +295,9 @@ static int start_reading(struct live_account *l, struct capture *c, struct ta_er
 	return 0;
 }
 
-static int live_account_init(struct live_account *l, bool stacks, struct ta_error *err)
-{
-	int i;
-
-	memset(l, 0, sizeof(*l));
-	l->own[0] = getpid();	/* the main thread's setup, before the others start */
-	l->nown = 1;
-	pthread_mutex_init(&l->lock, NULL);
-	trace_strings_init(&l->strings);
-	for (i = 0; i < NACCOUNTS; i++)
-		account_init(&l->account[i], FAMILY_ALL);
-	strtab_init(&l->cache_names);
-	l->stacks = stacks;
-	origin_keys_init(&l->keys);
-	symbols_init(&l->no_symbols);
-	return callchains_init(&l->chains, &l->strings, &l->no_symbols, NULL, err);
-}
-
 static void live_account_release(struct live_account *l)
 {
-	int i;
-
-	if (l->capture) {
-		live_events_release(&l->events);
-	}
-	callchains_release(&l->chains);
-	symbols_release(&l->no_symbols);
-	origin_keys_release(&l->keys);
-	strtab_release(&l->cache_names);
-	for (i = 0; i < NACCOUNTS; i++)
-		account_release(&l->account[i]);
-	trace_strings_release(&l->strings);
+	analysis_release(&l->a);
 	pthread_mutex_destroy(&l->lock);
 }
 
@@ -370,14 +321,14 @@ static struct top_row *row_for(struct top_view *v, const char *name, size_t len)
 /* The name of key id of account which, as the rows of the grouping shown are named. */
 static size_t row_key_name(const struct top_view *v, int which, uint32_t id, char *out, size_t cap)
 {
-	const struct live_account *l = v->live;
-	const struct strtab *t = which == BY_CACHE ? &l->cache_names : &l->strings.call_sites;
+	const struct analysis *a = &v->live->a;
+	const struct strtab *t = which == BY_CACHE ? &a->cache_keys : &a->strings.call_sites;
 	uint32_t site, stack;
 	size_t n;
 
 	if (which == BY_ORIGIN) {
-		origin_key_parts(&l->keys, id, &site, &stack);
-		return callchains_origin(&l->chains, site, stack, out, cap);
+		origin_key_parts(&a->keys, id, &site, &stack);
+		return callchains_origin(&a->chains, site, stack, out, cap);
 	}
 	n = strtab_length(t, id);
 	if (which == BY_SITE && v->args->group == GROUP_FUNCTION)
@@ -387,6 +338,12 @@ static size_t row_key_name(const struct top_view *v, int which, uint32_t id, cha
 	memcpy(out, strtab_get(t, id), n);
 	out[n] = '\0';
 	return n;
+}
+
+/* The engine's account of rows by call site, cache or origin. */
+static const struct account *account_of(const struct analysis *a, int which)
+{
+	return which == BY_CACHE ? &a->by_cache : which == BY_ORIGIN ? &a->by_key : &a->account;
 }
 
 static int account_shown(enum group_by g)
@@ -401,7 +358,7 @@ static int account_shown(enum group_by g)
  */
 static void take_account(struct top_view *v, int which, bool remember)
 {
-	const struct account *acc = &v->live->account[which];
+	const struct account *acc = account_of(&v->live->a, which);
 	bool shown = which == account_shown(v->args->group);
 	char name[1024];
 	uint32_t id;
@@ -445,11 +402,12 @@ static void take_rows(struct top_view *v, bool remember)
 	strtab_init(&v->names);
 	pthread_mutex_lock(&l->lock);
 	if (l->stacks)
-		callchains_update(&l->chains);
+		callchains_update(&l->a.chains);
 	for (which = 0; which < NACCOUNTS; which++)
-		take_account(v, which, remember);
-	v->totals_now = l->account[BY_SITE].totals;
-	v->lost = l->lost_events;
+		if (which != BY_ORIGIN || l->stacks)
+			take_account(v, which, remember);
+	v->totals_now = l->a.account.totals;
+	v->lost = l->a.read.stats.lost_events;
 	v->with_stack = l->with_stack;
 	v->without_stack = l->without_stack;
 	pthread_mutex_unlock(&l->lock);
@@ -812,8 +770,8 @@ int cmd_top(int argc, char **argv)
 	view.live = &live;
 	strtab_init(&view.names);
 	view.curses = args.format == FORMAT_TEXT && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
-	if (live_account_init(&live, args.cfg.stacks, &err) < 0 ||
-	    (view.curses && curses_library_load(&err) < 0) ||
+	live_account_init(&live, args.cfg.stacks);
+	if ((view.curses && curses_library_load(&err) < 0) ||
 	    capture_open(&capture, &args.cfg, &err) < 0 ||
 	    capture_start(capture, &err) < 0 || start_reading(&live, capture, &err) < 0) {
 		capture_close(capture);

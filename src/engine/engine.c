@@ -892,7 +892,7 @@ static int read_binary(struct analysis *r, int fd, enum binary_kind kind, struct
 	return rc;
 }
 
-/* ---- record's live capture ---- */
+/* ---- record's and top's live capture ---- */
 
 struct live_read {
 	struct analysis *r;
@@ -902,7 +902,24 @@ struct live_read {
 
 static void live_emit(void *ctx, const struct kmem_event *ev)
 {
-	consume_event(((struct live_read *)ctx)->r, ev);
+	struct analysis *r = ((struct live_read *)ctx)->r;
+	const struct live_source *src = r->req->live;
+
+	if (!src->admit || src->admit(src->ctx, ev))
+		consume_event(r, ev);
+}
+
+/* One item of the capture into the accounts, under the source's lock if it has one. */
+static void take_live_item(struct live_read *l, const struct capture_item *it)
+{
+	const struct live_source *src = l->r->req->live;
+	size_t lines = src->on_item ? src->on_item(src->ctx, it) : 0;
+
+	if (src->lock)
+		pthread_mutex_lock(src->lock);
+	live_events_take(&l->events, it, lines);
+	if (src->lock)
+		pthread_mutex_unlock(src->lock);
 }
 
 /* Lines of tracefs header text through the text parser: the header counts and facts. */
@@ -919,7 +936,7 @@ static void read_text_lines(struct live_read *l, const char *text)
 }
 
 /*
- * record's capture: each record decoded straight into the accounts (and
+ * record's or top's capture: each record decoded straight into the accounts (and
  * written to the log by the source, which says how many lines it made
  * there, so that line numbers are the log's); the log's header and
  * trailer read as a log's are.
@@ -931,7 +948,7 @@ static int read_live(struct analysis *r, struct ta_error *err)
 	struct live_read l;
 	struct capture_item it;
 	const char *trailer = NULL;
-	unsigned want = fields_wanted(r->req);
+	unsigned want = fields_wanted(r->req) | src->want;
 	int rc;
 
 	memset(&l, 0, sizeof(l));
@@ -950,10 +967,14 @@ static int read_live(struct analysis *r, struct ta_error *err)
 		rc = capture_next(c, &it, err);
 		if (rc <= 0)
 			break;
-		live_events_take(&l.events, &it, src->on_item ? src->on_item(src->ctx, &it) : 0);
+		take_live_item(&l, &it);
 	}
+	if (src->lock)
+		pthread_mutex_lock(src->lock);
 	live_events_flush(&l.events);
-	if (rc == 0 && src->on_end(src->ctx, &trailer, err) < 0)
+	if (src->lock)
+		pthread_mutex_unlock(src->lock);
+	if (rc == 0 && src->on_end && src->on_end(src->ctx, &trailer, err) < 0)
 		rc = -1;
 	read_text_lines(&l, trailer);
 	parse_stats_add(&r->read.stats, &l.text.stats);
