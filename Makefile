@@ -288,6 +288,11 @@ examples: deps
 bench: trace_analyze
 	@scripts/bench.sh $(LOG)
 
+# every report of the corpus by REV's build and this one, compared byte for byte
+REV ?= HEAD
+same-outputs: trace_analyze
+	@scripts/same-outputs.sh $(REV) ./trace_analyze
+
 install: trace_analyze
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPLETIONDIR)
 	install -m 755 trace_analyze $(DESTDIR)$(BINDIR)/trace_analyze
@@ -306,7 +311,7 @@ clean:
 # the headers each object and test was built from (absent before a first build)
 -include $(shell find $(BUILD) -name '*.d' 2> /dev/null)
 
-.PHONY: all deps check-deps check-test-deps check check-build demo examples bench install completion clean fuzz
+.PHONY: all deps check-deps check-test-deps check check-build demo examples bench same-outputs install completion clean fuzz
 .SECONDARY:
 
 endif

@@ -4,10 +4,21 @@
 # NEW), kept in DIR (default: a scratch folder), and compared byte for byte,
 # with the messages and exit codes. For changes that must not change what a
 # user sees (a refactoring): prints each difference, exit 1 if there is one.
+# OLD may be a git revision instead of a binary (`make same-outputs
+# REV=HEAD~3`): that commit is built in DIR, from a worktree of its own.
 set -u
 old=$1 new=$2
 dir=${3:-$(mktemp -d "${TMPDIR:-/tmp}/same-outputs.XXXXXX")}
 top=$(cd "$(dirname "$0")/.." && pwd)
+if [ ! -f "$old" ] && git -C "$top" rev-parse -q --verify "$old^{commit}" > /dev/null; then
+	rev=$old
+	rm -rf "$dir/old-tree"
+	git -C "$top" worktree add -q --detach "$dir/old-tree" "$rev" || exit 2
+	make -s -C "$dir/old-tree" -j2 trace_analyze > "$dir/old-build.log" 2>&1 ||
+		{ echo "same-outputs: cannot build $rev (see $dir/old-build.log)" >&2; exit 2; }
+	old=$dir/old-tree/trace_analyze
+	trap 'git -C "$top" worktree remove --force "$dir/old-tree"' EXIT
+fi
 corpus=${CORPUS:-$top/../shared/corpus}
 fix=$top/tests/fixtures
 tiny=$corpus/linux-6.1-tiny
