@@ -110,7 +110,7 @@ size_t capture_format(struct capture *c, const struct capture_item *it, struct c
 struct tep_handle *capture_tep(const struct capture *c);
 
 /* The function holding a kernel address (the running kernel's kallsyms), or NULL. */
-const char *capture_resolve(void *capture, uint64_t addr, uint64_t *start);
+const char *capture_resolve(void *capture, uint64_t addr, uint64_t *start, const char **module);
 
 /* Tracing off; capture_next drains the buffers and ends (async-signal-safe: no). */
 void capture_stop(struct capture *c);

@@ -27,9 +27,12 @@ struct tep_record;
 
 /*
  * The function holding addr and its start, or NULL: the file's kallsyms,
- * System.map, --kallsyms, whichever the caller has.
+ * System.map, --kallsyms, whichever the caller has; *module the loadable
+ * module it is in, as kallsyms' "[module]" column says, NULL if built in
+ * (or not known: System.map names built-in code only).
  */
-typedef const char *(*tepkmem_resolve_fn)(void *ctx, uint64_t addr, uint64_t *start);
+typedef const char *(*tepkmem_resolve_fn)(void *ctx, uint64_t addr, uint64_t *start,
+					  const char **module);
 
 enum tepkmem_record {
 	TEPKMEM_OTHER,		/* an event that is no kmem event */

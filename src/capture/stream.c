@@ -416,7 +416,7 @@ struct tep_handle *capture_tep(const struct capture *c)
 	return c->tep;
 }
 
-const char *capture_resolve(void *capture, uint64_t addr, uint64_t *start)
+const char *capture_resolve(void *capture, uint64_t addr, uint64_t *start, const char **module)
 {
 	struct capture *c = capture;
 	const struct ksym *s = c->have_syms ? symbols_lookup(&c->syms, addr) : NULL;
@@ -424,6 +424,7 @@ const char *capture_resolve(void *capture, uint64_t addr, uint64_t *start)
 	if (!s)
 		return NULL;
 	*start = s->addr;
+	*module = ksym_module(&c->syms, s);
 	return ksym_name(&c->syms, s);
 }
 

@@ -1585,12 +1585,6 @@ int analysis_read(struct analysis *a, struct ta_error *err)
 		warn("the last line of '%s' has no newline (truncated log?): skipped",
 		     a->facts.log_name);
 	warn_about_unresolved_addresses(a);
-	if ((a->req->group_by == GROUP_MODULE || a->req->filters.nmodule) &&
-	    ((a->have_binary && !a->have_db) || a->req->live))
-		warn("%s names call sites without their module: the module of each is not known, "
-		     "and its code counts as vmlinux (a text log prints \"[module]\"; so does a "
-		     "bare address named with --kallsyms)", a->req->live ? "record's capture"
-		     : binary_kind_name(a->binary.kind));
 	warn_about_an_empty_window(a);
 	if (a->unnamed_cache_allocs && !opts->quiet)
 		fprintf(stderr, "trace_analyze: note: %llu kmem_cache_alloc event%s name no cache "

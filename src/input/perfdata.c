@@ -191,31 +191,33 @@ static void fail(struct perf_read *r, const char *what)
 
 /* ---- symbols ---- */
 
-static const char *lookup(const struct symbol_table *t, uint64_t addr, uint64_t *start)
+static const char *lookup(const struct symbol_table *t, uint64_t addr, uint64_t *start,
+			  const char **module)
 {
 	const struct ksym *s = t && t->count ? symbols_lookup(t, addr) : NULL;
 
 	if (!s)
 		return NULL;
 	*start = s->addr;
+	*module = ksym_module(t, s);
 	return ksym_name(t, s);
 }
 
 /* -k/System.map, then --kallsyms, then /proc/kallsyms when it is the file's kernel. */
-static const char *resolve(void *ctx, uint64_t addr, uint64_t *start)
+static const char *resolve(void *ctx, uint64_t addr, uint64_t *start, const char **module)
 {
 	struct perf_read *r = ctx;
 	const char *fn;
 
-	if ((fn = lookup(r->cfg->syms, addr, start))) {
+	if ((fn = lookup(r->cfg->syms, addr, start, module))) {
 		r->by_map++;
 		return fn;
 	}
-	if ((fn = lookup(r->cfg->kallsyms, addr, start))) {
+	if ((fn = lookup(r->cfg->kallsyms, addr, start, module))) {
 		r->by_kallsyms++;
 		return fn;
 	}
-	if (r->have_running && (fn = lookup(&r->running, addr, start))) {
+	if (r->have_running && (fn = lookup(&r->running, addr, start, module))) {
 		r->by_running++;
 		return fn;
 	}

@@ -249,15 +249,23 @@ static uint64_t hash_addr(uint64_t a)
 	return (a * 0x9e3779b97f4a7c15ull) >> 17;
 }
 
-/* "sym+0xoff" as %pS prints it, or "0xaddr" when no function holds it. */
+/*
+ * "sym+0xoff" as %pS prints it ("sym+0xoff [module]" for a module's code,
+ * so that --group-by module reads it as a text log's), or "0xaddr" when no
+ * function holds it.
+ */
 static uint32_t name_call_site(struct tepkmem *k, uint64_t addr)
 {
 	char text[CALLSITE_TEXT_MAX + 32];
 	uint64_t start = 0;
-	const char *fn = k->resolve ? k->resolve(k->resolve_ctx, addr, &start) : NULL;
+	const char *module = NULL;
+	const char *fn = k->resolve ? k->resolve(k->resolve_ctx, addr, &start, &module) : NULL;
 	int n;
 
-	if (fn)
+	if (fn && module)
+		n = snprintf(text, sizeof(text), "%s+0x%llx [%s]", fn,
+			     (unsigned long long)(addr - start), module);
+	else if (fn)
 		n = snprintf(text, sizeof(text), "%s+0x%llx", fn, (unsigned long long)(addr - start));
 	else
 		n = snprintf(text, sizeof(text), "0x%llx", (unsigned long long)addr);
@@ -307,7 +315,8 @@ static uint32_t call_site_id(struct tepkmem *k, uint64_t addr)
 static uint32_t name_frame(struct tepkmem *k, uint64_t addr)
 {
 	uint64_t start = 0;
-	const char *fn = k->resolve ? k->resolve(k->resolve_ctx, addr, &start) : NULL;
+	const char *module = NULL;
+	const char *fn = k->resolve ? k->resolve(k->resolve_ctx, addr, &start, &module) : NULL;
 	char hex[24];
 	int n;
 

@@ -47,23 +47,26 @@ struct tracedat_read {
 };
 
 /* Functions from the file's kallsyms first, then the symbols the user gave. */
-static const char *resolve(void *ctx, uint64_t addr, uint64_t *start)
+static const char *resolve(void *ctx, uint64_t addr, uint64_t *start, const char **module)
 {
 	struct tracedat_read *r = ctx;
 	const struct ksym *s;
 
 	if (r->file_syms.count && (s = symbols_lookup(&r->file_syms, addr))) {
 		*start = s->addr;
+		*module = ksym_module(&r->file_syms, s);
 		r->by_kallsyms++;
 		return ksym_name(&r->file_syms, s);
 	}
 	if (r->cfg->syms && r->cfg->syms->count && (s = symbols_lookup(r->cfg->syms, addr))) {
 		*start = s->addr;
+		*module = ksym_module(r->cfg->syms, s);
 		r->by_map++;
 		return ksym_name(r->cfg->syms, s);
 	}
 	if (r->cfg->kallsyms && (s = symbols_lookup(r->cfg->kallsyms, addr))) {
 		*start = s->addr;
+		*module = ksym_module(r->cfg->kallsyms, s);
 		r->by_map++;
 		return ksym_name(r->cfg->kallsyms, s);
 	}

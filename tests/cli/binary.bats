@@ -200,3 +200,30 @@ PY
 		[[ "$stderr" != *"lines skipped"* ]]
 	done
 }
+
+@test "a binary capture's call sites in a module: named 'fn+0xoff [module]' from kallsyms, counted per module" {
+	# a kallsyms whose second symbol is a module's: call sites from 0xffffffff82000000 up are in it
+	printf 'ffffffff81000000 T built_in_code\nffffffff82000000 t fake_module_code\t[fakemod]\n' > ks
+	# independent: the bare addresses (no kallsyms) counted by the side of that line they are on
+	"$TA" -q -f "$FIX/small-stacks.dat" -c bare.csv --format csv 2> /dev/null
+	python3 - bare.csv > want <<'PY'
+import csv, sys
+n = {}
+for r in csv.DictReader(open(sys.argv[1])):
+    m = "fakemod" if int(r["key"], 16) >= 0xffffffff82000000 else "vmlinux"
+    n[m] = n.get(m, 0) + int(r["alloc_count"])
+for m in sorted(n):
+    print(m, n[m])
+PY
+	"$TA" -q -f "$FIX/small-stacks.dat" --kallsyms ks -c mod.csv --group-by module --format csv
+	python3 -c 'import csv, sys
+for r in sorted(csv.DictReader(open(sys.argv[1])), key=lambda r: r["key"]):
+    print(r["key"], r["alloc_count"])' mod.csv > got
+	diff -u want got
+	grep -q '^fakemod ' got
+	"$TA" -q -f "$FIX/small-stacks.dat" --kallsyms ks -c - | grep -q '  fake_module_code+0x1d105f \[fakemod\]$'
+	# perf.data the same; --module keeps the module's allocations only
+	"$TA" -q -f "$FIX/small-callchain.perf.data" --kallsyms ks -c p.json --module fakemod --format json
+	[ "$(jq -r '[.callers[].key | select(endswith(" [fakemod]") | not)] | length' p.json)" = 0 ]
+	[ "$(jq '.totals.allocs' p.json)" -gt 0 ]
+}

@@ -110,9 +110,10 @@ static void load_formats(void)
 }
 
 /* A kernel text of one function every 4 KiB, so that call sites get names. */
-static const char *resolve(void *ctx, uint64_t addr, uint64_t *start)
+static const char *resolve(void *ctx, uint64_t addr, uint64_t *start, const char **module)
 {
 	(void)ctx;
+	*module = addr & 0x800 ? "fuzz_module" : NULL;
 	if (addr < 0xffffffff81000000ull || addr >= 0xffffffff81100000ull)
 		return NULL;
 	*start = addr & ~0xfffull;
