@@ -5,7 +5,10 @@
  *
  * Placing a function (by exact name, never by prefix):
  *   - defined in one object: that object (PLACE_UNIQUE);
- *   - defined in several (static functions of the same name): the one whose
+ *   - defined in several (static functions of the same name): the one in
+ *     the module the call site names ("[ext4]"; none: built-in code) when
+ *     only one is (PLACE_BY_MODULE, ktree.h knows each object's module);
+ *     else, of those in that module (all without), the one whose
  *     st_size equals the size the call site printed ("/0xsize", or the
  *     System.map distance of a resolved hex address) if exactly one does
  *     (PLACE_BY_SIZE); otherwise a pseudo node "(ambiguous)" under the
@@ -29,7 +32,10 @@
 
 #define DIR_NONE UINT32_MAX
 
-enum place_kind { PLACE_UNIQUE, PLACE_BY_SIZE, PLACE_AMBIGUOUS, PLACE_UNKNOWN, PLACE_KIND_COUNT };
+enum place_kind {
+	PLACE_UNIQUE, PLACE_BY_SIZE, PLACE_AMBIGUOUS, PLACE_UNKNOWN, PLACE_BY_MODULE,
+	PLACE_KIND_COUNT
+};
 
 /* What a ringchart (-a) measures. */
 enum size_attr {
@@ -75,10 +81,13 @@ uint32_t dirtree_find(const struct dirtree *d, const char *path);
 
 /*
  * The node where function name[0..len) belongs; size is the size the call
- * site printed, 0 if unknown. Counts the placement in d->placed.
+ * site printed, 0 if unknown; module the one it named ("ext4" for
+ * "[ext4]", "vmlinux" for built-in code), NULL if it did not say. Of
+ * several definitions, those in the objects of that module (ktree.h) are
+ * taken when there are any. Counts the placement in d->placed.
  */
 uint32_t dirtree_place_function(struct dirtree *d, const char *name, size_t len,
-				uint64_t size, enum place_kind *kind);
+				uint64_t size, const char *module, enum place_kind *kind);
 
 /* Add a call site's bytes to node and its ancestors. */
 void dirtree_add_dynamic(struct dirtree *d, uint32_t node, uint64_t total_dynamic,

@@ -26,7 +26,7 @@
 
 #define KINDEX_MAGIC "TAKINDEX"
 #define KINDEX_MAJOR 2
-#define KINDEX_MINOR 0
+#define KINDEX_MINOR 1
 
 int kindex_save(const struct kernel_tree *t, const char *path, struct ta_error *err);
 int kindex_load(struct kernel_tree *t, const char *path, struct ta_error *err);

@@ -16,6 +16,11 @@
  * (SHT_NOBITS, or a COMMON symbol), as data when it is writable, as text
  * when it is executable, else as rodata. Several names at one address
  * (aliases) count once, with the largest size.
+ *
+ * Loadable modules: each "NAME.mod" beside a "NAME.ko" lists the objects
+ * kbuild linked into that module; those objects are the module's (its
+ * name as the kernel spells it, '-' made '_'), every other one is built
+ * in (vmlinux).
  */
 #ifndef TA_KTREE_H
 #define TA_KTREE_H
@@ -88,6 +93,7 @@ struct kernel_tree {
 	struct knmsym *nmsyms;		/* in the order read: by object */
 	size_t nnmsyms;
 	bool has_nmsyms;		/* false: an index made before they were kept */
+	uint32_t *object_module;	/* per object: the module's name id, or KMODULE_NONE */
 	char *system_map;		/* its System.map, verbatim; NULL if none */
 	size_t system_map_len;
 	struct ktree_counts counts;
@@ -98,6 +104,9 @@ struct kernel_tree {
 		uint64_t text, data, bss;	/* allocated sections, as size(1) adds them */
 	} vmlinux;
 };
+
+/* object_module of built-in code */
+#define KMODULE_NONE UINT32_MAX
 
 void ktree_init(struct kernel_tree *t);
 void ktree_release(struct kernel_tree *t);
@@ -129,6 +138,13 @@ const struct kfunc *ktree_find_function(const struct kernel_tree *t, const char 
 static inline const char *ktree_string(const struct kernel_tree *t, uint32_t id)
 {
 	return strtab_get(&t->strings, id);
+}
+
+/* The module object i is linked into, or NULL if built in (or not known). */
+static inline const char *ktree_object_module(const struct kernel_tree *t, uint32_t i)
+{
+	return t->object_module && t->object_module[i] != KMODULE_NONE ?
+	       strtab_get(&t->strings, t->object_module[i]) : NULL;
 }
 
 static inline uint64_t kobject_static(const struct kobject *o)

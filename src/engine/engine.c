@@ -236,7 +236,7 @@ static void place_call_sites(struct analysis *r)
 	const struct strtab *cs = &r->strings.call_sites;
 	const struct account *a = by_origin(r) ? &r->by_key : &r->account;
 	struct origin_namer on = { &r->keys, &r->chains };
-	char name[CALLSITE_NAME_MAX];
+	char name[CALLSITE_NAME_MAX], module[CALLSITE_NAME_MAX];
 	uint32_t id, *place;
 
 	place = xcalloc(a->nsites ? a->nsites : 1, sizeof(*place));
@@ -249,12 +249,18 @@ static void place_call_sites(struct analysis *r)
 		place[id] = DIR_NONE;
 		if (!s)
 			continue;
-		if (by_origin(r))
+		module[0] = '\0';
+		if (by_origin(r)) {
 			n = origin_row_name(&on, id, name, sizeof(name));
-		else
+		} else {
 			n = callsite_function(strtab_get(cs, id), strtab_length(cs, id), &r->syms, name,
 					      sizeof(name), &size);
-		place[id] = dirtree_place_function(&r->dirs, name, n, size, &kind);
+			callsite_module(strtab_get(cs, id), strtab_length(cs, id), &r->syms, module,
+					sizeof(module));
+		}
+		place[id] = dirtree_place_function(&r->dirs, name, n, size,
+						   module[0] && module[0] != '(' ? module : NULL,
+						   &kind);
 		dirtree_add_dynamic(&r->dirs, place[id], s->total_dynamic, s->current_dynamic,
 				    s->current_req);
 	}

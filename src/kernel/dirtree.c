@@ -241,19 +241,48 @@ static uint32_t pseudo_child(struct dirtree *d, uint32_t parent, const char *nam
 	return c;
 }
 
-uint32_t dirtree_place_function(struct dirtree *d, const char *name, size_t len,
-				uint64_t size, enum place_kind *kind)
+/* Is object o linked into module ("vmlinux": built in)? */
+static bool object_is_in(const struct kernel_tree *kt, uint32_t o, const char *module)
 {
-	size_t count, i, sized = 0;
+	const char *in = ktree_object_module(kt, o);
+
+	return in ? strcmp(in, module) == 0 : strcmp(module, "vmlinux") == 0;
+}
+
+/* Of a function's count definitions, how many are in module (all of them without one). */
+static size_t definitions_in(const struct kernel_tree *kt, const struct kfunc *defs, size_t count,
+			     const char *module)
+{
+	size_t i, n = 0;
+
+	if (!module || !kt->object_module)
+		return count;
+	for (i = 0; i < count; i++)
+		n += object_is_in(kt, defs[i].object, module);
+	return n;
+}
+
+uint32_t dirtree_place_function(struct dirtree *d, const char *name, size_t len,
+				uint64_t size, const char *module, enum place_kind *kind)
+{
+	size_t count, i, sized = 0, in_module;
 	const struct kfunc *defs = ktree_find_function(d->kt, name, len, &count);
 	uint32_t node = DIR_NONE, by_size = DIR_NONE;
 
-	if (count == 1) {
-		*kind = PLACE_UNIQUE;
-		node = d->object_node[defs[0].object];
+	in_module = count > 1 ? definitions_in(d->kt, defs, count, module) : count;
+	if (in_module == 0 || in_module == count)
+		module = NULL;	/* the module's objects tell nothing: all of them count */
+	if (count == 1 || in_module == 1) {
+		*kind = count == 1 ? PLACE_UNIQUE : PLACE_BY_MODULE;
+		for (i = 0; module && !object_is_in(d->kt, defs[i].object, module); i++)
+			;
+		node = d->object_node[defs[i].object];
 	} else if (count > 1) {
 		for (i = 0; i < count; i++) {
 			uint32_t o = d->object_node[defs[i].object];
+
+			if (module && !object_is_in(d->kt, defs[i].object, module))
+				continue;
 
 			node = node == DIR_NONE ? o : dirtree_common_ancestor(d, node, o);
 			if (size && defs[i].size == size) {

@@ -21,6 +21,7 @@ enum kindex_section {
 	SEC_SYSMAP = 6,
 	SEC_VARS = 7,
 	SEC_NMSYMS = 8,		/* optional: indexes made before it have none */
+	SEC_MODULES = 9,	/* optional: each object's module (ktree.h), or none */
 };
 
 struct kindex_meta {
@@ -71,6 +72,10 @@ static int write_index(struct binfile_writer *w, const struct kernel_tree *t,
 		return -1;
 	if (t->has_nmsyms &&
 	    binfile_add_section(w, SEC_NMSYMS, t->nmsyms, t->nnmsyms * sizeof(*t->nmsyms), err) < 0)
+		return -1;
+	if (t->object_module &&
+	    binfile_add_section(w, SEC_MODULES, t->object_module,
+				t->nobjects * sizeof(*t->object_module), err) < 0)
 		return -1;
 	if (t->system_map &&
 	    binfile_add_section(w, SEC_SYSMAP, t->system_map, t->system_map_len, err) < 0)
@@ -196,6 +201,28 @@ static int load_nmsyms(struct kernel_tree *t, const struct binfile *f, struct ta
 	return 0;
 }
 
+/* Each object's module: optional (an index made before modules were kept has none). */
+static int load_modules(struct kernel_tree *t, const struct binfile *f, struct ta_error *err)
+{
+	size_t len, i;
+	const uint32_t *p = binfile_section(f, SEC_MODULES, &len);
+
+	if (!p)
+		return 0;
+	if (len != t->nobjects * sizeof(*t->object_module))
+		return corrupt(err, f->path, "its module table has the wrong size");
+	t->object_module = xmalloc(len ? len : 1);
+	if (len)
+		memcpy(t->object_module, p, len);
+	for (i = 0; i < t->nobjects; i++) {
+		uint32_t m = t->object_module[i];
+
+		if (m != KMODULE_NONE && m >= t->strings.count)
+			return corrupt(err, f->path, "an object's module is out of range");
+	}
+	return 0;
+}
+
 static int load_sections(struct kernel_tree *t, const struct binfile *f, struct ta_error *err)
 {
 	struct kindex_meta meta;
@@ -218,7 +245,7 @@ static int load_sections(struct kernel_tree *t, const struct binfile *f, struct 
 	if (load_strings(t, f, meta.nstrings, err) < 0 ||
 	    load_objects(t, f, meta.nobjects, err) < 0 ||
 	    load_functions(t, f, meta.nfuncs, err) < 0 || load_vars(t, f, meta.nvars, err) < 0 ||
-	    load_nmsyms(t, f, err) < 0)
+	    load_nmsyms(t, f, err) < 0 || load_modules(t, f, err) < 0)
 		return -1;
 	t->counts = meta.counts;
 	p = binfile_section(f, SEC_SYSMAP, &len);

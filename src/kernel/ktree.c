@@ -47,6 +47,7 @@ void ktree_release(struct kernel_tree *t)
 	free(t->name);
 	strtab_release(&t->strings);
 	free(t->objects);
+	free(t->object_module);
 	free(t->funcs);
 	free(t->vars);
 	free(t->nmsyms);
@@ -112,6 +113,8 @@ struct walk {
 	char *section_nm;		/* scratch: nm's letter of each section, 0: none */
 	size_t section_cap;
 	unsigned warnings;
+	char **mod_lists;		/* the .mod files of modules built (a .ko beside) */
+	size_t nmod_lists;
 	char path[PATH_MAX];
 	size_t root_len;		/* path[0..root_len) is the tree, with its '/' */
 };
@@ -460,6 +463,19 @@ static bool has_source(char **names, size_t n, const char *object)
 	return has_name(names, n, src);
 }
 
+/* "x.mod" with "x.ko" among names: the object list of a module built. */
+static bool is_module_list(char **names, size_t n, const char *name)
+{
+	size_t len = strlen(name);
+	char ko[NAME_MAX + 1];
+
+	if (!ends_with(name, ".mod") || len > NAME_MAX - 1)
+		return false;
+	memcpy(ko, name, len - 3);
+	memcpy(ko + len - 3, "ko", 3);
+	return has_name(names, n, ko);
+}
+
 /* The sorted entries of directory w->path, or -1 with errno. */
 static int list_directory(const char *path, char ***out, size_t *count)
 {
@@ -542,6 +558,10 @@ static uint64_t walk_directory(struct walk *w, size_t len, int depth, bool count
 			found++;
 			if (!count_only)
 				read_object(w);
+		} else if (!count_only && S_ISREG(st.st_mode) && is_module_list(names, n, names[i])) {
+			w->mod_lists = xrealloc(w->mod_lists,
+						(w->nmod_lists + 1) * sizeof(*w->mod_lists));
+			w->mod_lists[w->nmod_lists++] = xstrdup(w->path);
 		}
 	}
 	w->path[len] = '\0';
@@ -640,6 +660,55 @@ static void read_vmlinux_sizes(struct kernel_tree *t, const char *dir)
 	close(fd);
 }
 
+/* ---- modules ---------------------------------------------------------------- */
+
+/* The module name of list path ".../ext4.mod" as the kernel spells it: "ext4", '-' as '_'. */
+static uint32_t module_name_of(struct kernel_tree *t, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char name[NAME_MAX + 1];
+	size_t n, i;
+
+	base = base ? base + 1 : path;
+	n = strlen(base) - 4;	/* ".mod" */
+	memcpy(name, base, n);
+	for (i = 0; i < n; i++)
+		if (name[i] == '-')
+			name[i] = '_';
+	return strtab_intern(&t->strings, name, n);
+}
+
+/* The objects each module's list names, marked as that module's; a list unread is skipped. */
+static void mark_module_objects(struct kernel_tree *t, char **lists, size_t nlists)
+{
+	uint32_t *object_of;	/* path string id -> object index + 1 */
+	size_t i, count = t->strings.count;
+
+	t->object_module = xmalloc((t->nobjects ? t->nobjects : 1) * sizeof(*t->object_module));
+	for (i = 0; i < t->nobjects; i++)
+		t->object_module[i] = KMODULE_NONE;
+	object_of = xcalloc(count ? count : 1, sizeof(*object_of));
+	for (i = 0; i < t->nobjects; i++)
+		object_of[t->objects[i].path] = (uint32_t)i + 1;
+	for (i = 0; i < nlists; i++) {
+		FILE *f = fopen(lists[i], "re");
+		char line[PATH_MAX];
+		uint32_t module = module_name_of(t, lists[i]);
+
+		while (f && fgets(line, sizeof(line), f)) {
+			uint32_t id;
+
+			line[strcspn(line, "\n")] = '\0';
+			id = strtab_find(&t->strings, line, strlen(line));
+			if (id < count && object_of[id])
+				t->object_module[object_of[id] - 1] = module;
+		}
+		if (f)
+			fclose(f);
+	}
+	free(object_of);
+}
+
 int ktree_walk(struct kernel_tree *t, const char *dir, struct ta_error *err)
 {
 	struct walk w = { .t = t };
@@ -665,6 +734,10 @@ int ktree_walk(struct kernel_tree *t, const char *dir, struct ta_error *err)
 	w.root_len = len + 1;
 	t->name = tree_name_of(dir);
 	walk_directory(&w, len, 0, false);
+	mark_module_objects(t, w.mod_lists, w.nmod_lists);
+	for (size_t i = 0; i < w.nmod_lists; i++)
+		free(w.mod_lists[i]);
+	free(w.mod_lists);
 	read_vmlinux_sizes(t, dir);
 	t->has_nmsyms = true;
 	free(w.syms);

@@ -129,11 +129,36 @@ void write_static_table(struct out_dest *o, const struct dirtree *d, uint32_t to
 
 /* ---- summary ----------------------------------------------------------------------- */
 
+/* The loadable modules' objects (ktree.h): how many modules, objects and sized bytes. */
+struct module_part {
+	uint64_t modules, objects, bytes;
+};
+
+static void count_module_part(const struct kernel_tree *kt, struct module_part *m)
+{
+	uint8_t *seen = kt->object_module ? xcalloc(kt->strings.count, 1) : NULL;
+	size_t i;
+
+	memset(m, 0, sizeof(*m));
+	for (i = 0; seen && i < kt->nobjects; i++) {
+		uint32_t id = kt->object_module[i];
+
+		if (id == KMODULE_NONE)
+			continue;
+		m->objects++;
+		m->bytes += kobject_static(&kt->objects[i]);
+		m->modules += !seen[id];
+		seen[id] = 1;
+	}
+	free(seen);
+}
+
 void write_tree_summary(FILE *f, const char *source, const struct kernel_tree *kt,
 			  const struct dirtree *d, bool placed)
 {
 	const struct ktree_counts *c = &kt->counts;
 	uint64_t skipped = c->not_elf + c->bad_elf + c->no_symtab;
+	struct module_part m;
 
 	fprintf(f, "kernel '%s': %" PRIu64 " objects, %zu functions, %" PRIu64
 		" sized symbols%s\n", source, c->objects, kt->nfuncs, c->symbols,
@@ -149,19 +174,31 @@ void write_tree_summary(FILE *f, const char *source, const struct kernel_tree *k
 		uint64_t sum = kt->vmlinux.text + kt->vmlinux.data + kt->vmlinux.bss;
 		uint64_t sized = dir_node_static(&d->nodes[0]);
 
+		count_module_part(kt, &m);
+		sized -= m.bytes;
 		fprintf(f, "  vmlinux:           text %" PRIu64 ", data %" PRIu64 ", bss %" PRIu64
 			" = %" PRIu64 " bytes (its sections, as size(1) adds them)\n",
 			kt->vmlinux.text, kt->vmlinux.data, kt->vmlinux.bss, sum);
-		fprintf(f, "  static footprint:  %" PRIu64 " bytes of sized symbols in the objects, "
+		fprintf(f, "  static footprint:  %" PRIu64 " bytes of sized symbols in the %sobjects, "
 			"%.1f%% of vmlinux; the rest has no symbol size: string literals and merged "
 			"constants, alignment padding, linker tables (__ksymtab, __param, ...), "
-			"per-CPU and init sections\n", sized, sum ? 100.0 * (double)sized / (double)sum : 0);
+			"per-CPU and init sections\n", sized, m.modules ? "built-in " : "",
+			sum ? 100.0 * (double)sized / (double)sum : 0);
 	}
-	if (placed && d)
-		fprintf(f, "  call sites placed: %" PRIu64 " defined once, %" PRIu64
-			" by function size, %" PRIu64 " ambiguous (in the common directory), %"
-			PRIu64 " not in the tree\n", d->placed[PLACE_UNIQUE], d->placed[PLACE_BY_SIZE],
+	count_module_part(kt, &m);
+	if (m.modules)
+		fprintf(f, "  modules:           %" PRIu64 " built as .ko (their .mod lists): %"
+			PRIu64 " objects, %" PRIu64 " bytes of sized symbols, not in vmlinux "
+			"(the static table counts them in their directories)\n",
+			m.modules, m.objects, m.bytes);
+	if (placed && d) {
+		fprintf(f, "  call sites placed: %" PRIu64 " defined once, ", d->placed[PLACE_UNIQUE]);
+		if (d->placed[PLACE_BY_MODULE])
+			fprintf(f, "%" PRIu64 " by the module named, ", d->placed[PLACE_BY_MODULE]);
+		fprintf(f, "%" PRIu64 " by function size, %" PRIu64 " ambiguous (in the common "
+			"directory), %" PRIu64 " not in the tree\n", d->placed[PLACE_BY_SIZE],
 			d->placed[PLACE_AMBIGUOUS], d->placed[PLACE_UNKNOWN]);
+	}
 }
 
 static bool node_has_bytes(const struct dir_node *n)

@@ -54,3 +54,43 @@ allocations_by_suffix() {
 	"$TA" -q -f "$MODS/workload-kmem.log.xz" --kallsyms "$MODS/kallsyms-B.txt.xz" -c - |
 		grep -q '  ext4_alloc_inode+0x34 \[ext4\]$'
 }
+
+@test "-k on a tree with modules: their objects (from each .ko's .mod list) are not vmlinux's; an index keeps them" {
+	TREE="$MODS/tree"
+	# independent: the objects each NAME.mod lists beside NAME.ko, their sized symbols by readelf
+	python3 - "$TREE" > want <<'PY'
+import os, subprocess, sys
+os.chdir(sys.argv[1])
+objs = set()
+for root, dirs, files in os.walk('.'):
+    for f in files:
+        if f.endswith('.mod') and os.path.exists(os.path.join(root, f[:-4] + '.ko')):
+            for line in open(os.path.join(root, f)):
+                p = line.strip()
+                if p and os.path.exists(p) and any(os.path.exists(p[:-2] + s) for s in ('.c', '.S')):
+                    objs.add(p)
+total = 0
+for o in objs:
+    sized = {}
+    for line in subprocess.run(['readelf', '-sW', o], capture_output=True, text=True).stdout.splitlines():
+        f = line.split()
+        if len(f) < 8 or not f[0].endswith(':') or f[3] not in ('FUNC', 'OBJECT', 'TLS') or f[6] in ('UND', 'ABS'):
+            continue
+        size = int(f[2], 0)
+        if size:
+            sized[(f[6], f[1])] = max(sized.get((f[6], f[1]), 0), size)
+    total += sum(sized.values())
+print(len(objs), total)
+PY
+	run "$TA" -k "$TREE" -c static.txt
+	[ "$status" -eq 0 ]
+	read -r objects bytes < want
+	[[ "$output" == *"  modules:           13 built as .ko (their .mod lists): $objects objects, $bytes bytes of sized symbols, not in vmlinux"* ]]
+	# the built-in part and the modules' add up to the static table's total
+	builtin=$(sed -n 's/^  static footprint:  \([0-9]*\) bytes of sized symbols in the built-in objects.*/\1/p' <<< "$output")
+	[ "$((builtin + bytes))" = "$(awk '/^static bytes:/ { print $3 }' static.txt)" ]
+	# an index of the tree says the same
+	"$TA" -q -k "$TREE" --save-index tree.kidx
+	run "$TA" -k tree.kidx -c static2.txt
+	[[ "$output" == *"  modules:           13 built as .ko (their .mod lists): $objects objects, $bytes bytes"* ]]
+}

@@ -89,17 +89,17 @@ static void functions_are_placed_by_name_then_size(void **state)
 	(void)state;
 	make_tree(&t);
 	dirtree_build(&d, &t);
-	n = dirtree_place_function(&d, "ext2_iget", 9, 0, &kind);
+	n = dirtree_place_function(&d, "ext2_iget", 9, 0, NULL, &kind);
 	assert_int_equal(kind, PLACE_UNIQUE);
 	assert_int_equal(n, dirtree_find(&d, "fs/ext2/inode.o"));
-	n = dirtree_place_function(&d, "tcp_free", 8, 0x30, &kind);
+	n = dirtree_place_function(&d, "tcp_free", 8, 0x30, NULL, &kind);
 	assert_int_equal(kind, PLACE_BY_SIZE);
 	assert_int_equal(n, dirtree_find(&d, "net/ipv6/tcp.o"));
-	n = dirtree_place_function(&d, "reqsk_put", 9, 0x57, &kind);
+	n = dirtree_place_function(&d, "reqsk_put", 9, 0x57, NULL, &kind);
 	assert_int_equal(kind, PLACE_AMBIGUOUS);
 	dirtree_path(&d, n, path, sizeof(path));
 	assert_string_equal(path, "net/(ambiguous)");
-	n = dirtree_place_function(&d, "setup", 5, 0, &kind);	/* a prefix is no match */
+	n = dirtree_place_function(&d, "setup", 5, 0, NULL, &kind);	/* a prefix is no match */
 	assert_int_equal(kind, PLACE_UNKNOWN);
 	dirtree_path(&d, n, path, sizeof(path));
 	assert_string_equal(path, "(unknown)");
@@ -107,6 +107,38 @@ static void functions_are_placed_by_name_then_size(void **state)
 	assert_int_equal(d.placed[PLACE_BY_SIZE], 1);
 	assert_int_equal(d.placed[PLACE_AMBIGUOUS], 1);
 	assert_int_equal(d.placed[PLACE_UNKNOWN], 1);
+	dirtree_release(&d);
+	ktree_release(&t);
+}
+
+/* net/ipv6/tcp.o linked into module ipv6: the call site's "[ipv6]" picks its definition */
+static void a_module_named_picks_the_definition_in_its_objects(void **state)
+{
+	struct kernel_tree t;
+	struct dirtree d;
+	enum place_kind kind;
+	uint32_t n, i;
+
+	(void)state;
+	make_tree(&t);
+	t.object_module = malloc(t.nobjects * sizeof(*t.object_module));
+	for (i = 0; i < t.nobjects; i++)
+		t.object_module[i] = KMODULE_NONE;
+	t.object_module[4] = strtab_intern(&t.strings, "ipv6", 4);
+	dirtree_build(&d, &t);
+	n = dirtree_place_function(&d, "reqsk_put", 9, 0x57, "ipv6", &kind);
+	assert_int_equal(kind, PLACE_BY_MODULE);
+	assert_int_equal(n, dirtree_find(&d, "net/ipv6/tcp.o"));
+	n = dirtree_place_function(&d, "reqsk_put", 9, 0x57, "vmlinux", &kind);
+	assert_int_equal(kind, PLACE_BY_MODULE);
+	assert_int_equal(n, dirtree_find(&d, "net/ipv4/tcp.o"));
+	/* a module none of whose objects defines it: all the definitions count */
+	n = dirtree_place_function(&d, "tcp_free", 8, 0x30, "ext4", &kind);
+	assert_int_equal(kind, PLACE_BY_SIZE);
+	assert_int_equal(n, dirtree_find(&d, "net/ipv6/tcp.o"));
+	n = dirtree_place_function(&d, "ext2_iget", 9, 0, "ipv6", &kind);
+	assert_int_equal(kind, PLACE_UNIQUE);
+	assert_int_equal(d.placed[PLACE_BY_MODULE], 2);
 	dirtree_release(&d);
 	ktree_release(&t);
 }
@@ -122,9 +154,9 @@ static void the_ring_view_drops_zeros_and_merges_chains(void **state)
 	(void)state;
 	make_tree(&t);
 	dirtree_build(&d, &t);
-	n = dirtree_place_function(&d, "ext2_iget", 9, 0, &kind);
+	n = dirtree_place_function(&d, "ext2_iget", 9, 0, NULL, &kind);
 	dirtree_add_dynamic(&d, n, 4096, 1024, 1000);
-	n = dirtree_place_function(&d, "setup_arch", 10, 0, &kind);
+	n = dirtree_place_function(&d, "setup_arch", 10, 0, NULL, &kind);
 	dirtree_add_dynamic(&d, n, 512, 512, 500);
 	dirtree_ring_view(&d, 0, ATTR_CURRENT_DYNAMIC, &v);
 	assert_string_equal(v.nodes[0].label, "linux");
@@ -166,6 +198,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(paths_and_static_sizes_sum_up),
 		cmocka_unit_test(functions_are_placed_by_name_then_size),
+		cmocka_unit_test(a_module_named_picks_the_definition_in_its_objects),
 		cmocka_unit_test(the_ring_view_drops_zeros_and_merges_chains),
 		cmocka_unit_test(sizes_read_as_trace_analyze_py_printed_them),
 	};
