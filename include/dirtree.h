@@ -90,6 +90,14 @@ uint32_t dirtree_place_function(struct dirtree *d, const char *name, size_t len,
 				uint64_t size, const char *module, enum place_kind *kind);
 
 /* Add a call site's bytes to node and its ancestors. */
+/*
+ * The node of a source file ("fs/ext4/super.c", an allocinfo site's): the
+ * node of that path, else of its object ("fs/ext4/super.o"), else of its
+ * deepest directory in the tree; a pseudo node "(not in the tree)" under
+ * the root when the tree has none of them (a header's include/linux).
+ */
+uint32_t dirtree_place_path(struct dirtree *d, const char *path);
+
 void dirtree_add_dynamic(struct dirtree *d, uint32_t node, uint64_t total_dynamic,
 			 uint64_t current_dynamic, uint64_t current_req);
 

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "account.h"
+#include "allocinfo.h"
 #include "binread.h"
 #include "callchain.h"
 #include "db.h"
@@ -106,6 +107,10 @@ struct analysis {
 	bool have_filters;
 	uint64_t filtered_allocs, filtered_frees;
 	struct input input;
+	/* -f of /proc/allocinfo snapshots: no events, the sites' live bytes (allocinfo.h) */
+	struct alloc_series snapshots;
+	bool have_snapshots;
+	struct timeline_values snapshot_values;	/* the timeline's of them: the sites' bytes */
 	double started;
 	double last_progress;
 	bool progress_shown;

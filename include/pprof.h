@@ -14,6 +14,7 @@
 #ifndef TA_PPROF_H
 #define TA_PPROF_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -33,5 +34,19 @@ struct pprof_source {
 
 /* The profile, gzipped, into f. -1 with err set when it cannot be made. */
 int pprof_write(FILE *f, const struct pprof_source *src, struct ta_error *err);
+
+struct alloc_series;
+
+/*
+ * An allocinfo snapshot's sites (the last of the series) as a profile of
+ * two values, inuse_objects and inuse_space: a sample per site with
+ * something live, its location a line (the site's function, source file
+ * and line number, so that go tool pprof -list and speedscope show the
+ * source line) in the mapping of its module ("vmlinux" when built in).
+ * keep(ctx, site): the sites kept (-b), NULL: all.
+ */
+int pprof_write_sites(FILE *f, const struct alloc_series *s,
+		      bool (*keep)(const void *ctx, uint32_t site), const void *ctx,
+		      struct ta_error *err);
 
 #endif

@@ -70,9 +70,16 @@ struct report_decl {
 	/* its writer: a document of output.h in --format (tables), or a file of its own */
 	void (*tables)(struct out_dest *o, const struct report_run *run);
 	int (*write)(const struct report_run *run, const char *path, struct ta_error *err);
+	/* of /proc/allocinfo snapshots (allocinfo.h): its writer, none when it needs events */
+	void (*snapshot_tables)(struct out_dest *o, const struct report_run *run);
+	int (*snapshot_write)(const struct report_run *run, const char *path, struct ta_error *err);
 };
 
 extern const struct report_decl report_table[REPORT_COUNT];
+
+/* Can report id be made of allocinfo snapshots? */
+bool report_of_snapshots(enum report_id id);
+
 
 /* Write report id to path ('-': standard output), whole or not at all. */
 int report_write(const struct report_run *run, enum report_id id, const char *path,

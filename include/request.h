@@ -26,6 +26,7 @@ enum group_by {
 	GROUP_PID,		/* the task: "comm-pid", as ftrace prints it */
 	GROUP_GFP,		/* the gfp_flags string */
 	GROUP_MODULE,		/* the loadable module of the call site, "vmlinux" when built in */
+	GROUP_FILE,		/* an allocinfo site's source file */
 };
 
 /* Is a row keyed by a field of the event itself, rather than by its call site? */
@@ -74,6 +75,8 @@ enum analysis_need {
 struct analysis_request {
 	/* where the events come from */
 	const char *log_path;		/* -f: a path, or "-" for stdin */
+	char *const *more_logs;		/* allocinfo snapshots after log_path's, in time order */
+	size_t nmore_logs;
 	const char *db_path;		/* --db-file: instead of -f */
 	const char *save_db;		/* --save-db: also store the events there */
 	bool salvage;			/* --salvage: an unfinished perf.data's whole records */

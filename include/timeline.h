@@ -33,8 +33,15 @@ struct timeline_sample {
 	int64_t pages;		/* pages allocated in the log and not freed (never below 0) */
 };
 
+/* Values sampled without an account: v[0..n) (allocinfo snapshots' live bytes per site). */
+struct timeline_values {
+	uint64_t *v;
+	uint32_t n;
+};
+
 struct timeline {
 	const struct account *account;	/* whose current_dynamic is sampled */
+	const struct timeline_values *values;	/* or, without an account, these */
 	uint64_t t0, width;	/* slice i is [t0 + i * width, t0 + (i + 1) * width) */
 	uint64_t filling_end;	/* the end of the slice now filling: an event before it closes none */
 	bool started;
@@ -57,6 +64,12 @@ void timeline_release(struct timeline *t);
 
 /* Before the accounts take ev: close the slices ev's time is past. */
 void timeline_before_event(struct timeline *t, const struct kmem_event *ev);
+/*
+ * A sample of the state at ts_ns, taken whole (an allocinfo snapshot, in
+ * time order): when TIMELINE_SAMPLES are taken, every other one is dropped
+ * first (the later of each pair kept), so the last one taken stays last.
+ */
+void timeline_add_sample(struct timeline *t, uint64_t ts_ns);
 
 /* After: pages and lost-event markers. */
 void timeline_after_event(struct timeline *t, const struct kmem_event *ev);

@@ -33,6 +33,8 @@ struct timeline_rows {
 	struct growth_fit *fit;
 	double span_s;
 	const struct loss_windows *losses;	/* shaded on the chart when set (losses.h) */
+	const char *measure;		/* what the values are: NULL, "live slab bytes" */
+	const char *clock;		/* whose time: NULL, "the log's clock" */
 };
 
 /*

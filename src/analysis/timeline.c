@@ -37,14 +37,14 @@ void timeline_release(struct timeline *t)
 static void take_sample(struct timeline *t, struct timeline_sample *s, uint64_t ts)
 {
 	const struct account *a = t->account;
-	uint32_t k;
+	uint32_t k, n = a ? a->nsites : t->values->n;
 
 	s->ts_ns = ts;
-	s->nkeys = a->nsites;
-	s->live = a->nsites ? xmalloc(a->nsites * sizeof(*s->live)) : NULL;
+	s->nkeys = n;
+	s->live = n ? xmalloc(n * sizeof(*s->live)) : NULL;
 	s->total = 0;
-	for (k = 0; k < a->nsites; k++) {
-		s->live[k] = a->sites[k].current_dynamic;
+	for (k = 0; k < n; k++) {
+		s->live[k] = a ? a->sites[k].current_dynamic : t->values->v[k];
 		s->total += s->live[k];
 	}
 	s->pages = t->pages;
@@ -103,6 +103,28 @@ void timeline_before_event(struct timeline *t, const struct kmem_event *ev)
 		t->last_ts = ev->ts_ns;
 	if (ev->ts_ns >= t->filling_end)	/* earlier times, even before t0, fill this slice */
 		move_to(t, ev->ts_ns);
+}
+
+void timeline_add_sample(struct timeline *t, uint64_t ts_ns)
+{
+	uint32_t i;
+
+	if (!t->started) {
+		t->started = true;
+		t->t0 = ts_ns;
+	}
+	if (t->nsamples == TIMELINE_SAMPLES) {
+		for (i = 0; i < t->nsamples; i++) {
+			if (i % 2 == 0)
+				free(t->samples[i].live);
+			else
+				t->samples[i / 2] = t->samples[i];
+		}
+		t->nsamples /= 2;
+	}
+	take_sample(t, &t->samples[t->nsamples++], ts_ns);
+	t->last_ts = ts_ns;
+	t->finished = true;	/* timeline_finish adds nothing to samples taken whole */
 }
 
 static void page_allocated(struct timeline *t, uint64_t key, int order, uint64_t ts_ns)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "allocinfo.h"
 #include "binfile.h"
 #include "commands.h"
 #include "db.h"
@@ -68,7 +69,12 @@ static const struct po_command analyse_command = {
 /* The groupings of the bare command's rows (dir is diff's). */
 #define ANALYSE_GROUPS (1u << GROUP_CALLSITE | 1u << GROUP_FUNCTION | 1u << GROUP_ORIGIN | \
 			1u << GROUP_CACHE | 1u << GROUP_DIR | 1u << GROUP_SIZE_CLASS | \
-			1u << GROUP_COMM | 1u << GROUP_PID | 1u << GROUP_GFP | 1u << GROUP_MODULE)
+			1u << GROUP_COMM | 1u << GROUP_PID | 1u << GROUP_GFP | 1u << GROUP_MODULE | \
+			1u << GROUP_FILE)
+
+/* The groupings of an allocinfo snapshot's sites. */
+#define SNAPSHOT_GROUPS (1u << GROUP_CALLSITE | 1u << GROUP_FUNCTION | 1u << GROUP_FILE | \
+			 1u << GROUP_DIR | 1u << GROUP_MODULE)
 
 static const char *const weight_names[] = { "bytes", "live", "waste", "count", NULL };
 
@@ -421,6 +427,48 @@ static int check_reports(const struct po_command *cmd, const struct options *opt
 	return -1;
 }
 
+/*
+ * -f of allocinfo snapshots: the reports the table says they give, their
+ * groupings, no event filter; -r, -b and --group-by dir need no tree (a
+ * site's source path says where it is).
+ */
+static int check_snapshot_combinations(const struct po_command *cmd, struct options *opts)
+{
+	char name[64];
+	size_t i;
+
+	for (i = 0; i < REPORT_COUNT; i++)
+		if (opts->report_path[i] && !report_of_snapshots((enum report_id)i))
+			return po_usage_error(cmd, "'%s' is an allocinfo snapshot: %s needs a kmem "
+					      "log's events", opts->req.log_path,
+					      report_option_name((enum report_id)i, name,
+								 sizeof(name)));
+	if (!(SNAPSHOT_GROUPS & (1u << opts->req.group_by)))
+		return po_usage_error(cmd, "'%s' is an allocinfo snapshot: its sites are grouped by "
+				      "callsite, function, file, dir or module, not %s",
+				      opts->req.log_path, po_group_names[opts->req.group_by]);
+	if (task_filters_set(&opts->req.filters) || opts->req.has_time_start ||
+	    opts->req.has_time_end || opts->req.save_db)
+		return po_usage_error(cmd, "'%s' is an allocinfo snapshot: it has no events to filter "
+				      "(--comm, --pid, --gfp, --module, --time) or save (--save-db)",
+				      opts->req.log_path);
+	if (opts->save_index && !opts->req.kernel)
+		return po_usage_error(cmd, "%s", "--save-index needs a kernel tree (-k DIR)");
+	if (opts->rings_attr >= 0 && opts->rings_attr != ATTR_CURRENT_DYNAMIC &&
+	    opts->rings_attr != ATTR_STATIC)
+		return po_usage_error(cmd, "'%s' is an allocinfo snapshot: its ringchart draws live "
+				      "bytes (--rings-attr current_dynamic, or static with -k)",
+				      opts->req.log_path);
+	if (opts->rings_attr == ATTR_STATIC && !opts->req.kernel)
+		return po_usage_error(cmd, "%s", "--rings-attr static draws the tree's static "
+				      "footprint: give the tree with -k DIR");
+	if (opts->rings_attr < 0)
+		opts->rings_attr = ATTR_CURRENT_DYNAMIC;
+	if (opts->rings_show && !opts->report_path[REPORT_RINGS])
+		return po_usage_error(cmd, "%s", "-i shows the ringchart: it needs one (-r FILE)");
+	return check_reports(cmd, opts);
+}
+
 /* What needs what: a usage error rather than an option silently ignored. */
 static int check_combinations(const struct po_command *cmd, struct options *opts)
 {
@@ -430,6 +478,16 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 	char list[256];
 	int status;
 
+	if (opts->req.log_path && allocinfo_path_is_snapshot(opts->req.log_path))
+		return check_snapshot_combinations(cmd, opts);
+	if (opts->req.nmore_logs)
+		return po_usage_error(cmd, "unexpected argument '%s': one log at a time (several "
+				      "files are read as a series only when they are allocinfo "
+				      "snapshots)", opts->req.more_logs[0]);
+	if (opts->req.group_by == GROUP_FILE && strcmp(opts->req.log_path ? opts->req.log_path
+						      : "", "-"))
+		return po_usage_error(cmd, "%s", "--group-by file groups an allocinfo snapshot's "
+				      "sites: a kmem log's call sites carry no source file");
 	if ((asks_for(opts, needs_tree) || opts->req.branch || opts->save_index) &&
 	    !opts->req.kernel)
 		return po_usage_error(cmd, "-b, %s and --save-index need a kernel tree (-k DIR)",
@@ -543,6 +601,16 @@ static int take_the_log_argument(struct options *o, int n, char **args)
 		return -1;
 	if (n == 1 && !o->req.log_path && !o->req.db_path) {
 		o->req.log_path = args[0];
+		return -1;
+	}
+	if (!o->req.db_path) {	/* several: allocinfo snapshots in time order (checked later) */
+		if (!o->req.log_path) {
+			o->req.log_path = args[0];
+			args++;
+			n--;
+		}
+		o->req.more_logs = args;
+		o->req.nmore_logs = (size_t)n;
 		return -1;
 	}
 	if (!o->req.log_path && !o->req.db_path)

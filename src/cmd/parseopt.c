@@ -20,9 +20,11 @@ const char *const po_group_help[] = {
 	"an origin (who is behind the allocator and its wrappers, from stack traces)",
 	"a slab cache", "a directory of the tree (with -k)", "a kmalloc size class of bytes_alloc",
 	"the allocating task's name (comm)", "the task as comm-pid (pid)", "its gfp_flags (gfp)",
-	"the loadable module of the call site, vmlinux when built in (module)", NULL };
+	"the loadable module of the call site, vmlinux when built in (module)",
+	"an allocinfo snapshot's source file (file)", NULL };
 const char *const po_group_names[] = { "callsite", "function", "origin", "cache", "dir",
-				       "size-class", "comm", "pid", "gfp", "module", NULL };
+				       "size-class", "comm", "pid", "gfp", "module", "file",
+				       NULL };
 
 #ifndef TA_VERSION
 #define TA_VERSION "0.1"

@@ -1071,6 +1071,119 @@ static enum binary_kind binary_content(struct analysis *r, struct ta_error *err,
 	return *rc == 0 ? binary_kind_of(head, n) : BINARY_NONE;
 }
 
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Without -k: a tree whose objects are the snapshot's source files, so that they have places. */
+static int build_tree_of_source_files(struct analysis *r, struct ta_error *err)
+{
+	const struct alloc_series *s = &r->snapshots;
+	const char **files = xcalloc(s->nsites ? s->nsites : 1, sizeof(*files));
+	size_t n = 0, i;
+	uint32_t k;
+
+	for (k = 0; k < s->nsites; k++)
+		if (s->listed_in[k] == s->snapshots)
+			files[n++] = strtab_get(&s->names, s->sites[k].file);
+	qsort(files, n, sizeof(*files), compare_strings);
+	r->ktree.name = xstrdup("kernel");
+	r->ktree.objects = xcalloc(n ? n : 1, sizeof(*r->ktree.objects));
+	for (i = 0; i < n; i++)
+		if (!i || strcmp(files[i], files[i - 1]))
+			r->ktree.objects[r->ktree.nobjects++].path =
+				strtab_intern(&r->ktree.strings, files[i], strlen(files[i]));
+	free(files);
+	r->have_ktree = true;
+	dirtree_build(&r->dirs, &r->ktree);
+	r->have_dirs = true;
+	if (r->req->branch && (r->branch = dirtree_find(&r->dirs, r->req->branch)) == DIR_NONE)
+		return error_set(err, "branch '%s' holds no allocation site of '%s'", r->req->branch,
+				 r->facts.source);
+	return 0;
+}
+
+/* Each site of the last snapshot: its live bytes in the directory of its source file. */
+static int place_snapshot_sites(struct analysis *r, struct ta_error *err)
+{
+	const struct alloc_series *s = &r->snapshots;
+	uint32_t k;
+
+	if (!r->have_dirs && build_tree_of_source_files(r, err) < 0)
+		return -1;
+	r->site_place = xcalloc(s->nsites ? s->nsites : 1, sizeof(*r->site_place));
+	for (k = 0; k < s->nsites; k++) {
+		r->site_place[k] = DIR_NONE;
+		if (s->listed_in[k] != s->snapshots || !s->bytes[k])
+			continue;
+		r->site_place[k] = dirtree_place_path(&r->dirs,
+						      strtab_get(&s->names, s->sites[k].file));
+		dirtree_add_dynamic(&r->dirs, r->site_place[k], s->bytes[k], s->bytes[k],
+				    s->bytes[k]);
+	}
+	return 0;
+}
+
+/* A snapshot read: a sample of the sites' live bytes (as a log's timeline samples its account). */
+static void sample_snapshot(void *ctx, const struct alloc_series *s)
+{
+	struct analysis *r = ctx;
+
+	r->snapshot_values.v = s->bytes;
+	r->snapshot_values.n = s->nsites;
+	timeline_add_sample(&r->timeline, s->last_ns);
+}
+
+/*
+ * -f of allocinfo snapshots: the series, from the input already open (its
+ * first line said so) or from the path (a directory of them), then every
+ * file after it.
+ */
+static int read_snapshots(struct analysis *r, bool opened, struct ta_error *err)
+{
+	const char *path = r->req->log_path;
+	size_t i;
+	int rc;
+
+	alloc_series_init(&r->snapshots);
+	r->have_snapshots = true;
+	if (r->have_timeline) {	/* every snapshot a sample of the timeline */
+		timeline_release(&r->timeline);
+		reclaim_counts_release(&r->reclaim);
+		r->have_timeline = false;
+	}
+	timeline_init(&r->timeline, NULL);
+	r->timeline.values = &r->snapshot_values;
+	r->have_timeline = true;
+	reclaim_counts_init(&r->reclaim);
+	r->snapshots.on_snapshot = sample_snapshot;
+	r->snapshots.ctx = r;
+	if (opened) {
+		rc = alloc_series_read(&r->snapshots, &r->input, input_name(r), err);
+		input_close(&r->input);
+	} else {
+		rc = alloc_series_read_path(&r->snapshots, path, err);
+	}
+	for (i = 0; rc == 0 && i < r->req->nmore_logs; i++)
+		rc = alloc_series_read_path(&r->snapshots, r->req->more_logs[i], err);
+	if (rc < 0)
+		return -1;
+	alloc_series_finish(&r->snapshots);
+	r->facts.source = r->facts.log_name = strcmp(path, "-") ? path : "standard input";
+	return place_snapshot_sites(r, err);
+}
+
+/* Does the open input begin as an allocinfo snapshot does? */
+static bool input_is_snapshot(struct analysis *r, struct ta_error *err, int *rc)
+{
+	unsigned char head[256];
+	size_t n = 0;
+
+	*rc = input_peek(&r->input, head, sizeof(head), &n, err);
+	return *rc == 0 && allocinfo_is_snapshot(head, n);
+}
+
 static int read_log(struct analysis *r, struct ta_error *err)
 {
 	struct read_config cfg = {
@@ -1088,6 +1201,8 @@ static int read_log(struct analysis *r, struct ta_error *err)
 
 	if (r->req->live)
 		return read_live(r, err);
+	if (is_directory(r->req->log_path) || r->req->nmore_logs)
+		return read_snapshots(r, false, err);
 	kind = binary_input(r, &bin_fd);
 
 	if (kind != BINARY_NONE) {
@@ -1104,6 +1219,13 @@ static int read_log(struct analysis *r, struct ta_error *err)
 	}
 	if (kind != BINARY_NONE)
 		return read_spooled_binary(r, kind, err);
+	if (input_is_snapshot(r, err, &rc) || rc < 0) {
+		if (rc < 0) {
+			input_close(&r->input);
+			return -1;
+		}
+		return read_snapshots(r, true, err);
+	}
 	expect_live_objects(r, r->input.size_hint);
 	if (start_saving(r, err) < 0)
 		return -1;
@@ -1302,6 +1424,8 @@ void analysis_init(struct analysis *r, const struct analysis_request *opts)
 
 void analysis_release(struct analysis *r)
 {
+	if (r->have_snapshots)
+		alloc_series_release(&r->snapshots);
 	input_close(&r->input);
 	tick_order_release(&r->ticks);
 	if (r->have_order_live)

@@ -26,6 +26,7 @@ const char *size_attr_name(enum size_attr a)
 
 #define AMBIGUOUS_NAME "(ambiguous)"
 #define UNKNOWN_NAME "(unknown)"
+#define NOT_IN_TREE_NAME "(not in the tree)"
 
 /* ---- building ---------------------------------------------------------------- */
 
@@ -306,6 +307,29 @@ uint32_t dirtree_place_function(struct dirtree *d, const char *name, size_t len,
 	}
 	d->placed[*kind]++;
 	return node;
+}
+
+uint32_t dirtree_place_path(struct dirtree *d, const char *path)
+{
+	char p[4096];
+	size_t n = strlen(path);
+	uint32_t node = dirtree_find(d, path);
+	char *slash;
+
+	if (node != DIR_NONE || n + 1 >= sizeof(p))
+		return node != DIR_NONE ? node : pseudo_child(d, 0, NOT_IN_TREE_NAME);
+	memcpy(p, path, n + 1);
+	if (n > 2 && p[n - 2] == '.' && (p[n - 1] == 'c' || p[n - 1] == 'S')) {
+		p[n - 1] = 'o';
+		if ((node = dirtree_find(d, p)) != DIR_NONE)
+			return node;
+	}
+	while ((slash = strrchr(p, '/')) != NULL) {
+		*slash = '\0';
+		if ((node = dirtree_find(d, p)) != DIR_NONE && node != 0)
+			return node;
+	}
+	return pseudo_child(d, 0, NOT_IN_TREE_NAME);
 }
 
 void dirtree_add_dynamic(struct dirtree *d, uint32_t node, uint64_t total_dynamic,

@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#include "allocreport.h"
 #include "binread.h"
 #include "engine.h"
 #include "kindex.h"
@@ -118,6 +119,51 @@ static int write_log_reports(const struct report_run *run, struct ta_error *err)
 	return 0;
 }
 
+/* The options of the reports allocinfo snapshots give: "-c, -r, --summary, ...". */
+static void snapshot_report_list(char *out, size_t cap)
+{
+	size_t i, n = 0;
+	char name[64];
+
+	out[0] = '\0';
+	for (i = 0; i < REPORT_COUNT && n < cap; i++)
+		if (report_of_snapshots((enum report_id)i))
+			n += (size_t)snprintf(out + n, cap - n, "%s%s", n ? ", " : "",
+					      report_option_name((enum report_id)i, name,
+								 sizeof(name)));
+}
+
+/*
+ * -f of allocinfo snapshots (known once read when they come on standard
+ * input): the reports the table says they give, and what was read.
+ */
+static int write_snapshot_reports(const struct report_run *run, struct ta_error *err)
+{
+	const struct options *opts = run->o;
+	char list[256], name[64];
+	size_t i;
+
+	snapshot_report_list(list, sizeof(list));
+	for (i = 0; i < REPORT_COUNT; i++)
+		if (opts->report_path[i] && !report_of_snapshots((enum report_id)i))
+			return error_set(err, "'%s' is an allocinfo snapshot: %s needs a kmem log's "
+					 "events (allocinfo gives %s)", run->a->facts.source,
+					 report_option_name((enum report_id)i, name, sizeof(name)),
+					 list);
+	for (i = 0; i < REPORT_COUNT; i++)
+		if (opts->report_path[i] &&
+		    report_write(run, (enum report_id)i, opts->report_path[i], err) < 0)
+			return -1;
+	if (!opts->req.quiet) {
+		write_snapshot_reading(stderr, &run->a->snapshots, run->a->facts.source,
+				       analysis_clock() - run->a->started);
+		if (!options_ask_for_an_output(opts))
+			fprintf(stderr, "trace_analyze: this snapshot gives: %s ('-' writes to "
+				"standard output; trace_analyze --help)\n", list);
+	}
+	return 0;
+}
+
 /* No log: the tree's static footprint only, by the reports that need none. */
 static int report_static_footprint(const struct report_run *run, struct ta_error *err)
 {
@@ -147,7 +193,8 @@ int pipeline_run(const struct options *opts, struct ta_error *err)
 	if (opts->save_index && kindex_save(&r.ktree, opts->save_index, err) < 0)
 		goto out;
 	if (req.log_path || req.db_path)
-		rc = analysis_read(&r, err) < 0 ? -1 : write_log_reports(&run, err);
+		rc = analysis_read(&r, err) < 0 ? -1 : r.have_snapshots ?
+			write_snapshot_reports(&run, err) : write_log_reports(&run, err);
 	else
 		rc = report_static_footprint(&run, err);
 out:

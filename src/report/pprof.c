@@ -7,6 +7,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "allocinfo.h"
 #include "callsite.h"
 #include "text_parse.h"
 #include "pprof.h"
@@ -312,5 +313,176 @@ int pprof_write(FILE *f, const struct pprof_source *src, struct ta_error *err)
 	free(b.mappings);
 	free(b.mapping_of_object);
 	strtab_release(&b.strings);
+	return rc;
+}
+
+/* ---- an allocinfo snapshot's sites ---- */
+
+struct site_profile {
+	struct profile_builder b;	/* its strings; the arrays below are the profile's */
+	Perftools__Profiles__Function *functions;
+	Perftools__Profiles__Location *locations;
+	Perftools__Profiles__Line *lines, **line_ptrs;
+	Perftools__Profiles__Mapping *mappings;
+	Perftools__Profiles__Sample *samples;
+	uint64_t *function_of;		/* (function + file) key id -> function id */
+	uint64_t *mapping_of;		/* module id (names) + 1, 0 for vmlinux -> mapping id */
+	size_t nfunctions, nlocations, nmappings, nsamples;
+};
+
+static uint64_t site_mapping(struct site_profile *p, const struct alloc_series *s, uint32_t module)
+{
+	size_t slot = module == STR_NONE ? 0 : (size_t)module + 1;
+	Perftools__Profiles__Mapping *m;
+	const char *name = alloc_name(s, module);
+
+	if (p->mapping_of[slot])
+		return p->mapping_of[slot];
+	m = &p->mappings[p->nmappings++];
+	perftools__profiles__mapping__init(m);
+	m->id = p->nmappings;
+	m->filename = string_id(&p->b, name, strlen(name));
+	m->has_functions = m->has_filenames = m->has_line_numbers = true;
+	p->mapping_of[slot] = m->id;
+	return m->id;
+}
+
+static uint64_t site_function(struct site_profile *p, const struct alloc_series *s,
+			      struct strtab *keys, const struct alloc_site *site)
+{
+	const char *func = strtab_get(&s->names, site->func);
+	const char *file = strtab_get(&s->names, site->file);
+	char key[1024];
+	int n = snprintf(key, sizeof(key), "%s\t%s", func, file);
+	uint32_t id = strtab_intern(keys, key, (size_t)n < sizeof(key) ? (size_t)n : sizeof(key) - 1);
+	Perftools__Profiles__Function *f;
+
+	if (p->function_of[id])
+		return p->function_of[id];
+	f = &p->functions[p->nfunctions++];
+	perftools__profiles__function__init(f);
+	f->id = p->nfunctions;
+	f->name = f->system_name = string_id(&p->b, func, strlen(func));
+	f->filename = string_id(&p->b, file, strlen(file));
+	p->function_of[id] = f->id;
+	return f->id;
+}
+
+int pprof_write_sites(FILE *f, const struct alloc_series *s,
+		      bool (*keep)(const void *ctx, uint32_t site), const void *ctx,
+		      struct ta_error *err)
+{
+	Perftools__Profiles__Profile prof = PERFTOOLS__PROFILES__PROFILE__INIT;
+	Perftools__Profiles__ValueType vt[2], *vtp[2], period;
+	Perftools__Profiles__Function **fp;
+	Perftools__Profiles__Location **lp;
+	Perftools__Profiles__Mapping **mp;
+	Perftools__Profiles__Sample **sp;
+	struct site_profile p;
+	struct strtab keys;
+	uint64_t *loc_ids, *values;
+	char **strings;
+	size_t n = s->nsites ? s->nsites : 1, i;
+	uint32_t k;
+	int rc;
+
+	memset(&p, 0, sizeof(p));
+	strtab_init(&p.b.strings);
+	strtab_init(&keys);
+	p.functions = xcalloc(n, sizeof(*p.functions));
+	p.locations = xcalloc(n, sizeof(*p.locations));
+	p.lines = xcalloc(n, sizeof(*p.lines));
+	p.line_ptrs = xcalloc(n, sizeof(*p.line_ptrs));
+	p.samples = xcalloc(n, sizeof(*p.samples));
+	p.function_of = xcalloc(n, sizeof(*p.function_of));
+	p.mapping_of = xcalloc(s->names.count + 2, sizeof(*p.mapping_of));
+	p.mappings = xcalloc(s->names.count + 2, sizeof(*p.mappings));
+	loc_ids = xcalloc(n, sizeof(*loc_ids));
+	values = xcalloc(2 * n, sizeof(*values));
+	string_id(&p.b, "", 0);
+	value_type(&p.b, &vt[0], "inuse_objects", "count");
+	value_type(&p.b, &vt[1], "inuse_space", "bytes");
+	value_type(&p.b, &period, "space", "bytes");
+	vtp[0] = &vt[0];
+	vtp[1] = &vt[1];
+	for (k = 0; k < s->nsites; k++) {
+		const struct alloc_site *site = &s->sites[k];
+		Perftools__Profiles__Location *l;
+		Perftools__Profiles__Sample *smp;
+
+		if (s->listed_in[k] != s->snapshots || (!s->bytes[k] && !s->calls[k]) ||
+		    (keep && !keep(ctx, k)))
+			continue;
+		l = &p.locations[p.nlocations];
+		perftools__profiles__location__init(l);
+		perftools__profiles__line__init(&p.lines[p.nlocations]);
+		l->id = p.nlocations + 1;
+		l->mapping_id = site_mapping(&p, s, site->module);
+		p.lines[p.nlocations].function_id = site_function(&p, s, &keys, site);
+		p.lines[p.nlocations].line = site->line;
+		p.line_ptrs[p.nlocations] = &p.lines[p.nlocations];
+		l->n_line = 1;
+		l->line = &p.line_ptrs[p.nlocations];
+		smp = &p.samples[p.nsamples];
+		perftools__profiles__sample__init(smp);
+		loc_ids[p.nsamples] = l->id;
+		smp->n_location_id = 1;
+		smp->location_id = &loc_ids[p.nsamples];
+		values[2 * p.nsamples] = s->calls[k];
+		values[2 * p.nsamples + 1] = s->bytes[k];
+		smp->n_value = 2;
+		smp->value = (int64_t *)&values[2 * p.nsamples];
+		p.nlocations++;
+		p.nsamples++;
+	}
+	sp = xmalloc((p.nsamples + 1) * sizeof(*sp));
+	for (i = 0; i < p.nsamples; i++)
+		sp[i] = &p.samples[i];
+	fp = xmalloc((p.nfunctions + 1) * sizeof(*fp));
+	for (i = 0; i < p.nfunctions; i++)
+		fp[i] = &p.functions[i];
+	lp = xmalloc((p.nlocations + 1) * sizeof(*lp));
+	for (i = 0; i < p.nlocations; i++)
+		lp[i] = &p.locations[i];
+	mp = xmalloc((p.nmappings + 1) * sizeof(*mp));
+	for (i = 0; i < p.nmappings; i++)
+		mp[i] = &p.mappings[i];
+	strings = xmalloc((p.b.strings.count + 1) * sizeof(*strings));
+	for (i = 0; i < p.b.strings.count; i++)
+		strings[i] = (char *)strtab_get(&p.b.strings, (uint32_t)i);
+	prof.n_sample_type = 2;
+	prof.sample_type = vtp;
+	prof.period_type = &period;
+	prof.period = 1;
+	prof.n_sample = p.nsamples;
+	prof.sample = sp;
+	prof.n_function = p.nfunctions;
+	prof.function = fp;
+	prof.n_location = p.nlocations;
+	prof.location = lp;
+	prof.n_mapping = p.nmappings;
+	prof.mapping = mp;
+	prof.n_string_table = p.b.strings.count;
+	prof.string_table = strings;
+	if (s->snapshots > 1)
+		prof.duration_nanos = (int64_t)(s->last_ns - s->first_ns);
+	rc = write_gzipped(f, &prof, err);
+	free(strings);
+	free(mp);
+	free(lp);
+	free(fp);
+	free(sp);
+	free(values);
+	free(loc_ids);
+	free(p.functions);
+	free(p.locations);
+	free(p.lines);
+	free(p.line_ptrs);
+	free(p.samples);
+	free(p.function_of);
+	free(p.mapping_of);
+	free(p.mappings);
+	strtab_release(&keys);
+	strtab_release(&p.b.strings);
 	return rc;
 }

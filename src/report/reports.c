@@ -18,6 +18,8 @@
 #include "dirtree.h"
 #include "engine.h"
 #include "flame.h"
+#include "allocgroups.h"
+#include "allocreport.h"
 #include "growthreport.h"
 #include "folded.h"
 #include "html.h"
@@ -38,11 +40,37 @@
 #include "timeline_chart.h"
 
 /* The timeline's rows as the reports name and cut them (--group-by, -b). */
+/* An allocinfo snapshot's rows as --group-by says (the command allows no other). */
+static enum alloc_key alloc_key_of(enum group_by g)
+{
+	switch (g) {
+	case GROUP_FUNCTION:
+		return ALLOC_BY_FUNCTION;
+	case GROUP_FILE:
+		return ALLOC_BY_FILE;
+	case GROUP_DIR:
+		return ALLOC_BY_DIR;
+	case GROUP_MODULE:
+		return ALLOC_BY_MODULE;
+	default:
+		return ALLOC_BY_SITE;
+	}
+}
+
 static void timeline_rows_of(const struct analysis *r, struct timeline_rows *rows)
 {
 	struct row_filter kept, keys;
+	struct alloc_namer an;
 	struct namers n;
 
+	if (r->have_snapshots) {	/* the sites' live bytes over the snapshots */
+		alloc_namer_init(&an, &r->snapshots, alloc_key_of(r->req->group_by), r->req->branch);
+		timeline_rows_build(rows, &r->timeline, &an.namer, &an.kept);
+		rows->measure = "live bytes of allocinfo's sites";
+		rows->clock = r->snapshots.untimed ? "one snapshot a second, in order"
+						   : "the snapshots' CLOCK_MONOTONIC";
+		return;
+	}
 	analysis_rows_account(r, &n);
 	analysis_branch_filters(r, &kept, &keys);
 	timeline_rows_build(rows, &r->timeline, &n.namer, &kept);
@@ -56,7 +84,7 @@ static const char *grouping_name(enum group_by g)
 		[GROUP_CALLSITE] = "callsite", [GROUP_FUNCTION] = "function",
 		[GROUP_ORIGIN] = "origin", [GROUP_CACHE] = "cache", [GROUP_DIR] = "dir",
 		[GROUP_SIZE_CLASS] = "size-class", [GROUP_COMM] = "comm", [GROUP_PID] = "pid",
-		[GROUP_GFP] = "gfp", [GROUP_MODULE] = "module",
+		[GROUP_GFP] = "gfp", [GROUP_MODULE] = "module", [GROUP_FILE] = "file",
 	};
 
 	return (unsigned)g < sizeof(names) / sizeof(names[0]) ? names[g] : NULL;
@@ -520,7 +548,11 @@ static void chart_title(const struct report_run *run, char *out, size_t cap)
 	enum size_attr a = (enum size_attr)o->rings_attr;
 	size_t n;
 
-	if (o->req.log_path || o->req.db_path)
+	if (r->have_snapshots)
+		n = (size_t)snprintf(out, cap, "live bytes by source directory of allocinfo '%s'%s",
+				     analysis_log_name(r), a == ATTR_STATIC ? " (static footprint)" :
+				     "");
+	else if (o->req.log_path || o->req.db_path)
 		n = (size_t)snprintf(out, cap, "%s%s of '%s'%s", size_attr_name(a),
 				     a == ATTR_CURRENT ? " (static + current_dynamic)" :
 				     a == ATTR_WASTE ? " (current_dynamic - current_req)" : "",
@@ -574,6 +606,58 @@ static int write_chart(const struct report_run *run, const char *path, struct ta
 	return rc;
 }
 
+
+/* ---- allocinfo snapshots ---- */
+
+static void snapshot_query(const struct report_run *run, struct alloc_report_query *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->s = &run->a->snapshots;
+	q->group = alloc_key_of(run->o->req.group_by);
+	q->group_by = grouping_name(run->o->req.group_by);
+	q->branch = run->o->req.branch;
+	q->top = run->o->top;
+}
+
+static void write_snapshot_account_rows(struct out_dest *o, const struct report_run *run)
+{
+	struct alloc_report_query q;
+
+	snapshot_query(run, &q);
+	write_snapshot_account(o, &q);
+}
+
+static void write_snapshot_summary_file(struct out_dest *o, const struct report_run *run)
+{
+	struct alloc_report_query q;
+	struct timeline_rows rows;
+
+	snapshot_query(run, &q);
+	timeline_rows_of(run->a, &rows);
+	q.rows = &rows;
+	write_snapshot_summary(o, &q);
+	timeline_rows_release(&rows);
+}
+
+static bool snapshot_site_in_branch(const void *ctx, uint32_t site)
+{
+	const struct report_run *run = ctx;
+
+	return alloc_site_in_branch(&run->a->snapshots, site, run->o->req.branch);
+}
+
+static int write_snapshot_pprof(const struct report_run *run, const char *path,
+				struct ta_error *err)
+{
+	struct outfile out;
+	int rc;
+
+	if (outfile_open(&out, path, err) < 0)
+		return -1;
+	rc = pprof_write_sites(outfile_stream(&out), &run->a->snapshots,
+			       run->o->req.branch ? snapshot_site_in_branch : NULL, run, err);
+	return outfile_finish(&out, rc, err);
+}
 
 /* ---- each report, as the table calls it ---- */
 
@@ -668,7 +752,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.name = "account", .short_name = 'c', .long_name = "account-file",
 		.help = "write the account file ('-' = standard output)",
 		.shape = SHAPE_TABLES, .top = true, .hint = "-c FILE (who allocates)",
-		.write = account_report,
+		.write = account_report, .snapshot_tables = write_snapshot_account_rows,
 	},
 	[REPORT_CALLERS] = {
 		.name = "callers", .short_name = 'l', .long_name = "callers-file",
@@ -683,7 +767,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.name = "ringchart", .short_name = 'r', .long_name = "rings-file",
 		.help = "a ringchart of the directory tree: PNG, or SVG/PDF by the file name",
 		.shape = SHAPE_CHART, .needs = NEED_OBJECTS, .requires = REQUIRES_TREE,
-		.write = write_chart,
+		.write = write_chart, .snapshot_write = write_chart,
 	},
 	[REPORT_STATS] = {
 		.name = "stats", .long_name = "stats",
@@ -700,6 +784,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.shape = SHAPE_TABLES, .needs = NEED_FINDINGS | NEED_TIMELINE,
 		.requires = REQUIRES_LOG, .without_log = NEEDS_A_LOG_FOR_COUNTS,
 		.hint = "--summary", .tables = write_summary_file,
+		.snapshot_tables = write_snapshot_summary_file,
 	},
 	[REPORT_OUTSTANDING] = {
 		.name = "outstanding", .long_name = "outstanding",
@@ -737,7 +822,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.shape = SHAPE_TABLES, .needs = NEED_TIMELINE | NEED_EVENTS,
 		.requires = REQUIRES_LOG, .top = true,
 		.without_log = "--growth needs a log (-f LOG or --db-file DB)",
-		.hint = "--growth", .tables = write_growth_rows,
+		.hint = "--growth", .tables = write_growth_rows, .snapshot_tables = write_growth_rows,
 	},
 	[REPORT_PAGE] = {
 		.name = "page", .long_name = "page",
@@ -775,6 +860,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 			"held, by call chain) for go tool pprof, speedscope, Pyroscope",
 		.shape = SHAPE_OWN, .needs = NEED_STACKS | NEED_OBJECTS, .requires = REQUIRES_LOG,
 		.without_log = NEEDS_A_LOG_FOR_STACKS, .write = write_pprof_profile,
+		.snapshot_write = write_snapshot_pprof,
 	},
 	[REPORT_TIMELINE] = {
 		.name = "timeline", .long_name = "timeline",
@@ -784,6 +870,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.shape = SHAPE_CHART_OR_DATA, .needs = NEED_TIMELINE | NEED_PAGES,
 		.requires = REQUIRES_LOG, .top = true, .without_log = NEEDS_A_LOG_FOR_TIME,
 		.hint = "--timeline", .write = write_timeline_chart,
+		.snapshot_write = write_timeline_chart,
 	},
 	[REPORT_HTML] = {
 		.name = "html", .long_name = "html",
@@ -803,7 +890,15 @@ int report_write(const struct report_run *run, enum report_id id, const char *pa
 {
 	const struct report_decl *d = &report_table[id];
 
+	if (run->a->have_snapshots)
+		return d->snapshot_tables ? write_report(run, path, d->snapshot_tables, err)
+					  : d->snapshot_write(run, path, err);
 	return d->tables ? write_report(run, path, d->tables, err) : d->write(run, path, err);
+}
+
+bool report_of_snapshots(enum report_id id)
+{
+	return report_table[id].snapshot_tables || report_table[id].snapshot_write;
 }
 
 const char *report_option_name(enum report_id id, char *buf, size_t cap)

@@ -679,9 +679,10 @@ static void draw_timeline(cairo_t *cr, void *ctx)
 	text_at(cr, LEFT, 28, c->title, 0);
 	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(cr, 12);
-	snprintf(sub, sizeof(sub), "live slab bytes, stacked: the %zu largest rows by peak and the "
-		 "rest; time in s since %.6f s (the log's clock)", c->shown,
-		 (double)rows->timeline->t0 / 1e9);
+	snprintf(sub, sizeof(sub), "%s, stacked: the %zu largest rows by peak and the "
+		 "rest; time in s since %.6f s (%s)", rows->measure ? rows->measure :
+		 "live slab bytes", c->shown, (double)rows->timeline->t0 / 1e9,
+		 rows->clock ? rows->clock : "the log's clock");
 	text_at(cr, LEFT, 48, sub, 0);
 	for (i = 0; i < rows->nsamples; i++)
 		hi = fmax(hi, rows->total[i]);
