@@ -93,7 +93,7 @@ struct alloc_series {
 void alloc_series_init(struct alloc_series *s);
 void alloc_series_release(struct alloc_series *s);
 
-/* Does a file's first line (its first n bytes) say an allocinfo snapshot? */
+/* Does a file's first line (its first n bytes) say an allocinfo snapshot (or its time)? */
 bool allocinfo_is_snapshot(const unsigned char *head, size_t n);
 
 /*

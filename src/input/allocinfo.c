@@ -161,7 +161,9 @@ bool allocinfo_is_snapshot(const unsigned char *head, size_t n)
 	const char *nl = memchr(p, '\n', n);
 	struct alloc_row r;
 
-	if (n >= strlen(HEADER) && memcmp(p, HEADER, strlen(HEADER)) == 0)
+	if ((n >= strlen(HEADER) && memcmp(p, HEADER, strlen(HEADER)) == 0) ||
+	    (n >= strlen(ALLOCINFO_TIME_LINE) &&
+	     memcmp(p, ALLOCINFO_TIME_LINE, strlen(ALLOCINFO_TIME_LINE)) == 0))
 		return true;
 	return nl && parse_row(p, (size_t)(nl - p + 1), &r);
 }
@@ -266,7 +268,8 @@ static void note_bad_row(struct alloc_series *s, const char *name, uint64_t line
 	if (!s->bad_rows++) {
 		snprintf(s->first_bad.source, sizeof(s->first_bad.source), "%s", name);
 		s->first_bad.line = line;
-		while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
+		while (len && (text[len - 1] == '\n' || text[len - 1] == '\r' ||
+			       text[len - 1] == ' '))
 			len--;
 		snprintf(s->first_bad.text, sizeof(s->first_bad.text), "%.*s", (int)len, text);
 	}

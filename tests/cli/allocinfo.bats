@@ -1,0 +1,171 @@
+#!/usr/bin/env bats
+# /proc/allocinfo snapshots read with -f: known by their first line, rows
+# summed per key as an independent Python sum says (tests/tools/ref_allocinfo.py),
+# duplicates summed, bad rows counted and named, bad files refused with
+# nothing written. The fixture is 38 lines of a real 6.12 kernel's.
+
+load ../lib/helpers
+
+SNAP="$FIX/allocinfo-6.12.txt"
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# got_rows CSV: "KEY BYTES ALLOCS" of an account's CSV, by key, and the totals
+got_rows() {
+	python3 -c 'import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+for r in sorted(rows, key=lambda r: r["key"]):
+    print(r["key"], r["bytes"], r["allocs"])
+print("total", sum(int(r["bytes"]) for r in rows), sum(int(r["allocs"]) for r in rows))' "$1"
+}
+
+@test "allocinfo: a row per site, its bytes and allocations live, as the rows sum" {
+	"$TA" -q -f "$SNAP" -c got.csv --format csv
+	python3 "$TOP/tests/tools/ref_allocinfo.py" callsite "$SNAP" > want
+	got_rows got.csv > got
+	diff -u want got
+	grep -q '^fs/ext4/extents_status.c:483 __es_alloc_extent \[ext4\] 81520 2038$' got
+	# the text account: the largest first, the average and share
+	run "$TA" -q -f "$SNAP" -c - --top 2
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "bytes live:"*" 1433816" ]]
+	[[ "$output" == *"kernel/fork.c:322 alloc_thread_stack_node  787968     240  3283  54.96%      1      true"* ]]
+}
+
+@test "allocinfo --group-by function, file, dir (with -b), module: each the rows summed by it" {
+	local g
+	for g in function file dir module; do
+		"$TA" -q -f "$SNAP" -c got.csv --format csv --group-by $g
+		python3 "$TOP/tests/tools/ref_allocinfo.py" $g "$SNAP" > want
+		got_rows got.csv > got
+		diff -u want got || { echo "--group-by $g differs"; return 1; }
+	done
+	grep -q '^ext4 ' got && grep -q '^jbd2 ' got && grep -q '^vmlinux ' got
+	# -b: the sites under a directory, no tree needed
+	"$TA" -q -f "$SNAP" -c got.csv --format csv --group-by dir -b fs
+	python3 "$TOP/tests/tools/ref_allocinfo.py" dir --branch fs "$SNAP" > want
+	got_rows got.csv > got
+	diff -u want got
+	grep -q '^fs/ext4 ' got
+}
+
+@test "allocinfo: one key listed twice (an inline function's tag per file) is summed and counted" {
+	{ echo 'allocinfo - version: 1.0'
+	  echo '#     <size>  <calls> <tag info>'
+	  echo '         100        2 kernel/sched/sched.h:2632 func:alloc_user_cpus_ptr '
+	  echo '          64        1 mm/slub.c:10 func:other '
+	  echo '          28        3 kernel/sched/sched.h:2632 func:alloc_user_cpus_ptr '; } > dup.txt
+	run "$TA" -f dup.txt -c - --summary s.json --format csv
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"callsite,kernel/sched/sched.h:2632 alloc_user_cpus_ptr,128,5,25,66.67,1,true"* ]]
+	[[ "$output" == *"note: 1 row of a key listed before (as 'kernel/sched/sched.h:2632 alloc_user_cpus_ptr'"* ]]
+	"$TA" -q -f dup.txt --summary s.json --format json
+	[ "$(jq '.snapshots.duplicate_rows' s.json)" = 1 ]
+	[ "$(jq '.snapshots.sites' s.json)" = 2 ]
+	python3 "$TOP/tests/tools/check_consumers.py" json s.json
+}
+
+@test "allocinfo: a row that does not parse is counted, named, and not used; the rest is read" {
+	{ head -n 5 "$SNAP"; echo '        1x24        1 mm/slub.c:99 func:bad '; tail -n +6 "$SNAP"; } > bad.txt
+	run "$TA" -f bad.txt -c got.csv --format csv --summary s.json
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"warning: 1 row not parsed, not counted: the first, bad.txt line 6: '        1x24        1 mm/slub.c:99 func:bad'"* ]]
+	"$TA" -q -f bad.txt --summary s.json --format json
+	[ "$(jq -r '.snapshots.first_bad_row' s.json)" = "bad.txt line 6:         1x24        1 mm/slub.c:99 func:bad" ]
+	# the other rows: the file's without it
+	"$TA" -q -f "$SNAP" -c want.csv --format csv
+	cmp want.csv got.csv
+	# a cut file: its last line has no newline
+	head -c -20 "$SNAP" > cut.txt
+	run "$TA" -f cut.txt -c cut.csv --format csv
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"warning: 1 row not parsed, not counted: the first, cut.txt line 38: '("*" bytes with no newline: the file is cut there)'"* ]]
+}
+
+@test "allocinfo: a newer version, an empty file, no row, a binary file: refused, nothing written" {
+	{ echo 'allocinfo - version: 9.0'; tail -n +2 "$SNAP"; } > v9.txt
+	run "$TA" -f v9.txt -c out.txt
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'v9.txt' is allocinfo version 9.0: this trace_analyze reads versions 1.x and 2.x" ]
+	[ ! -e out.txt ]
+	printf 'allocinfo - version: 1.0\n#     <size>  <calls> <tag info>\n     12 x mm/a.c:1 func:f \n' > nothing.txt
+	run "$TA" -f nothing.txt -c out.txt
+	[ "$status" -eq 1 ]
+	[[ "$output" == "trace_analyze: error: 'nothing.txt' has no allocinfo row that can be read" ]]
+	[ ! -e out.txt ]
+	: > empty.txt
+	run "$TA" -f empty.txt -c out.txt
+	[ "$status" -eq 1 ]
+	[ ! -e out.txt ]
+	head -c 4096 /dev/urandom > binary.bin
+	run "$TA" -f binary.bin -c out.txt
+	[ "$status" -eq 1 ]
+	[ ! -e out.txt ]
+	# one of a series that is not a snapshot
+	run "$TA" "$SNAP" v9.txt -c out.txt
+	[ "$status" -eq 1 ]
+	[ ! -e out.txt ]
+}
+
+@test "allocinfo version 2: accurate:no marks the row; its counts are read all the same" {
+	sed -e '1s/1.0/2.0/' -e '3s/ $/ accurate:no /' "$SNAP" > v2.txt
+	run "$TA" -f v2.txt -c got.csv --format csv --group-by file
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"note: 1 site say accurate:no: their counts are not exact, their changes are"* ]]
+	grep -q '^file,arch/x86/kernel/e820.c,[0-9]*,[0-9]*,[0-9]*,[0-9.]*,[0-9]*,false$' got.csv
+	"$TA" -q -f "$SNAP" -c want.csv --format csv --group-by file
+	[ "$(cut -d, -f1-4 want.csv)" = "$(cut -d, -f1-4 got.csv)" ]
+}
+
+@test "allocinfo: plain, compressed, on standard input, rows without a header: the same account" {
+	"$TA" -q -f "$SNAP" -c file.csv --format csv
+	xz -c "$SNAP" > s.xz
+	"$TA" -q -f s.xz -c xz.csv --format csv
+	"$TA" -q -f - -c stdin.csv --format csv < "$SNAP"
+	gzip -c "$SNAP" | "$TA" -q -f - -c pipe.csv --format csv
+	tail -n +3 "$SNAP" > rows-only.txt
+	"$TA" -q -f rows-only.txt -c rows.csv --format csv
+	for f in xz stdin pipe rows; do
+		cmp file.csv $f.csv || { echo "$f differs"; return 1; }
+	done
+}
+
+@test "allocinfo: what needs events, or groupings of events, is a usage error" {
+	run "$TA" -f "$SNAP" --outstanding -
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == "trace_analyze: error: '$SNAP' is an allocinfo snapshot: --outstanding needs a kmem log's events" ]]
+	run "$TA" -f "$SNAP" -c - --group-by cache
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == *"its sites are grouped by callsite, function, file, dir or module, not cache" ]]
+	run "$TA" -f "$SNAP" -c - --comm bash
+	[ "$status" -eq 2 ]
+	# --group-by file is a snapshot's: a kmem log has no source files
+	run "$TA" -f "$FIX/trace-pipe-6.18.log" -c - --group-by file
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == *"--group-by file groups an allocinfo snapshot's sites"* ]]
+	# on standard input the snapshot is known once read: a runtime error then, nothing written
+	run "$TA" -f - --outstanding out.txt < "$SNAP"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"is an allocinfo snapshot: --outstanding needs a kmem log's events (allocinfo gives -c, -r, --summary, --growth, --pprof, --timeline)"* ]]
+	[ ! -e out.txt ]
+}
+
+@test "allocinfo: the JSON and CSV load in their consumers (schema, csv module)" {
+	"$TA" -q -f "$SNAP" -c a.json --summary s.json --format json
+	python3 "$TOP/tests/tools/check_consumers.py" json a.json s.json
+	"$TA" -q -f "$SNAP" -c a.csv --summary s.csv --format csv --group-by module
+	python3 "$TOP/tests/tools/check_consumers.py" csv a.csv a.totals.csv s.csv s.snapshots.csv
+}
+
+@test "allocinfo -r: a ringchart of live bytes by source directory, no tree needed" {
+	"$TA" -q -f "$SNAP" -r rings.png
+	[ "$(head -c 8 rings.png | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ]
+	"$TA" -q -f "$SNAP" -r fs.png -b fs
+	[ -s fs.png ]
+	run "$TA" -q -f "$SNAP" -r no.png -b nosuch
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: branch 'nosuch' holds no allocation site of '$SNAP'" ]
+	[ ! -e no.png ]
+}

@@ -1,0 +1,101 @@
+#!/usr/bin/env bats
+# /proc/allocinfo of a real 6.12 kernel (linux-6.12-modules): A before the
+# workload, B with ext4, jbd2... loaded and used, C after rmmod. Every
+# figure against tests/tools/ref_allocinfo.py, an independent sum.
+
+load ../lib/helpers
+
+setup() {
+	require_corpus
+	MODS="$CORPUS/linux-6.12-modules"
+	[ -f "$MODS/allocinfo-B.txt" ] || skip "no linux-6.12-modules corpus"
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# rows_of CSV: "KEY BYTES ALLOCS" by key, then the total
+rows_of() {
+	python3 -c 'import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+for r in sorted(rows, key=lambda r: r["key"]):
+    print(r["key"], r["bytes"], r["allocs"])
+print("total", sum(int(r["bytes"]) for r in rows), sum(int(r["allocs"]) for r in rows))' "$1"
+}
+
+@test "allocinfo B: every grouping equals the rows summed by its key (ext4's and jbd2's as modules)" {
+	local g
+	for g in callsite function file dir module; do
+		"$TA" -q -f "$MODS/allocinfo-B.txt" -c got.csv --format csv --group-by $g
+		python3 "$TOP/tests/tools/ref_allocinfo.py" $g "$MODS/allocinfo-B.txt" > want
+		rows_of got.csv > got
+		diff -u want got || { echo "--group-by $g differs"; return 1; }
+	done
+	# the README's figures: 661,599,512 bytes at B, ext4's tags 1,240,392, jbd2's 109,520
+	grep -qx 'total 661599512 343144' got
+	grep -qx 'ext4 1240392 4214' got
+	grep -qx 'jbd2 109520 820' got
+	"$TA" -q -f "$MODS/allocinfo-B.txt" --summary s.json --format json
+	[ "$(jq '.snapshots.duplicate_rows' s.json)" = 1 ]
+	[ "$(jq -r '.snapshots.first_duplicate' s.json)" = "kernel/sched/sched.h:2632 alloc_user_cpus_ptr" ]
+	[ "$(jq '.snapshots.rows' s.json)" = 1529 ]
+	[ "$(jq '.totals.sites_live' s.json)" = 405 ]
+}
+
+@test "allocinfo A B C as a series: growth and the timeline end at C, the modules' peak at B" {
+	"$TA" -q "$MODS/allocinfo-A.txt" "$MODS/allocinfo-B.txt" "$MODS/allocinfo-C.txt" \
+		--group-by module --growth g.json --timeline t.csv --format json
+	python3 "$TOP/tests/tools/ref_allocinfo.py" module "$MODS/allocinfo-A.txt" > a
+	python3 "$TOP/tests/tools/ref_allocinfo.py" module "$MODS/allocinfo-B.txt" > b
+	python3 "$TOP/tests/tools/ref_allocinfo.py" module "$MODS/allocinfo-C.txt" > c
+	[ "$(jq '.rows[] | select(.key == "vmlinux") | .start_bytes' g.json)" = "$(awk '$1 == "vmlinux" { print $2 }' a)" ]
+	[ "$(jq '.rows[] | select(.key == "vmlinux") | .end_bytes' g.json)" = "$(awk '$1 == "vmlinux" { print $2 }' c)" ]
+	[ "$(jq '.rows[] | select(.key == "ext4") | .peak_bytes' g.json)" = "$(awk '$1 == "ext4" { print $2 }' b)" ]
+	[ "$(jq '.rows[] | select(.key == "ext4") | .end_bytes' g.json)" = 0 ]
+	# the same snapshots as a directory, read in name order ("2" before "10"), and in one file
+	mkdir snaps
+	cp "$MODS/allocinfo-A.txt" snaps/snap-2
+	cp "$MODS/allocinfo-B.txt" snaps/snap-9
+	cp "$MODS/allocinfo-C.txt" snaps/snap-10
+	"$TA" -q -f snaps --group-by module --growth d.json --format json
+	cmp g.json d.json
+	cat "$MODS/allocinfo-A.txt" "$MODS/allocinfo-B.txt" "$MODS/allocinfo-C.txt" > all.txt
+	"$TA" -q -f all.txt --group-by module --growth f.json --format json
+	cmp g.json f.json
+	python3 "$TOP/tests/tools/check_consumers.py" json g.json
+}
+
+@test "allocinfo: record's time lines give each snapshot its time; growth per second from them" {
+	{ echo '# trace_analyze allocinfo snapshot: 100.000000000 s (CLOCK_MONOTONIC)'
+	  cat "$MODS/allocinfo-A.txt"
+	  echo '# trace_analyze allocinfo snapshot: 110.500000000 s (CLOCK_MONOTONIC)'
+	  cat "$MODS/allocinfo-B.txt"
+	  echo '# trace_analyze allocinfo snapshot: 130.000000000 s (CLOCK_MONOTONIC)'
+	  cat "$MODS/allocinfo-C.txt"; } > timed.txt
+	"$TA" -q -f timed.txt --group-by module --growth g.json --timeline t.csv --format json
+	[ "$(jq '.rows[] | select(.key == "ext4") | .peak_s' g.json)" = 110.5 ]
+	[ "$(jq '.rows[] | select(.key == "vmlinux") | .peak_s' g.json)" = 130 ]
+	# the samples: one per snapshot, at its time
+	[ "$(cut -d, -f3 t.csv | sort -u | grep -c '^[0-9]')" = 3 ]
+	grep -q '^module,vmlinux,130.000000,702874952$' t.csv
+}
+
+@test "allocinfo --pprof: go tool pprof reads it; its totals are the snapshot's, each site at its source line" {
+	command -v go > /dev/null || skip "no go (scripts/deps.sh: golang-go)"
+	"$TA" -q -f "$MODS/allocinfo-B.txt" --pprof p.pb.gz
+	run go tool pprof -symbolize=none -raw p.pb.gz
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"inuse_objects/count inuse_space/bytes"* ]]
+	[[ "$output" == *" ext4_alloc_inode fs/ext4/super.c:1419 s=0"* ]]
+	sums=$(awk '/^Samples:/ {s = 1; next} /^[A-Z]/ {s = 0} s && $1 ~ /^[0-9]+$/ {a += $1; b += $2} END {print b, a}' <<< "$output")
+	[ "total $sums" = "$(python3 "$TOP/tests/tools/ref_allocinfo.py" callsite "$MODS/allocinfo-B.txt" | tail -n 1)" ]
+	# the module as the mapping
+	[[ "$output" == *"0x0/0x0/0x0 ext4  [FN][FL][LN]"* ]]
+}
+
+@test "allocinfo -r with -k: the sites' bytes in the tree's directories, a site's .c in its .o" {
+	"$TA" -q -f "$MODS/allocinfo-B.txt" -k "$MODS/tree" -r rings.png -c dir.csv --group-by dir \
+		-b fs --format csv
+	[ -s rings.png ]
+	python3 "$TOP/tests/tools/ref_allocinfo.py" dir --branch fs "$MODS/allocinfo-B.txt" > want
+	rows_of dir.csv > got
+	diff -u want got
+}
