@@ -17,7 +17,11 @@
 #include "allocinfo.h"
 #include "output.h"
 #include "allocgroups.h"
+#include "request.h"
 #include "timeline_chart.h"
+
+/* An allocinfo snapshot's rows as --group-by says (callsite for the groupings of events). */
+enum alloc_key alloc_key_for(enum group_by g);
 
 struct alloc_report_query {
 	const struct alloc_series *s;

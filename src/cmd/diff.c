@@ -19,6 +19,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "allocgroups.h"
+#include "allocinfo.h"
+#include "allocreport.h"
 #include "engine.h"
 #include "callsite.h"
 #include "parseopt.h"
@@ -60,7 +63,11 @@ static const struct po_command diff_command = {
 
 /* What diff's rows can be: all but the size classes. */
 #define DIFF_GROUPS (1u << GROUP_CALLSITE | 1u << GROUP_FUNCTION | 1u << GROUP_ORIGIN | \
-		     1u << GROUP_CACHE | 1u << GROUP_DIR)
+		     1u << GROUP_CACHE | 1u << GROUP_DIR | 1u << GROUP_MODULE | 1u << GROUP_FILE)
+
+/* What the rows of two allocinfo snapshots can be. */
+#define SNAPSHOT_DIFF_GROUPS (1u << GROUP_CALLSITE | 1u << GROUP_FUNCTION | 1u << GROUP_FILE | \
+			      1u << GROUP_DIR | 1u << GROUP_MODULE)
 
 struct diff_options {
 	const char *paths[2];
@@ -83,6 +90,7 @@ struct diff_options {
 	const char *wrappers;
 	bool user_frames;
 	bool quiet;
+	bool snapshots;			/* both sides /proc/allocinfo snapshots (allocinfo.h) */
 };
 
 static int read_limit(const struct po_option *o, const char *arg, struct ta_error *why);
@@ -115,6 +123,30 @@ static bool parse_limit(const char *s, struct diff_options *d)
 	return true;
 }
 
+/*
+ * Two allocinfo snapshots: live bytes (or allocations, -o alloc_count) per
+ * site, function, file, directory or module; -b and -r need no tree.
+ */
+static int check_snapshot_diff(const struct diff_options *d)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (strcmp(d->paths[i], "-") && !allocinfo_path_is_snapshot(d->paths[i]))
+			return diff_usage("'%s' is an allocinfo snapshot and '%s' is not: diff "
+					  "compares two of a kind", d->paths[!i], d->paths[i]);
+	if (!(SNAPSHOT_DIFF_GROUPS & (1u << d->group_by)))
+		return diff_usage("allocinfo snapshots' sites are grouped by callsite, function, "
+				  "file, dir or module, not %s", po_group_names[d->group_by]);
+	if (d->figure != ORDER_CURRENT_DYNAMIC && d->figure != ORDER_ALLOC_COUNT)
+		return diff_usage("%s", "allocinfo snapshots compare live bytes (-o "
+				  "current_dynamic) or live allocations (-o alloc_count)");
+	if (d->per || d->per_second || d->families != FAMILY_ALL)
+		return diff_usage("%s", "allocinfo snapshots have no allocations or time to scale "
+				  "by (--per, --per-second) and no families (--malloc, --cache)");
+	return -1;
+}
+
 static int check_diff_combinations(const struct diff_options *d)
 {
 	if (d->statics) {
@@ -127,6 +159,11 @@ static int check_diff_combinations(const struct diff_options *d)
 	}
 	if (strcmp(d->paths[0], "-") == 0 && strcmp(d->paths[1], "-") == 0)
 		return diff_usage("%s", "only one side can be standard input");
+	if (d->snapshots)
+		return check_snapshot_diff(d);
+	if (d->group_by == GROUP_FILE)
+		return diff_usage("%s", "--group-by file groups allocinfo snapshots' sites: a kmem "
+				  "log's call sites carry no source file");
 	if (d->rings_path && !chart_path_ok(d->rings_path))
 		return diff_usage("-r '%s': a chart is written as .png, .svg or .pdf: name it so",
 				  d->rings_path);
@@ -241,6 +278,9 @@ static int parse_diff_options(int argc, char **argv, struct diff_options *d)
 			status = diff_usage("%s", "--malloc and --cache exclude each other");
 	}
 	d->families = d->malloc_only ? FAMILY_MALLOC : d->cache_only ? FAMILY_CACHE : FAMILY_ALL;
+	if (status < 0 && !d->statics)
+		d->snapshots = allocinfo_path_is_snapshot(d->paths[0]) ||
+			       allocinfo_path_is_snapshot(d->paths[1]);
 	if (status < 0)
 		status = check_diff_combinations(d);
 	if (status < 0)
@@ -263,6 +303,8 @@ struct side {
 	double scale;			/* figures are multiplied by it */
 	uint64_t allocs;		/* of the analysis, kept when it is released */
 	double seconds;
+	struct strtab builtin;		/* snapshots: the built-in sites' keys */
+	struct strtab inaccurate;	/* snapshots: the rows that said accurate:no */
 };
 
 /* -r: each side's figure per place in the tree, kept once a side is released. */
@@ -329,12 +371,14 @@ static int load_side(struct side *s, const struct diff_options *d, int i, struct
 	memset(s, 0, sizeof(*s));
 	s->path = d->paths[i];
 	strtab_init(&s->names);
+	strtab_init(&s->builtin);
+	strtab_init(&s->inaccurate);
 	if (is_db_file(s->path))
 		o->db_path = s->path;
 	else
 		o->log_path = s->path;
 	o->kernel = d->kernels[i] ? d->kernels[i] : d->kernel;
-	o->group_by = d->group_by == GROUP_DIR ? GROUP_CALLSITE : d->group_by;
+	o->group_by = d->group_by == GROUP_DIR && !d->snapshots ? GROUP_CALLSITE : d->group_by;
 	o->families = d->families;
 	o->order = ORDER_CURRENT_DYNAMIC;
 	o->threads = d->threads;
@@ -350,7 +394,11 @@ static int load_side(struct side *s, const struct diff_options *d, int i, struct
 	s->loaded = true;
 	if (analysis_load_kernel(&s->a, err) < 0 || analysis_read(&s->a, err) < 0)
 		return -1;
-	return check_call_sites_resolve(s, i, err);
+	if (d->snapshots != s->a.have_snapshots)
+		return error_set(err, "'%s' is %san allocinfo snapshot and '%s' is %s: diff compares "
+				 "two of a kind", s->path, s->a.have_snapshots ? "" : "not ",
+				 d->paths[!i], s->a.have_snapshots ? "not" : "one");
+	return s->a.have_snapshots ? 0 : check_call_sites_resolve(s, i, err);
 }
 
 static void release_side(struct side *s)
@@ -359,6 +407,8 @@ static void release_side(struct side *s)
 		analysis_release(&s->a);
 	free(s->entries);
 	strtab_release(&s->names);
+	strtab_release(&s->builtin);
+	strtab_release(&s->inaccurate);
 }
 
 static double figure_of(const struct site_stats *st, enum order_key k)
@@ -465,6 +515,107 @@ static void collect_rows(struct side *s, const struct diff_options *d)
 	account_rows_release(&rows);
 }
 
+/*
+ * A snapshot side's rows: live bytes (or allocations) by the key asked;
+ * the rows that said accurate:no, and the built-in sites (to tell whether
+ * both sides are one kernel), kept.
+ */
+static void collect_snapshot_rows(struct side *s, const struct diff_options *d)
+{
+	const struct alloc_series *a = &s->a.snapshots;
+	struct alloc_rows rows;
+	uint32_t i;
+
+	alloc_rows_build(&rows, a, alloc_key_for(d->group_by), d->branch);
+	for (i = 0; i < rows.n; i++) {
+		const struct alloc_row_sum *r = &rows.rows[i];
+		const char *name = strtab_get(&rows.names, r->name);
+
+		add_entry(s, name, strlen(name), (double)(d->figure == ORDER_ALLOC_COUNT ? r->calls
+											 : r->bytes));
+		if (r->inaccurate)
+			strtab_intern(&s->inaccurate, name, strlen(name));
+	}
+	for (i = 0; i < a->nsites; i++)
+		if (a->listed_in[i] == a->snapshots && a->sites[i].module == STR_NONE)
+			strtab_intern(&s->builtin, strtab_get(&a->keys, i), strtab_length(&a->keys, i));
+	for (i = 0; i < s->count; i++) {
+		s->entries[i].name = strtab_get(&s->names, i);
+		s->total += s->entries[i].value;
+	}
+	drop_zero_rows(s, d);
+	alloc_rows_release(&rows);
+}
+
+/* Two snapshots of different kernels list different built-in sites: said, not fatal. */
+static void warn_of_another_kernel(const struct side sides[2])
+{
+	uint32_t i, only[2] = { 0, 0 };
+	int k;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < sides[k].builtin.count; i++)
+			only[k] += strtab_find(&sides[!k].builtin, strtab_get(&sides[k].builtin, i),
+					       strtab_length(&sides[k].builtin, i)) == STR_NONE;
+	if (only[0] || only[1])
+		fprintf(stderr, "trace_analyze: warning: the two snapshots list different built-in "
+			"sites (%u only in '%s', %u only in '%s'): not the same kernel build? Rows "
+			"of moved lines show as removed and added\n", only[0], sides[0].path,
+			only[1], sides[1].path);
+}
+
+/* Rows that said accurate:no on either side: a list "inaccurate" of their names. */
+static void list_inaccurate(struct out_doc *doc, const struct side sides[2])
+{
+	struct out_block *b;
+	struct strtab all;
+	uint32_t i;
+	int k;
+
+	strtab_init(&all);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < sides[k].inaccurate.count; i++)
+			strtab_intern(&all, strtab_get(&sides[k].inaccurate, i),
+				      strtab_length(&sides[k].inaccurate, i));
+	if (all.count) {
+		b = out_list(doc, "inaccurate", "rows a side says accurate:no of (their figures "
+			     "are not exact, their changes are)");
+		for (i = 0; i < all.count; i++)
+			out_item_str(doc, b, "row", "row", strtab_get(&all, i));
+	}
+	strtab_release(&all);
+}
+
+/* A snapshot side's figure per place (-r): each site's where the engine placed it. */
+static void snapshot_figures_by_place(const struct side *s, const struct diff_options *d,
+				      struct strtab *paths, double **values, size_t *cap)
+{
+	const struct alloc_series *a = &s->a.snapshots;
+	char path[4096];
+	uint32_t k;
+
+	for (k = 0; k < a->nsites; k++) {
+		size_t n;
+		uint32_t id;
+
+		if (!s->a.site_place || s->a.site_place[k] == DIR_NONE ||
+		    !alloc_site_in_branch(a, k, d->branch))
+			continue;
+		n = dirtree_path(&s->a.dirs, s->a.site_place[k], path, sizeof(path));
+		id = strtab_intern(paths, path, n);
+		if (id >= *cap) {
+			size_t c = *cap ? *cap * 2 : 256;
+
+			while (c <= id)
+				c *= 2;
+			*values = xrealloc(*values, c * sizeof(**values));
+			memset(*values + *cap, 0, (c - *cap) * sizeof(**values));
+			*cap = c;
+		}
+		(*values)[id] += (double)(d->figure == ORDER_ALLOC_COUNT ? a->calls[k] : a->bytes[k]);
+	}
+}
+
 static double duration_of(const struct analysis *a)
 {
 	return a->last_ns > a->first_ns ? (double)(a->last_ns - a->first_ns) / 1e9 : 0;
@@ -517,6 +668,10 @@ static const char *group_noun(enum group_by g)
 		return "cache";
 	case GROUP_DIR:
 		return "directory";
+	case GROUP_MODULE:
+		return "module";
+	case GROUP_FILE:
+		return "file";
 	case GROUP_FUNCTION:
 	default:
 		return "function";
@@ -530,8 +685,12 @@ static void describe_sides(struct out_doc *doc, struct side sides[2], const stru
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		snprintf(text, sizeof(text), "'%s': %llu allocations, %.6f s", sides[i].path,
-			 (unsigned long long)sides[i].allocs, sides[i].seconds);
+		if (d->snapshots)
+			snprintf(text, sizeof(text), "'%s': allocinfo, %llu allocations live",
+				 sides[i].path, (unsigned long long)sides[i].allocs);
+		else
+			snprintf(text, sizeof(text), "'%s': %llu allocations, %.6f s", sides[i].path,
+				 (unsigned long long)sides[i].allocs, sides[i].seconds);
 		out_item_str(doc, b, i ? "new" : "old", i ? "new" : "old", text);
 	}
 	snprintf(text, sizeof(text), "%s by %s", order_key_name(d->figure), group_noun(d->group_by));
@@ -611,11 +770,21 @@ static int diff_runs(const struct diff_options *d, int *gate)
 	for (i = 0; i < 2; i++) {
 		if (load_side(&sides[i], d, i, &err) < 0 || find_scale(&sides[i], d, i, &err) < 0)
 			goto out;
-		collect_rows(&sides[i], d);
-		if (d->rings_path)
+		if (d->snapshots)
+			collect_snapshot_rows(&sides[i], d);
+		else
+			collect_rows(&sides[i], d);
+		if (d->rings_path && d->snapshots)
+			snapshot_figures_by_place(&sides[i], d, &pl.paths, &pl.values[i],
+						  &pl.caps[i]);
+		else if (d->rings_path)
 			figures_by_place(&sides[i], d, &pl.paths, &pl.values[i], &pl.caps[i]);
 		/* what is needed is kept: the side's memory goes before the next is read */
 		sides[i].allocs = sides[i].a.account.totals.allocs;
+		if (d->snapshots)
+			for (uint32_t k = 0; k < sides[i].a.snapshots.nsites; k++)
+				if (sides[i].a.snapshots.listed_in[k] == sides[i].a.snapshots.snapshots)
+					sides[i].allocs += sides[i].a.snapshots.calls[k];
 		sides[i].seconds = duration_of(&sides[i].a);
 		analysis_release(&sides[i].a);
 		sides[i].loaded = false;
@@ -625,12 +794,16 @@ static int diff_runs(const struct diff_options *d, int *gate)
 		ds[i].total = sides[i].total;
 	}
 	diff_compute(&result, &ds[0], &ds[1]);
+	if (d->snapshots && !d->quiet)
+		warn_of_another_kernel(sides);
 	out_doc_init(&doc, "diff");
 	if (d->per || d->per_second)	/* scaled figures: what scales them comes first */
 		describe_sides(&doc, sides, d);
 	diff_add_to_doc(&doc, &result, &labels, d->format);
 	if (!d->per && !d->per_second)	/* raw: bloat-o-meter's lines first, as it prints them */
 		describe_sides(&doc, sides, d);
+	if (d->snapshots)
+		list_inaccurate(&doc, sides);
 	rc = write_doc(&doc, d, &err);
 	out_doc_release(&doc);
 	if (rc == 0 && d->rings_path)

@@ -23,6 +23,22 @@ static const struct out_column site_columns[] = {
 	{ "accurate", NULL, OUT_BOOL, false },
 };
 
+enum alloc_key alloc_key_for(enum group_by g)
+{
+	switch (g) {
+	case GROUP_FUNCTION:
+		return ALLOC_BY_FUNCTION;
+	case GROUP_FILE:
+		return ALLOC_BY_FILE;
+	case GROUP_DIR:
+		return ALLOC_BY_DIR;
+	case GROUP_MODULE:
+		return ALLOC_BY_MODULE;
+	default:
+		return ALLOC_BY_SITE;
+	}
+}
+
 /* The key column's heading, as the rows are grouped. */
 static const char *row_heading(enum alloc_key g)
 {

@@ -40,23 +40,6 @@
 #include "timeline_chart.h"
 
 /* The timeline's rows as the reports name and cut them (--group-by, -b). */
-/* An allocinfo snapshot's rows as --group-by says (the command allows no other). */
-static enum alloc_key alloc_key_of(enum group_by g)
-{
-	switch (g) {
-	case GROUP_FUNCTION:
-		return ALLOC_BY_FUNCTION;
-	case GROUP_FILE:
-		return ALLOC_BY_FILE;
-	case GROUP_DIR:
-		return ALLOC_BY_DIR;
-	case GROUP_MODULE:
-		return ALLOC_BY_MODULE;
-	default:
-		return ALLOC_BY_SITE;
-	}
-}
-
 static void timeline_rows_of(const struct analysis *r, struct timeline_rows *rows)
 {
 	struct row_filter kept, keys;
@@ -64,7 +47,7 @@ static void timeline_rows_of(const struct analysis *r, struct timeline_rows *row
 	struct namers n;
 
 	if (r->have_snapshots) {	/* the sites' live bytes over the snapshots */
-		alloc_namer_init(&an, &r->snapshots, alloc_key_of(r->req->group_by), r->req->branch);
+		alloc_namer_init(&an, &r->snapshots, alloc_key_for(r->req->group_by), r->req->branch);
 		timeline_rows_build(rows, &r->timeline, &an.namer, &an.kept);
 		rows->measure = "live bytes of allocinfo's sites";
 		rows->clock = r->snapshots.untimed ? "one snapshot a second, in order"
@@ -613,7 +596,7 @@ static void snapshot_query(const struct report_run *run, struct alloc_report_que
 {
 	memset(q, 0, sizeof(*q));
 	q->s = &run->a->snapshots;
-	q->group = alloc_key_of(run->o->req.group_by);
+	q->group = alloc_key_for(run->o->req.group_by);
 	q->group_by = grouping_name(run->o->req.group_by);
 	q->branch = run->o->req.branch;
 	q->top = run->o->top;

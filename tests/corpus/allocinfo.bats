@@ -99,3 +99,37 @@ print("total", sum(int(r["bytes"]) for r in rows), sum(int(r["allocs"]) for r in
 	rows_of dir.csv > got
 	diff -u want got
 }
+
+@test "diff A B of snapshots: per module, old, new and delta as the rows sum; --fail-above gates" {
+	"$TA" diff -q "$MODS/allocinfo-A.txt" "$MODS/allocinfo-B.txt" --group-by module -c d.json \
+		--format json
+	python3 "$TOP/tests/tools/ref_allocinfo.py" module "$MODS/allocinfo-A.txt" > a
+	python3 "$TOP/tests/tools/ref_allocinfo.py" module "$MODS/allocinfo-B.txt" > b
+	for m in vmlinux ext4 jbd2; do
+		old=$(awk -v m=$m '$1 == m { print $2 }' a)
+		new=$(awk -v m=$m '$1 == m { print $2 }' b)
+		[ "$(jq ".rows[] | select(.key == \"$m\") | .delta" d.json)" = "$((new - ${old:-0}))" ]
+	done
+	[ "$(jq -r '.rows[] | select(.key == "ext4") | .change' d.json)" = added ]
+	# live allocations instead of bytes
+	"$TA" diff -q "$MODS/allocinfo-A.txt" "$MODS/allocinfo-B.txt" --group-by module -o alloc_count \
+		-c n.json --format json
+	[ "$(jq '.rows[] | select(.key == "jbd2") | .new' n.json)" = "$(awk '$1 == "jbd2" { print $3 }' b)" ]
+	run "$TA" diff -q "$MODS/allocinfo-A.txt" "$MODS/allocinfo-C.txt" --fail-above 1000000 -c /dev/null
+	[ "$status" -eq 3 ]
+}
+
+@test "diff of snapshots: another kernel's built-in sites warned of; accurate:no rows listed; a log is not a snapshot" {
+	sed '3s/init\/main.c:1311/init\/main.c:1312/' "$MODS/allocinfo-A.txt" > other.txt
+	run "$TA" diff "$MODS/allocinfo-A.txt" other.txt -c /dev/null
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"warning: the two snapshots list different built-in sites (1 only in '$MODS/allocinfo-A.txt', 1 only in 'other.txt')"* ]]
+	run "$TA" diff "$MODS/allocinfo-A.txt" "$MODS/allocinfo-C.txt" -c /dev/null
+	[[ "$output" != *"different built-in sites"* ]]
+	sed -e '1s/1.0/2.0/' -e '/ring_buffer.c:2207/s/ $/ accurate:no /' "$MODS/allocinfo-C.txt" > c2.txt
+	"$TA" diff -q "$MODS/allocinfo-A.txt" c2.txt --group-by file -c d.txt
+	grep -q '^row: *kernel/trace/ring_buffer.c$' d.txt
+	run "$TA" diff "$MODS/allocinfo-A.txt" "$FIX/trace-pipe-6.18.log"
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == *"is an allocinfo snapshot and '$FIX/trace-pipe-6.18.log' is not: diff compares two of a kind" ]]
+}
