@@ -10,7 +10,8 @@
  * temporary file, not yet renamed), "record-running" (record: tracing on,
  * CMD started), "record-stopping" (record: told to stop, about to stop
  * the command and drain the buffer), "record-child-grace" (record: CMD sent
- * SIGTERM, its grace time not begun).
+ * SIGTERM, its grace time not begun), "top-refreshed" (top: a refresh
+ * shown).
  */
 #ifndef TA_TESTHOOK_H
 #define TA_TESTHOOK_H
@@ -45,5 +46,12 @@ void test_note_instance(const char *name);
  * made-up caches, so that a test knows which ones are reclaimable).
  */
 const char *test_slab_dir(void);
+
+/*
+ * The file record --allocinfo and top --allocinfo read: /proc/allocinfo,
+ * or TA_TEST_ALLOCINFO when a test sets it (a saved snapshot, so that a
+ * kernel without the profiler can be tested).
+ */
+const char *test_allocinfo_path(void);
 
 #endif

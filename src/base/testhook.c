@@ -2,7 +2,8 @@
  * testhook.c - TA_TEST_PAUSE: stop the process at a named point for a
  * test; TA_TEST_GB: the size record's "passed N GB" warning counts in;
  * TA_TEST_LINESCAN: the parser's way of scanning lines; TA_TEST_INSTANCES:
- * a file the tracefs instances made are named in (testhook.h).
+ * a file the tracefs instances made are named in; TA_TEST_ALLOCINFO: the
+ * file read as /proc/allocinfo (testhook.h).
  * Nothing else, and nothing at all when unset.
  */
 #include <fcntl.h>
@@ -60,6 +61,13 @@ const char *test_slab_dir(void)
 	const char *v = getenv("TA_TEST_SLAB_DIR");
 
 	return v && *v ? v : "/sys/kernel/slab";
+}
+
+const char *test_allocinfo_path(void)
+{
+	const char *v = getenv("TA_TEST_ALLOCINFO");
+
+	return v && *v ? v : "/proc/allocinfo";
 }
 
 int test_linescan(void)

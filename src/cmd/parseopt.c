@@ -90,7 +90,8 @@ bool chart_path_ok(const char *path)
 
 const char *group_by_name(int group)
 {
-	return group >= 0 && group < 6 ? po_group_names[group] : "?";
+	return group >= 0 && (size_t)group < sizeof(po_group_names) / sizeof(po_group_names[0]) - 1
+	       ? po_group_names[group] : "?";
 }
 
 const char *po_name_list(const char *const *names, unsigned allowed, char *buf, size_t size)

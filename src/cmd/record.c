@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "allocsnap.h"
 #include "capture.h"
 #include "commands.h"
 #include "datout.h"
@@ -73,6 +74,9 @@ struct record_args {
 	const char *log_path;	/* -o */
 	uint64_t duration_ns;	/* 0: none */
 	uint64_t linger_ns;	/* --linger: frees recorded this long after CMD exits */
+	bool allocinfo;		/* --allocinfo: /proc/allocinfo snapshots beside the log */
+	uint64_t interval_ns;	/* --interval: and one every so often; 0: start and end */
+	char allocinfo_path[4096];	/* LOG.allocinfo */
 	char **cmd;		/* after "--": NULL when none */
 	struct analysis_args analysis;
 	struct po_option *table;	/* record's options, then the analysis' */
@@ -107,6 +111,9 @@ struct recording {
 	bool failed;
 	bool stopped_by_signal;
 	atomic_int analysis_ended;	/* pipeline_run returned */
+	struct allocinfo_saver snapshots;	/* --allocinfo, used by the controller */
+	bool snapshot_failed;
+	struct ta_error snapshot_error;
 	pthread_t controller;
 	bool controller_started;
 };
@@ -154,6 +161,11 @@ static struct po_option *record_option_table(struct record_args *a)
 			    "after CMD exits, record S seconds more of the frees of what it "
 			    "allocated (RCU callbacks, kworkers), no allocations (default 1)"),
 		OPT_PID(&a->pids),
+		OPT_FLAG(0, "allocinfo", &a->allocinfo,
+			 "save /proc/allocinfo snapshots at the start and the end (and every "
+			 "--interval) into LOG.allocinfo, beside the log (-o LOG)"),
+		OPT_SECONDS(0, "interval", &a->interval_ns, "S", 1, "seconds (e.g. 10)",
+			    "with --allocinfo: a snapshot every S seconds too"),
 		OPT_HELP(),
 		OPT_END(),
 	};
@@ -181,6 +193,14 @@ static int parse_record_options(int argc, char **argv, struct record_args *a)
 		return status;
 	if (rest < argc)
 		a->cmd = argv + rest;
+	if (a->interval_ns && !a->allocinfo)
+		return po_usage_error(&record_command, "%s", "--interval spaces --allocinfo's "
+				      "snapshots: give that too");
+	if (a->allocinfo && (!a->log_path || strcmp(a->log_path, "-") == 0))
+		return po_usage_error(&record_command, "%s", "--allocinfo saves its snapshots "
+				      "beside the log, as LOG.allocinfo: give -o LOG (a file)");
+	if (a->allocinfo)
+		snprintf(a->allocinfo_path, sizeof(a->allocinfo_path), "%s.allocinfo", a->log_path);
 	a->cfg.events = po_events_of_choice(a->events, CAPTURE_ALL);
 	a->cfg.pids = a->pids.pid;
 	a->cfg.npids = a->pids.count;
@@ -591,10 +611,26 @@ static void linger_after_the_command(struct recording *r, double until)
 	}
 }
 
+/* --allocinfo: a snapshot now; a failure ends the snapshots, not the recording. */
+static void take_snapshot(struct recording *r)
+{
+	if (r->snapshot_failed || !r->snapshots.open)
+		return;
+	if (allocinfo_saver_take(&r->snapshots, &r->snapshot_error) < 0)
+		r->snapshot_failed = true;
+}
+
+/* --interval: when the next snapshot is due (0: none). */
+static double next_snapshot_after(const struct recording *r, double now)
+{
+	return r->args->interval_ns && r->snapshots.open ? now + r->args->interval_ns / 1e9 : 0;
+}
+
 static void wait_for_the_end(struct recording *r)
 {
 	struct timespec tick = { 0, 20000000l };
 	double until = r->args->duration_ns ? analysis_clock() + r->args->duration_ns / 1e9 : 0;
+	double snapshot_at = next_snapshot_after(r, analysis_clock());
 
 	test_pause_point("record-running");
 	for (;;) {
@@ -612,6 +648,10 @@ static void wait_for_the_end(struct recording *r)
 			break;
 		if (until && analysis_clock() >= until)
 			break;
+		if (snapshot_at && analysis_clock() >= snapshot_at) {
+			take_snapshot(r);
+			snapshot_at = next_snapshot_after(r, analysis_clock());
+		}
 		nanosleep(&tick, NULL);
 	}
 	r->signals_at_stop = signals_seen;
@@ -655,6 +695,7 @@ static void *controller_main(void *arg)
 
 	wait_for_the_end(r);
 	capture_stop(r->capture);	/* tracing off first: nothing CMD does now is recorded */
+	take_snapshot(r);		/* --allocinfo: the end's */
 	end_the_command(r);
 	/*
 	 * The engine drains the buffers, then removes the instances. A signal
@@ -713,6 +754,22 @@ static bool is_dat_name(const char *path)
 	return n > 4 && strcasecmp(path + n - 4, ".dat") == 0;
 }
 
+/* --allocinfo: the file made and the start's snapshot taken, or said why there is none. */
+static int start_snapshots(struct recording *r, struct ta_error *err)
+{
+	int rc = allocinfo_saver_open(&r->snapshots, r->args->allocinfo_path, err);
+
+	if (rc < 0)
+		return -1;
+	if (rc > 0) {
+		fprintf(stderr, "trace_analyze: warning: --allocinfo: '%s' does not exist (a kernel "
+			"without CONFIG_MEM_ALLOC_PROFILING, or older than 6.10): no snapshot saved\n",
+			r->snapshots.source);
+		return 0;
+	}
+	return allocinfo_saver_take(&r->snapshots, err);
+}
+
 static int start_recording(struct recording *r, struct ta_error *err)
 {
 	struct record_args *a = r->args;
@@ -748,6 +805,8 @@ static int start_recording(struct recording *r, struct ta_error *err)
 		if (flush_log(r, err) < 0)
 			return -1;
 	}
+	if (a->allocinfo && start_snapshots(r, err) < 0)
+		return -1;
 	if (capture_start(r->capture, err) < 0)
 		return -1;
 	if (a->cmd && release_child(r, go, ex, err) < 0)
@@ -875,6 +934,7 @@ static int run_record(struct record_args *args)
 	say_how_child_ended(&r);	/* ended by now: the controller saw to it */
 	fflush(stdout);
 	if (r.log_full) {
+		allocinfo_saver_abort(&r.snapshots);
 		fprintf(stderr, "trace_analyze: error: %s\n", r.error.msg);
 		keep_what_fitted(&r);
 		return EXIT_RUNTIME;
@@ -884,6 +944,18 @@ static int run_record(struct record_args *args)
 		if (rc < 0 || r.failed)
 			outfile_abort(&r.log);
 	}
+	if (rc == 0 && !r.failed && !r.log_full &&
+	    allocinfo_saver_commit(&r.snapshots, &r.snapshot_error) < 0)
+		r.snapshot_failed = true;
+	allocinfo_saver_abort(&r.snapshots);	/* nothing left if not committed */
+	if (r.snapshot_failed && rc == 0 && !r.failed) {
+		fprintf(stderr, "trace_analyze: error: --allocinfo: %s\n", r.snapshot_error.msg);
+		r.failed = true;
+		r.error = r.snapshot_error;
+	} else if (r.snapshots.taken && !args->analysis.opts.req.quiet)
+		fprintf(stderr, "trace_analyze: saved %llu allocinfo snapshot%s into '%s'\n",
+			(unsigned long long)r.snapshots.taken, plural(r.snapshots.taken),
+			args->allocinfo_path);
 	if (rc < 0) {
 		fprintf(stderr, "trace_analyze: error: %s\n", err.msg);
 		return EXIT_RUNTIME;

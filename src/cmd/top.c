@@ -28,6 +28,9 @@
 
 #include <curses.h>
 
+#include "allocgroups.h"
+#include "allocinfo.h"
+#include "allocreport.h"
 #include "callchain.h"
 #include "capture.h"
 #include "commands.h"
@@ -38,12 +41,15 @@
 #include "origins.h"
 #include "parseopt.h"
 #include "strtab.h"
+#include "testhook.h"
 
 static const char usage_line[] =
 	"usage: trace_analyze top [-o allocs|bytes|live|growth] [--interval S] [-n ROWS]\n"
 	"                         [--group-by callsite|function|origin|cache] [--stacks]\n"
 	"                         [--iterations N] [--events slab|page|all] [--pid P,...]\n"
-	"                         [--buffer-kb N] [--function] [--format text|csv|json] [-q]\n";
+	"                         [--buffer-kb N] [--function] [--format text|csv|json] [-q]\n"
+	"       trace_analyze top --allocinfo [--group-by callsite|function|file|dir|module]\n"
+	"                         [-o ...] [--interval S] [-n ROWS] [--iterations N] [--format ...]\n";
 
 static const struct po_command top_command = {
 	.name = "top",
@@ -55,21 +61,39 @@ static const struct po_command top_command = {
 		 "never touched); needs root.\n",
 	.epilog = "Keys: a b l g sort by allocs/s, bytes/s, live, growth; s f o c rows per\n"
 		  "call site, function, origin (with --stacks), cache; p pause; q quit. Off a\n"
-		  "terminal (or with --format csv or json) one table is printed per interval.\n",
+		  "terminal (or with --format csv or json) one table is printed per interval.\n"
+		  "--allocinfo reads /proc/allocinfo each interval instead (no tracing, no\n"
+		  "tracefs instance, no root needed where the file is readable): per site, its\n"
+		  "live allocations and bytes and their change, most changed first.\n",
 };
 
-/* What rows can be: all but the tree's directories. */
-#define TOP_GROUPS (1u << GROUP_CALLSITE | 1u << GROUP_FUNCTION | 1u << GROUP_ORIGIN | \
-		    1u << GROUP_CACHE)
+/* What rows can be: of the trace, and of /proc/allocinfo (--allocinfo). */
+#define TRACE_GROUPS (1u << GROUP_CALLSITE | 1u << GROUP_FUNCTION | 1u << GROUP_ORIGIN | \
+		      1u << GROUP_CACHE)
+#define ALLOCINFO_GROUPS (1u << GROUP_CALLSITE | 1u << GROUP_FUNCTION | 1u << GROUP_FILE | \
+			  1u << GROUP_DIR | 1u << GROUP_MODULE)
+#define TOP_GROUPS (TRACE_GROUPS | ALLOCINFO_GROUPS)
 
 #define top_usage(...) po_usage_error(&top_command, __VA_ARGS__)
 
 enum sort_key { SORT_ALLOCS, SORT_BYTES, SORT_LIVE, SORT_GROWTH };
 static const char *const sort_names[] = { "allocs", "bytes", "live", "growth", NULL };
 static const char *const sort_titles[] = { "allocs/s", "bytes/s", "live", "live change" };
+static const char *const snapshot_sort_titles[] = { "allocations live", "size of the change",
+						     "live", "live change" };
 /* by enum group_by */
-static const char *const group_titles[] = { "call site", "function", "origin", "slab cache", "" };
-static const char *const group_headings[] = { "CALL SITE", "FUNCTION", "ORIGIN", "CACHE", "" };
+static const char *const group_titles[] = {
+	[GROUP_CALLSITE] = "call site", [GROUP_FUNCTION] = "function", [GROUP_ORIGIN] = "origin",
+	[GROUP_CACHE] = "slab cache", [GROUP_DIR] = "directory", [GROUP_MODULE] = "module",
+	[GROUP_FILE] = "file", [GROUP_SIZE_CLASS] = "", [GROUP_COMM] = "", [GROUP_PID] = "",
+	[GROUP_GFP] = "",
+};
+static const char *const group_headings[] = {
+	[GROUP_CALLSITE] = "CALL SITE", [GROUP_FUNCTION] = "FUNCTION", [GROUP_ORIGIN] = "ORIGIN",
+	[GROUP_CACHE] = "CACHE", [GROUP_DIR] = "DIRECTORY", [GROUP_MODULE] = "MODULE",
+	[GROUP_FILE] = "FILE", [GROUP_SIZE_CLASS] = "", [GROUP_COMM] = "", [GROUP_PID] = "",
+	[GROUP_GFP] = "",
+};
 
 struct top_args {
 	struct capture_config cfg;
@@ -82,6 +106,7 @@ struct top_args {
 	enum out_format format;
 	bool quiet;
 	int events;		/* --events: po_events_names' index, -1: slab */
+	bool allocinfo;		/* --allocinfo: /proc/allocinfo read each interval, no tracing */
 };
 
 /* The accounts rows come from: the engine's by call site, by cache and by origin. */
@@ -111,8 +136,9 @@ struct live_account {
 struct top_row {
 	const char *name;
 	size_t name_len;
-	uint64_t allocs, bytes;	/* during the interval */
+	uint64_t allocs, bytes;	/* during the interval (--allocinfo: allocations live now) */
 	int64_t live, growth;	/* held now; change during the interval */
+	int64_t allocs_change;	/* --allocinfo: of the allocations live, during the interval */
 };
 
 /* The counters of the previous refresh, per key of each account, for rates. */
@@ -134,6 +160,13 @@ struct top_view {
 	WINDOW *screen;		/* curses' on a terminal, else NULL */
 	bool curses, paused;
 	bool header_printed;	/* --format csv */
+	/* --allocinfo: the last snapshot's rows, by name, for the changes */
+	struct strtab before_names;
+	int64_t *before_bytes, *before_calls;
+	size_t before_cap;
+	uint64_t snapshot_bytes, snapshot_calls;	/* the last snapshot's totals */
+	struct ta_error error;
+	bool failed;		/* --allocinfo: the file could not be read */
 };
 
 static volatile sig_atomic_t quit_requested;
@@ -143,6 +176,22 @@ static void request_quit(int sig)
 {
 	(void)sig;
 	quit_requested = 1;
+}
+
+/* --allocinfo reads a file: nothing of the tracing applies; rows of sites. */
+static int check_allocinfo_options(struct top_args *a)
+{
+	if (a->cfg.stacks || a->events >= 0 || a->pids.count || a->cfg.buffer_kb)
+		return top_usage("%s", "--allocinfo reads /proc/allocinfo, no trace: --stacks, "
+				 "--events, --pid and --buffer-kb do not apply");
+	if (a->group < 0)
+		a->group = GROUP_CALLSITE;
+	if (!(ALLOCINFO_GROUPS & (1u << a->group)))
+		return top_usage("--allocinfo's rows are per callsite, function, file, dir or "
+				 "module, not %s", po_group_names[a->group]);
+	if ((int)a->sort < 0)	/* the size of the change first, unless -o said */
+		a->sort = SORT_BYTES;
+	return -1;
 }
 
 static int parse_top_options(int argc, char **argv, struct top_args *a)
@@ -163,6 +212,9 @@ static int parse_top_options(int argc, char **argv, struct top_args *a)
 			 "a number of refreshes", "stop after N refreshes (default: at q)"),
 		OPT_FORMAT(&a->format),
 		OPT_GROUP("Recording"),
+		OPT_FLAG(0, "allocinfo", &a->allocinfo,
+			 "no tracing: read /proc/allocinfo each interval (the kernel's allocation "
+			 "profile) and show the sites whose live bytes changed most"),
 		OPT_STACKS(&a->cfg.stacks),
 		OPT_EVENTS(&a->events),
 		OPT_PID(&a->pids),
@@ -176,12 +228,20 @@ static int parse_top_options(int argc, char **argv, struct top_args *a)
 
 	memset(a, 0, sizeof(*a));
 	a->events = -1;
-	a->sort = SORT_BYTES;
+	a->sort = (enum sort_key)-1;	/* chosen once --allocinfo is known */
 	a->interval_ns = 1000000000ull;
 	a->group = -1;
 	status = po_parse(&top_command, table, argc, argv, &rest);
 	if (status >= 0)
 		return status;
+	if (a->allocinfo)
+		return check_allocinfo_options(a);
+	if ((int)a->sort < 0)
+		a->sort = SORT_BYTES;
+	if (a->group >= 0 && !(TRACE_GROUPS & (1u << a->group)))
+		return top_usage("--group-by %s is of /proc/allocinfo's sites: give --allocinfo "
+				 "(a trace's rows are per callsite, function, origin or cache)",
+				 po_group_names[a->group]);
 	a->cfg.pids = a->pids.pid;
 	a->cfg.npids = a->pids.count;
 	a->cfg.events = po_events_of_choice(a->events, CAPTURE_SLAB);
@@ -391,12 +451,18 @@ static void take_account(struct top_view *v, int which, bool remember)
  * This interval's rows, from the accounts and the counters of the last
  * refresh; remember: the counters now are the next interval's start.
  */
+static void take_snapshot_rows(struct top_view *v, bool remember);
+
 static void take_rows(struct top_view *v, bool remember)
 {
 	struct live_account *l = v->live;
 	size_t i;
 	int which;
 
+	if (v->args->allocinfo) {
+		take_snapshot_rows(v, remember);
+		return;
+	}
 	v->nrows = 0;
 	strtab_release(&v->names);
 	strtab_init(&v->names);
@@ -417,12 +483,102 @@ static void take_rows(struct top_view *v, bool remember)
 	}
 }
 
-static int64_t sort_value(const struct top_row *r, enum sort_key sorting)
+/* ---- --allocinfo: the rows of /proc/allocinfo, read each interval ---- */
+
+/* The last snapshot's figure of row name[0..len), 0 if it had none. */
+static uint32_t before_slot(struct top_view *v, const char *name, size_t len)
 {
-	switch (sorting) {
+	uint32_t id = strtab_intern(&v->before_names, name, len);
+
+	if (id >= v->before_cap) {
+		size_t cap = v->before_cap ? v->before_cap * 2 : 1024;
+
+		while (cap <= id)
+			cap *= 2;
+		v->before_bytes = xrealloc(v->before_bytes, cap * sizeof(*v->before_bytes));
+		v->before_calls = xrealloc(v->before_calls, cap * sizeof(*v->before_calls));
+		memset(v->before_bytes + v->before_cap, 0, (cap - v->before_cap) * sizeof(int64_t));
+		memset(v->before_calls + v->before_cap, 0, (cap - v->before_cap) * sizeof(int64_t));
+		v->before_cap = cap;
+	}
+	return id;
+}
+
+/*
+ * A snapshot read now, its rows as --group-by says, each with its change
+ * since the last one; remember: this one is the next interval's start.
+ * A row gone since (a module unloaded) shows with nothing live.
+ */
+static void take_snapshot_rows(struct top_view *v, bool remember)
+{
+	struct alloc_series s;
+	struct alloc_rows rows;
+	uint32_t i, id;
+	uint8_t *seen;
+	size_t k;
+
+	v->nrows = 0;
+	strtab_release(&v->names);
+	strtab_init(&v->names);
+	alloc_series_init(&s);
+	if (alloc_series_read_path(&s, test_allocinfo_path(), &v->error) < 0) {
+		alloc_series_release(&s);
+		v->failed = true;
+		return;
+	}
+	alloc_series_finish(&s);
+	alloc_rows_build(&rows, &s, alloc_key_for((enum group_by)v->args->group), NULL);
+	seen = xcalloc(v->before_names.count + rows.n + 1, 1);
+	for (i = 0; i < rows.n; i++) {
+		const struct alloc_row_sum *r = &rows.rows[i];
+		const char *name = strtab_get(&rows.names, r->name);
+		size_t len = strtab_length(&rows.names, r->name);
+		struct top_row *row = row_for(v, name, len);
+
+		id = before_slot(v, name, len);
+		row->live = (int64_t)r->bytes;
+		row->allocs = r->calls;
+		row->growth = (int64_t)r->bytes - v->before_bytes[id];
+		row->allocs_change = (int64_t)r->calls - v->before_calls[id];
+		if (id < v->before_names.count)
+			seen[id] = 1;
+		if (remember) {
+			v->before_bytes[id] = (int64_t)r->bytes;
+			v->before_calls[id] = (int64_t)r->calls;
+		}
+	}
+	for (k = 0; k < v->before_names.count; k++) {	/* gone since the last snapshot */
+		struct top_row *row;
+
+		if (seen[k] || (!v->before_bytes[k] && !v->before_calls[k]))
+			continue;
+		row = row_for(v, strtab_get(&v->before_names, (uint32_t)k),
+			      strtab_length(&v->before_names, (uint32_t)k));
+		row->growth = -v->before_bytes[k];
+		row->allocs_change = -v->before_calls[k];
+		if (remember)
+			v->before_bytes[k] = v->before_calls[k] = 0;
+	}
+	free(seen);
+	v->snapshot_bytes = rows.bytes;
+	v->snapshot_calls = rows.calls;
+	alloc_rows_release(&rows);
+	alloc_series_release(&s);
+	for (k = 0; k < v->nrows; k++) {
+		v->rows[k].name = strtab_get(&v->names, (uint32_t)k);
+		v->rows[k].name_len = strtab_length(&v->names, (uint32_t)k);
+	}
+}
+
+/* The row's figure for the sort key: with --allocinfo, "bytes" is the size of the change. */
+static int64_t sort_value(const struct top_row *r, const struct top_args *args)
+{
+	switch (args->sort) {
 	case SORT_ALLOCS:
 		return (int64_t)r->allocs;
 	case SORT_BYTES:
+		if (args->allocinfo)
+			return r->growth < 0 ? -r->growth : r->growth;
 		return (int64_t)r->bytes;
 	case SORT_LIVE:
 		return r->live;
@@ -435,8 +591,7 @@ static int64_t sort_value(const struct top_row *r, enum sort_key sorting)
 static int by_sort_key(const void *pa, const void *pb, void *key)
 {
 	const struct top_row *a = pa, *b = pb;
-	enum sort_key sorting = *(const enum sort_key *)key;
-	int64_t x = sort_value(a, sorting), y = sort_value(b, sorting);
+	int64_t x = sort_value(a, key), y = sort_value(b, key);
 	size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
 	int c;
 
@@ -458,6 +613,49 @@ static void human_bytes(char *buf, size_t size, double bytes)
 		snprintf(buf, size, "%.0f", bytes);
 }
 
+/* --allocinfo's lines: the totals, then per row live bytes and allocations and their change. */
+static void draw_snapshot(struct top_view *v, int rows_room,
+			  void (*put_line)(void *ctx, int y, const char *line, bool bold), void *ctx)
+{
+	char line[512], b[32], c[32], d[32];
+	size_t i, shown;
+	int y = 0;
+	int64_t change = 0;
+
+	for (i = 0; i < v->nrows; i++)
+		change += v->rows[i].growth;
+	human_bytes(b, sizeof(b), (double)v->snapshot_bytes);
+	human_bytes(c + 1, sizeof(c) - 1, (double)change);
+	c[0] = '+';
+	snprintf(line, sizeof(line), "trace_analyze top --allocinfo - %.0f s, every %.1f s - live "
+		 "%sB in %" PRIu64 " allocations, %sB since the last%s",
+		 analysis_clock() - v->started, (double)v->args->interval_ns / 1e9, b,
+		 v->snapshot_calls, change > 0 ? c : c + 1, v->paused ? " - PAUSED" : "");
+	put_line(ctx, y++, line, false);
+	snprintf(line, sizeof(line), "read from %s; rows by %s, per %s", test_allocinfo_path(),
+		 snapshot_sort_titles[v->args->sort], group_titles[v->args->group]);
+	put_line(ctx, y++, line, false);
+	put_line(ctx, y++, "", false);
+	snprintf(line, sizeof(line), "%10s %10s %10s %11s  %s", "ALLOCS", "CHANGE", "LIVE",
+		 "LIVE CHANGE", group_headings[v->args->group]);
+	put_line(ctx, y++, line, true);
+	for (i = shown = 0; i < v->nrows && shown < (size_t)rows_room; i++) {
+		const struct top_row *r = &v->rows[i];
+
+		if (!r->allocs && !r->live && !r->growth && !r->allocs_change)
+			continue;
+		shown++;
+		human_bytes(c, sizeof(c), (double)r->live);
+		human_bytes(d + 1, sizeof(d) - 1, (double)r->growth);
+		d[0] = '+';
+		snprintf(b, sizeof(b), "%+" PRId64, r->allocs_change);
+		snprintf(line, sizeof(line), "%10" PRIu64 " %10s %10s %11s  %.*s", r->allocs,
+			 r->allocs_change ? b : "0", c, r->growth > 0 ? d : d + 1, (int)r->name_len,
+			 r->name);
+		put_line(ctx, y++, line, false);
+	}
+}
+
 /* The lines of one refresh, drawn by put_line (curses or stdout). */
 static void draw(struct top_view *v, double seconds, int rows_room,
 		 void (*put_line)(void *ctx, int y, const char *line, bool bold), void *ctx)
@@ -470,6 +668,10 @@ static void draw(struct top_view *v, double seconds, int rows_room,
 	uint64_t allocs = 0, bytes = 0;
 	int64_t live = 0;
 
+	if (v->args->allocinfo) {
+		draw_snapshot(v, rows_room, put_line, ctx);
+		return;
+	}
 	for (i = 0; i < v->nrows; i++) {
 		allocs += v->rows[i].allocs;
 		bytes += v->rows[i].bytes;
@@ -538,7 +740,7 @@ static void put_plain_line(void *ctx, int y, const char *line, bool bold)
 static void sort_rows(struct top_view *v)
 {
 	if (v->nrows)
-		qsort_r(v->rows, v->nrows, sizeof(*v->rows), by_sort_key, &v->args->sort);
+		qsort_r(v->rows, v->nrows, sizeof(*v->rows), by_sort_key, v->args);
 }
 
 /* The rows sorted and drawn on the terminal, with the keys' line. */
@@ -550,7 +752,9 @@ static void paint_screen(struct top_view *v, double seconds)
 	werase(v->screen);
 	draw(v, seconds, v->args->rows ? (int)v->args->rows : lines - 6, put_curses_line,
 	     v->screen);
-	mvwaddstr(v->screen, lines - 1, 0, v->live->stacks
+	mvwaddstr(v->screen, lines - 1, 0, v->args->allocinfo
+		  ? "a b l g: sort  s f m d: sites, functions, modules, directories  p: pause  q: quit"
+		  : v->live->stacks
 		  ? "a b l g: sort  s f o c: call sites, functions, origins, caches  p: pause  q: quit"
 		  : "a b l g: sort  s f c: call sites, functions, caches  p: pause  q: quit");
 	wrefresh(v->screen);
@@ -578,6 +782,50 @@ static void put_csv_field(const char *s, size_t n)
  * --format csv: one row per row shown per interval, under one header
  * line; --format json: one JSON object a line per interval (JSON Lines).
  */
+/* print_machine's for --allocinfo: live allocations and bytes, and their changes. */
+static void print_snapshot_machine(struct top_view *v)
+{
+	double at = analysis_clock() - v->started;
+	size_t i, shown = 0, room = v->args->rows ? v->args->rows : 20;
+	const char *group = group_by_name(v->args->group);
+
+	if (v->args->format == FORMAT_CSV && !v->header_printed) {
+		puts("time_s,group_by,key,allocs,allocs_change,live_bytes,live_change_bytes");
+		v->header_printed = true;
+	}
+	if (v->args->format == FORMAT_JSON)
+		printf("{\"schema_version\":%d,\"report\":\"top-allocinfo\",\"time_s\":%.3f,"
+		       "\"group_by\":\"%s\",\"bytes\":%" PRIu64 ",\"allocs\":%" PRIu64 ",\"rows\":[",
+		       OUTPUT_SCHEMA_VERSION, at, group, v->snapshot_bytes, v->snapshot_calls);
+	for (i = 0; i < v->nrows && shown < room; i++) {
+		const struct top_row *r = &v->rows[i];
+		char *key;
+
+		if (!r->allocs && !r->live && !r->growth && !r->allocs_change)
+			continue;
+		if (v->args->format == FORMAT_CSV) {
+			printf("%.3f,%s,", at, group);
+			put_csv_field(r->name, r->name_len);
+			printf(",%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n", r->allocs,
+			       r->allocs_change, r->live, r->growth);
+		} else {
+			key = xmalloc(r->name_len + 1);
+			memcpy(key, r->name, r->name_len);
+			key[r->name_len] = '\0';
+			printf("%s{\"key\":", shown ? "," : "");
+			out_json_string(stdout, key);
+			printf(",\"allocs\":%" PRIu64 ",\"allocs_change\":%" PRId64 ",\"live_bytes\":%"
+			       PRId64 ",\"live_change_bytes\":%" PRId64 "}", r->allocs, r->allocs_change,
+			       r->live, r->growth);
+			free(key);
+		}
+		shown++;
+	}
+	if (v->args->format == FORMAT_JSON)
+		puts("]}");
+	fflush(stdout);
+}
+
 static void print_machine(struct top_view *v, double seconds)
 {
 	const struct account_totals *t = &v->totals_now;
@@ -634,17 +882,23 @@ static void refresh_view(struct top_view *v, double now)
 		return;
 	v->last_seconds = seconds;
 	take_rows(v, true);
+	if (v->failed)
+		return;
 	if (v->curses) {
 		paint_screen(v, seconds);
 	} else if (v->args->format != FORMAT_TEXT) {
 		sort_rows(v);
-		print_machine(v, seconds);
+		if (v->args->allocinfo)
+			print_snapshot_machine(v);
+		else
+			print_machine(v, seconds);
 	} else {
 		sort_rows(v);
 		draw(v, seconds, v->args->rows ? (int)v->args->rows : 20, put_plain_line, NULL);
 		putchar('\n');
 		fflush(stdout);
 	}
+	test_pause_point("top-refreshed");
 }
 
 static void handle_key(struct top_view *v, int key)
@@ -668,10 +922,20 @@ static void handle_key(struct top_view *v, int key)
 	case 'g':
 		v->args->sort = SORT_GROWTH;
 		break;
+	case 'm':
+	case 'd':
+		if (!v->args->allocinfo)
+			return;
+		v->args->group = key == 'm' ? GROUP_MODULE : GROUP_DIR;
+		take_rows(v, false);
+		seconds = analysis_clock() - v->last_refresh;
+		break;
 	case 's':
 	case 'f':
 	case 'c':
 	case 'o':
+		if (v->args->allocinfo && (key == 'c' || key == 'o'))
+			return;
 		if (key == 'o' && !v->live->stacks) {	/* no stacks: no origins */
 			int last = getmaxy(v->screen) - 1;
 
@@ -708,7 +972,8 @@ static void run_view(struct top_view *v)
 	double next = v->started + (double)v->args->interval_ns / 1e9;
 
 	v->last_refresh = v->started;
-	while (!quit_requested && !capture_failed(v->capture) && !atomic_load(&v->live->failed)) {
+	while (!quit_requested && !v->failed &&
+	       (v->args->allocinfo || (!capture_failed(v->capture) && !atomic_load(&v->live->failed)))) {
 		double now = analysis_clock();
 
 		if (now >= next) {
@@ -744,6 +1009,41 @@ static WINDOW *start_curses(void)
 	return screen;
 }
 
+/*
+ * --allocinfo: the first snapshot is the start (the changes are from it);
+ * then the view refreshes from a new one each interval. No capture.
+ */
+static int top_of_allocinfo(struct top_view *v)
+{
+	int status = EXIT_OK;
+	struct ta_error err;
+
+	strtab_init(&v->before_names);
+	take_snapshot_rows(v, true);
+	if (!v->failed && v->curses && curses_library_load(&err) < 0) {
+		v->error = err;
+		v->failed = true;
+	}
+	if (!v->failed) {
+		v->started = analysis_clock();
+		if (v->curses)
+			v->screen = start_curses();
+		run_view(v);
+		if (v->curses)
+			endwin();
+	}
+	if (v->failed && !quit_requested) {
+		fprintf(stderr, "trace_analyze: error: %s\n", v->error.msg);
+		status = EXIT_RUNTIME;
+	}
+	free(v->rows);
+	free(v->before_bytes);
+	free(v->before_calls);
+	strtab_release(&v->before_names);
+	strtab_release(&v->names);
+	return status;
+}
+
 int cmd_top(int argc, char **argv)
 {
 	struct top_args args;
@@ -770,6 +1070,8 @@ int cmd_top(int argc, char **argv)
 	view.live = &live;
 	strtab_init(&view.names);
 	view.curses = args.format == FORMAT_TEXT && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+	if (args.allocinfo)
+		return top_of_allocinfo(&view);
 	live_account_init(&live, args.cfg.stacks);
 	if ((view.curses && curses_library_load(&err) < 0) ||
 	    capture_open(&capture, &args.cfg, &err) < 0 ||

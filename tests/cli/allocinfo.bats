@@ -169,3 +169,36 @@ print("total", sum(int(r["bytes"]) for r in rows), sum(int(r["allocs"]) for r in
 	[ "$output" = "trace_analyze: error: branch 'nosuch' holds no allocation site of '$SNAP'" ]
 	[ ! -e no.png ]
 }
+
+@test "top --allocinfo: no tracing; each refresh the rows' live allocations and bytes and their change" {
+	cp "$SNAP" live.txt
+	TA_TEST_ALLOCINFO=live.txt TA_TEST_PAUSE=top-refreshed "$TA" top --allocinfo --iterations 2 \
+		--interval 0.1 --format csv --group-by module > out.csv &
+	pid=$!
+	wait_stopped $pid	# the first refresh: nothing changed since the start
+	# ext4 frees an object of 81520 bytes in 2038 allocations, a module "demo" allocates
+	sed 's/^       81520     2038 fs\/ext4/           0        0 fs\/ext4/' "$SNAP" > next.txt
+	echo '        4096        1 drivers/demo/demo.c:12 [demo] func:demo_init ' >> next.txt
+	mv next.txt live.txt
+	kill -CONT $pid
+	wait_stopped $pid	# the second
+	kill -CONT $pid
+	wait $pid
+	[ "$(head -n 1 out.csv)" = "time_s,group_by,key,allocs,allocs_change,live_bytes,live_change_bytes" ]
+	# the first refresh: the start's figures, no change
+	python3 "$TOP/tests/tools/ref_allocinfo.py" module "$SNAP" > want
+	ext4=$(awk '$1 == "ext4" { print $3 "," $2 }' want)
+	grep -q "^[0-9.]*,module,ext4,${ext4%,*},0,${ext4#*,},0$" out.csv
+	# the second: ext4 down by what it freed, demo new; the largest change first
+	[ "$(grep -c ',module,ext4,' out.csv)" = 2 ]
+	grep -q "^[0-9.]*,module,ext4,$(( ${ext4%,*} - 2038 )),-2038,$(( ${ext4#*,} - 81520 )),-81520$" out.csv
+	grep -q '^[0-9.]*,module,demo,1,1,4096,4096$' out.csv
+	# a trace's groupings are not the file's, and back
+	run "$TA" top --allocinfo --group-by cache
+	[ "$status" -eq 2 ]
+	run "$TA" top --group-by module
+	[ "$status" -eq 2 ]
+	TA_TEST_ALLOCINFO=missing.txt run "$TA" top --allocinfo --iterations 1
+	[ "$status" -eq 1 ]
+	[[ "$output" == "trace_analyze: error: cannot open 'missing.txt': No such file or directory"* ]]
+}

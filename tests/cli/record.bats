@@ -642,3 +642,34 @@ PY
 	"$TA" -q -f report.txt -c text.account --group-by origin
 	cmp live.account text.account
 }
+
+@test "record --allocinfo: snapshots at the start, every --interval and the end, beside the log, read back as a series" {
+	# this kernel may have no allocation profiling: a saved 6.12 snapshot stands for /proc/allocinfo
+	TA_TEST_ALLOCINFO="$FIX/allocinfo-6.12.txt" TA_TEST_PAUSE=record-running \
+		"$TA" record -q -o k.log --allocinfo --interval 0.05 -- "$PIPES" 5 &
+	pid=$!
+	wait_stopped $pid	# tracing on, the start's snapshot taken
+	kill -CONT $pid
+	wait $pid
+	[ -s k.log ]
+	n=$(grep -c '^# trace_analyze allocinfo snapshot: [0-9]*\.[0-9]\{9\} s (CLOCK_MONOTONIC)$' k.log.allocinfo)
+	[ "$n" -ge 2 ]
+	[ "$(grep -c '^allocinfo - version: 1.0$' k.log.allocinfo)" = "$n" ]
+	"$TA" -q -f k.log.allocinfo --summary s.json --format json
+	[ "$(jq '.snapshots.snapshots' s.json)" = "$n" ]
+	[ "$(jq '.snapshots.untimed_snapshots // 0' s.json)" = 0 ]
+	[ "$(jq '.totals.bytes' s.json)" = "$(python3 "$TOP/tests/tools/ref_allocinfo.py" callsite "$FIX/allocinfo-6.12.txt" | awk '/^total/ { print $2 }')" ]
+}
+
+@test "record --allocinfo on a kernel without it: said, the recording goes on; --allocinfo needs -o" {
+	TA_TEST_ALLOCINFO=/nonexistent/allocinfo run "$TA" record -q -o k.log --allocinfo -- "$PIPES" 2
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"warning: --allocinfo: '/nonexistent/allocinfo' does not exist (a kernel without CONFIG_MEM_ALLOC_PROFILING, or older than 6.10): no snapshot saved"* ]]
+	[ -s k.log ]
+	[ ! -e k.log.allocinfo ]
+	run "$TA" record --allocinfo -- true
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == *"--allocinfo saves its snapshots beside the log, as LOG.allocinfo: give -o LOG (a file)" ]]
+	run "$TA" record -o k2.log --interval 1 -- true
+	[ "$status" -eq 2 ]
+}
