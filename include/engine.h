@@ -111,6 +111,8 @@ struct analysis {
 	struct alloc_series snapshots;
 	bool have_snapshots;
 	struct timeline_values snapshot_values;	/* the timeline's of them: the sites' bytes */
+	struct alloc_series beside;	/* --allocinfo: a snapshot beside the log (beside.h) */
+	bool have_beside;
 	double started;
 	double last_progress;
 	bool progress_shown;

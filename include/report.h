@@ -20,9 +20,16 @@
  * The account file: header totals, then the table. As text, exactly
  * trace_analyze.py's layout; as CSV or JSON, the same numbers as a list
  * "totals" and a table "callers" (output.h). With top, only the first top
- * rows are listed (--top N); the totals stay those of every row.
+ * rows are listed (--top N); the totals stay those of every row. extra
+ * (or NULL): more blocks, after the table (in text, after the layout).
  */
-void write_account(struct out_dest *o, const struct account_rows *rows, size_t top);
+struct account_extra {
+	void (*add)(struct out_doc *d, const void *ctx);	/* blocks after the table's */
+	const void *ctx;
+};
+
+void write_account(struct out_dest *o, const struct account_rows *rows, size_t top,
+		   const struct account_extra *extra);
 
 /* What the reading's summary on standard error is made of (not --summary: summary.h). */
 struct run_summary {

@@ -76,6 +76,7 @@ struct analysis_request {
 	/* where the events come from */
 	const char *log_path;		/* -f: a path, or "-" for stdin */
 	char *const *more_logs;		/* allocinfo snapshots after log_path's, in time order */
+	const char *allocinfo_path;	/* --allocinfo: a snapshot put beside the log's account */
 	size_t nmore_logs;
 	const char *db_path;		/* --db-file: instead of -f */
 	const char *save_db;		/* --save-db: also store the events there */

@@ -221,6 +221,10 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 		OPT_INPUT(0, "kallsyms", &o->req.kallsyms_path, "FILE",
 			  "a /proc/kallsyms saved on the traced kernel: names the addresses of a "
 			  "perf.data, of old logs, and of modules (after System.map)"),
+		po_for_record((struct po_option)OPT_INPUT(0, "allocinfo", &o->req.allocinfo_path,
+			  "SNAPSHOT", "a /proc/allocinfo snapshot of the same boot: the account (-c) "
+			  "shows, per function, module or directory, what it says is live beside "
+			  "what the trace saw"), PO_RECORD_HAS_ITS_OWN),
 		po_for_record((struct po_option)OPT_FLAG(0, "salvage", &o->req.salvage,
 			 "read a perf.data that perf record did not finish (killed): its whole "
 			 "records, with the running kernel's event formats"), PO_RECORD_REFUSES),
@@ -447,6 +451,9 @@ static int check_snapshot_combinations(const struct po_command *cmd, struct opti
 		return po_usage_error(cmd, "'%s' is an allocinfo snapshot: its sites are grouped by "
 				      "callsite, function, file, dir or module, not %s",
 				      opts->req.log_path, po_group_names[opts->req.group_by]);
+	if (opts->req.allocinfo_path)
+		return po_usage_error(cmd, "'%s' is an allocinfo snapshot already: --allocinfo "
+				      "puts one beside a kmem log", opts->req.log_path);
 	if (task_filters_set(&opts->req.filters) || opts->req.has_time_start ||
 	    opts->req.has_time_end || opts->req.save_db)
 		return po_usage_error(cmd, "'%s' is an allocinfo snapshot: it has no events to filter "
@@ -480,6 +487,15 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 
 	if (opts->req.log_path && allocinfo_path_is_snapshot(opts->req.log_path))
 		return check_snapshot_combinations(cmd, opts);
+	if (opts->req.allocinfo_path && !opts->report_path[REPORT_ACCOUNT])
+		return po_usage_error(cmd, "%s", "--allocinfo adds allocinfo's figures to the "
+				      "account: give -c FILE");
+	if (opts->req.allocinfo_path && opts->req.group_by != GROUP_CALLSITE &&
+	    opts->req.group_by != GROUP_FUNCTION && opts->req.group_by != GROUP_MODULE &&
+	    opts->req.group_by != GROUP_DIR)
+		return po_usage_error(cmd, "--allocinfo compares by function (--group-by callsite "
+				      "or function), module or dir, not %s",
+				      po_group_names[opts->req.group_by]);
 	if (opts->req.nmore_logs)
 		return po_usage_error(cmd, "unexpected argument '%s': one log at a time (several "
 				      "files are read as a series only when they are allocinfo "

@@ -1184,6 +1184,20 @@ static bool input_is_snapshot(struct analysis *r, struct ta_error *err, int *rc)
 	return *rc == 0 && allocinfo_is_snapshot(head, n);
 }
 
+/* --allocinfo: the snapshot put beside the log's account. */
+static int read_beside(struct analysis *r, struct ta_error *err)
+{
+	alloc_series_init(&r->beside);
+	r->have_beside = true;
+	if (r->have_snapshots)
+		return error_set(err, "'%s' is an allocinfo snapshot already: --allocinfo puts one "
+				 "beside a kmem log", r->facts.source);
+	if (alloc_series_read_path(&r->beside, r->req->allocinfo_path, err) < 0)
+		return -1;
+	alloc_series_finish(&r->beside);
+	return 0;
+}
+
 static int read_log(struct analysis *r, struct ta_error *err)
 {
 	struct read_config cfg = {
@@ -1426,6 +1440,8 @@ void analysis_release(struct analysis *r)
 {
 	if (r->have_snapshots)
 		alloc_series_release(&r->snapshots);
+	if (r->have_beside)
+		alloc_series_release(&r->beside);
 	input_close(&r->input);
 	tick_order_release(&r->ticks);
 	if (r->have_order_live)
@@ -1691,6 +1707,8 @@ int analysis_read(struct analysis *a, struct ta_error *err)
 	prepare_timeline(a);
 	prepare_peak(a);
 	if ((opts->db_path ? read_db(a, err) : read_log(a, err)) < 0)
+		return -1;
+	if (opts->allocinfo_path && read_beside(a, err) < 0)
 		return -1;
 	tick_order_flush(&a->ticks);
 	loss_windows_finish(&a->losses, a->read.header.has_entries &&

@@ -32,7 +32,8 @@ static const struct out_column account_columns[] = {
 };
 
 static void write_account_document(struct out_dest *o, const struct account_rows *rows,
-				   const struct site_stats *sum, size_t callers)
+				   const struct site_stats *sum, size_t callers,
+				   const struct account_extra *extra)
 {
 	struct out_doc d;
 	struct out_block *totals, *table;
@@ -64,6 +65,8 @@ static void write_account_document(struct out_dest *o, const struct account_rows
 		out_row_u64(&d, table, r->s.total_req);
 		out_row_i64(&d, table, site_total_waste(&r->s));
 	}
+	if (extra)
+		extra->add(&d, extra->ctx);
 	out_emit(o, &d);
 	out_doc_release(&d);
 }
@@ -142,7 +145,8 @@ static void write_account_table(FILE *f, const struct account_rows *rows, const 
 	}
 }
 
-void write_account(struct out_dest *o, const struct account_rows *rows, size_t top)
+void write_account(struct out_dest *o, const struct account_rows *rows, size_t top,
+		   const struct account_extra *extra)
 {
 	FILE *f = o->f;
 	struct site_stats sum = { 0 };
@@ -157,7 +161,7 @@ void write_account(struct out_dest *o, const struct account_rows *rows, size_t t
 	if (top && shown.count > top)
 		shown.count = top;
 	if (o->format != FORMAT_TEXT) {
-		write_account_document(o, &shown, &sum, rows->count);
+		write_account_document(o, &shown, &sum, rows->count, extra);
 		return;
 	}
 
@@ -176,6 +180,15 @@ void write_account(struct out_dest *o, const struct account_rows *rows, size_t t
 	fprintf(f, "%-25s%*zu\n", label, w, rows->count);
 	fputs("\n", f);
 	write_account_table(f, &shown, one);
+	if (extra) {
+		struct out_doc d;
+
+		out_doc_init(&d, "account");
+		extra->add(&d, extra->ctx);
+		fputs("\n", f);
+		out_write(f, &d, FORMAT_TEXT);
+		out_doc_release(&d);
+	}
 }
 
 /* ---- summary -------------------------------------------------------------------- */

@@ -20,6 +20,7 @@
 #include "flame.h"
 #include "allocgroups.h"
 #include "allocreport.h"
+#include "beside.h"
 #include "growthreport.h"
 #include "folded.h"
 #include "html.h"
@@ -102,13 +103,29 @@ static int write_report(const struct report_run *run, const char *path,
 	return write_report_as(run, path, run->o->format, write, err);
 }
 
+/* --allocinfo: the snapshot's figures beside the account's rows (beside.h). */
+static void add_beside(struct out_doc *d, const void *ctx)
+{
+	const struct report_run *run = ctx;
+	struct account_rows rows;
+	struct beside_query q = {
+		.s = &run->a->beside, .source = run->o->req.allocinfo_path, .rows = &rows,
+		.group = run->o->req.group_by, .branch = run->o->req.branch, .top = run->o->top,
+	};
+
+	analysis_rows(run->a, &rows);
+	beside_add_tables(d, &q);
+	account_rows_release(&rows);
+}
+
 static void write_account_rows(struct out_dest *o, const struct report_run *run)
 {
 	const struct analysis *r = run->a;
+	struct account_extra beside = { add_beside, run };
 	struct account_rows rows;
 
 	analysis_rows(r, &rows);
-	write_account(o, &rows, run->o->top);
+	write_account(o, &rows, run->o->top, r->have_beside ? &beside : NULL);
 	account_rows_release(&rows);
 }
 

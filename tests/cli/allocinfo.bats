@@ -202,3 +202,18 @@ print("total", sum(int(r["bytes"]) for r in rows), sum(int(r["allocs"]) for r in
 	[ "$status" -eq 1 ]
 	[[ "$output" == "trace_analyze: error: cannot open 'missing.txt': No such file or directory"* ]]
 }
+
+@test "--allocinfo beside a log: it needs -c, a grouping by function, module or dir, and a log" {
+	run "$TA" -f "$FIX/trace-pipe-6.18.log" --allocinfo "$SNAP"
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == *"--allocinfo adds allocinfo's figures to the account: give -c FILE" ]]
+	run "$TA" -f "$FIX/trace-pipe-6.18.log" --allocinfo "$SNAP" -c - --group-by cache
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == *"--allocinfo compares by function (--group-by callsite or function), module or dir, not cache" ]]
+	run "$TA" -f "$SNAP" --allocinfo "$SNAP" -c -
+	[ "$status" -eq 2 ]
+	# a log of another kernel: nothing matches, every row counted on its side
+	"$TA" -q -f "$FIX/trace-pipe-6.18.log" --allocinfo "$SNAP" -c out.json --format json --group-by module
+	[ "$(jq '.allocinfo_match.matched' out.json)" = 1 ]	# vmlinux
+	[ "$(jq '.allocinfo_match.allocinfo_only' out.json)" = 2 ]	# ext4, jbd2
+}
