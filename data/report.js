@@ -141,14 +141,32 @@
 		{ key: 'free_count', title: 'free_count' },
 		{ key: 'pingpong', title: 'pingpong' },
 		{ key: 'peak_dynamic', title: 'peak', aka: ['peak'] },
-		{ key: 'place', title: 'where', text: true }
+		{ key: 'place', title: 'where', text: true },
+		/* an allocinfo snapshot's rows */
+		{ key: 'live', title: 'live bytes' },
+		{ key: 'allocs', title: 'allocations live' },
+		{ key: 'avg_bytes', title: 'average' },
+		{ key: 'share_pct', title: 'share %' }
 	];
+
+	/* An allocinfo snapshot's page (its account's report), not a log's. */
+	function isSnapshot() {
+		var acct = data('account');
+		return !!acct && acct.report === 'allocinfo';
+	}
 
 	function accountRows() {
 		var acct = data('account'), stats = data('stats'), callers = data('callers');
 		var byName = {}, rows = [];
 		if (!acct)
 			return rows;
+		if (acct.report === 'allocinfo') {
+			acct.sites.forEach(function (r) {
+				rows.push({ caller: r.key, live: r.bytes, allocs: r.allocs, avg_bytes: r.avg_bytes,
+					    share_pct: r.share_pct });
+			});
+			return rows;
+		}
 		acct.callers.forEach(function (r) {
 			var row = { caller: r.key, current_dynamic: r.current_dynamic, waste: r.waste,
 				    total_dynamic: r.total_dynamic, alloc_count: r.alloc_count,
@@ -188,7 +206,8 @@
 		var cols = columns.filter(function (c) {
 			return rows.some(function (r) { return r[c.key] !== undefined; });
 		});
-		var sort = columnOf(params.get('sort') || 'current_dynamic') || columnOf('current_dynamic');
+		var first = isSnapshot() ? 'live' : 'current_dynamic';
+		var sort = columnOf(params.get('sort') || first) || columnOf(first);
 		var asc = params.get('asc') === '1';
 		var filter = h('input', { type: 'search', id: 'acct-filter', placeholder: 'filter callers (text or /regex/)',
 					 value: params.get('filter') || '' });
@@ -200,7 +219,8 @@
 		into.append(h('div', { class: 'controls' }, filter, count,
 			      h('span', { class: 'note' }, 'click a heading to sort; totals are of the rows shown')));
 		cols.forEach(function (c) {
-			var th = h('th', { class: 'sortable' + (c.text ? ' name' : ''), 'data-key': c.key }, c.title);
+			var th = h('th', { class: 'sortable' + (c.text ? ' name' : ''), 'data-key': c.key },
+				   c.key === 'caller' && isSnapshot() ? 'site' : c.title);
 			th.addEventListener('click', function () {
 				asc = sort === c ? !asc : !!c.text;
 				sort = c;
@@ -247,7 +267,7 @@
 				var tr = h('tr', { 'data-caller': r.caller });
 				cols.forEach(function (c) {
 					tr.append(h('td', { class: c.text ? 'name' : null }, cell(r[c.key])));
-					if (!c.text && c.key !== 'frag_pct')
+					if (!c.text && ['frag_pct', 'avg_bytes', 'share_pct'].indexOf(c.key) < 0)
 						sums[c.key] = (sums[c.key] || 0) + (r[c.key] || 0);
 				});
 				body.append(tr);
@@ -274,9 +294,10 @@
 			return;
 		var end = t.total[t.total.length - 1];
 		sec.querySelector('.body').prepend(h('p', { class: 'note' },
-			'live slab bytes at the log\'s last event: ',
+			isSnapshot() ? 'live bytes at the last snapshot: ' : 'live slab bytes at the log\'s last event: ',
 			h('b', { id: 'tl-end', 'data-bytes': end }, grouped(end) + ' bytes (' + bytes(end) + ')'),
-			'; ' + t.ts_s.length + ' samples over ' + t.ts_s[t.ts_s.length - 1].toFixed(3) + ' s',
+			'; ' + t.ts_s.length + (isSnapshot() ? ' snapshots' : ' samples') + ' over ' +
+			t.ts_s[t.ts_s.length - 1].toFixed(3) + ' s',
 			t.lost_s.length ? '; events lost at ' + t.lost_s.length + ' places (red)' : ''));
 	}
 
@@ -476,10 +497,44 @@
 
 	/* ---- the answer first: what is held, by whom, what is odd ---- */
 
+	/* an allocinfo snapshot: what is live, who holds it, what grows */
+	function renderSnapshotAnswer(sum, rows, into) {
+		var t = sum.totals || {}, s = sum.snapshots || {};
+		into.append(h('p', { class: 'headline', id: 'headline' },
+			      h('strong', null, bytes(t.bytes || 0)), ' live at the last snapshot (',
+			      grouped(t.bytes || 0), ' bytes in ', grouped(t.allocs || 0),
+			      ' allocations, as /proc/allocinfo counts them), ', grouped(t.sites_live || 0),
+			      ' sites of ', grouped(s.sites || 0), (s.snapshots > 1 ? ', ' + s.snapshots + ' snapshots' : ''), '.'));
+		var top = rows.filter(function (r) { return r.live > 0; }).slice(0, 5);
+		if (top.length) {
+			var tb = h('table', { id: 'answer-top' }, h('thead', null, h('tr', null,
+				h('th', { class: 'name' }, 'holds the most'), h('th', null, 'live'),
+				h('th', null, 'share'), h('th', null, 'allocations'))));
+			var body = h('tbody');
+			top.forEach(function (r) {
+				body.append(h('tr', null, h('td', { class: 'name' }, r.caller), h('td', null, bytes(r.live)),
+					      h('td', null, (r.share_pct || 0).toFixed(1) + '%'), h('td', null, grouped(r.allocs || 0))));
+			});
+			tb.append(body);
+			into.append(tb);
+		}
+		into.append(h('p', { id: 'answer-findings' }, (s.bad_rows ? grouped(s.bad_rows) + ' row(s) not parsed (see the summary); ' : '') +
+			(s.duplicate_rows ? grouped(s.duplicate_rows) + ' row(s) of a key listed before, summed' : 'every key listed once') + '.'));
+		var sus = sum.leak_suspects || [];
+		if (sus.length)
+			into.append(h('p', { id: 'answer-suspects' }, 'Growing steadily: ' + sus.slice(0, 3).map(function (x) {
+				return x.key + ' (' + x.confidence + ')';
+			}).join(', ') + (sus.length > 3 ? ', ...' : '') + '.'));
+	}
+
 	function renderAnswer() {
 		var sum = data('summary'), rows = accountRows(), into = document.querySelector('#answer .body');
 		if (!sum || !into)
 			return;
+		if (isSnapshot()) {
+			renderSnapshotAnswer(sum, rows, into);
+			return;
+		}
 		var b = sum.bytes || {}, ev = sum.events || {};
 		var span = ev.span_seconds !== undefined ? ev.span_seconds : null;
 		into.append(h('p', { class: 'headline', id: 'headline' },

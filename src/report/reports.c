@@ -410,6 +410,58 @@ static int write_timeline_chart(const struct report_run *run, const char *path, 
 	return rc;
 }
 
+/* ---- allocinfo snapshots ---- */
+
+static void snapshot_query(const struct report_run *run, struct alloc_report_query *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->s = &run->a->snapshots;
+	q->group = alloc_key_for(run->o->req.group_by);
+	q->group_by = grouping_name(run->o->req.group_by);
+	q->branch = run->o->req.branch;
+	q->top = run->o->top;
+}
+
+static void write_snapshot_account_rows(struct out_dest *o, const struct report_run *run)
+{
+	struct alloc_report_query q;
+
+	snapshot_query(run, &q);
+	write_snapshot_account(o, &q);
+}
+
+static void write_snapshot_summary_file(struct out_dest *o, const struct report_run *run)
+{
+	struct alloc_report_query q;
+	struct timeline_rows rows;
+
+	snapshot_query(run, &q);
+	timeline_rows_of(run->a, &rows);
+	q.rows = &rows;
+	write_snapshot_summary(o, &q);
+	timeline_rows_release(&rows);
+}
+
+static bool snapshot_site_in_branch(const void *ctx, uint32_t site)
+{
+	const struct report_run *run = ctx;
+
+	return alloc_site_in_branch(&run->a->snapshots, site, run->o->req.branch);
+}
+
+static int write_snapshot_pprof(const struct report_run *run, const char *path,
+				struct ta_error *err)
+{
+	struct outfile out;
+	int rc;
+
+	if (outfile_open(&out, path, err) < 0)
+		return -1;
+	rc = pprof_write_sites(outfile_stream(&out), &run->a->snapshots,
+			       run->o->req.branch ? snapshot_site_in_branch : NULL, run, err);
+	return outfile_finish(&out, rc, err);
+}
+
 /* ---- --html ---- */
 
 /* A report's text, written by write(f, r) into memory. */
@@ -505,14 +557,20 @@ static int write_html_report(const struct report_run *run, const char *path, str
 	memset(text, 0, sizeof(text));
 	json_opts.format = FORMAT_JSON;
 	json_opts.top = 0;
-	write_to_memory(&text[PIECE_SUMMARY], &as_json, write_summary_file);
-	write_to_memory(&text[PIECE_ACCOUNT], &as_json, write_account_rows);
-	write_to_memory(&text[PIECE_STATS], &as_json, write_stats_rows);
-	if (r->have_dirs) {
+	if (r->have_snapshots) {	/* allocinfo: its summary and account, the tree of its paths */
+		write_to_memory(&text[PIECE_SUMMARY], &as_json, write_snapshot_summary_file);
+		write_to_memory(&text[PIECE_ACCOUNT], &as_json, write_snapshot_account_rows);
+		write_to_memory(&text[PIECE_TREE], &as_json, write_tree_json);
+	} else {
+		write_to_memory(&text[PIECE_SUMMARY], &as_json, write_summary_file);
+		write_to_memory(&text[PIECE_ACCOUNT], &as_json, write_account_rows);
+		write_to_memory(&text[PIECE_STATS], &as_json, write_stats_rows);
+	}
+	if (r->have_dirs && !r->have_snapshots) {
 		write_to_memory(&text[PIECE_CALLERS], &as_json, write_callers_rows);
 		write_to_memory(&text[PIECE_TREE], &as_json, write_tree_json);
 	}
-	if (r->have_keys && r->read.stats.stacks.events_with)
+	if (r->have_keys && r->read.stats.stacks.events_with && !r->have_snapshots)
 		write_to_memory(&text[PIECE_FOLDED], &as_json, write_folded_json);
 	write_to_memory(&text[PIECE_TIMELINE], run, write_timeline_json);
 	if (timeline_svg(run, &svg, err) < 0)
@@ -606,58 +664,6 @@ static int write_chart(const struct report_run *run, const char *path, struct ta
 	return rc;
 }
 
-
-/* ---- allocinfo snapshots ---- */
-
-static void snapshot_query(const struct report_run *run, struct alloc_report_query *q)
-{
-	memset(q, 0, sizeof(*q));
-	q->s = &run->a->snapshots;
-	q->group = alloc_key_for(run->o->req.group_by);
-	q->group_by = grouping_name(run->o->req.group_by);
-	q->branch = run->o->req.branch;
-	q->top = run->o->top;
-}
-
-static void write_snapshot_account_rows(struct out_dest *o, const struct report_run *run)
-{
-	struct alloc_report_query q;
-
-	snapshot_query(run, &q);
-	write_snapshot_account(o, &q);
-}
-
-static void write_snapshot_summary_file(struct out_dest *o, const struct report_run *run)
-{
-	struct alloc_report_query q;
-	struct timeline_rows rows;
-
-	snapshot_query(run, &q);
-	timeline_rows_of(run->a, &rows);
-	q.rows = &rows;
-	write_snapshot_summary(o, &q);
-	timeline_rows_release(&rows);
-}
-
-static bool snapshot_site_in_branch(const void *ctx, uint32_t site)
-{
-	const struct report_run *run = ctx;
-
-	return alloc_site_in_branch(&run->a->snapshots, site, run->o->req.branch);
-}
-
-static int write_snapshot_pprof(const struct report_run *run, const char *path,
-				struct ta_error *err)
-{
-	struct outfile out;
-	int rc;
-
-	if (outfile_open(&out, path, err) < 0)
-		return -1;
-	rc = pprof_write_sites(outfile_stream(&out), &run->a->snapshots,
-			       run->o->req.branch ? snapshot_site_in_branch : NULL, run, err);
-	return outfile_finish(&out, rc, err);
-}
 
 /* ---- each report, as the table calls it ---- */
 
@@ -881,7 +887,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.shape = SHAPE_OWN,
 		.needs = NEED_OBJECTS | NEED_FINDINGS | NEED_STACKS | NEED_TIMELINE | NEED_PAGES,
 		.requires = REQUIRES_LOG, .top = true, .without_log = NEEDS_A_LOG_FOR_TIME,
-		.hint = "--html", .write = write_html_report,
+		.hint = "--html", .write = write_html_report, .snapshot_write = write_html_report,
 	},
 };
 

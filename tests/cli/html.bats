@@ -183,3 +183,19 @@ print('Findings: ' + ', '.join(f'{f[\"count\"]:,} ' + f['key'].replace('_', ' ')
 	width=$(grep -o 'data-scroll-width="[0-9]*"' dom.html | grep -o '[0-9]*')
 	[ "$width" -le 1400 ] || { echo "the page is $width px wide"; false; }
 }
+
+@test "--html of allocinfo snapshots: the sites' table, the answer, the sunburst of source paths, no script error" {
+	need_chromium
+	local snap="$FIX/allocinfo-6.12.txt"
+	"$TA" -q -f "$snap" --html s.html -c a.json --summary sum.json --format json
+	python3 "$TOP/tests/tools/html_island.py" s.html account a.json
+	python3 "$TOP/tests/tools/html_island.py" s.html summary sum.json
+	browse s.html
+	n=$(jq '.sites | length' a.json)
+	grep -q "id=\"acct-count\"[^>]*>$n of $n rows<" dom.html
+	total=$(jq '.totals.bytes' a.json)
+	grep -q "<th data-key=\"live\">$(LC_ALL=C.UTF-8 python3 -c "print(f'{$total:,}')")</th>" dom.html
+	grep -q 'id="headline"' dom.html
+	grep -q "live at the last snapshot" dom.html
+	grep -q '<section id="sunburst">' dom.html
+}
