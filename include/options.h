@@ -34,6 +34,7 @@ struct options {
 	bool rings_show;		/* -i */
 	uint64_t min_age_ns;		/* --min-age */
 	size_t top;			/* --top: 0 = every row */
+	bool log_is_argument;		/* the log was given without -f (allocinfo series too) */
 	bool record_brief;		/* record with no report asked: the top callers and
 					   the slab bytes on standard output */
 };

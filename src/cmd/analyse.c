@@ -30,7 +30,7 @@ static const char usage_line[] =
 	"usage: trace_analyze [-k DIR|INDEX] [--system-map FILE] -f LOG|--db-file DB|LOG\n"
 	"                     [--save-db DB] [-c FILE] [-o KEY]\n"
 	"                     [--malloc | --cache] [--group-by callsite|function|origin|\n"
-	"                                          cache|size-class|comm|pid|gfp|dir]\n"
+	"                                 cache|size-class|comm|pid|gfp|dir|module|file]\n"
 	"                     [--comm NAME,...] [--pid P,...] [--gfp FLAG,...]\n"
 	"                     [--module NAME,...] [-b DIR]\n"
 	"                     [-l FILE] [-r FILE [-a ATTR] [-i]] [--save-index FILE]\n"
@@ -42,8 +42,10 @@ static const char usage_line[] =
 	"                     [--weight bytes|live|waste|count] [--wrappers FILE]\n"
 	"                     [--user-frames] [--page-size BYTES] [--timeline FILE]\n"
 	"                     [--html FILE] [--strict-kernel] [--threads N]\n"
-	"                     [--format text|csv|json] [-q]\n"
-	"       trace_analyze -k DIR|INDEX [-b DIR] [-r FILE] [-c FILE] [--save-index FILE]\n";
+	"                     [--allocinfo SNAPSHOT] [--format text|csv|json] [-q]\n"
+	"       trace_analyze -k DIR|INDEX [-b DIR] [-r FILE] [-c FILE] [--save-index FILE]\n"
+	"       trace_analyze [-c FILE] [--summary FILE] [--growth FILE] [--timeline FILE]\n"
+	"                     [--pprof FILE] [--html FILE] [-r FILE] [-b DIR] SNAPSHOT...\n";
 
 static const struct po_command analyse_command = {
 	.name = "",
@@ -51,7 +53,8 @@ static const struct po_command analyse_command = {
 	.about = "Who allocates kernel memory, how much is wasted, what is still held:\n"
 		 "an analysis of ftrace kmem event logs. A LOG given without -f is read as\n"
 		 "-f LOG; a DB file given to -f is read as --db-file (it is known by its\n"
-		 "magic bytes).\n",
+		 "magic bytes). /proc/allocinfo snapshots (known by their first line) are\n"
+		 "read instead of a log: one, several in time order, or a directory of them.\n",
 	.arguments = true,
 	.epilog = "Commands (each with its own --help):\n"
 		  "  trace_analyze record [-o LOG] [-- CMD]  capture kmem events from this kernel\n"
@@ -496,10 +499,12 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 		return po_usage_error(cmd, "--allocinfo compares by function (--group-by callsite "
 				      "or function), module or dir, not %s",
 				      po_group_names[opts->req.group_by]);
+	if (opts->req.nmore_logs && opts->log_is_argument)
+		return po_usage_error(cmd, "unexpected argument '%s': one log at a time (-f LOG)",
+				      opts->req.more_logs[0]);
 	if (opts->req.nmore_logs)
-		return po_usage_error(cmd, "unexpected argument '%s': one log at a time (several "
-				      "files are read as a series only when they are allocinfo "
-				      "snapshots)", opts->req.more_logs[0]);
+		return po_usage_error(cmd, "unexpected argument '%s': the log is -f '%s' already (one "
+				      "log at a time)", opts->req.more_logs[0], opts->req.log_path);
 	if (opts->req.group_by == GROUP_FILE && strcmp(opts->req.log_path ? opts->req.log_path
 						      : "", "-"))
 		return po_usage_error(cmd, "%s", "--group-by file groups an allocinfo snapshot's "
@@ -622,6 +627,7 @@ static int take_the_log_argument(struct options *o, int n, char **args)
 	if (!o->req.db_path) {	/* several: allocinfo snapshots in time order (checked later) */
 		if (!o->req.log_path) {
 			o->req.log_path = args[0];
+			o->log_is_argument = true;
 			args++;
 			n--;
 		}

@@ -36,7 +36,8 @@
 
 static const char usage_line[] =
 	"usage: trace_analyze diff [-k DIR|INDEX | --old-kernel D --new-kernel D]\n"
-	"                          [--group-by function|callsite|origin|cache|dir] [-b DIR]\n"
+	"                          [--group-by function|callsite|origin|cache|dir|module|file]\n"
+	"                          [-b DIR]\n"
 	"                          [-o FIGURE] [--malloc | --cache] [--per N | --per-second]\n"
 	"                          [--fail-above BYTES|PCT%] [-r FILE] [-c FILE]\n"
 	"                          [--format text|csv|json] [--wrappers FILE] [--user-frames]\n"
@@ -51,8 +52,9 @@ static const struct po_command diff_command = {
 		 "one row per name with old, new, delta and delta%, sorted by |delta|,\n"
 		 "names found on one side only marked added or removed, unchanged ones left\n"
 		 "out, then the totals. OLD and NEW are kmem logs (any text form; '-' reads\n"
-		 "standard input, for one side) or DB files (--save-db); with --static, two\n"
-		 "kernel trees, kernel indexes, or ELF files (objects, vmlinux).\n",
+		 "standard input, for one side) or DB files (--save-db), or two /proc/allocinfo\n"
+		 "snapshots (live bytes per site, function, file, dir or module); with --static,\n"
+		 "two kernel trees, kernel indexes, or ELF files (objects, vmlinux).\n",
 	.epilog = "Exit status: 0 success, 1 runtime failure, 2 usage error, 3 the total grew\n"
 		  "more than --fail-above allows.\n"
 		  "See trace_analyze(1), DIFF.\n",

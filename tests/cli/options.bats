@@ -75,8 +75,8 @@ usage_error() {	# EXPECTED-FIRST-LINE: after `run`, check exit 2 and the usage l
 	usage_error "trace_analyze: error: no log to read: give one with -f LOG ('-' for standard input), or a kernel tree with -k DIR for its static footprint"
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" extra
 	usage_error "trace_analyze: error: unexpected argument 'extra': the log is -f '$FIX/trace-pipe-6.18.log' already (one log at a time)"
-	run "$TA" -f "$FIX/trace-pipe-6.18.log" --group-by file
-	usage_error "trace_analyze: error: unknown --group-by value 'file' (callsite, function, origin, cache, dir, size-class, comm, pid, gfp, module)"
+	run "$TA" -f "$FIX/trace-pipe-6.18.log" --group-by line
+	usage_error "trace_analyze: error: unknown --group-by value 'line' (callsite, function, origin, cache, dir, size-class, comm, pid, gfp, module, file)"
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" --weight heavy --folded -
 	usage_error "trace_analyze: error: unknown --weight 'heavy' (bytes, live, waste, count)"
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" --weight live -c -
