@@ -50,3 +50,11 @@ xz -dc "$c618/binary/kmem.dat.xz" > trace.dat
 xz -dc "$c618/binary/kmem.perf.data.xz" > perf.data
 xz -dc "$c618/binary/kallsyms.xz" > kallsyms
 grep 'rss_stat' "$c618/small-kmem.log" > rss.log
+# a 6.12 kernel with loadable modules: /proc/allocinfo before, during and after, its kmem log
+c612="$corpus/linux-6.12-modules"
+if [ -d "$c612" ]; then
+	for s in A B C; do
+		ln -sfn "$c612/allocinfo-$s.txt" "allocinfo-$s.txt"
+	done
+	ln -sfn "$c612/workload-kmem-B.log.xz" modules-kmem.log.xz
+fi
