@@ -19,6 +19,7 @@
 
 #include "engine.h"
 #include "binread.h"
+#include "allocgroups.h"
 #include "capture.h"
 #include "liveevents.h"
 #include "callsite.h"
@@ -1104,6 +1105,18 @@ static int build_tree_of_source_files(struct analysis *r, struct ta_error *err)
 	return 0;
 }
 
+/* -b: does any site of the last snapshot have its source under the branch? */
+static bool branch_holds_a_site(const struct analysis *r)
+{
+	const struct alloc_series *s = &r->snapshots;
+	uint32_t k;
+
+	for (k = 0; k < s->nsites; k++)
+		if (s->listed_in[k] == s->snapshots && alloc_site_in_branch(s, k, r->req->branch))
+			return true;
+	return false;
+}
+
 /* Each site of the last snapshot: its live bytes in the directory of its source file. */
 static int place_snapshot_sites(struct analysis *r, struct ta_error *err)
 {
@@ -1171,7 +1184,11 @@ static int read_snapshots(struct analysis *r, bool opened, struct ta_error *err)
 		return -1;
 	alloc_series_finish(&r->snapshots);
 	r->facts.source = r->facts.log_name = strcmp(path, "-") ? path : "standard input";
-	return place_snapshot_sites(r, err);
+	if (r->req->branch && !branch_holds_a_site(r))
+		return error_set(err, "branch '%s' holds no allocation site of '%s'", r->req->branch,
+				 r->facts.source);
+	/* the directories only for what draws or places them (-r, --html, -k) */
+	return (r->req->needs & NEED_OBJECTS) || r->have_dirs ? place_snapshot_sites(r, err) : 0;
 }
 
 /* Does the open input begin as an allocinfo snapshot does? */

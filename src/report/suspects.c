@@ -143,7 +143,7 @@ static int by_evidence(const void *pa, const void *pb)
 }
 
 static void why_text(const struct suspect *s, const struct growth_fit *f, bool listed_by_log,
-		     char *out, size_t cap)
+		     bool objects_known, char *out, size_t cap)
 {
 	char size[32];
 	int n = 0;
@@ -157,10 +157,15 @@ static void why_text(const struct suspect *s, const struct growth_fit *f, bool l
 		return;
 	out += n;
 	cap -= (size_t)n;
-	snprintf(out, cap, "grew %s in %.1f s (r2 %.2f), up in %u/%u windows, oldest live "
-		 "%.0f%% of the log old, %s", size, f->span_s, f->r2, s->rising,
-		 SUSPECT_WINDOWS - 1, 100.0 * s->age_share,
-		 s->untraced_share > 0 ? "a few came back live" : "none came back live");
+	if (!objects_known)	/* counts without objects (allocinfo): no age, nothing came back */
+		snprintf(out, cap, "grew %s in %.1f s (r2 %.2f), up in %u/%u windows; no object's "
+			 "age is known (counts, not objects: at most medium)", size, f->span_s, f->r2,
+			 s->rising, SUSPECT_WINDOWS - 1);
+	else
+		snprintf(out, cap, "grew %s in %.1f s (r2 %.2f), up in %u/%u windows, oldest live "
+			 "%.0f%% of the log old, %s", size, f->span_s, f->r2, s->rising,
+			 SUSPECT_WINDOWS - 1, 100.0 * s->age_share,
+			 s->untraced_share > 0 ? "a few came back live" : "none came back live");
 }
 
 size_t leak_suspects_report(struct out_doc *d, const struct timeline_rows *rows, size_t top,
@@ -228,8 +233,8 @@ size_t leak_suspects_report(struct out_doc *d, const struct timeline_rows *rows,
 			const struct growth_fit *f = &rows->fit[s[i].row];
 			char why[384];
 
-			why_text(&s[i], f, ev && ev->reclaimable_list && *ev->reclaimable_list, why,
-				 sizeof(why));
+			why_text(&s[i], f, ev && ev->reclaimable_list && *ev->reclaimable_list,
+				 e != NULL, why, sizeof(why));
 			out_row_str(d, t, rows->names[s[i].row]);
 			out_row_str(d, t, level[s[i].confidence + 1]);
 			out_row_u64(d, t, (uint64_t)llround(f->grew));
@@ -237,8 +242,13 @@ size_t leak_suspects_report(struct out_doc *d, const struct timeline_rows *rows,
 			out_row_real(d, t, f->slope);
 			out_row_real(d, t, f->r2);
 			out_row_u64(d, t, s[i].rising);
-			out_row_pct(d, t, 100.0 * s[i].age_share);
-			out_row_pct(d, t, 100.0 * s[i].untraced_share);
+			if (e) {
+				out_row_pct(d, t, 100.0 * s[i].age_share);
+				out_row_pct(d, t, 100.0 * s[i].untraced_share);
+			} else {	/* no objects: their ages and comebacks are not known */
+				out_row_none(d, t);
+				out_row_none(d, t);
+			}
 			out_row_u64(d, t, (uint64_t)llround(timeline_row_values(rows, s[i].row)
 							   [rows->nsamples - 1]));
 			out_row_str(d, t, why);

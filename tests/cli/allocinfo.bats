@@ -217,3 +217,21 @@ print("total", sum(int(r["bytes"]) for r in rows), sum(int(r["allocs"]) for r in
 	[ "$(jq '.allocinfo_match.matched' out.json)" = 1 ]	# vmlinux
 	[ "$(jq '.allocinfo_match.allocinfo_only' out.json)" = 2 ]	# ext4, jbd2
 }
+
+@test "allocinfo series: a site growing steadily is a leak suspect, judged as a log's; the others are not" {
+	mkdir series
+	for i in 0 1 2 3 4 5 6 7 8 9; do
+		awk -v i=$i '/kernel\/fork.c:322 / { printf "%12d %8d %s %s \n", $1 + i * 100000, $2 + i * 25, $3, $4; next } { print }' \
+			"$SNAP" > series/snap-$i
+	done
+	"$TA" -q -f series --summary s.json --growth g.json --format json
+	[ "$(jq -r '[.leak_suspects[].key] | join(",")' s.json)" = "kernel/fork.c:322 alloc_thread_stack_node" ]
+	# no object ages in counts: at most medium, and said so
+	[ "$(jq -r '.leak_suspects[0].confidence' s.json)" = medium ]
+	[ "$(jq '.leak_suspects[0].oldest_age_pct' s.json)" = null ]
+	[[ "$(jq -r '.leak_suspects[0].why' s.json)" == *"no object's age is known"* ]]
+	[ "$(jq '.leak_suspects[0].grew_bytes' s.json)" = 900000 ]
+	[ "$(jq '.rows[0].bytes_per_s' g.json)" = 100000 ]
+	[ "$(jq '.snapshots.untimed_snapshots' s.json)" = 10 ]
+	python3 "$TOP/tests/tools/check_consumers.py" json s.json g.json
+}
