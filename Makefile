@@ -61,10 +61,12 @@ BUILD   := build
 SRCS    := $(wildcard src/*/*.c)
 LIB_SRCS := $(filter-out src/cmd/main.c src/cmd/analyse.c src/cmd/diff.c src/cmd/check.c \
 		src/cmd/record.c src/cmd/top.c,$(SRCS))
-# generated C, linked into every build: pprof's profile.proto through protoc-c
-GEN_SRCS := $(BUILD)/gen/profile.pb-c.c
-OBJS    := $(SRCS:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/profile.pb-c.o
-LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/profile.pb-c.o
+# generated C, linked into every build: pprof's profile.proto and the
+# messages of a Perfetto trace (perfetto.proto) through protoc-c
+PROTOS  := profile perfetto
+GEN_SRCS := $(PROTOS:%=$(BUILD)/gen/%.pb-c.c)
+OBJS    := $(SRCS:src/%.c=$(BUILD)/obj/%.o) $(PROTOS:%=$(BUILD)/obj/gen/%.pb-c.o)
+LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/obj/%.o) $(PROTOS:%=$(BUILD)/obj/gen/%.pb-c.o)
 
 # Headers that must be present to build; name the fix when one is missing.
 REQUIRED_HEADERS := /usr/include/xxhash.h /usr/include/gelf.h /usr/include/libelf.h \
@@ -119,9 +121,13 @@ $(BUILD)/obj/report/html.o $(BUILD)/san/report/html.o: $(HTML_GEN)
 # header after an object was built from it, which would then be rebuilt every time)
 $(BUILD)/gen/profile.pb-c.c $(BUILD)/gen/profile.pb-c.h &: src/report/profile.proto | $(BUILD)/gen
 	protoc-c --c_out=$(BUILD)/gen --proto_path=src/report profile.proto
+$(BUILD)/gen/perfetto.pb-c.c $(BUILD)/gen/perfetto.pb-c.h &: src/report/perfetto.proto | $(BUILD)/gen
+	protoc-c --c_out=$(BUILD)/gen --proto_path=src/report perfetto.proto
 
 $(BUILD)/obj/report/pprof.o $(BUILD)/san/report/pprof.o \
 $(BUILD)/fuzz/obj/report/pprof.o: $(BUILD)/gen/profile.pb-c.h
+$(BUILD)/obj/report/perfetto.o $(BUILD)/san/report/perfetto.o \
+$(BUILD)/fuzz/obj/report/perfetto.o: $(BUILD)/gen/perfetto.pb-c.h
 
 # generated code: compiled without our warnings, which it was not written for
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
@@ -143,8 +149,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS) | $(BUILD)/tests
 
 # Sanitizer build: the same binary and unit tests with ASan + UBSan.
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-SAN_OBJS := $(SRCS:src/%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/profile.pb-c.o
-SAN_LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/profile.pb-c.o
+SAN_OBJS := $(SRCS:src/%.c=$(BUILD)/san/%.o) $(PROTOS:%=$(BUILD)/san/gen/%.pb-c.o)
+SAN_LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/san/%.o) $(PROTOS:%=$(BUILD)/san/gen/%.pb-c.o)
 
 $(BUILD)/san/%.o: src/%.c
 	@mkdir -p $(dir $@)
@@ -181,7 +187,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_DEFS  := -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 FUZZ_SAN   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_KIDX  := $(BUILD)/fuzz/linux-6.1-tiny.kidx
-FUZZ_OBJS  := $(LIB_SRCS:src/%.c=$(BUILD)/fuzz/obj/%.o) $(BUILD)/fuzz/obj/gen/profile.pb-c.o
+FUZZ_OBJS  := $(LIB_SRCS:src/%.c=$(BUILD)/fuzz/obj/%.o) $(PROTOS:%=$(BUILD)/fuzz/obj/gen/%.pb-c.o)
 FUZZ_BINS  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 SEED_BINS  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/seeds_%)
 TEXT_SEEDS := $(wildcard tests/fuzz/corpus/text/*)

@@ -59,6 +59,8 @@ struct analysis {
 	struct loss_windows losses;	/* when events were lost (losses.h) */
 	struct peak_watch peak;		/* NEED_PEAK: the rows account's peak (peak.h) */
 	bool have_peak;
+	struct heap_samples heap;	/* NEED_HEAP_SAMPLES: the heap over time (heapsamples.h) */
+	bool have_heap;
 	struct lifetimes lifetimes;	/* NEED_LIFETIMES: of the rows account's objects */
 	bool have_lifetimes;
 	struct symbol_table syms;	/* System.map (-k, --system-map), else --kallsyms */

@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "heapsamples.h"
+
 struct peak_row {
 	uint64_t bytes, objects;	/* live now */
 	uint64_t saved_bytes, saved_objects;	/* at the peak, if changed after it */
@@ -35,6 +37,7 @@ struct peak_watch {
 	uint64_t at_ns, at_live, at_objects_total;
 	uint64_t *at_bytes, *at_objects;	/* by row, when taken */
 	uint32_t at_nrows;
+	struct heap_samples *samples;	/* told every change too (--perfetto), or NULL */
 };
 
 /* A watcher of the peak; with at_set, also of the moment at_ns. */

@@ -58,4 +58,16 @@ struct suspect_evidence {
 size_t leak_suspects_report(struct out_doc *d, const struct timeline_rows *rows, size_t top,
 			    const struct suspect_evidence *ev, size_t *untraced);
 
+/* A suspect as a trace viewer marks it: at its oldest held object's time. */
+struct suspect_mark {
+	const char *name;		/* the row's, in rows->names */
+	const char *confidence;		/* "high", "medium", "low", "reclaimable" */
+	uint64_t grew, live_end;	/* bytes */
+	uint64_t oldest_ns;		/* its oldest held object's allocation, 0: not known */
+};
+
+/* The suspects the report would list, most evidence first, into *out (free it): how many. */
+size_t leak_suspects_marks(const struct timeline_rows *rows, const struct suspect_evidence *ev,
+			   struct suspect_mark **out);
+
 #endif

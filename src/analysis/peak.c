@@ -73,6 +73,8 @@ void peak_watch_change(struct peak_watch *w, uint32_t id, int64_t bytes, int64_t
 		w->peak_ns = ts_ns;
 		w->gen++;
 	}
+	if (w->samples)
+		heap_samples_change(w->samples, id, r->bytes, w->live, bytes, ts_ns);
 }
 
 void peak_watch_finish(struct peak_watch *w)

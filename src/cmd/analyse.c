@@ -281,6 +281,7 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 			 "end may be left out)"),
 		OPT_REPORT(REPORT_TIMELINE, o->report_path),
 		OPT_REPORT(REPORT_HTML, o->report_path),
+		OPT_REPORT(REPORT_PERFETTO, o->report_path),
 		OPT_GROUP("Call chains (logs recorded with stack traces)"),
 		OPT_REPORT(REPORT_FOLDED, o->report_path),
 		OPT_REPORT(REPORT_FOLDED_PAGES, o->report_path),

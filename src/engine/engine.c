@@ -638,9 +638,19 @@ static void consume_event(void *ctx, const struct kmem_event *ev)
  * order, its accounts of every family agree with the log's), then kept or
  * not by the filters and the time window, into the accounts.
  */
+/* --perfetto: what the rows' watcher does not see: pages held, frees of untraced allocations. */
+static void note_heap(struct analysis *r, const struct kmem_event *ev, uint64_t untraced_before)
+{
+	if (r->account.totals.lost_frees > untraced_before)
+		heap_samples_untraced_free(&r->heap, ev->ts_ns);
+	if (kmem_is_page(ev->kind) && r->have_timeline && r->timeline.page_events)
+		heap_samples_pages(&r->heap, r->timeline.pages * 4096, ev->ts_ns);
+}
+
 static void consume_ordered(void *ctx, const struct kmem_event *ev)
 {
 	struct analysis *r = ctx;
+	uint64_t untraced;
 
 	if (r->saving && !r->save_failed &&
 	    db_writer_add(r->saving, ev, &r->save_error) < 0)
@@ -662,6 +672,7 @@ static void consume_ordered(void *ctx, const struct kmem_event *ev)
 	}
 	if (r->have_timeline)
 		timeline_before_event(&r->timeline, ev);
+	untraced = r->account.totals.lost_frees;
 	account_apply(&r->account, ev);
 	if (r->have_keys && kmem_is_slab(ev->kind))
 		count_by_origin(&r->by_key, &r->keys, ev);
@@ -681,6 +692,8 @@ static void consume_ordered(void *ctx, const struct kmem_event *ev)
 		timeline_after_event(&r->timeline, ev);
 		reclaim_counts_apply(&r->reclaim, ev);
 	}
+	if (r->have_heap)
+		note_heap(r, ev, untraced);
 }
 
 /* The summary's findings and caches: --summary, and --html, which shows them. */
@@ -1457,6 +1470,8 @@ void analysis_release(struct analysis *r)
 {
 	if (r->have_snapshots)
 		alloc_series_release(&r->snapshots);
+	if (r->have_heap)
+		heap_samples_release(&r->heap);
 	if (r->have_beside)
 		alloc_series_release(&r->beside);
 	input_close(&r->input);
@@ -1539,6 +1554,11 @@ static void prepare_peak(struct analysis *r)
 	peak_watch_init(&r->peak, r->req->has_peak_at, r->req->peak_at_ns);
 	account_watch(rows, &r->peak);
 	r->have_peak = true;
+	if (r->req->needs & NEED_HEAP_SAMPLES) {	/* told every change the peak is */
+		heap_samples_init(&r->heap);
+		r->peak.samples = &r->heap;
+		r->have_heap = true;
+	}
 }
 
 /* Origins and stacks: set up before the log is read, as System.map is loaded. */
@@ -1734,6 +1754,8 @@ int analysis_read(struct analysis *a, struct ta_error *err)
 			    a->read.header.entries_written == a->read.header.entries_in_buffer);
 	if (a->have_peak)
 		peak_watch_finish(&a->peak);
+	if (a->have_heap)
+		heap_samples_finish(&a->heap);
 	if (a->have_timeline) {
 		timeline_finish(&a->timeline);
 		reclaim_counts_decide(&a->reclaim, &a->strings.caches, a->read.header.reclaimable);

@@ -22,6 +22,7 @@
 #include "allocreport.h"
 #include "beside.h"
 #include "growthreport.h"
+#include "perfetto.h"
 #include "folded.h"
 #include "html.h"
 #include "kreport.h"
@@ -462,6 +463,56 @@ static int write_snapshot_pprof(const struct report_run *run, const char *path,
 	return outfile_finish(&out, rc, err);
 }
 
+/* ---- --perfetto ---- */
+
+/* "call site", "slab cache", ...: what a row track holds, in its description. */
+static const char *row_noun_of(enum group_by g)
+{
+	const char *one, *many;
+
+	report_row_noun(grouping_name(g), &one, &many);
+	return one;
+}
+
+static int write_perfetto_trace(const struct report_run *run, const char *path,
+				struct ta_error *err)
+{
+	const struct analysis *r = run->a;
+	struct row_filter kept, keys;
+	struct timeline_rows growth;
+	struct suspect_mark *marks = NULL;
+	struct outfile out;
+	struct namers n;
+	int rc;
+	struct suspect_evidence ev = {
+		.account = analysis_rows_account(r, &n), .namer = &n.namer, .kept = &kept,
+		.end_ns = r->last_ns, .reclaim = rows_reclaim(r),
+		.reclaimable_list = r->read.header.reclaimable,
+		.rows_are_caches = run->o->req.group_by == GROUP_CACHE, .losses = &r->losses,
+	};
+	struct perfetto_source src = {
+		.log_name = analysis_log_name(r), .rows_noun = row_noun_of(run->o->req.group_by),
+		.heap = &r->heap, .namer = &n.namer, .kept = &kept, .top = run->o->top,
+		.findings = r->have_findings ? &r->findings : NULL, .losses = &r->losses,
+		.peak_ns = r->have_peak ? r->peak.peak_ns : 0,
+		.peak_bytes = r->have_peak ? r->peak.peak_bytes : 0,
+	};
+
+	analysis_branch_filters(r, &kept, &keys);
+	timeline_rows_of(r, &growth);
+	src.nsuspects = leak_suspects_marks(&growth, &ev, &marks);
+	src.suspects = marks;
+	if (outfile_open(&out, path, err) < 0) {
+		rc = -1;
+	} else {
+		rc = perfetto_write(outfile_stream(&out), &src, err);
+		rc = outfile_finish(&out, rc, err);
+	}
+	free(marks);
+	timeline_rows_release(&growth);
+	return rc;
+}
+
 /* ---- --html ---- */
 
 /* A report's text, written by write(f, r) into memory. */
@@ -877,6 +928,17 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.requires = REQUIRES_LOG, .top = true, .without_log = NEEDS_A_LOG_FOR_TIME,
 		.hint = "--timeline", .write = write_timeline_chart,
 		.snapshot_write = write_timeline_chart,
+	},
+	[REPORT_PERFETTO] = {
+		.name = "perfetto", .long_name = "perfetto",
+		.help = "the heap over time as a Perfetto trace (ui.perfetto.dev): counters of live "
+			"slab bytes, pages held, the top rows (--top) and other, allocation and free "
+			"rates; marks of double frees, lost events, the peak, leak suspects",
+		.shape = SHAPE_OWN,
+		.needs = NEED_PEAK | NEED_HEAP_SAMPLES | NEED_EVENTS | NEED_TIMELINE | NEED_PAGES |
+			 NEED_FINDINGS,
+		.requires = REQUIRES_LOG, .top = true, .without_log = NEEDS_A_LOG_FOR_TIME,
+		.hint = "--perfetto", .write = write_perfetto_trace,
 	},
 	[REPORT_HTML] = {
 		.name = "html", .long_name = "html",

@@ -35,6 +35,7 @@ struct suspect {
 	double untraced_share;		/* of its allocations, came back while live */
 	double age_share;		/* oldest live object's age / the log's span */
 	int confidence;			/* 2 high, 1 medium, 0 low, -1 a reclaimable cache's */
+	uint64_t oldest_ts;		/* of its held objects; 0: not known */
 };
 
 /* A row at least half of whose allocations fill reclaimable caches is rated so. */
@@ -168,22 +169,25 @@ static void why_text(const struct suspect *s, const struct growth_fit *f, bool l
 			 s->untraced_share > 0 ? "a few came back live" : "none came back live");
 }
 
-size_t leak_suspects_report(struct out_doc *d, const struct timeline_rows *rows, size_t top,
-			    const struct suspect_evidence *ev, size_t *untraced)
+static const char *const level[] = { "reclaimable", "low", "medium", "high" };
+
+/*
+ * The rows that grow steadily, judged, most evidence first, into s (room
+ * for every row): how many; *e the evidence by name (NULL without an
+ * account), *untraced the growers left out as untraced free paths.
+ */
+static size_t judge_suspects(const struct timeline_rows *rows, const struct suspect_evidence *ev,
+			     struct suspect *s, struct name_evidence **evidence,
+			     struct strtab *names, size_t *untraced)
 {
-	static const char *const level[] = { "reclaimable", "low", "medium", "high" };
-	struct suspect *s = xcalloc(rows->nrows + 1, sizeof(*s));
 	struct name_evidence *e = NULL;
-	struct strtab names;
 	double peak_total = 0, min_bytes;
-	struct out_block *t;
 	size_t n = 0, i;
 	uint32_t r;
 
 	*untraced = 0;
-	strtab_init(&names);
 	if (ev && ev->account)
-		e = gather_evidence(ev, &names);
+		e = gather_evidence(ev, names);
 	for (i = 0; i < rows->nsamples; i++)
 		if (rows->total[i] > peak_total)
 			peak_total = rows->total[i];
@@ -195,14 +199,16 @@ size_t leak_suspects_report(struct out_doc *d, const struct timeline_rows *rows,
 
 		if (rows->nsamples < 8 || !growth_is_steady(f, min_bytes))
 			continue;
+		memset(x, 0, sizeof(*x));	/* nothing of a row judged before and left out */
 		x->row = r;
 		x->grew = f->grew;
 		x->rising = rising_windows(timeline_row_values(rows, r), rows->nsamples);
-		id = e ? strtab_find(&names, rows->names[r], strlen(rows->names[r])) : STR_NONE;
+		id = e ? strtab_find(names, rows->names[r], strlen(rows->names[r])) : STR_NONE;
 		if (id != STR_NONE) {
 			const struct name_evidence *y = &e[id];
 
 			x->untraced_share = y->allocs ? (double)y->reallocated / (double)y->allocs : 0;
+			x->oldest_ts = y->oldest_ts;
 			if (y->oldest_ts && rows->span_s > 0 && ev->end_ns > y->oldest_ts)
 				x->age_share = fmin(1.0, (double)(ev->end_ns - y->oldest_ts) / 1e9 /
 							 rows->span_s);
@@ -221,8 +227,24 @@ size_t leak_suspects_report(struct out_doc *d, const struct timeline_rows *rows,
 			x->confidence = -1;
 		n++;
 	}
-	if (n) {
+	if (n)
 		qsort(s, n, sizeof(*s), by_evidence);
+	*evidence = e;
+	return n;
+}
+
+size_t leak_suspects_report(struct out_doc *d, const struct timeline_rows *rows, size_t top,
+			    const struct suspect_evidence *ev, size_t *untraced)
+{
+	struct suspect *s = xcalloc(rows->nrows + 1, sizeof(*s));
+	struct name_evidence *e = NULL;
+	struct strtab names;
+	struct out_block *t;
+	size_t n, i;
+
+	strtab_init(&names);
+	n = judge_suspects(rows, ev, s, &e, &names, untraced);
+	if (n) {
 		if (top && n > top)
 			n = top;
 		t = out_table(d, "leak_suspects", "leak suspects (live bytes growing steadily), "
@@ -257,5 +279,32 @@ size_t leak_suspects_report(struct out_doc *d, const struct timeline_rows *rows,
 	free(s);
 	free(e);
 	strtab_release(&names);
+	return n;
+}
+
+size_t leak_suspects_marks(const struct timeline_rows *rows, const struct suspect_evidence *ev,
+			   struct suspect_mark **out)
+{
+	struct suspect *s = xcalloc(rows->nrows + 1, sizeof(*s));
+	struct name_evidence *e = NULL;
+	struct suspect_mark *m;
+	struct strtab names;
+	size_t n, i, untraced;
+
+	strtab_init(&names);
+	n = judge_suspects(rows, ev, s, &e, &names, &untraced);
+	m = xcalloc(n + 1, sizeof(*m));
+	for (i = 0; i < n; i++) {
+		m[i].name = rows->names[s[i].row];
+		m[i].confidence = level[s[i].confidence + 1];
+		m[i].grew = (uint64_t)llround(fmax(rows->fit[s[i].row].grew, 0));
+		m[i].oldest_ns = s[i].oldest_ts;
+		m[i].live_end = (uint64_t)llround(timeline_row_values(rows, s[i].row)
+						   [rows->nsamples - 1]);
+	}
+	free(s);
+	free(e);
+	strtab_release(&names);
+	*out = m;
 	return n;
 }
