@@ -97,9 +97,9 @@ void alloc_series_release(struct alloc_series *s);
 bool allocinfo_is_snapshot(const unsigned char *head, size_t n);
 
 /*
- * Is path (not standard input) a directory, or a file (plain or
- * compressed) whose first line is an allocinfo snapshot's? The command
- * line's checks ask before anything is read.
+ * Is path (not standard input) a file (plain or compressed) whose first
+ * line is an allocinfo snapshot's, or a directory whose first file is one?
+ * The command line's checks ask before anything is read.
  */
 bool allocinfo_path_is_snapshot(const char *path);
 

@@ -1245,7 +1245,8 @@ static int read_log(struct analysis *r, struct ta_error *err)
 
 	if (r->req->live)
 		return read_live(r, err);
-	if (is_directory(r->req->log_path) || r->req->nmore_logs)
+	if (r->req->nmore_logs ||
+	    (is_directory(r->req->log_path) && allocinfo_path_is_snapshot(r->req->log_path)))
 		return read_snapshots(r, false, err);
 	kind = binary_input(r, &bin_fd);
 

@@ -148,7 +148,7 @@ print("total", sum(int(r["bytes"]) for r in rows), sum(int(r["allocs"]) for r in
 	# on standard input the snapshot is known once read: a runtime error then, nothing written
 	run "$TA" -f - --outstanding out.txt < "$SNAP"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"is an allocinfo snapshot: --outstanding needs a kmem log's events (allocinfo gives -c, -r, --summary, --growth, --pprof, --timeline)"* ]]
+	[[ "$output" == *"is an allocinfo snapshot: --outstanding needs a kmem log's events (allocinfo gives -c, -r, --summary, --growth, --pprof, --timeline, --html)"* ]]
 	[ ! -e out.txt ]
 }
 

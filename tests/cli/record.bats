@@ -433,7 +433,10 @@ wait_status() {
 @test "top: --group-by origin turns stacks on; a bad grouping is a usage error" {
 	run "$TA" top --group-by dir
 	[ "$status" -eq 2 ]
-	[[ "${lines[0]}" == "trace_analyze: error: unknown --group-by value 'dir' (callsite, function, origin, cache)" ]]
+	[[ "${lines[0]}" == "trace_analyze: error: --group-by dir is of /proc/allocinfo's sites: give --allocinfo (a trace's rows are per callsite, function, origin or cache)" ]]
+	run "$TA" top --group-by gfp
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == "trace_analyze: error: unknown --group-by value 'gfp' (callsite, function, origin, cache, dir, module, file)" ]]
 	"$PIPES" 200 3 & load=$!
 	run "$TA" top --pid "$load" --group-by origin --interval 0.5 --iterations 2
 	kill "$load" 2> /dev/null || true
