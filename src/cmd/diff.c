@@ -588,33 +588,39 @@ static void list_inaccurate(struct out_doc *doc, const struct side sides[2])
 	strtab_release(&all);
 }
 
+/* value added to the place node's path in paths, *values grown to hold its id. */
+static void add_at_place(const struct dirtree *dirs, uint32_t node, struct strtab *paths,
+			 double **values, size_t *cap, double value)
+{
+	char path[4096];
+	size_t n = dirtree_path(dirs, node, path, sizeof(path));
+	uint32_t id = strtab_intern(paths, path, n);
+
+	if (id >= *cap) {
+		size_t c = *cap ? *cap * 2 : 256;
+
+		while (c <= id)
+			c *= 2;
+		*values = xrealloc(*values, c * sizeof(**values));
+		memset(*values + *cap, 0, (c - *cap) * sizeof(**values));
+		*cap = c;
+	}
+	(*values)[id] += value;
+}
+
 /* A snapshot side's figure per place (-r): each site's where the engine placed it. */
 static void snapshot_figures_by_place(const struct side *s, const struct diff_options *d,
 				      struct strtab *paths, double **values, size_t *cap)
 {
 	const struct alloc_series *a = &s->a.snapshots;
-	char path[4096];
 	uint32_t k;
 
 	for (k = 0; k < a->nsites; k++) {
-		size_t n;
-		uint32_t id;
-
 		if (!s->a.site_place || s->a.site_place[k] == DIR_NONE ||
 		    !alloc_site_in_branch(a, k, d->branch))
 			continue;
-		n = dirtree_path(&s->a.dirs, s->a.site_place[k], path, sizeof(path));
-		id = strtab_intern(paths, path, n);
-		if (id >= *cap) {
-			size_t c = *cap ? *cap * 2 : 256;
-
-			while (c <= id)
-				c *= 2;
-			*values = xrealloc(*values, c * sizeof(**values));
-			memset(*values + *cap, 0, (c - *cap) * sizeof(**values));
-			*cap = c;
-		}
-		(*values)[id] += (double)(d->figure == ORDER_ALLOC_COUNT ? a->calls[k] : a->bytes[k]);
+		add_at_place(&s->a.dirs, s->a.site_place[k], paths, values, cap,
+			     (double)(d->figure == ORDER_ALLOC_COUNT ? a->calls[k] : a->bytes[k]));
 	}
 }
 
@@ -851,29 +857,16 @@ static void figures_by_place(const struct side *s, const struct diff_options *d,
 			     struct strtab *paths, double **values, size_t *cap)
 {
 	struct account_rows rows;
-	char path[4096];
 	size_t i;
 
 	analysis_rows(&s->a, &rows);
 	for (i = 0; i < rows.count; i++) {
 		const struct account_row *r = &rows.rows[i];
-		size_t n;
-		uint32_t id;
 
 		if (r->place == DIR_NONE)
 			continue;
-		n = dirtree_path(&s->a.dirs, r->place, path, sizeof(path));
-		id = strtab_intern(paths, path, n);
-		if (id >= *cap) {
-			size_t c = *cap ? *cap * 2 : 256;
-
-			while (c <= id)
-				c *= 2;
-			*values = xrealloc(*values, c * sizeof(**values));
-			memset(*values + *cap, 0, (c - *cap) * sizeof(**values));
-			*cap = c;
-		}
-		(*values)[id] += figure_of(&r->s, d->figure) * s->scale;
+		add_at_place(&s->a.dirs, r->place, paths, values, cap,
+			     figure_of(&r->s, d->figure) * s->scale);
 	}
 	account_rows_release(&rows);
 }

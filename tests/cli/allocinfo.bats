@@ -12,19 +12,11 @@ setup() {
 	cd "$BATS_TEST_TMPDIR"
 }
 
-# got_rows CSV: "KEY BYTES ALLOCS" of an account's CSV, by key, and the totals
-got_rows() {
-	python3 -c 'import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-for r in sorted(rows, key=lambda r: r["key"]):
-    print(r["key"], r["bytes"], r["allocs"])
-print("total", sum(int(r["bytes"]) for r in rows), sum(int(r["allocs"]) for r in rows))' "$1"
-}
 
 @test "allocinfo: a row per site, its bytes and allocations live, as the rows sum" {
 	"$TA" -q -f "$SNAP" -c got.csv --format csv
 	python3 "$TOP/tests/tools/ref_allocinfo.py" callsite "$SNAP" > want
-	got_rows got.csv > got
+	allocinfo_rows got.csv > got
 	diff -u want got
 	grep -q '^fs/ext4/extents_status.c:483 __es_alloc_extent \[ext4\] 81520 2038$' got
 	# the text account: the largest first, the average and share
@@ -39,14 +31,14 @@ print("total", sum(int(r["bytes"]) for r in rows), sum(int(r["allocs"]) for r in
 	for g in function file dir module; do
 		"$TA" -q -f "$SNAP" -c got.csv --format csv --group-by $g
 		python3 "$TOP/tests/tools/ref_allocinfo.py" $g "$SNAP" > want
-		got_rows got.csv > got
+		allocinfo_rows got.csv > got
 		diff -u want got || { echo "--group-by $g differs"; return 1; }
 	done
 	grep -q '^ext4 ' got && grep -q '^jbd2 ' got && grep -q '^vmlinux ' got
 	# -b: the sites under a directory, no tree needed
 	"$TA" -q -f "$SNAP" -c got.csv --format csv --group-by dir -b fs
 	python3 "$TOP/tests/tools/ref_allocinfo.py" dir --branch fs "$SNAP" > want
-	got_rows got.csv > got
+	allocinfo_rows got.csv > got
 	diff -u want got
 	grep -q '^fs/ext4 ' got
 }

@@ -12,21 +12,13 @@ setup() {
 	cd "$BATS_TEST_TMPDIR"
 }
 
-# rows_of CSV: "KEY BYTES ALLOCS" by key, then the total
-rows_of() {
-	python3 -c 'import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-for r in sorted(rows, key=lambda r: r["key"]):
-    print(r["key"], r["bytes"], r["allocs"])
-print("total", sum(int(r["bytes"]) for r in rows), sum(int(r["allocs"]) for r in rows))' "$1"
-}
 
 @test "allocinfo B: every grouping equals the rows summed by its key (ext4's and jbd2's as modules)" {
 	local g
 	for g in callsite function file dir module; do
 		"$TA" -q -f "$MODS/allocinfo-B.txt" -c got.csv --format csv --group-by $g
 		python3 "$TOP/tests/tools/ref_allocinfo.py" $g "$MODS/allocinfo-B.txt" > want
-		rows_of got.csv > got
+		allocinfo_rows got.csv > got
 		diff -u want got || { echo "--group-by $g differs"; return 1; }
 	done
 	# the README's figures: 661,599,512 bytes at B, ext4's tags 1,240,392, jbd2's 109,520
@@ -96,7 +88,7 @@ print("total", sum(int(r["bytes"]) for r in rows), sum(int(r["allocs"]) for r in
 		-b fs --format csv
 	[ -s rings.png ]
 	python3 "$TOP/tests/tools/ref_allocinfo.py" dir --branch fs "$MODS/allocinfo-B.txt" > want
-	rows_of dir.csv > got
+	allocinfo_rows dir.csv > got
 	diff -u want got
 }
 

@@ -62,3 +62,13 @@ wait_for_file() {
 		sleep 0.01
 	done
 }
+
+# allocinfo_rows CSV: "KEY BYTES ALLOCS" of an allocinfo account's CSV, by key, then
+# "total BYTES ALLOCS": what tests/tools/ref_allocinfo.py prints of the snapshot
+allocinfo_rows() {
+	python3 -c 'import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+for r in sorted(rows, key=lambda r: r["key"]):
+    print(r["key"], r["bytes"], r["allocs"])
+print("total", sum(int(r["bytes"]) for r in rows), sum(int(r["allocs"]) for r in rows))' "$1"
+}
