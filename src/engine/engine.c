@@ -1782,7 +1782,7 @@ int analysis_read(struct analysis *a, struct ta_error *err)
 			a->unnamed_cache_allocs == 1 ? "it is shown" : "they are shown");
 	if (check_kernel_match(a, err) < 0)
 		return -1;
-	if (a->have_dirs)
+	if (a->have_dirs && !a->have_snapshots)	/* a snapshot's sites are placed as read */
 		place_call_sites(a);
 	return 0;
 }

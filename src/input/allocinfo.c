@@ -232,9 +232,11 @@ static void begin_snapshot(struct alloc_series *s)
 	s->last_ns = ts;
 	s->snapshots++;
 	s->pending_ns = 0;
-	memset(s->bytes, 0, s->nsites * sizeof(*s->bytes));
-	memset(s->calls, 0, s->nsites * sizeof(*s->calls));
-	memset(s->inaccurate, 0, s->nsites * sizeof(*s->inaccurate));
+	if (s->nsites) {	/* (no site yet: no arrays yet) */
+		memset(s->bytes, 0, s->nsites * sizeof(*s->bytes));
+		memset(s->calls, 0, s->nsites * sizeof(*s->calls));
+		memset(s->inaccurate, 0, s->nsites * sizeof(*s->inaccurate));
+	}
 	s->rows = s->duplicates = s->inaccurate_sites = 0;
 	s->duplicate_key[0] = '\0';
 	s->major = 1;
