@@ -466,13 +466,15 @@ static int check_snapshot_combinations(const struct po_command *cmd, struct opti
 	if (opts->save_index && !opts->req.kernel)
 		return po_usage_error(cmd, "%s", "--save-index needs a kernel tree (-k DIR)");
 	if (opts->rings_attr >= 0 && opts->rings_attr != ATTR_CURRENT_DYNAMIC &&
-	    opts->rings_attr != ATTR_STATIC)
+	    opts->rings_attr != ATTR_STATIC && opts->rings_attr != ATTR_CURRENT)
 		return po_usage_error(cmd, "'%s' is an allocinfo snapshot: its ringchart draws live "
-				      "bytes (--rings-attr current_dynamic, or static with -k)",
-				      opts->req.log_path);
-	if (opts->rings_attr == ATTR_STATIC && !opts->req.kernel)
-		return po_usage_error(cmd, "%s", "--rings-attr static draws the tree's static "
-				      "footprint: give the tree with -k DIR");
+				      "bytes (--rings-attr current_dynamic; with -k, static or "
+				      "current, static + live)", opts->req.log_path);
+	if ((opts->rings_attr == ATTR_STATIC || opts->rings_attr == ATTR_CURRENT) &&
+	    !opts->req.kernel)
+		return po_usage_error(cmd, "--rings-attr %s draws the tree's static footprint: give "
+				      "the tree with -k DIR", size_attr_name((enum size_attr)
+									     opts->rings_attr));
 	if (opts->rings_attr < 0)
 		opts->rings_attr = ATTR_CURRENT_DYNAMIC;
 	if (opts->rings_show && !opts->report_path[REPORT_RINGS])

@@ -660,7 +660,7 @@ static void chart_title(const struct report_run *run, char *out, size_t cap)
 	if (r->have_snapshots)
 		n = (size_t)snprintf(out, cap, "live bytes by source directory of allocinfo '%s'%s",
 				     analysis_log_name(r), a == ATTR_STATIC ? " (static footprint)" :
-				     "");
+				     a == ATTR_CURRENT ? " (static footprint + live bytes)" : "");
 	else if (o->req.log_path || o->req.db_path)
 		n = (size_t)snprintf(out, cap, "%s%s of '%s'%s", size_attr_name(a),
 				     a == ATTR_CURRENT ? " (static + current_dynamic)" :

@@ -90,6 +90,14 @@ setup() {
 	python3 "$TOP/tests/tools/ref_allocinfo.py" dir --branch fs "$MODS/allocinfo-B.txt" > want
 	allocinfo_rows dir.csv > got
 	diff -u want got
+	# the tree's static footprint with the live bytes (-a current), or alone; neither without -k
+	"$TA" -q -f "$MODS/allocinfo-B.txt" -k "$MODS/tree" -r cur.png -a current
+	"$TA" -q -f "$MODS/allocinfo-B.txt" -k "$MODS/tree" -r static.png -a static
+	[ -s cur.png ] && [ -s static.png ] && ! cmp -s cur.png static.png
+	run "$TA" -q -f "$MODS/allocinfo-B.txt" -r no.png -a current
+	[ "$status" -eq 2 ]
+	run "$TA" -q -f "$MODS/allocinfo-B.txt" -r no.png -a waste
+	[ "$status" -eq 2 ]
 }
 
 @test "diff A B of snapshots: per module, old, new and delta as the rows sum; --fail-above gates" {
