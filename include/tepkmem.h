@@ -58,6 +58,8 @@ struct tepkmem {
 	struct tepkmem_format *formats;	/* by event id, made on first sight */
 	int nformats;
 	int stack_type;			/* ftrace:kernel_stack's id, or -1 */
+	/* common_type and common_pid, read at their offsets (else through libtraceevent) */
+	uint16_t type_offset, type_size, pid_offset, pid_size;
 	int stack_size_offset, stack_caller_offset;
 	struct addr_table sites;	/* call-site address -> id in call_sites */
 	struct addr_table frame_names;	/* frame address -> id in frames */

@@ -57,6 +57,67 @@ struct gfp_name {
 	bool accounted;		/* holds __GFP_ACCOUNT */
 };
 
+/*
+ * common_type and common_pid: the same offsets in every event of a format
+ * set (the header of each record). Learned once from any event, so that a
+ * record's type and pid are read where they are, as its fields are; sizes
+ * other than 1, 2, 4 are left to libtraceevent.
+ */
+static void learn_common_fields(struct tepkmem *k)
+{
+	struct tep_event **events = tep_list_events(k->tep, TEP_EVENT_SORT_ID);
+	struct tep_format_field *type, *pid;
+
+	if (!events || !events[0])
+		return;
+	type = tep_find_common_field(events[0], "common_type");
+	pid = tep_find_common_field(events[0], "common_pid");
+	if (type && type->offset >= 0 && type->offset < 64 &&
+	    (type->size == 1 || type->size == 2 || type->size == 4)) {
+		k->type_offset = (uint16_t)type->offset;
+		k->type_size = (uint16_t)type->size;
+	}
+	if (pid && pid->offset >= 0 && pid->offset < 64 && pid->size == 4) {
+		k->pid_offset = (uint16_t)pid->offset;
+		k->pid_size = 4;
+	}
+}
+
+/* The record's event id, read at common_type's offset; -1 if it is too short. */
+static int record_type(const struct tepkmem *k, struct tep_record *rec)
+{
+	const unsigned char *p = rec->data;
+	uint32_t v = 0;
+
+	if (!k->type_size)
+		return tep_data_type(k->tep, rec);
+	if (rec->size < (int)(k->type_offset + k->type_size))
+		return -1;
+	if (k->type_size == 1) {
+		v = p[k->type_offset];
+	} else if (k->type_size == 2) {
+		uint16_t x;
+
+		memcpy(&x, p + k->type_offset, 2);
+		v = x;
+	} else {
+		memcpy(&v, p + k->type_offset, 4);
+	}
+	return (int)v;
+}
+
+static int record_pid(const struct tepkmem *k, struct tep_record *rec)
+{
+	int32_t v;
+
+	if (!k->pid_size)
+		return tep_data_pid(k->tep, rec);
+	if (rec->size < (int)(k->pid_offset + 4))
+		return -1;
+	memcpy(&v, (const unsigned char *)rec->data + k->pid_offset, 4);
+	return v;
+}
+
 void tepkmem_init(struct tepkmem *k, struct tep_handle *tep, struct trace_strings *strings,
 		  unsigned want, tepkmem_resolve_fn resolve, void *resolve_ctx)
 {
@@ -80,6 +141,7 @@ void tepkmem_init(struct tepkmem *k, struct tep_handle *tep, struct trace_string
 		k->stack_size_offset = size->offset;
 		k->stack_caller_offset = caller->offset;
 	}
+	learn_common_fields(k);
 	trace_seq_init(seq);
 	k->seq = seq;
 }
@@ -558,7 +620,7 @@ static void read_stack(struct tepkmem *k, const struct tep_record *rec)
 enum tepkmem_record tepkmem_decode(struct tepkmem *k, struct tep_record *rec,
 				   struct kmem_event *ev)
 {
-	int type = tep_data_type(k->tep, rec);
+	int type = record_type(k, rec);
 	const struct tepkmem_format *fm;
 	bool ok;
 
@@ -573,7 +635,7 @@ enum tepkmem_record tepkmem_decode(struct tepkmem *k, struct tep_record *rec,
 	ev->ts_ns = k->round_to_usec ? (rec->ts + 500) / 1000 * 1000 : rec->ts;
 	ev->cpu = rec->cpu;
 	if (k->want & (WANT_COMM | WANT_PID))
-		ev->pid = tep_data_pid(k->tep, rec);
+		ev->pid = record_pid(k, rec);
 	if (k->want & WANT_COMM)
 		ev->comm = tepkmem_comm(k, ev->pid);
 	ok = kmem_is_page(fm->kind) ? decode_page(k, fm, rec, ev) : decode_slab(k, fm, rec, ev);

@@ -46,6 +46,8 @@
 	  (struct tep_handle *tep, const char *sys, const char *name), (tep, sys, name))	\
 	R(struct tep_format_field *, tep_find_field,				\
 	  (struct tep_event *event, const char *name), (event, name))		\
+	R(struct tep_format_field *, tep_find_common_field,			\
+	  (struct tep_event *event, const char *name), (event, name))		\
 	V(tep_free, (struct tep_handle *tep), (tep))				\
 	R(int, tep_get_cpus, (struct tep_handle *tep), (tep))			\
 	R(int, tep_get_header_page_size, (struct tep_handle *tep), (tep))	\
