@@ -119,12 +119,6 @@ int alloc_series_read_path(struct alloc_series *s, const char *path, struct ta_e
 /* After the last snapshot: on_snapshot told of it. */
 void alloc_series_finish(struct alloc_series *s);
 
-/* Bytes and allocations of site i in the last snapshot. */
-static inline uint64_t alloc_site_bytes(const struct alloc_series *s, uint32_t i)
-{
-	return s->bytes[i];
-}
-
 static inline const char *alloc_name(const struct alloc_series *s, uint32_t id)
 {
 	return id == STR_NONE ? "vmlinux" : strtab_get(&s->names, id);

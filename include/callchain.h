@@ -87,6 +87,13 @@ void callchains_update(struct callchains *c);
 /* The normalized form of a function name into out: "foo.part.0" -> "foo". */
 size_t function_key(const char *name, size_t len, char *out, size_t cap);
 
+/*
+ * Length of name without gcc's clone suffixes: from the first ".cold",
+ * ".constprop.", ".isra.", ".part." or "." and a digit on
+ * ("foo.constprop.0.isra.0" -> "foo"; "foo.123" -> "foo").
+ */
+size_t without_clone_suffixes(const char *name, size_t len);
+
 static inline enum frame_class callchains_class(const struct callchains *c, uint32_t frame)
 {
 	return (enum frame_class)c->frame_class[frame];

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "allocgroups.h"
+#include "callsite.h"
 #include "error.h"
 
 /* branch without "./" before and '/' after: [b, b + *len) */
@@ -30,17 +31,6 @@ bool alloc_site_in_branch(const struct alloc_series *s, uint32_t i, const char *
 	return n == 0 || (strncmp(file, branch, n) == 0 && file[n] == '/');
 }
 
-static size_t put(char *out, size_t cap, const char *s, size_t n)
-{
-	if (!cap)
-		return 0;
-	if (n >= cap)
-		n = cap - 1;
-	memcpy(out, s, n);
-	out[n] = '\0';
-	return n;
-}
-
 /* The directory row of a file: its component below branch (or its first one). */
 static size_t dir_row(const char *file, const char *branch, char *out, size_t cap)
 {
@@ -53,7 +43,7 @@ static size_t dir_row(const char *file, const char *branch, char *out, size_t ca
 			skip++;	/* the '/' after it */
 	}
 	slash = strchr(file + skip, '/');
-	return put(out, cap, file, slash ? (size_t)(slash - file) : strlen(file));
+	return callsite_put(out, cap, 0, file, slash ? (size_t)(slash - file) : strlen(file));
 }
 
 size_t alloc_site_row_name(const struct alloc_series *s, uint32_t i, enum alloc_key g,
@@ -70,13 +60,13 @@ size_t alloc_site_row_name(const struct alloc_series *s, uint32_t i, enum alloc_
 			: snprintf(out, cap, "%s [%s]", func, alloc_name(s, site->module));
 		return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 	case ALLOC_BY_FILE:
-		return put(out, cap, file, strlen(file));
+		return callsite_put(out, cap, 0, file, strlen(file));
 	case ALLOC_BY_DIR:
 		return dir_row(file, branch, out, cap);
 	case ALLOC_BY_MODULE:
-		return put(out, cap, alloc_name(s, site->module), strlen(alloc_name(s, site->module)));
+		return callsite_put(out, cap, 0, alloc_name(s, site->module), strlen(alloc_name(s, site->module)));
 	default:
-		return put(out, cap, strtab_get(&s->keys, i), strtab_length(&s->keys, i));
+		return callsite_put(out, cap, 0, strtab_get(&s->keys, i), strtab_length(&s->keys, i));
 	}
 }
 

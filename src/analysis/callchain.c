@@ -20,12 +20,7 @@ static const char *const builtin_wrappers[] = {
 
 /* ---- names --------------------------------------------------------------------- */
 
-/*
- * Length of name without gcc's clone suffixes: from the first ".cold",
- * ".constprop.", ".isra.", ".part." or "." and a digit on
- * ("foo.constprop.0.isra.0" -> "foo"; "foo.123" -> "foo").
- */
-static size_t without_clone_suffixes(const char *name, size_t len)
+size_t without_clone_suffixes(const char *name, size_t len)
 {
 	size_t i;
 

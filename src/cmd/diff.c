@@ -517,6 +517,8 @@ static void collect_rows(struct side *s, const struct diff_options *d)
 	account_rows_release(&rows);
 }
 
+static void finish_side(struct side *s, double total, bool use_total);
+
 /*
  * A snapshot side's rows: live bytes (or allocations) by the key asked;
  * the rows that said accurate:no, and the built-in sites (to tell whether
@@ -541,10 +543,7 @@ static void collect_snapshot_rows(struct side *s, const struct diff_options *d)
 	for (i = 0; i < a->nsites; i++)
 		if (a->listed_in[i] == a->snapshots && a->sites[i].module == STR_NONE)
 			strtab_intern(&s->builtin, strtab_get(&a->keys, i), strtab_length(&a->keys, i));
-	for (i = 0; i < s->count; i++) {
-		s->entries[i].name = strtab_get(&s->names, i);
-		s->total += s->entries[i].value;
-	}
+	finish_side(s, 0, false);
 	drop_zero_rows(s, d);
 	alloc_rows_release(&rows);
 }

@@ -7,6 +7,8 @@
 
 #include "allocgroups.h"
 #include "beside.h"
+#include "callchain.h"
+#include "callsite.h"
 #include "error.h"
 #include "strtab.h"
 
@@ -54,27 +56,27 @@ static enum alloc_key compared_by(enum group_by g)
  */
 static size_t trace_key(const char *name, enum alloc_key by, char *out, size_t cap)
 {
-	size_t n = strlen(name), f;
-	const char *open;
-	int w;
+	char func[1024], module[256];
+	size_t n = callsite_put(out, cap, 0, name, strlen(name)), f;
+	uint64_t size;
 
-	if (by == ALLOC_BY_MODULE || cap < 3)
-		return (size_t)snprintf(out, cap, "%s", name) < cap ? strlen(out) : cap - 1;
+	if (by == ALLOC_BY_MODULE)
+		return n;
 	if (by == ALLOC_BY_DIR) {
-		w = snprintf(out, cap, "%s", name);
-		n = (size_t)w < cap ? (size_t)w : cap - 1;
 		if (n > 2 && out[n - 2] == '.' && out[n - 1] == 'o')
 			out[n - 1] = 'c';
 		return n;
 	}
-	f = strcspn(name, "+ .");	/* "fn.constprop.0", "fn.isra.0": the source's "fn" */
-	open = n && name[n - 1] == ']' ? strrchr(name, '[') : NULL;
-	if (open && open > name && open[-1] == ' ')
-		w = snprintf(out, cap, "%.*s [%.*s]", (int)f, name,
-			     (int)(name + n - 1 - (open + 1)), open + 1);
-	else
-		w = snprintf(out, cap, "%.*s", (int)f, name);
-	return w < 0 ? 0 : (size_t)w < cap ? (size_t)w : cap - 1;
+	f = callsite_function(name, strlen(name), NULL, func, sizeof(func), &size);
+	f = without_clone_suffixes(func, f);	/* "fn.constprop.0": the source's "fn" */
+	callsite_module(name, strlen(name), NULL, module, sizeof(module));
+	n = callsite_put(out, cap, 0, func, f);
+	if (strcmp(module, "vmlinux") != 0 && module[0] != '(') {
+		n = callsite_put(out, cap, n, " [", 2);
+		n = callsite_put(out, cap, n, module, strlen(module));
+		n = callsite_put(out, cap, n, "]", 1);
+	}
+	return n;
 }
 
 /* Functions whose tags are in more than one source file: how many. */

@@ -271,8 +271,7 @@ static uint32_t row_series(const struct perfetto_source *src, struct strtab *nam
 			   struct named_series **out)
 {
 	const struct heap_samples *h = src->heap;
-	uint32_t *name_of = xmalloc((h->nrows + 1) * sizeof(*name_of)), *ids, id, r, k;
-	uint32_t *count;
+	uint32_t *name_of = xmalloc((h->nrows + 1) * sizeof(*name_of)), *ids, *first, id, r;
 	struct named_series *s;
 	char name[1024];
 
@@ -283,20 +282,25 @@ static uint32_t row_series(const struct perfetto_source *src, struct strtab *nam
 		name_of[id] = strtab_intern(names, name,
 					    src->namer->name(src->namer->ctx, id, name, sizeof(name)));
 	}
-	count = xcalloc(names->count + 1, sizeof(*count));
+	/* the ids of each name together: ids[first[r] .. first[r + 1]) */
+	first = xcalloc(names->count + 2, sizeof(*first));
 	ids = xmalloc((h->nrows + 1) * sizeof(*ids));
+	for (id = 0; id < h->nrows; id++)
+		if (name_of[id] != STR_NONE)
+			first[name_of[id] + 2]++;
+	for (r = 2; r < names->count + 2; r++)
+		first[r] += first[r - 1];
+	for (id = 0; id < h->nrows; id++)
+		if (name_of[id] != STR_NONE)
+			ids[first[name_of[id] + 1]++] = id;
 	s = xcalloc(names->count + 1, sizeof(*s));
 	for (r = 0; r < names->count; r++) {
-		k = 0;
-		for (id = 0; id < h->nrows; id++)
-			if (name_of[id] == r)
-				ids[k++] = id;
 		s[r].name = r;
-		sum_series(h, ids, k, &s[r]);
+		sum_series(h, ids + first[r], first[r + 1] - first[r], &s[r]);
 	}
 	if (names->count)
 		qsort_r(s, names->count, sizeof(*s), by_peak, names);
-	free(count);
+	free(first);
 	free(ids);
 	free(name_of);
 	*out = s;
