@@ -44,7 +44,11 @@ struct binread_config {
 					   with the running kernel's event formats */
 	bool usec_timestamps;		/* cut to microseconds, as the text forms print them
 					   (TA_TEST_TIMESTAMPS=usec: tests compare with them) */
+	int threads;			/* --threads: 1 reads on the calling thread; else a
+					   reader thread decodes while it hands on (binpipe.c) */
 	event_fn on_event;
+	/* may be NULL: events about to be handed on, as read_config's */
+	void (*on_lookahead)(void *ctx, const struct kmem_event *ev, int far);
 	void *ctx;
 };
 
@@ -67,6 +71,9 @@ struct binread_facts {
  */
 int binread(int fd, enum binary_kind kind, const struct binread_config *cfg,
 	    struct read_result *out, struct binread_facts *facts, struct ta_error *err);
+/* The same, all on the calling thread (binread() on two threads calls it on the reader's). */
+int binread_here(int fd, enum binary_kind kind, const struct binread_config *cfg,
+		 struct read_result *out, struct binread_facts *facts, struct ta_error *err);
 
 /* The reader of each format, which binread() calls: tracedat.c, perfdata.c. */
 int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *out,

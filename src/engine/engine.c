@@ -881,7 +881,9 @@ static int read_binary(struct analysis *r, int fd, enum binary_kind kind, struct
 		.name = r->req->log_path,
 		.strings = &r->strings,
 		.want = fields_wanted(r->req),
+		.threads = r->req->threads,
 		.on_event = consume_event,
+		.on_lookahead = prefetch_event,
 		.ctx = r,
 	};
 	struct stat st;

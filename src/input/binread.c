@@ -1,6 +1,7 @@
 /*
  * binread.c - which binary file a file is (by its magic bytes), and the
- * reader of each (tracedat.c, perfdata.c).
+ * reader of each (tracedat.c, perfdata.c), on this thread (binpipe.c puts
+ * it on a thread of its own).
  */
 #include <errno.h>
 #include <string.h>
@@ -40,8 +41,8 @@ static int tracedat_version(int fd)
 	return v;
 }
 
-int binread(int fd, enum binary_kind kind, const struct binread_config *cfg,
-	    struct read_result *out, struct binread_facts *facts, struct ta_error *err)
+int binread_here(int fd, enum binary_kind kind, const struct binread_config *cfg,
+		 struct read_result *out, struct binread_facts *facts, struct ta_error *err)
 {
 	memset(facts, 0, sizeof(*facts));
 	facts->kind = kind;

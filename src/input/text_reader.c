@@ -10,8 +10,8 @@
  * is not ready it parses one itself, as one more worker: N threads are
  * N - 1 workers and the consumer, so none of them sleeps while another
  * waits for a core. Strings first seen in a chunk travel with its slot as
- * copies, so the consumer can make ids global without touching a
- * worker's tables.
+ * copies (freshids.h), so the consumer can make ids global without
+ * touching a worker's tables.
  */
 #include <pthread.h>
 #include <string.h>
@@ -20,6 +20,7 @@
 #include <cpuid.h>
 #endif
 
+#include "freshids.h"
 #include "text_reader.h"
 #include "text_stacks.h"
 
@@ -27,22 +28,9 @@ _Static_assert(INPUT_READ_SLACK >= LINESCAN_SLACK, "a chunk's slack covers a lin
 
 #define SLOTS_PER_WORKER 2
 #define MAX_WORKERS 4
-#define STRING_TABLES 5		/* call sites, caches, comms, gfps, frames */
 #define WRITE_AHEAD 4		/* events ahead whose cache lines are asked for to write */
 
 enum slot_state { SLOT_FREE, SLOT_FILLING, SLOT_READY };
-
-/* Strings a worker interned for the first time while parsing one chunk. */
-struct new_strings {
-	char *bytes;
-	size_t len, cap;
-	uint32_t first_id[STRING_TABLES];	/* local id of the first new one */
-	uint32_t count[STRING_TABLES];
-	/* stacks first seen: for each, its length then its local frame ids */
-	uint32_t *stacks;
-	size_t stacks_len, stacks_cap;
-	uint32_t first_stack, nstacks;
-};
 
 struct slot {
 	enum slot_state state;
@@ -51,7 +39,7 @@ struct slot {
 	size_t nevents, cap;
 	uint64_t lines;
 	uint64_t first_malformed;	/* relative line, 0 if none */
-	struct new_strings fresh;
+	struct fresh_ids fresh;
 	bool mapped;			/* its fresh strings have global ids */
 	/* what the next chunk settles (WANT_STACK) */
 	struct stack_tail *tails;
@@ -68,10 +56,7 @@ struct worker {
 	struct trace_strings local;
 	struct parser parser;
 	struct stack_pairer pairer;	/* WANT_STACK */
-	uint32_t *to_global[STRING_TABLES];	/* local id -> global id */
-	uint32_t map_cap[STRING_TABLES];
-	uint32_t *stack_to_global;
-	uint32_t stack_map_cap;
+	struct id_map ids;		/* its local ids -> global ones */
 };
 
 struct shared {
@@ -94,80 +79,7 @@ struct shared {
 	struct stack_counts joined;	/* pairs and orphans across chunks */
 };
 
-static struct strtab *table_of(struct trace_strings *s, int t)
-{
-	switch (t) {
-	case 0:
-		return &s->call_sites;
-	case 1:
-		return &s->caches;
-	case 2:
-		return &s->comms;
-	case 3:
-		return &s->gfps;
-	default:
-		return &s->frames;
-	}
-}
-
 /* ---- worker side ----------------------------------------------------------------- */
-
-static void remember_fresh_start(struct worker *w, struct slot *s)
-{
-	int t;
-
-	s->fresh.len = 0;
-	for (t = 0; t < STRING_TABLES; t++) {
-		s->fresh.first_id[t] = table_of(&w->local, t)->count;
-		s->fresh.count[t] = 0;
-	}
-	s->fresh.first_stack = w->local.stacks.count;
-	s->fresh.nstacks = 0;
-	s->fresh.stacks_len = 0;
-}
-
-static void copy_fresh_stacks(struct worker *w, struct slot *s)
-{
-	const struct stack_table *st = &w->local.stacks;
-	uint32_t id;
-
-	for (id = s->fresh.first_stack; id < st->count; id++) {
-		uint32_t n;
-		const uint32_t *f = stack_frames(st, id, &n);
-
-		while (s->fresh.stacks_len + 1 + n > s->fresh.stacks_cap) {
-			s->fresh.stacks_cap = s->fresh.stacks_cap ? s->fresh.stacks_cap * 2 : 1024;
-			s->fresh.stacks = xrealloc(s->fresh.stacks,
-						   s->fresh.stacks_cap * sizeof(*s->fresh.stacks));
-		}
-		s->fresh.stacks[s->fresh.stacks_len++] = n;
-		memcpy(s->fresh.stacks + s->fresh.stacks_len, f, n * sizeof(*f));
-		s->fresh.stacks_len += n;
-		s->fresh.nstacks++;
-	}
-}
-
-static void copy_fresh_strings(struct worker *w, struct slot *s)
-{
-	int t;
-
-	for (t = 0; t < STRING_TABLES; t++) {
-		const struct strtab *tab = table_of(&w->local, t);
-		uint32_t id;
-
-		for (id = s->fresh.first_id[t]; id < tab->count; id++) {
-			uint32_t n = strtab_length(tab, id);
-
-			while (s->fresh.len + n + 1 > s->fresh.cap) {
-				s->fresh.cap = s->fresh.cap ? s->fresh.cap * 2 : 4096;
-				s->fresh.bytes = xrealloc(s->fresh.bytes, s->fresh.cap);
-			}
-			memcpy(s->fresh.bytes + s->fresh.len, strtab_get(tab, id), n + 1);
-			s->fresh.len += n + 1;
-			s->fresh.count[t]++;
-		}
-	}
-}
 
 /*
  * Does this CPU take PREFETCHW (cpuid 0x80000001 ECX bit 8, "3dnowprefetch"
@@ -242,7 +154,7 @@ static void parse_slot(struct worker *w, struct slot *s)
 	bool stacks = w->sh->stacks, prefetch_write = w->sh->prefetch_write;
 	uint64_t line = w->chunk.dropped_lines;	/* overlong lines dropped just before */
 
-	remember_fresh_start(w, s);
+	fresh_ids_begin(&s->fresh, &w->local);
 	s->nevents = 0;
 	s->mapped = false;
 	w->parser.first_malformed_line = 0;
@@ -274,9 +186,7 @@ static void parse_slot(struct worker *w, struct slot *s)
 	w->parser.stats.lines += line;
 	w->parser.stats.bytes += w->chunk.len + w->chunk.dropped_bytes;
 	w->parser.stats.overlong += w->chunk.dropped_lines;
-	copy_fresh_strings(w, s);
-	if (stacks)
-		copy_fresh_stacks(w, s);
+	fresh_ids_collect(&s->fresh, &w->local, stacks);
 }
 
 /* Tell the consumer that something changed: a chunk is ready, the input free or at its end. */
@@ -373,71 +283,20 @@ static void *worker_main(void *arg)
 /* Give the strings and stacks first seen in this chunk their global ids. */
 static void map_fresh_strings(struct shared *sh, struct slot *s)
 {
-	struct worker *w = &sh->workers[s->worker];
-	struct trace_strings *global = sh->cfg->strings;
-	const char *q = s->fresh.bytes;
-	const uint32_t *st = s->fresh.stacks;
-	uint32_t frames[STACK_MAX_FRAMES + 1];
-	uint32_t need, i, j;
-	int t;
-
 	if (s->mapped)
 		return;
 	s->mapped = true;
-	for (t = 0; t < STRING_TABLES; t++) {
-		need = s->fresh.first_id[t] + s->fresh.count[t];
-		if (need > w->map_cap[t]) {
-			w->map_cap[t] = need * 2;
-			w->to_global[t] = xrealloc(w->to_global[t], w->map_cap[t] * sizeof(uint32_t));
-		}
-		for (i = 0; i < s->fresh.count[t]; i++) {
-			size_t n = strlen(q);
-
-			w->to_global[t][s->fresh.first_id[t] + i] =
-				strtab_intern(table_of(global, t), q, n);
-			q += n + 1;
-		}
-	}
-	need = s->fresh.first_stack + s->fresh.nstacks;
-	if (need > w->stack_map_cap) {
-		w->stack_map_cap = need * 2;
-		w->stack_to_global = xrealloc(w->stack_to_global,
-					      w->stack_map_cap * sizeof(uint32_t));
-	}
-	for (i = 0; i < s->fresh.nstacks; i++) {
-		uint32_t n = *st++;
-
-		for (j = 0; j < n; j++)
-			frames[j] = w->to_global[4][st[j]];
-		st += n;
-		w->stack_to_global[s->fresh.first_stack + i] = stack_intern(&global->stacks, frames, n);
-	}
-}
-
-static inline uint32_t global_id(const struct worker *w, int t, uint32_t id)
-{
-	return id == STR_NONE ? STR_NONE : w->to_global[t][id];
-}
-
-static inline uint32_t global_stack(const struct worker *w, uint32_t id)
-{
-	return id == STACK_NONE ? STACK_NONE : w->stack_to_global[id];
+	id_map_learn(&sh->workers[s->worker].ids, &s->fresh, sh->cfg->strings);
 }
 
 static void make_ids_global(struct shared *sh, struct slot *s, uint64_t line_base)
 {
-	const struct worker *w = &sh->workers[s->worker];
+	const struct id_map *m = &sh->workers[s->worker].ids;
 	size_t i;
 
 	for (i = 0; i < s->nevents; i++) {
-		struct kmem_event *ev = &s->events[i];
-
-		ev->line += line_base;
-		ev->call_site = global_id(w, 0, ev->call_site);
-		ev->cache = global_id(w, 1, ev->cache);
-		ev->comm = global_id(w, 2, ev->comm);
-		ev->gfp = global_id(w, 3, ev->gfp);
-		ev->stack = global_stack(w, ev->stack);
+		s->events[i].line += line_base;
+		id_map_event(m, &s->events[i]);
 	}
 }
 
@@ -470,7 +329,7 @@ static void join_chunks(struct shared *sh, struct slot *s, struct slot *next)
 		if (tail->event == UINT32_MAX) {
 			sh->joined.other_paired++;
 		} else {
-			s->events[tail->event].stack = global_stack(nw, lead->stack);
+			s->events[tail->event].stack = id_map_stack(&nw->ids, lead->stack);
 			sh->joined.kmem_paired++;
 		}
 	}
@@ -601,7 +460,7 @@ static void shared_init(struct shared *sh, const struct read_config *cfg, int nw
 
 static void shared_release(struct shared *sh, struct read_result *out)
 {
-	int i, t;
+	int i;
 
 	for (i = 0; i < sh->nworkers; i++) {
 		struct worker *w = &sh->workers[i];
@@ -613,15 +472,12 @@ static void shared_release(struct shared *sh, struct read_result *out)
 		parser_release(&w->parser);
 		trace_strings_release(&w->local);
 		chunk_release(&w->chunk);
-		for (t = 0; t < STRING_TABLES; t++)
-			free(w->to_global[t]);
-		free(w->stack_to_global);
+		id_map_release(&w->ids);
 	}
 	stack_counts_add(&out->stats.stacks, &sh->joined);
 	for (i = 0; i < sh->nslots; i++) {
 		free(sh->slots[i].events);
-		free(sh->slots[i].fresh.bytes);
-		free(sh->slots[i].fresh.stacks);
+		fresh_ids_release(&sh->slots[i].fresh);
 		free(sh->slots[i].tails);
 		free(sh->slots[i].leads);
 	}

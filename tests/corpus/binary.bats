@@ -204,3 +204,22 @@ text_form() {
 	cmp file.out db.out
 	grep -Eq '^PERF_RECORD_LOST records: +[1-9]' db.summary
 }
+
+@test "binary captures on two threads: every report byte for byte what one thread makes" {
+	# a reader thread decodes while this one accounts: strings are numbered
+	# in the reader's order of first sight, so nothing may move
+	for name in kmem.dat kmem-stacks.dat kmem.perf.data kmem-callchain.perf.data; do
+		f=$(unpacked "$name")
+		reports "$f" one --kallsyms "$(unpacked kallsyms)" --threads 1
+		reports "$f" two --kallsyms "$(unpacked kallsyms)" --threads 2
+		for r in account summary stats outstanding page html origins folded folded-pages \
+			 tasks caches gfp; do
+			[ -e "one.$r" ] || [ -e "two.$r" ] || continue
+			cmp "one.$r" "two.$r" || { echo "$name: $r differs"; return 1; }
+		done
+		cmp <("$TA" --db-file one.db -c - --summary - 2>&1 | sed 's/ in [0-9.]* s$//') \
+		    <("$TA" --db-file two.db -c - --summary - 2>&1 |
+		      sed -e 's|two\.db|one.db|g' -e 's/ in [0-9.]* s$//') ||
+			{ echo "$name: the DBs differ"; return 1; }
+	done
+}
