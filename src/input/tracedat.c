@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,6 +26,7 @@
 
 #include "binread.h"
 #include "tracedat_layout.h"
+#include "tracedat_pages.h"
 #include "binread_stacks.h"
 #include "tepguard.h"
 #include "tepkmem.h"
@@ -156,6 +159,33 @@ static int take_record(struct tracecmd_input *handle, struct tep_record *rec, in
 	return 0;
 }
 
+/* A record of the pages walked in place (tracedat_pages.h), as libtracecmd's. */
+static int take_page_record(struct tep_record *rec, int cpu, void *ctx)
+{
+	return take_record(NULL, rec, cpu, ctx);
+}
+
+/*
+ * The records in timestamp order: walked in place where the layout allows
+ * (uncompressed, timestamps as recorded), else by libtracecmd.
+ */
+static int iterate_records(struct tracecmd_input *handle, int fd, const struct dat_flyrecord *fly,
+			   struct tracedat_read *r)
+{
+	struct stat st;
+	void *map;
+	int rc;
+
+	if (!fly->walkable || fstat(fd, &st) < 0 ||
+	    (map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED)
+		return tracecmd_iterate_events(handle, NULL, 0, take_record, r);
+	madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
+	rc = datpages_iterate(map, (uint64_t)st.st_size, fly, tracecmd_get_tep(handle),
+			      take_page_record, r);
+	munmap(map, (size_t)st.st_size);
+	return rc;
+}
+
 /*
  * libtracecmd 3.1 crashes in its own clean-up whenever tracecmd_open_fd
  * fails half-way (it frees per-CPU data it has not made yet), and the
@@ -211,6 +241,7 @@ int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *
 		  struct binread_facts *facts, struct ta_error *err)
 {
 	struct tracedat_read r;
+	struct dat_flyrecord fly;
 	struct tracecmd_input *handle;
 	struct tep_handle *tep;
 	int dup_fd = dup(fd), rc;
@@ -221,7 +252,7 @@ int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *
 		close(dup_fd);
 		return -1;
 	}
-	switch (datlayout_check(fd, facts->version)) {
+	switch (datlayout_check(fd, facts->version, &fly)) {
 	case DAT_LAYOUT_OK:
 		break;
 	case DAT_FORMATS_CRASH:
@@ -241,10 +272,12 @@ int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *
 	switch (libtracecmd_opens_it(fd)) {
 	case OPEN_DIES:
 		close(dup_fd);
+		dat_flyrecord_release(&fly);
 		return error_set(err, "'%s' is a damaged trace.dat: libtracecmd crashes opening it",
 				 cfg->name);
 	case OPEN_HANGS:
 		close(dup_fd);
+		dat_flyrecord_release(&fly);
 		return error_set(err, "'%s' is a damaged trace.dat: libtracecmd does not finish "
 				 "opening it (%d s)", cfg->name, OPEN_PATIENCE_S);
 	default:
@@ -259,6 +292,7 @@ int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *
 	if (!handle) {
 		symbols_release(&r.file_syms);
 		close(dup_fd);
+		dat_flyrecord_release(&fly);
 		return error_set(err, "'%s' is a trace.dat that libtracecmd cannot open: damaged, "
 				 "cut short, or of a version it does not read", cfg->name);
 	}
@@ -273,7 +307,8 @@ int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *
 	r.line = 1;	/* trace-cmd report's "cpus=N" */
 	out->stats.lines = 1;
 	out->stats.header_lines = out->stats.trace_headers = 1;
-	rc = tracecmd_iterate_events(handle, NULL, 0, take_record, &r);
+	rc = iterate_records(handle, dup_fd, &fly, &r);
+	dat_flyrecord_release(&fly);
 	recpair_flush(&r.pair);
 	facts->symbols_from = r.by_kallsyms ? "the file's kallsyms"
 			      : r.by_map ? cfg->syms->path : NULL;

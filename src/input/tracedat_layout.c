@@ -44,7 +44,36 @@ struct layout {
 	unsigned long_size;
 	const char *compression;	/* v7: "none", "zstd", "zlib" */
 	struct tepguard *guard;		/* the formats libtraceevent will parse */
+	struct dat_flyrecord *fly;	/* what is learnt of the top buffer's pages */
 };
+
+/* trace-cmd's options that make libtracecmd change the pages' timestamps */
+enum { OPT_DATE = 1, OPT_OFFSET = 7, OPT_TIME_SHIFT = 12, OPT_GUEST = 13, OPT_TSC2NSEC = 14 };
+
+static void note_option(const struct layout *l, unsigned id)
+{
+	if (id == OPT_DATE || id == OPT_OFFSET || id == OPT_TIME_SHIFT || id == OPT_GUEST ||
+	    id == OPT_TSC2NSEC)
+		l->fly->ts_changed = true;
+}
+
+/* The top buffer's CPU i: its pages at off, size bytes; cpu its number (-1: v6's, i). */
+static void note_top_cpu(const struct layout *l, uint64_t i, uint64_t cpus, int64_t cpu,
+			 uint64_t off, uint64_t size)
+{
+	struct dat_flyrecord *f = l->fly;
+
+	if (i == 0) {
+		f->offset = xrealloc(f->offset, (size_t)cpus * sizeof(*f->offset));
+		f->size = xrealloc(f->size, (size_t)cpus * sizeof(*f->size));
+		f->ncpus = 0;
+	}
+	if (cpu >= 0 && (uint64_t)cpu != i)
+		f->ts_changed = true;	/* CPUs left out: libtracecmd's numbering, not ours */
+	f->offset[i] = off;
+	f->size[i] = size;
+	f->ncpus = (int)i + 1;
+}
 
 static const unsigned char *lay_take(struct layout *l, uint64_t n)
 {
@@ -303,8 +332,12 @@ static bool v6_layout_ok(struct layout *l)
 	if (l->bad || cpus > 8192)
 		return false;
 	if (lay_take(l, 10) && memcmp(l->p + l->at - 10, "options  ", 10) == 0) {
-		while (!l->bad && lay_u(l, 2) != OPT_DONE)
+		uint64_t id;
+
+		while (!l->bad && (id = lay_u(l, 2)) != OPT_DONE) {
+			note_option(l, (unsigned)id);
 			lay_sized(l, 4, &n);
+		}
 		lay_take(l, 10);
 	}
 	if (l->bad || memcmp(l->p + l->at - 10, "flyrecord", 10) != 0)
@@ -314,7 +347,10 @@ static bool v6_layout_ok(struct layout *l)
 
 		if (!cpu_data_ok(l, off, size))
 			return false;
+		note_top_cpu(l, i, cpus, -1, off, size);
 	}
+	l->fly->top_seen = true;
+	l->fly->page_size = l->page_size;
 	return !l->bad;
 }
 
@@ -350,22 +386,31 @@ static bool v7_section_ok(const struct layout *file, uint64_t off, int id)
 /* A BUFFER option: its section and each of its CPUs' data. */
 static bool v7_buffer_ok(const struct layout *file, struct layout *o, uint64_t end)
 {
-	uint64_t off = lay_u(o, 8), cpus, i;
+	uint64_t off = lay_u(o, 8), cpus, i, page_size;
+	const char *name;
+	bool top;
 
 	if (!lay_within(file, off, 16))
 		return false;
-	lay_string(o);	/* the instance's name */
+	name = lay_string(o);	/* the instance's name: "" the top buffer */
 	lay_string(o);	/* its clock */
-	lay_u(o, 4);	/* its page size */
+	page_size = lay_u(o, 4);
 	cpus = lay_u(o, 4);
+	top = name && !*name && !file->fly->top_seen && cpus <= 8192;
 	for (i = 0; i < cpus && !o->bad && o->at <= end; i++) {
-		uint64_t data_off, data_size;
+		uint64_t data_off, data_size, cpu;
 
-		lay_u(o, 4);
+		cpu = lay_u(o, 4);
 		data_off = lay_u(o, 8);
 		data_size = lay_u(o, 8);
 		if (!o->bad && !cpu_data_ok(file, data_off, data_size))
 			return false;
+		if (top && !o->bad)
+			note_top_cpu(file, i, cpus, (int64_t)cpu, data_off, data_size);
+	}
+	if (top && !o->bad) {
+		file->fly->top_seen = true;
+		file->fly->page_size = (uint32_t)page_size;
 	}
 	return true;
 }
@@ -392,6 +437,7 @@ static bool v7_options_ok(const struct layout *file, struct layout *o, uint64_t 
 			*next = len >= 8 ? lay_u(o, 8) : 0;
 			break;
 		}
+		note_option(file, id);
 		if (id >= OPT_HEADER_INFO && id <= OPT_CMDLINES && len >= 8 &&
 		    !v7_section_ok(file, lay_u(o, 8), id))
 			return false;
@@ -484,8 +530,16 @@ static bool v7_layout_ok(struct layout *l)
 	return !l->bad;
 }
 
-enum dat_layout datlayout_check(int fd, int version)
+void dat_flyrecord_release(struct dat_flyrecord *fly)
 {
+	free(fly->offset);
+	free(fly->size);
+	memset(fly, 0, sizeof(*fly));
+}
+
+enum dat_layout datlayout_check(int fd, int version, struct dat_flyrecord *fly)
+{
+	struct dat_flyrecord none;
 	struct tepguard guard;
 	struct layout l;
 	struct stat st;
@@ -508,10 +562,19 @@ enum dat_layout datlayout_check(int fd, int version)
 	l.compression = "none";
 	tepguard_init(&guard, (int)l.long_size);
 	l.guard = &guard;
+	if (!fly)
+		fly = &none;
+	memset(fly, 0, sizeof(*fly));
+	l.fly = fly;
 	if (!l.bad && (version == 6 ? v6_layout_ok(&l) : v7_layout_ok(&l)))
 		verdict = !tepguard_formats_survive(&guard) ? DAT_FORMATS_CRASH
 			: !tepguard_header_page_agrees(&guard) ? DAT_HEADER_PAGE_BAD : DAT_LAYOUT_OK;
 	tepguard_release(&guard);
-	munmap(map, (size_t)st.st_size);
+	fly->long_size = l.long_size;
+	fly->walkable = verdict == DAT_LAYOUT_OK && fly->top_seen && !fly->ts_changed &&
+			strcmp(l.compression, "none") == 0 && fly->page_size >= 64;
+	munmap(map, (size_t)st.st_size);	/* l.compression pointed into it */
+	if (fly == &none || verdict != DAT_LAYOUT_OK)
+		dat_flyrecord_release(fly);	/* nothing to walk */
 	return verdict;
 }

@@ -31,12 +31,14 @@
 #define TRACEEVENT_FUNCTIONS(V, R)						\
 	R(struct kbuffer *, kbuffer_alloc,					\
 	  (enum kbuffer_long_size size, enum kbuffer_endian endian), (size, endian))	\
+	R(int, kbuffer_curr_offset, (struct kbuffer *kbuf), (kbuf))		\
 	R(int, kbuffer_event_size, (struct kbuffer *kbuf), (kbuf))		\
 	V(kbuffer_free, (struct kbuffer *kbuf), (kbuf))				\
 	R(int, kbuffer_load_subbuffer, (struct kbuffer *kbuf, void *subbuffer), (kbuf, subbuffer))	\
 	R(int, kbuffer_missed_events, (struct kbuffer *kbuf), (kbuf))		\
 	R(void *, kbuffer_next_event, (struct kbuffer *kbuf, unsigned long long *ts), (kbuf, ts))	\
 	R(void *, kbuffer_read_event, (struct kbuffer *kbuf, unsigned long long *ts), (kbuf, ts))	\
+	V(kbuffer_set_old_format, (struct kbuffer *kbuf), (kbuf))		\
 	R(struct tep_handle *, tep_alloc, (void), ())				\
 	R(const char *, tep_data_comm_from_pid, (struct tep_handle *tep, int pid), (tep, pid))	\
 	R(int, tep_data_pid, (struct tep_handle *tep, struct tep_record *rec), (tep, rec))	\
@@ -51,6 +53,7 @@
 	V(tep_free, (struct tep_handle *tep), (tep))				\
 	R(int, tep_get_cpus, (struct tep_handle *tep), (tep))			\
 	R(int, tep_get_header_page_size, (struct tep_handle *tep), (tep))	\
+	R(bool, tep_is_old_format, (struct tep_handle *tep), (tep))		\
 	R(bool, tep_is_pid_registered, (struct tep_handle *tep, int pid), (tep, pid))	\
 	R(struct tep_event **, tep_list_events,					\
 	  (struct tep_handle *tep, enum tep_event_sort_type sort), (tep, sort))	\

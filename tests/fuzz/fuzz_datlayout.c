@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fd = memfd_create("fuzz-datlayout", MFD_CLOEXEC);
 	if (fd < 0 || write(fd, data, size) != (ssize_t)size)
 		abort();
-	(void)datlayout_check(fd, version);
+	(void)datlayout_check(fd, version, NULL);
 	close(fd);
 	return 0;
 }

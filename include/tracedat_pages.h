@@ -1,0 +1,27 @@
+/*
+ * tracedat_pages.h - a trace.dat's per-CPU pages walked in place, when its
+ * layout allows (struct dat_flyrecord): every record handed on in the
+ * order tracecmd_iterate_events hands them (earliest timestamp first, the
+ * lower CPU on a tie), with the same timestamps, offsets and missed-event
+ * counts, but no record allocated, copied or reference-counted per event.
+ * Not here: what a record means (tracedat.c), compressed files (libtracecmd).
+ */
+#ifndef TA_TRACEDAT_PAGES_H
+#define TA_TRACEDAT_PAGES_H
+
+#include "tracedat_layout.h"
+
+struct tep_handle;
+struct tep_record;
+
+/* Called per record, as tracecmd_iterate_events' callback (no handle); < 0 stops. */
+typedef int (*dat_record_fn)(struct tep_record *rec, int cpu, void *ctx);
+
+/*
+ * The records of fly's pages in file (size bytes), decoded by tep's header
+ * page: the last callback's value (< 0 stopped it), or 0.
+ */
+int datpages_iterate(const unsigned char *file, uint64_t size, const struct dat_flyrecord *fly,
+		     struct tep_handle *tep, dat_record_fn fn, void *ctx);
+
+#endif
