@@ -51,6 +51,13 @@
 	R(struct tep_format_field *, tep_find_common_field,			\
 	  (struct tep_event *event, const char *name), (event, name))		\
 	V(tep_free, (struct tep_handle *tep), (tep))				\
+	R(void *, tep_get_field_raw,						\
+	  (struct trace_seq *s, struct tep_event *event, const char *name,	\
+	   struct tep_record *record, int *len, int err), (s, event, name, record, len, err))	\
+	R(int, tep_get_field_val,						\
+	  (struct trace_seq *s, struct tep_event *event, const char *name,	\
+	   struct tep_record *record, unsigned long long *val, int err),	\
+	  (s, event, name, record, val, err))					\
 	R(int, tep_get_cpus, (struct tep_handle *tep), (tep))			\
 	R(int, tep_get_header_page_size, (struct tep_handle *tep), (tep))	\
 	R(bool, tep_is_old_format, (struct tep_handle *tep), (tep))		\
