@@ -246,3 +246,30 @@ PY
 		done
 	done
 }
+
+# every_report PREFIX LOG [options]: each report a log gives into PREFIX.NAME
+ALL_REPORTS="summary outstanding peak lifetimes growth page pprof timeline html perfetto account stats"
+report_option() {
+	case $1 in
+	account) echo "-c $2.account" ;;
+	timeline) echo "--timeline $2.timeline.csv" ;;
+	*) echo "--$1 $2.$1" ;;
+	esac
+}
+
+@test "a report's numbers are the same asked alone or beside every other report" {
+	# growth, asked alone, once read a timeline without the page events' times
+	cd "$BATS_TEST_TMPDIR"
+	for log in "$OVERRUN" "$SMALL" "$WORK"; do
+		all=""
+		for r in $ALL_REPORTS; do all="$all $(report_option "$r" all)"; done
+		# shellcheck disable=SC2086
+		"$TA" -q -f "$log" $all
+		for r in $ALL_REPORTS; do
+			# shellcheck disable=SC2046
+			"$TA" -q -f "$log" $(report_option "$r" one)
+			f=$r; [ "$r" = timeline ] && f=timeline.csv
+			cmp "one.$f" "all.$f" || { echo "$log: $r differs"; return 1; }
+		done
+	done
+}
