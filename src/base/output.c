@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "numfmt.h"
 #include "output.h"
 #include "outfile.h"
 
@@ -252,6 +253,20 @@ void out_row_none(struct out_doc *d, struct out_block *t)
  * The value as text; strings are returned in place (not copied). The
  * percent sign is added only for text: CSV and JSON carry the number.
  */
+/* sign, v as "%.<prec>f", suffix: what snprintf of them into buf would write, faster. */
+static const char *fixed_value(char buf[VALUE_MAX], const char *sign, double v, int prec,
+			       const char *suffix)
+{
+	char num[NUMFMT_MAX];
+
+	size_t n = fmt_fixed(num, sizeof(num), v, prec);
+
+	/* cut at VALUE_MAX, as snprintf of the number itself was */
+	snprintf(buf, VALUE_MAX, "%s%.*s%s", sign, (int)(n < VALUE_MAX ? n : VALUE_MAX), num,
+		 suffix);
+	return buf;
+}
+
 static const char *format_value(const struct out_doc *d, const struct out_value *v,
 				enum out_format format, char buf[VALUE_MAX])
 {
@@ -272,15 +287,12 @@ static const char *format_value(const struct out_doc *d, const struct out_value 
 		snprintf(buf, VALUE_MAX, "%s%" PRId64, v->i > 0 ? plus : "", v->i);
 		return buf;
 	case OUT_PCT:
-		snprintf(buf, VALUE_MAX, format == FORMAT_TEXT ? "%s%.2f%%" : "%s%.2f",
-			 v->d > 0 ? plus : "", v->d);
-		return buf;
+		return fixed_value(buf, v->d > 0 ? plus : "", v->d, 2,
+				   format == FORMAT_TEXT ? "%" : "");
 	case OUT_REAL:
-		snprintf(buf, VALUE_MAX, "%s%.2f", v->d > 0 ? plus : "", v->d);
-		return buf;
+		return fixed_value(buf, v->d > 0 ? plus : "", v->d, 2, "");
 	case OUT_F64:
-		snprintf(buf, VALUE_MAX, "%.6f", v->d);
-		return buf;
+		return fixed_value(buf, "", v->d, 6, "");
 	case OUT_BOOL:
 		return v->b ? "true" : "false";
 	case OUT_NONE:

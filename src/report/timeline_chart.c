@@ -17,6 +17,7 @@
 #include "chartfile.h"
 #include "ringchart.h"
 #include "strtab.h"
+#include "numfmt.h"
 #include "timeline_chart.h"
 
 #define WIDTH 1200.0
@@ -140,13 +141,24 @@ void timeline_rows_release(struct timeline_rows *rows)
 	memset(rows, 0, sizeof(*rows));
 }
 
+/* v as "%.<prec>f" (numfmt.h), after a comma unless it is the first */
+static void write_fixed(FILE *f, bool first, double v, int prec)
+{
+	char num[NUMFMT_MAX];
+	size_t n = fmt_fixed(num, sizeof(num), v, prec);
+
+	if (!first)
+		fputc(',', f);
+	fwrite(num, 1, n, f);
+}
+
 static void write_number_array(FILE *f, const double *v, uint32_t n)
 {
 	uint32_t i;
 
 	fputc('[', f);
 	for (i = 0; i < n; i++)
-		fprintf(f, "%s%.0f", i ? "," : "", v[i]);
+		write_fixed(f, i == 0, v[i], 0);
 	fputc(']', f);
 }
 
@@ -158,7 +170,7 @@ void timeline_rows_write_json(FILE *f, const struct timeline_rows *rows, size_t 
 
 	fprintf(f, "{\"t0_s\":%.6f,\"ts_s\":[", (double)t->t0 / 1e9);
 	for (i = 0; i < rows->nsamples; i++)
-		fprintf(f, "%s%.6f", i ? "," : "", (double)(rows->ts[i] - t->t0) / 1e9);
+		write_fixed(f, i == 0, (double)(rows->ts[i] - t->t0) / 1e9, 6);
 	fputs("],\n\"total\":", f);
 	write_number_array(f, rows->total, rows->nsamples);
 	fputs(",\n\"pages\":", f);
@@ -172,7 +184,7 @@ void timeline_rows_write_json(FILE *f, const struct timeline_rows *rows, size_t 
 	}
 	fputs(",\n\"lost_s\":[", f);
 	for (i = 0; i < t->nlost; i++)
-		fprintf(f, "%s%.6f", i ? "," : "", (double)(t->lost_at[i] - t->t0) / 1e9);
+		write_fixed(f, i == 0, (double)(t->lost_at[i] - t->t0) / 1e9, 6);
 	fputs("],\n\"rows\":[", f);
 	for (r = 0; r < shown; r++) {
 		fputs(r ? ",\n{\"name\":" : "\n{\"name\":", f);
