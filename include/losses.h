@@ -34,6 +34,7 @@ struct loss_windows {
 	uint64_t *cpu_first;		/* each CPU's first event's time */
 	uint32_t ncpus;
 	bool open;			/* the last window waits for its end */
+	uint64_t *end_max;		/* once finished: the latest end of windows 0..i */
 };
 
 void loss_windows_init(struct loss_windows *l);

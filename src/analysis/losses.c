@@ -18,6 +18,7 @@ void loss_windows_release(struct loss_windows *l)
 {
 	free(l->w);
 	free(l->cpu_first);
+	free(l->end_max);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -95,16 +96,39 @@ void loss_windows_finish(struct loss_windows *l, bool overrun, bool complete)
 	l->n = kept;
 	if (l->n > 1)
 		qsort(l->w, l->n, sizeof(*l->w), by_start);
+	free(l->end_max);
+	l->end_max = xmalloc((l->n ? l->n : 1) * sizeof(*l->end_max));
+	for (i = 0; i < l->n; i++)
+		l->end_max[i] = i && l->end_max[i - 1] > l->w[i].end_ns ? l->end_max[i - 1]
+								     : l->w[i].end_ns;
 }
 
+/*
+ * The first window (by start) that ends after alloc_ns: the first whose
+ * running maximum of ends passes it, found by halving (a live object
+ * apiece, and thousands of windows in a long capture that fell behind).
+ */
 const struct loss_window *loss_window_after(const struct loss_windows *l, uint64_t alloc_ns)
 {
-	uint32_t i;
+	uint32_t lo = 0, hi = l->n, i;
 
-	for (i = 0; i < l->n; i++)
-		if (l->w[i].end_ns > alloc_ns)
-			return &l->w[i];
-	return NULL;
+	if (!l->end_max) {	/* not finished: the windows in the order they came */
+		for (i = 0; i < l->n; i++)
+			if (l->w[i].end_ns > alloc_ns)
+				return &l->w[i];
+		return NULL;
+	}
+	if (!l->n || l->end_max[l->n - 1] <= alloc_ns)
+		return NULL;	/* after every window's end: the usual case of a young object */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (l->end_max[mid] > alloc_ns)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo < l->n ? &l->w[lo] : NULL;
 }
 
 void loss_uncertain_of(const struct loss_windows *l, const struct ptrmap *live,
