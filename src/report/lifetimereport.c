@@ -56,14 +56,20 @@ static int by_objects(const void *pa, const void *pb, void *pctx)
 		      strtab_get(c->names, *(const uint32_t *)pb));
 }
 
+/* Where id's objects are counted: its name's line, named once an id (at_of caches it). */
 static uint32_t line_of(const struct lifetime_query *q, struct strtab *names,
-			struct lifetime_line **lines, uint32_t *cap, uint32_t id)
+			struct lifetime_line **lines, uint32_t *cap, uint32_t *at_of, uint32_t id)
 {
 	char name[CALLSITE_NAME_MAX];
-	size_t len = q->namer->name(q->namer->ctx, id, name, sizeof(name));
-	uint32_t at = strtab_intern(names, name, len);
+	size_t len;
+	uint32_t at;
 
+	if (at_of[id] != UINT32_MAX)
+		return at_of[id];
+	len = q->namer->name(q->namer->ctx, id, name, sizeof(name));
+	at = strtab_intern(names, name, len);
 	*lines = xgrow_zeroed(*lines, cap, at, sizeof(**lines));
+	at_of[id] = at;
 	return at;
 }
 
@@ -72,25 +78,32 @@ static struct lifetime_line *lines_of(const struct lifetime_query *q, struct str
 {
 	const struct ptrmap *m = &q->account->live;
 	struct lifetime_line *lines = NULL;
-	uint32_t cap = 0, id, at;
+	uint32_t cap = 0, id, at, nids = q->lifetimes->nrows;
+	uint32_t *at_of;
 	unsigned b;
 	size_t i;
 
+	for (i = 0; i < m->nrecs; i++)	/* ids: the rows', and the live objects' */
+		if (m->recs[i].ptr && m->recs[i].call_site >= nids)
+			nids = m->recs[i].call_site + 1;
+	at_of = xmalloc((nids ? nids : 1) * sizeof(*at_of));
+	memset(at_of, 0xff, (nids ? nids : 1) * sizeof(*at_of));
 	for (id = 0; id < q->lifetimes->nrows; id++) {
 		const struct lifetime_row *r = &q->lifetimes->rows[id];
 
 		if (!r->freed)
 			continue;
-		at = line_of(q, names, &lines, &cap, id);
+		at = line_of(q, names, &lines, &cap, at_of, id);
 		for (b = 0; b < LIFETIME_BUCKETS; b++)
 			lines[at].count[b] += r->count[b];
 		lines[at].freed += r->freed;
 	}
 	for (i = 0; i < m->nrecs; i++)
 		if (m->recs[i].ptr) {
-			at = line_of(q, names, &lines, &cap, m->recs[i].call_site);	/* may move lines */
-			lines[at].never_freed++;
+			at = line_of(q, names, &lines, &cap, at_of, m->recs[i].call_site);
+			lines[at].never_freed++;	/* after the call: it may move lines */
 		}
+	free(at_of);
 	return lines;
 }
 

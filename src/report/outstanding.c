@@ -123,6 +123,21 @@ static void add_uncertain_table(struct out_doc *d, const struct uncertain_rows *
 	free(order);
 }
 
+/* The row of call site id in names: its name interned the first time (cache: ids seen). */
+static uint32_t row_named(const struct outstanding_query *q, struct strtab *names,
+			  uint32_t *cache, uint32_t ncache, uint32_t id)
+{
+	char name[CALLSITE_NAME_MAX];
+	size_t len;
+
+	if (id < ncache && cache[id] != UINT32_MAX)
+		return cache[id];
+	len = q->namer->name(q->namer->ctx, id, name, sizeof(name));
+	if (id >= ncache)
+		return strtab_intern(names, name, len);
+	return cache[id] = strtab_intern(names, name, len);
+}
+
 /* Live allocations old enough, each tagged with its row (report name). */
 static struct live_item *collect_live(const struct outstanding_query *q, struct strtab *names,
 				      size_t *n, struct uncertain_rows *u, struct strtab *unames)
@@ -130,30 +145,36 @@ static struct live_item *collect_live(const struct outstanding_query *q, struct 
 	const struct loss_window *w;
 	const struct ptrmap *m = &q->account->live;
 	struct live_item *items = xmalloc((m->count ? m->count : 1) * sizeof(*items));
-	char name[CALLSITE_NAME_MAX];
+	uint32_t nsites = q->account->nsites, *row_of, *urow_of;
 	size_t i;
 
+	/* each call site named once, in the order its objects come, as the tables' rows */
+	row_of = xmalloc((nsites ? nsites : 1) * sizeof(*row_of));
+	urow_of = xmalloc((nsites ? nsites : 1) * sizeof(*urow_of));
+	memset(row_of, 0xff, (nsites ? nsites : 1) * sizeof(*row_of));
+	memset(urow_of, 0xff, (nsites ? nsites : 1) * sizeof(*urow_of));
 	*n = 0;
 	for (i = 0; i < m->nrecs; i++) {
 		const struct live_alloc *a = &m->recs[i];
 		uint64_t age;
-		size_t len;
 
 		if (!a->ptr)
 			continue;
 		age = q->end_ns > a->ts_ns ? q->end_ns - a->ts_ns : 0;
 		if (age < q->min_age_ns || !row_kept(&q->rows_kept, a->call_site))
 			continue;
-		len = q->namer->name(q->namer->ctx, a->call_site, name, sizeof(name));
 		if (q->losses && (w = loss_window_after(q->losses, a->ts_ns)) != NULL) {
-			add_uncertain(u, strtab_intern(unames, name, len), a->bytes_alloc, w);
+			add_uncertain(u, row_named(q, unames, urow_of, nsites, a->call_site),
+				      a->bytes_alloc, w);
 			continue;	/* its free may be among the lost events: not held */
 		}
-		items[*n].row = strtab_intern(names, name, len);
+		items[*n].row = row_named(q, names, row_of, nsites, a->call_site);
 		items[*n].age_ns = age;
 		items[*n].bytes = a->bytes_alloc;
 		(*n)++;
 	}
+	free(row_of);
+	free(urow_of);
 	qsort(items, *n, sizeof(*items), compare_items);
 	return items;
 }
