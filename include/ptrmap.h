@@ -16,6 +16,7 @@
 #define TA_PTRMAP_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 struct live_alloc {
@@ -36,6 +37,8 @@ struct ptrmap {
 	size_t nrecs, recs_cap;
 	size_t free_head;	/* a free record + 1, or 0 */
 	size_t count;		/* live records */
+	bool borrowed;		/* recs are another's (a file's map): copied before a change */
+	bool unindexed;		/* restored: the index is made on the first lookup or change */
 };
 
 /* Hashed %p values are 32-bit and raw pointers share high bits: mix all, keep the top. */
@@ -55,6 +58,14 @@ void ptrmap_release(struct ptrmap *m);
  */
 #define PTRMAP_EXPECT_MAX (1u << 20)
 void ptrmap_expect(struct ptrmap *m, size_t live);
+
+/*
+ * m (initialised, empty) made of saved records, in their order (those
+ * with ptr 0 as freed ones); -1 if there are too many. Its index is made
+ * when first needed (a report only walks the records). With borrow, m
+ * reads them where they are (they must outlive it) until it changes.
+ */
+int ptrmap_restore(struct ptrmap *m, const struct live_alloc *recs, size_t nrecs, bool borrow);
 
 /* The record for ptr, or NULL. */
 struct live_alloc *ptrmap_find(const struct ptrmap *m, uint64_t ptr);

@@ -36,15 +36,49 @@ void ptrmap_init(struct ptrmap *m)
 void ptrmap_release(struct ptrmap *m)
 {
 	bigmem_free(m->index, (m->mask + 1) * sizeof(*m->index));
-	bigmem_free(m->recs, m->recs_cap * sizeof(*m->recs));
+	if (!m->borrowed)
+		bigmem_free(m->recs, m->recs_cap * sizeof(*m->recs));
 	memset(m, 0, sizeof(*m));
+}
+
+/* The index's load limit: objects over 75% of the buckets mean more buckets. */
+static bool overfull(size_t objects, size_t buckets)
+{
+	return objects * 4 > buckets * 3;
+}
+
+/* Restored records given an index, on the first lookup or change (ptrmap_restore). */
+static void index_records(struct ptrmap *m)
+{
+	size_t buckets = INITIAL_BUCKETS, i;
+
+	m->unindexed = false;
+	while (overfull(m->count, buckets))
+		buckets *= 2;
+	bigmem_free(m->index, (m->mask + 1) * sizeof(*m->index));
+	m->index = bigmem_alloc(buckets * sizeof(*m->index));
+	m->mask = buckets - 1;
+	for (i = 0; i < m->nrecs; i++) {
+		size_t b;
+
+		if (!m->recs[i].ptr)
+			continue;
+		b = ptrmap_hash(m->recs[i].ptr) & m->mask;
+		while (m->index[b])	/* a pointer saved live twice (a damaged DB) is indexed twice */
+			b = (b + 1) & m->mask;
+		m->index[b] = (uint64_t)ptrmap_hash(m->recs[i].ptr) << 32 | (uint64_t)(i + 1);
+	}
 }
 
 struct live_alloc *ptrmap_find(const struct ptrmap *m, uint64_t ptr)
 {
 	uint32_t h = ptrmap_hash(ptr);
-	size_t i = h & m->mask;
+	size_t i;
 	uint64_t e;
+
+	if (m->unindexed)	/* the index is a cache of the records: made on first use */
+		index_records((struct ptrmap *)m);
+	i = h & m->mask;
 
 	while ((e = m->index[i]) != 0) {
 		if (bucket_hash(e) == h && m->recs[bucket_record(e)].ptr == ptr)
@@ -74,12 +108,6 @@ static void resize_index(struct ptrmap *m, size_t buckets)
 	bigmem_free(old, old_buckets * sizeof(*old));
 }
 
-/* The index's load limit: objects over 75% of the buckets mean more buckets. */
-static bool overfull(size_t objects, size_t buckets)
-{
-	return objects * 4 > buckets * 3;
-}
-
 void ptrmap_expect(struct ptrmap *m, size_t live)
 {
 	size_t buckets = m->mask + 1;
@@ -92,11 +120,24 @@ void ptrmap_expect(struct ptrmap *m, size_t live)
 		resize_index(m, buckets);
 }
 
+/* Records borrowed from a file (ptrmap_restore) copied, to be changed. */
+static void own_records(struct ptrmap *m)
+{
+	struct live_alloc *recs = bigmem_alloc((m->recs_cap ? m->recs_cap : 1) * sizeof(*recs));
+
+	memcpy(recs, m->recs, m->nrecs * sizeof(*recs));
+	m->recs = recs;
+	m->recs_cap = m->recs_cap ? m->recs_cap : 1;
+	m->borrowed = false;
+}
+
 /* A record to fill: a freed one, or a new one at the end. */
 static size_t take_record(struct ptrmap *m)
 {
 	size_t r;
 
+	if (m->borrowed)
+		own_records(m);
 	if (m->free_head) {
 		r = m->free_head - 1;
 		m->free_head = (size_t)m->recs[r].line;
@@ -123,6 +164,8 @@ struct live_alloc *ptrmap_insert(struct ptrmap *m, uint64_t ptr, int *existed)
 	size_t i, r;
 	uint64_t e;
 
+	if (m->unindexed)
+		index_records(m);
 	if (overfull(m->count + 1, m->mask + 1))
 		resize_index(m, (m->mask + 1) * 2);
 	i = h & m->mask;
@@ -145,6 +188,13 @@ struct live_alloc *ptrmap_insert(struct ptrmap *m, uint64_t ptr, int *existed)
 void ptrmap_remove(struct ptrmap *m, struct live_alloc *slot)
 {
 	size_t r = (size_t)(slot - m->recs);
+
+	if (m->unindexed)
+		index_records(m);
+	if (m->borrowed) {
+		own_records(m);
+		slot = &m->recs[r];
+	}
 	size_t hole = ptrmap_hash(slot->ptr) & m->mask, i;
 
 	while (bucket_record(m->index[hole]) != r)	/* its bucket: it is in the index */
@@ -166,4 +216,35 @@ void ptrmap_remove(struct ptrmap *m, struct live_alloc *slot)
 	slot->line = m->free_head;
 	m->free_head = r + 1;
 	m->count--;
+}
+
+int ptrmap_restore(struct ptrmap *m, const struct live_alloc *recs, size_t nrecs, bool borrow)
+{
+	size_t i;
+
+	if (m->count || m->nrecs || nrecs > UINT32_MAX - 1)
+		return -1;
+	if (borrow && nrecs) {	/* read where they are: no copy, no page to clear */
+		m->recs = (struct live_alloc *)recs;
+		m->borrowed = true;
+		m->recs_cap = nrecs;
+	} else {
+		m->recs = bigmem_grow(m->recs, m->recs_cap * sizeof(*m->recs),
+				      (nrecs ? nrecs : 1) * sizeof(*m->recs));
+		m->recs_cap = nrecs ? nrecs : 1;
+		memcpy(m->recs, recs, nrecs * sizeof(*recs));
+	}
+	m->nrecs = nrecs;
+	for (i = 0; i < nrecs; i++)
+		m->count += recs[i].ptr != 0;
+	m->free_head = 0;	/* the freed records, first to last */
+	for (i = nrecs; i-- > 0;)
+		if (!m->recs[i].ptr) {
+			if (m->borrowed)
+				own_records(m);
+			m->recs[i].line = m->free_head;
+			m->free_head = i + 1;
+		}
+	m->unindexed = m->count != 0;	/* a report walks the records; a lookup indexes them */
+	return 0;
 }
