@@ -16,6 +16,9 @@
  *    9-11          the account of all slab events, of --malloc and of
  *                  --cache: struct db_account then struct site_stats per
  *                  call-site id
+ *    1 << 24 ...   RESULTS: the analyses' state at the end of the log, for
+ *                  the reports that would replay every event (dbresults.h);
+ *                  kept when the run that saved the DB read the whole log
  * Every section is checksummed on opening, so no number ever comes from a
  * damaged file. Loading maps the file; records are fixed-size structs read
  * in place, never parsed.
@@ -29,12 +32,13 @@
 
 #include "account.h"
 #include "binfile.h"
+#include "dbresults.h"
 #include "error.h"
 #include "event.h"
 #include "text_parse.h"
 
 #define DB_MAGIC "TAKMEMDB"
-#define DB_MAJOR 2
+#define DB_MAJOR 3	/* 3: the results sections; 2 is read too */
 #define DB_MINOR 0
 
 /* Input facts the summary reports, as the run that made the DB saw them. */
@@ -72,7 +76,7 @@ int db_writer_finish(struct db_writer *w, const char *source, const struct trace
 		     const struct parse_stats *stats, const struct trace_header *header,
 		     const struct db_input_facts *facts, const struct db_capture_facts *capture,
 		     uint64_t reordered, const struct account *run_account, unsigned families,
-		     struct ta_error *err);
+		     const struct db_results *results, struct ta_error *err);
 
 /* Give up (on an error elsewhere): nothing is left under the final name. */
 void db_writer_abort(struct db_writer *w);
@@ -103,6 +107,14 @@ void db_close(struct db *db);
 /* The saved account of families into a (initialised, empty); ncall_sites: the table's size. */
 int db_load_account(struct db *db, unsigned families, uint32_t ncall_sites,
 		    struct account *a, struct ta_error *err);
+
+/*
+ * The analyses' state the DB keeps (dbresults.h) into into's parts: 1
+ * done, 0 when it keeps none a run of this build can take (replay), -1
+ * with err when it is damaged.
+ */
+int db_load_results(struct db *db, const struct db_results *into,
+		    const struct trace_strings *strings, struct ta_error *err);
 
 /* Check the events' checksums (db_replay does it first). */
 int db_check_events(struct db *db, struct ta_error *err);

@@ -50,6 +50,8 @@ struct log_facts {
 
 struct analysis {
 	const struct analysis_request *req;
+	const struct analysis_request *asked;	/* the request as made: what the run reports */
+	struct analysis_request saving_req;	/* --save-db: that, and what the DB keeps */
 	struct trace_strings strings;
 	struct read_result read;
 	struct account account;

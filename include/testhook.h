@@ -16,6 +16,8 @@
 #ifndef TA_TESTHOOK_H
 #define TA_TESTHOOK_H
 
+#include <stdbool.h>
+
 void test_pause_point(const char *point);
 
 /*
@@ -31,6 +33,13 @@ long long test_gigabyte(void);
  * gives; -1 when unset (the fastest the machine runs).
  */
 int test_linescan(void);
+
+/*
+ * TA_TEST_NO_REPLAY=1: reading a DB's events one by one is an error
+ * ("replayed"), so that a test shows which runs take the report data the
+ * DB keeps (dbresults.h) rather than timing them. Unset: false.
+ */
+bool test_no_replay(void);
 
 /*
  * TA_TEST_INSTANCES=FILE: the name of each tracefs instance record or top

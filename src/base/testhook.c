@@ -82,6 +82,13 @@ int test_linescan(void)
 	return -1;
 }
 
+bool test_no_replay(void)
+{
+	const char *v = getenv("TA_TEST_NO_REPLAY");
+
+	return v && *v && strcmp(v, "0") != 0;
+}
+
 void test_note_instance(const char *name)
 {
 	const char *path = getenv("TA_TEST_INSTANCES");

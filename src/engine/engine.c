@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "testhook.h"
 #include "binread.h"
 #include "allocgroups.h"
 #include "capture.h"
@@ -747,6 +748,44 @@ static unsigned fields_wanted(const struct analysis_request *o)
 	return want;
 }
 
+/*
+ * The analyses a DB keeps the results of (dbresults.h): every one whose
+ * state a report reads after the last event, but the heap samples of
+ * --perfetto (a series per row, as long as the log).
+ */
+#define RESULT_NEEDS (NEED_FINDINGS | NEED_STACKS | NEED_TIMELINE | NEED_PAGES | \
+		      NEED_PAGE_ACCOUNT | NEED_GFP | NEED_PEAK | NEED_LIFETIMES)
+
+/* A run over the whole log, every slab family, no task picked out, no moment asked for. */
+static bool reads_the_whole_log(const struct analysis_request *o)
+{
+	return o->families == FAMILY_ALL && !task_filters_set(&o->filters) &&
+	       !o->has_time_start && !o->has_time_end && !o->has_peak_at;
+}
+
+/* Does this --save-db run keep the results too: is it one whose rows are call sites? */
+static bool saves_results(const struct analysis_request *o)
+{
+	return o->save_db && reads_the_whole_log(o) && !group_is_by_event_field(o->group_by) &&
+	       o->group_by != GROUP_ORIGIN;
+}
+
+/*
+ * May this run take a DB's results instead of replaying its events? Its
+ * rows are call sites (or made of them), or origins when nothing it asks
+ * is kept by row; its stacks are the DB's; it wants no heap samples.
+ */
+static bool takes_results(const struct analysis *r)
+{
+	const struct analysis_request *o = r->req;
+
+	if (!reads_the_whole_log(o) || group_is_by_event_field(o->group_by) ||
+	    (o->needs & NEED_HEAP_SAMPLES) || o->user_frames != r->db.user_frames)
+		return false;
+	return o->group_by != GROUP_ORIGIN ||
+	       !(o->needs & (NEED_TIMELINE | NEED_PEAK | NEED_LIFETIMES));
+}
+
 static const char *input_name(const struct analysis *r)
 {
 	return r->input.is_stdin ? "standard input" : r->req->log_path;
@@ -766,11 +805,39 @@ static int start_saving(struct analysis *r, struct ta_error *err)
 	return r->saving ? 0 : -1;
 }
 
+/* What the run holds, for the DB to keep or to fill: the parts it has. */
+static const struct db_results *results_of(struct analysis *r, struct db_results *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->first_ns = &r->first_ns;
+	res->last_ns = &r->last_ns;
+	res->account = &r->account;
+	res->findings = r->have_findings ? &r->findings : NULL;
+	res->pages = r->have_pages ? &r->pages : NULL;
+	res->timeline = r->have_timeline ? &r->timeline : NULL;
+	res->reclaim = r->have_timeline ? &r->reclaim : NULL;
+	res->peak = r->have_peak ? &r->peak : NULL;
+	res->lifetimes = r->have_lifetimes ? &r->lifetimes : NULL;
+	res->keys = r->have_keys ? &r->keys : NULL;
+	res->by_key = r->have_keys ? &r->by_key : NULL;
+	res->losses = &r->losses;
+	return res;
+}
+
+/* All of them, or none (a part not made). */
+static const struct db_results *results_to_keep(struct analysis *r, struct db_results *res)
+{
+	results_of(r, res);
+	return res->findings && res->pages && res->timeline && res->peak && res->lifetimes &&
+	       res->keys ? res : NULL;
+}
+
 /* --save-db: the events went to the writer as they came; now the rest. */
 static int finish_saving(struct analysis *r, struct ta_error *err)
 {
 	struct db_writer *w = r->saving;
 	struct db_capture_facts capture;
+	struct db_results results;
 
 	tick_order_flush(&r->ticks);	/* the last tick's events, before the account is saved */
 	r->saving = NULL;
@@ -789,7 +856,8 @@ static int finish_saving(struct analysis *r, struct ta_error *err)
 	}
 	return db_writer_finish(w, input_name(r), &r->strings, &r->read.stats, &r->read.header,
 				&r->facts.input, &capture, r->ticks.reordered, &r->account,
-				analysis_time_window_set(r->req) ? 0 : r->req->families, err);
+				analysis_time_window_set(r->req) ? 0 : r->req->families,
+				saves_results(r->req) ? results_to_keep(r, &results) : NULL, err);
 }
 
 /* "sched_switch (900), rss_stat (334) and 2 more" */
@@ -1369,7 +1437,16 @@ static int read_db(struct analysis *r, struct ta_error *err)
 		warn("'%s' was saved without --user-frames: its stacks have kernel frames only",
 		     r->req->db_path);
 	if (needs_event_stream(r->req)) {
-		if (db_replay(&r->db, &r->strings, consume_replayed_event, r, err) < 0)
+		struct db_results into;
+		int got = takes_results(r) ? db_load_results(&r->db, results_of(r, &into),
+							     &r->strings, err) : 0;
+
+		if (got < 0)
+			return -1;
+		if (!got && test_no_replay())
+			return error_set(err, "'%s': its events were replayed (TA_TEST_NO_REPLAY)",
+					 r->req->db_path);
+		if (!got && db_replay(&r->db, &r->strings, consume_replayed_event, r, err) < 0)
 			return -1;
 	} else if (db_load_account(&r->db, r->req->families, r->strings.call_sites.count,
 				   &r->account, err) < 0) {
@@ -1440,7 +1517,12 @@ static void warn_about_unresolved_addresses(const struct analysis *r)
 void analysis_init(struct analysis *r, const struct analysis_request *opts)
 {
 	memset(r, 0, sizeof(*r));
-	r->req = opts;
+	r->req = r->asked = opts;
+	if (saves_results(opts)) {	/* every analysis the DB keeps, whatever is reported */
+		r->saving_req = *opts;
+		r->saving_req.needs |= RESULT_NEEDS;
+		r->req = opts = &r->saving_req;
+	}
 	r->started = analysis_clock();
 	trace_strings_init(&r->strings);
 	account_init(&r->account, opts->families);

@@ -38,6 +38,22 @@ static int by_growth(const void *pa, const void *pb)
 }
 
 /* The window (of GROWTH_WINDOWS of the samples) in which v grew most: [from, to], by how much. */
+/*
+ * Bytes, and a change of them, as integers: the samples' doubles hold
+ * whole byte counts; one past an integer's range (only a damaged DB's
+ * kept data can hold one) is cut to it rather than converted undefined.
+ */
+static uint64_t bytes_of(double v)
+{
+	return v <= 0 ? 0 : v >= 18446744073709549568.0 ? UINT64_MAX : (uint64_t)v;
+}
+
+static int64_t change_of(double v)
+{
+	return v <= -9223372036854775808.0 ? INT64_MIN
+	       : v >= 9223372036854774784.0 ? INT64_MAX : (int64_t)v;
+}
+
 static void grew_most(const struct timeline_rows *rows, const double *v, uint32_t *from,
 		      uint32_t *to, double *by)
 {
@@ -98,16 +114,16 @@ void write_growth(struct out_dest *o, const struct timeline_rows *rows, const ch
 				at = s;
 		grew_most(rows, v, &from, &to, &by);
 		out_row_str(&d, t, rows->names[l[i].row]);
-		out_row_u64(&d, t, (uint64_t)v[0]);
-		out_row_u64(&d, t, (uint64_t)v[rows->nsamples - 1]);
-		out_row_i64(&d, t, (int64_t)l[i].grew);
-		out_row_u64(&d, t, (uint64_t)v[at]);
+		out_row_u64(&d, t, bytes_of(v[0]));
+		out_row_u64(&d, t, bytes_of(v[rows->nsamples - 1]));
+		out_row_i64(&d, t, change_of(l[i].grew));
+		out_row_u64(&d, t, bytes_of(v[at]));
 		out_row_f64(&d, t, (double)rows->ts[at] / 1e9);
 		out_row_real(&d, t, f->slope);
 		out_row_real(&d, t, f->r2);
 		out_row_f64(&d, t, (double)rows->ts[from] / 1e9);
 		out_row_f64(&d, t, (double)rows->ts[to] / 1e9);
-		out_row_i64(&d, t, (int64_t)by);
+		out_row_i64(&d, t, change_of(by));
 	}
 	out_emit(o, &d);
 	out_doc_release(&d);

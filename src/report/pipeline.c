@@ -52,7 +52,7 @@ static void write_run_summary(const struct report_run *run)
 		.overlong_lines = r->facts.input.overlong_lines,
 		.truncated_last_line = r->facts.input.truncated_last_line != 0,
 		.seconds = analysis_clock() - r->started,
-		.stacks = analysis_needs_stacks(r->req),
+		.stacks = analysis_needs_stacks(r->asked),	/* as asked: a --save-db run does more */
 		.reordered = r->ticks.reordered,
 		.distinct_stacks = r->strings.stacks.count,
 	};

@@ -54,7 +54,7 @@ void summary_add_bytes_block(struct out_doc *d, const struct account_totals *t,
 	if (live) {
 		out_item_u64(d, b, "live", "live bytes at the end (as the account)", *live);
 		out_item_i64(d, b, "net_minus_live", "net - live (implicit frees' bytes)",
-			     (int64_t)(t->bytes_allocated - t->bytes_freed) - (int64_t)*live);
+			     (int64_t)(t->bytes_allocated - t->bytes_freed - *live));
 	}
 	out_item_u64(d, b, "fragmentation_bytes", "bytes wasted on internal fragmentation",
 		     t->bytes_allocated - t->bytes_requested);

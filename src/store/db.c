@@ -35,6 +35,8 @@ enum db_section {
 	SEC_CAPTURE = 14,	/* struct db_capture_facts; absent: made from a text log */
 	SEC_REORDERED = 15,	/* uint64: events of one tick put in pairing order; absent: 0 */
 	SEC_MORE_EVENTS = 16,	/* sections 16 .. 16 + n - 2 continue the events */
+	SEC_RESULTS = 1u << 24,	/* the analyses' state at the end (dbresults.h), a section
+				   a part from here on; absent: none kept */
 };
 
 /* Events are cut into sections of this many records (31 MB): their
@@ -304,7 +306,7 @@ int db_writer_finish(struct db_writer *w, const char *source, const struct trace
 		     const struct parse_stats *stats, const struct trace_header *header,
 		     const struct db_input_facts *facts, const struct db_capture_facts *capture,
 		     uint64_t reordered, const struct account *run_account, unsigned families,
-		     struct ta_error *err)
+		     const struct db_results *results, struct ta_error *err)
 {
 	static const uint32_t account_ids[3] = { SEC_ACCOUNT_ALL, SEC_ACCOUNT_MALLOC,
 						 SEC_ACCOUNT_CACHE };
@@ -336,6 +338,8 @@ int db_writer_finish(struct db_writer *w, const char *source, const struct trace
 		if (write_account_section(w, account_ids[i], a, err) < 0)
 			goto out;
 	}
+	if (results && db_results_write(&w->file, SEC_RESULTS, results, err) < 0)
+		goto out;
 	rc = binfile_commit(&w->file, err);
 out:
 	db_writer_abort(w);	/* after a commit, only frees */
@@ -471,7 +475,7 @@ static int load_meta(struct db *db, struct trace_strings *strings, struct ta_err
 		for (i = 0; i < db->file.nsections; i++) {
 			const struct binfile_entry *e = &db->file.table[i];
 
-			if (e->id == SEC_EVENTS || e->id >= SEC_MORE_EVENTS) {
+			if (e->id == SEC_EVENTS || (e->id >= SEC_MORE_EVENTS && e->id < SEC_RESULTS)) {
 				uint64_t k = e->id == SEC_EVENTS ? 0 : e->id - SEC_MORE_EVENTS + 1;
 				uint64_t first = k * EVENTS_PER_SECTION;
 				uint64_t n = db->nevents > first ? db->nevents - first : 0;
@@ -491,7 +495,7 @@ int db_open(struct db *db, const char *path, struct trace_strings *strings,
 {
 	memset(db, 0, sizeof(*db));
 	static const struct binfile_kind kind = {
-		DB_MAGIC, DB_MAJOR, DB_MAJOR, "DB file", "--save-db from the log", true
+		DB_MAGIC, 2, DB_MAJOR, "DB file", "--save-db from the log", true
 	};
 
 	if (binfile_open(&db->file, path, &kind, err) < 0)
@@ -538,6 +542,12 @@ int db_load_account(struct db *db, unsigned families, uint32_t ncall_sites,
 	if (head.nsites)
 		memcpy(a->sites, p + sizeof(head), head.nsites * sizeof(struct site_stats));
 	return 0;
+}
+
+int db_load_results(struct db *db, const struct db_results *into,
+		    const struct trace_strings *strings, struct ta_error *err)
+{
+	return db_results_load(&db->file, SEC_RESULTS, into, strings, err);
 }
 
 /* Is every string id of ev one its table has? */
@@ -636,5 +646,7 @@ int db_check_all(struct db *db, const struct trace_strings *strings, struct ta_e
 			return -1;
 		free(a.sites);
 	}
+	if (db_results_check(&db->file, SEC_RESULTS, strings, err) < 0)
+		return -1;
 	return db_replay(db, strings, ignore_event, NULL, err);
 }

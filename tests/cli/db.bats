@@ -31,10 +31,21 @@ patch() {
 	diff_or_fail "$BATS_TEST_TMPDIR/from-log" "$BATS_TEST_TMPDIR/from-db"
 }
 
-@test "the DB starts with its magic and version, and is much smaller than the log" {
+@test "the DB starts with its magic and version, and its events are much smaller than the log" {
 	[ "$(head -c 8 "$DB")" = "TAKMEMDB" ]
-	[ "$(od -An -tu2 -j8 -N2 "$DB" | tr -d ' ')" = "2" ]
-	[ "$(stat -c %s "$DB")" -lt "$(stat -c %s "$LOG")" ]
+	[ "$(od -An -tu2 -j8 -N2 "$DB" | tr -d ' ')" = "3" ]
+	# section 7, the events (the kept report data are a few kB more, whatever the log)
+	events=$(python3 - "$DB" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+nsec, = struct.unpack_from("<I", d, 24)
+table, = struct.unpack_from("<Q", d, 32)
+print(sum(struct.unpack_from("<IIQQQ", d, table + 32 * i)[3] for i in range(nsec)
+          if struct.unpack_from("<I", d, table + 32 * i)[0] == 7))
+PY
+)
+	[ "$events" -gt 0 ]
+	[ "$((events * 2))" -lt "$(stat -c %s "$LOG")" ]
 }
 
 @test "a text log given as a DB: wrong magic" {
@@ -50,8 +61,8 @@ patch() {
 }
 
 @test "a newer major version is refused, naming both versions" {
-	patch "$DB" 8 0300
-	refused "$DB" "format version 3.0 is newer than this program reads (2.x): upgrade trace_analyze"
+	patch "$DB" 8 0400
+	refused "$DB" "format version 4.0 is newer than this program reads (3.x): upgrade trace_analyze"
 }
 
 @test "an older major version is refused, saying how to make the DB again" {
@@ -67,7 +78,8 @@ patch() {
 @test "a flipped byte in the events: refused by the reports that replay them, and by check" {
 	size=$(stat -c %s "$DB")
 	patch "$DB" 200 ff
-	for report in --outstanding --summary --page; do
+	for report in "--perfetto" "--malloc --summary" "--comm bash --outstanding"; do
+		# shellcheck disable=SC2086
 		run "$TA" --db-file "$DB" $report "$BATS_TEST_TMPDIR/out"
 		[ "$status" -eq 1 ]
 		[ "$output" = "trace_analyze: error: '$DB' is not a usable DB file: bad checksum of section 7 (damaged file)" ]
@@ -83,6 +95,44 @@ patch() {
 	patch "$DB" 200 ff
 	"$TA" -q --db-file "$DB" -c "$BATS_TEST_TMPDIR/from-db"
 	diff_or_fail "$FIX/tracefs-6.1-rawptr.account" "$BATS_TEST_TMPDIR/from-db"
+}
+
+@test "the reports of a DB whose events are damaged are still right: they read the data it keeps" {
+	"$TA" -q -f "$LOG" --summary "$BATS_TEST_TMPDIR/log.summary" --page "$BATS_TEST_TMPDIR/log.page"
+	patch "$DB" 200 ff
+	"$TA" -q --db-file "$DB" --summary "$BATS_TEST_TMPDIR/db.summary" --page "$BATS_TEST_TMPDIR/db.page"
+	diff_or_fail "$BATS_TEST_TMPDIR/log.summary" "$BATS_TEST_TMPDIR/db.summary"
+	diff_or_fail "$BATS_TEST_TMPDIR/log.page" "$BATS_TEST_TMPDIR/db.page"
+}
+
+# section_offset ID: where section ID's bytes start in $DB
+section_offset() {
+	python3 - "$DB" "$1" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+nsec, = struct.unpack_from("<I", d, 24)
+table, = struct.unpack_from("<Q", d, 32)
+for i in range(nsec):
+    sid, flags, o, length, csum = struct.unpack_from("<IIQQQ", d, table + 32 * i)
+    if sid == int(sys.argv[2]):
+        print(o)
+PY
+}
+
+@test "a damaged part of the kept report data: refused by the reports that read it, and by check" {
+	# the findings' part (id 1 << 24 + 2): --summary reads it, --page does not
+	off=$(section_offset $(((1 << 24) + 2)))
+	patch "$DB" $((off + 8)) ff
+	refused_report() {
+		run "$TA" --db-file "$DB" "$@" "$BATS_TEST_TMPDIR/out"
+		[ "$status" -eq 1 ]
+		[ "$output" = "trace_analyze: error: '$DB' is not a usable DB file: bad checksum of section $(((1 << 24) + 2)) (damaged file)" ]
+	}
+	refused_report --summary
+	"$TA" -q --db-file "$DB" --page "$BATS_TEST_TMPDIR/page"
+	run "$TA" check "$DB"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"bad checksum of section $(((1 << 24) + 2)) (damaged file)" ]]
 }
 
 @test "a damaged account section is refused by the account, and by check" {
@@ -111,7 +161,7 @@ PY
 	run "$TA" check "$BATS_TEST_TMPDIR/good.db"
 	[ "$status" -eq 0 ]
 	events=$(grep -cE ': (kmalloc|kfree|kmem_cache_alloc|kmem_cache_free|mm_page_[a-z_]*)(_node)?:' "$LOG")
-	[ "$output" = "$BATS_TEST_TMPDIR/good.db: good: DB file 2.0 made from '$LOG': 12 sections, $events events, $(wc -l < "$LOG") lines" ]
+	[ "$output" = "$BATS_TEST_TMPDIR/good.db: good: DB file 3.0 made from '$LOG': 23 sections, $events events, $(wc -l < "$LOG") lines" ]
 	patch "$DB" 200 ff
 	run "$TA" check -q "$BATS_TEST_TMPDIR/good.db" "$DB" /nonexistent.db
 	[ "$status" -eq 1 ]

@@ -80,3 +80,65 @@ same_from_db() {
 	diff_or_fail "$d/from-log" "$d/from-db"
 	diff_or_fail "$d/from-log" "$d/pipe-run"
 }
+
+# REPORTS: each report the DB keeps the data of, as OPTION and its file
+KEPT_REPORTS="--summary:summary --outstanding:outstanding --peak:peak --lifetimes:lifetimes
+	--growth:growth --page:page --pprof:pprof --timeline:timeline.csv --html:html
+	--folded:folded --stats:stats"
+
+# kept_from_db LOG: every kept report from the DB, none replaying an event, is the log's
+kept_from_db() {
+	local log="$1" d="$BATS_TEST_TMPDIR" r opt file
+	"$TA" -q -f "$log" --save-db "$d/kept.db"
+	for r in $KEPT_REPORTS; do
+		opt=${r%%:*} file=${r#*:}
+		rm -f "$d/log.$file" "$d/db.$file"
+		"$TA" -q -f "$log" "$opt" "$d/log.$file"
+		TA_TEST_NO_REPLAY=1 "$TA" -q --db-file "$d/kept.db" "$opt" "$d/db.$file" ||
+			{ echo "$log: $opt replayed the events"; return 1; }
+		[ -e "$d/log.$file" ] || [ -e "$d/db.$file" ] || continue	# (no folded stack)
+		cmp "$d/log.$file" "$d/db.$file" || { echo "$log: $opt differs"; return 1; }
+	done
+	"$TA" -q -f "$log" --group-by origin -c "$d/log.origins"
+	TA_TEST_NO_REPLAY=1 "$TA" -q --db-file "$d/kept.db" --group-by origin -c "$d/db.origins"
+	cmp "$d/log.origins" "$d/db.origins"
+	"$TA" -q -f "$log" --group-by dir -k "$TREE" --summary "$d/log.dirs" --outstanding "$d/log.out"
+	TA_TEST_NO_REPLAY=1 "$TA" -q --db-file "$d/kept.db" --group-by dir -k "$TREE" \
+		--summary "$d/db.dirs" --outstanding "$d/db.out"
+	cmp "$d/log.dirs" "$d/db.dirs"
+	cmp "$d/log.out" "$d/db.out"
+}
+
+@test "a DB keeps the report data: every report but the trace viewer's comes from it, not its events" {
+	kept_from_db "$CORPUS/linux-6.1-tiny/workload-kmem.log"
+	kept_from_db "$CORPUS/linux-6.1-tiny/stacktrace-kmem.log"
+	kept_from_db "$CORPUS/host-6.18/stack-kmem.log"
+	kept_from_db "$CORPUS/host-6.18/overrun-kmem.log"
+	kept_from_db "$CORPUS/host-6.18/perf-kmem/kmem.perf-script.txt"
+}
+
+@test "a run the kept data do not answer replays the DB's events, and gets the log's reports" {
+	local log="$CORPUS/host-6.18/stack-kmem.log" d="$BATS_TEST_TMPDIR" opts
+	"$TA" -q -f "$log" --save-db "$d/kept.db"
+	for opts in "--malloc" "--comm bash" "--time 0,100000" "--group-by cache" \
+		    "--peak $d/p --peak-at 100000" "--group-by origin --timeline $d/t.csv"; do
+		"$TA" -q -f "$log" $opts --summary "$d/log.s" 2> /dev/null || true
+		"$TA" -q --db-file "$d/kept.db" $opts --summary "$d/db.s" 2> /dev/null || true
+		[ ! -e "$d/log.s" ] || cmp "$d/log.s" "$d/db.s" || { echo "$opts differs"; return 1; }
+		# shellcheck disable=SC2086
+		run env TA_TEST_NO_REPLAY=1 "$TA" -q --db-file "$d/kept.db" $opts --summary "$d/x"
+		[[ "$output" == *"its events were replayed (TA_TEST_NO_REPLAY)"* ]] ||
+			{ echo "$opts: $output"; return 1; }
+		rm -f "$d/log.s" "$d/db.s"
+	done
+	# --perfetto's heap samples are not kept
+	run env TA_TEST_NO_REPLAY=1 "$TA" -q --db-file "$d/kept.db" --perfetto "$d/x.pf"
+	[ "$status" -eq 1 ]
+	# a DB saved by a run that read a part of the log keeps none: its reports replay
+	"$TA" -q -f "$log" --malloc --save-db "$d/part.db"
+	run env TA_TEST_NO_REPLAY=1 "$TA" -q --db-file "$d/part.db" --summary "$d/x"
+	[ "$status" -eq 1 ]
+	"$TA" -q -f "$log" --outstanding "$d/log.o"
+	"$TA" -q --db-file "$d/part.db" --outstanding "$d/db.o"
+	cmp "$d/log.o" "$d/db.o"
+}

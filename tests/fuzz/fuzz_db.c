@@ -1,8 +1,9 @@
 /*
  * fuzz_db.c - a libFuzzer target for the DB reader: whatever bytes the
  * file holds, db_open either refuses them with a message or yields tables
- * that every reader of the DB (the three accounts, the event replay) can
- * walk without a crash, a leak or undefined behaviour.
+ * that every reader of the DB (the three accounts, the event replay, the
+ * kept report data) can walk without a crash, a leak or undefined
+ * behaviour; then every report that reads the kept data is made from it.
  *
  * Built with FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION, binfile.c takes
  * every checksum as good, so mutations reach the checks behind them.
@@ -13,10 +14,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "account.h"
 #include "db.h"
+#include "dirtree.h"
+#include "options.h"
+#include "pipeline.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -46,6 +51,29 @@ static void read_everything(struct db *db, struct trace_strings *strings)
 	account_init(&a, FAMILY_ALL);
 	(void)db_replay(db, strings, count_event, &a, &err);
 	account_release(&a);
+	(void)db_results_check(&db->file, 1u << 24, strings, &err);
+}
+
+/* The reports the kept data answer, from the DB at path, as trace_analyze --db-file makes them. */
+static void report_from(const char *path)
+{
+	static const enum report_id reports[] = {
+		REPORT_SUMMARY, REPORT_OUTSTANDING, REPORT_PAGE, REPORT_PEAK, REPORT_LIFETIMES,
+		REPORT_GROWTH, REPORT_PPROF, REPORT_FOLDED, REPORT_STATS,
+	};
+	struct options o;
+	struct ta_error err;
+	size_t i;
+
+	memset(&o, 0, sizeof(o));
+	for (i = 0; i < sizeof(reports) / sizeof(reports[0]); i++)
+		o.report_path[reports[i]] = "/dev/null";
+	o.req.db_path = path;
+	o.req.families = FAMILY_ALL;
+	o.req.quiet = true;
+	o.rings_attr = ATTR_CURRENT_DYNAMIC;
+	o.page_size = 4096;
+	(void)pipeline_run(&o, &err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -68,6 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (db_open(&db, path, &strings, &err) == 0) {
 		read_everything(&db, &strings);
 		db_close(&db);
+		report_from(path);
 	}
 	trace_strings_release(&strings);
 	return 0;
