@@ -262,6 +262,11 @@ check-test-deps:
 	  fi; \
 	done
 
+# scripts/bench.sh's timer
+$(BUILD)/tools/walltime: scripts/walltime.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) -o $@ $<
+
 # a known kernel workload for the record tests
 $(BUILD)/tools/open_pipes: tests/tools/open_pipes.c
 	@mkdir -p $(@D)
@@ -291,7 +296,7 @@ examples: deps
 	@scripts/example-files.sh examples
 	@echo "make examples: the README's examples run as printed in examples/ (cd examples)"
 
-bench: trace_analyze
+bench: trace_analyze $(BUILD)/tools/walltime
 	@scripts/bench.sh $(LOG)
 
 # every report of the corpus by REV's build and this one, compared byte for byte

@@ -9,30 +9,38 @@
 # measures the program, not the disk. A >= 1 GB log can be made with
 # scripts/make-big-log.sh. TA=path selects another binary.
 # Then every report at once (--stats --outstanding --page: the live tables
-# at their fullest), and the DB file: its size against the log, the time
-# --save-db adds, and the time of the account from the DB against the text
-# (--db-file). BENCH_COMPRESSED="zst gz xz" also times compressed copies
+# at their fullest), and the DB file: its size against the log (with and
+# without the report data it keeps), the time --save-db adds, the time of
+# the account from the DB against the text (--db-file), and of each report
+# that reads the kept data, against the same report from the text (the
+# target: 20x). BENCH_COMPRESSED="zst gz xz" also times compressed copies
 # read directly against `zstdcat F | trace_analyze -f -` (made once, slow).
 #
 # A trace.dat or perf.data LOG is timed against the capture tool's own ways
 # in instead: `trace-cmd report` alone and piped into trace_analyze, or
-# `perf kmem --caller stat` and `perf script | trace_analyze -f -`;
-# KALLSYMS=FILE gives a perf.data's kernel symbols (perf script --kallsyms,
-# trace_analyze --kallsyms) when it was recorded on another kernel.
+# `perf kmem --caller stat` and `perf script | trace_analyze -f -`, and
+# against its own text form (made once) read with -f, in events/s;
+# the targets (trace.dat: 30x trace-cmd report; perf.data: half of perf
+# kmem's time, no more memory; both: the text form's events/s) are said
+# met or not. KALLSYMS=FILE gives a perf.data's kernel symbols (perf
+# script --kallsyms, trace_analyze --kallsyms) when it was recorded on
+# another kernel.
 set -eu
 log=${1:?usage: bench.sh LOG [RUNS]}
 runs=${2:-5}
 ta=${TA:-$(dirname "$0")/../trace_analyze}
 [ -r "$log" ] || { echo "bench.sh: cannot read '$log'" >&2; exit 1; }
 [ -x "$ta" ] || { echo "bench.sh: no binary '$ta' (run make)" >&2; exit 1; }
-command -v /usr/bin/time > /dev/null || { echo "bench.sh: needs /usr/bin/time (scripts/deps.sh)" >&2; exit 1; }
 
 bytes=$(stat -L -c %s "$log")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cat "$log" > /dev/null		# warm the page cache
 
-now_ns() { date +%s%N; }
+# the timer: one fork and exec between its clock readings (scripts/walltime.c)
+timer=$(dirname "$0")/../build/tools/walltime
+[ -x "$timer" ] || make -s -C "$(dirname "$0")/.." build/tools/walltime > /dev/null ||
+	{ echo "bench.sh: cannot build $timer" >&2; exit 1; }
 
 # median_of CMD...: the median wall time in seconds over $runs runs; the
 # peak RSS (KB), minor and major faults of the median run go to $tmp/rss.
@@ -40,16 +48,16 @@ median_of() {
 	i=0
 	: > "$tmp/times"
 	while [ $i -lt "$runs" ]; do
-		t0=$(now_ns)
-		/usr/bin/time -f '%M %R %F' -o "$tmp/rss.$i" "$@" > /dev/null 2> "$tmp/err" ||
+		"$timer" -o "$tmp/run.$i" "$@" > /dev/null 2> "$tmp/err" ||
 			{ cat "$tmp/err" >&2; exit 1; }
-		t1=$(now_ns)
-		echo "$((t1 - t0)) $i" >> "$tmp/times"
+		read -r ns kb minor major < "$tmp/run.$i"
+		echo "$kb $minor $major" > "$tmp/rss.$i"
+		echo "$ns $i" >> "$tmp/times"
 		i=$((i + 1))
 	done
 	set -- $(sort -n "$tmp/times" | sed -n "$(( (runs + 1) / 2 ))p")
 	cp "$tmp/rss.$2" "$tmp/rss"
-	awk -v ns="$1" 'BEGIN { printf "%.3f", ns / 1e9 }'
+	awk -v ns="$1" 'BEGIN { printf "%.4f", ns / 1e9 }'
 }
 
 # ---- a capture tool's binary file: trace.dat or perf.data ----
@@ -74,23 +82,46 @@ bench_binary() {
 		command -v trace-cmd > /dev/null ||
 			{ echo "bench.sh: needs trace-cmd (scripts/deps.sh)" >&2; exit 1; }
 		tool_s=$(median_of trace-cmd report -i "$log")
+		tool_rss=$(cut -d' ' -f1 "$tmp/rss")
 		line "trace-cmd report (text only):" "$tool_s"
 		pipe_s=$(median_of sh -c "trace-cmd report -i '$log' | '$ta' -q -f - -c /dev/null")
 		line "trace-cmd report | trace_analyze:" "$pipe_s"
+		trace-cmd report -i "$log" > "$tmp/text" 2> /dev/null
 	else
 		command -v perf > /dev/null ||
 			{ echo "bench.sh: needs perf (scripts/deps.sh)" >&2; exit 1; }
 		tool_s=$(median_of perf kmem --caller -i "$log" stat)
+		tool_rss=$(cut -d' ' -f1 "$tmp/rss")
 		line "perf kmem --caller stat:" "$tool_s"
 		pipe_s=$(median_of sh -c "perf script -i '$log' $ksyms | '$ta' -q -f - -c /dev/null")
 		line "perf script | trace_analyze:" "$pipe_s"
+		perf script -i "$log" $ksyms > "$tmp/text" 2> /dev/null
 	fi
 	one_s=$(median_of "$ta" -q --threads 1 -f "$log" $ksyms -c /dev/null)
 	line "trace_analyze -f (1 thread):" "$one_s" "$tool_s"
 	both_s=$(median_of "$ta" -q -f "$log" $ksyms -c /dev/null)
+	both_rss=$(cut -d' ' -f1 "$tmp/rss")
 	line "trace_analyze -f (threads):" "$both_s" "$tool_s"
+	text_s=$(median_of "$ta" -q -f "$tmp/text" -c /dev/null)
+	line "its text form, -f (threads):" "$text_s"
 	awk -v t="$both_s" -v p="$pipe_s" 'BEGIN {
 		printf "trace_analyze -f is %.1fx faster than the text pipe\n", p / t }'
+	verdict() { [ "$1" = 1 ] && echo met || echo "NOT met"; }
+	if [ "$1" = trace.dat ]; then
+		ok=$(awk -v t="$both_s" -v x="$tool_s" 'BEGIN { print (x / t >= 30) }')
+		awk -v t="$both_s" -v x="$tool_s" -v v="$(verdict "$ok")" 'BEGIN {
+			printf "target: 30x trace-cmd report: %.1fx, %s\n", x / t, v }'
+	else
+		ok=$(awk -v t="$both_s" -v x="$tool_s" -v r="$both_rss" -v xr="$tool_rss" \
+			'BEGIN { print (t <= x / 2 && r <= xr) }')
+		awk -v t="$both_s" -v x="$tool_s" -v r="$both_rss" -v xr="$tool_rss" \
+		    -v v="$(verdict "$ok")" 'BEGIN {
+			printf "target: half of perf kmem, no more RSS: %.2fx its time, %.0f MB against %.0f MB, %s\n",
+			       t / x, r / 1024, xr / 1024, v }'
+	fi
+	ok=$(awk -v t="$both_s" -v x="$text_s" 'BEGIN { print (t <= x) }')
+	awk -v t="$both_s" -v x="$text_s" -v v="$(verdict "$ok")" 'BEGIN {
+		printf "target: the text form'"'"'s events/s: %.2fx them, %s\n", x / t, v }'
 }
 
 case $(head -c 10 "$log" | od -An -c | tr -d ' \n') in
@@ -140,6 +171,28 @@ awk -v d="$db_s" -v p="$plain_s" -v p1="$plain1_s" -v rss="$db_rss" 'BEGIN {
 	if (d < 0.001) d = 0.001
 	printf "from DB:    %.3f s: %.0fx faster than the text (%.0fx than 1 thread), peak RSS %.1f MB\n",
 	       d, p / d, p1 / d, rss / 1024 }'
+# a --malloc run reads a part of the log: its DB has the events, not the report data
+"$ta" -q -f "$log" --malloc -c /dev/null --save-db "$tmp/events-only.db"
+awk -v b="$bytes" -v d="$(stat -c %s "$tmp/events-only.db")" -v k="$db_bytes" 'BEGIN {
+	printf "DB report data: %.1f MB more (%.1f MB without them, %.1f%% of the log)\n",
+	       (k - d) / 1e6, d / 1e6, 100 * d / b }'
+rm -f "$tmp/events-only.db"
+# each report the kept data answer, from the DB and from the text
+for r in summary outstanding peak lifetimes growth page pprof timeline html origins; do
+	case $r in
+	origins) opt="--group-by origin -c" out="$tmp/out" ;;
+	timeline) opt="--timeline" out="$tmp/out.csv" ;;
+	*) opt="--$r" out="$tmp/out" ;;
+	esac
+	# shellcheck disable=SC2086
+	text_r=$(median_of "$ta" -q -f "$log" $opt "$out")
+	# shellcheck disable=SC2086
+	db_r=$(median_of "$ta" -q --db-file "$db" $opt "$out")
+	awk -v r="$r" -v t="$text_r" -v d="$db_r" 'BEGIN {
+		if (d < 0.001) d = 0.001
+		below = (t / d < 20) ? "  (below the 20x target)" : ""
+		printf "  %-12s from DB %s s, from the text %s s: %5.1fx%s\n", r, d, t, t / d, below }'
+done
 
 # Compressed copies: read directly, and through the usual pipe.
 for z in ${BENCH_COMPRESSED:-}; do
