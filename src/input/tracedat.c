@@ -176,7 +176,7 @@ static int iterate_records(struct tracecmd_input *handle, int fd, const struct d
 	void *map;
 	int rc;
 
-	if (!fly->walkable || fstat(fd, &st) < 0 ||
+	if (!fly->walkable || tep_is_old_format(tracecmd_get_tep(handle)) || fstat(fd, &st) < 0 ||
 	    (map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED)
 		return tracecmd_iterate_events(handle, NULL, 0, take_record, r);
 	madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);

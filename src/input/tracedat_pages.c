@@ -4,57 +4,82 @@
  * libtracecmd's iteration allocates, fills and frees a record per event and
  * keeps its pages reference-counted; on a 76 MB capture that was a third
  * of the time of reading it. Here each CPU has a cursor on its pages in
- * the mapped file, read with libtraceevent's kbuffer as libtracecmd reads
- * them, and the earliest record of all cursors goes next. The layout was
- * checked first (tracedat_layout.c): every page's header fits its page.
- * Not here: compressed pages, timestamps libtracecmd would change
- * (the layout then says the pages are not walkable).
+ * the mapped file, each page read as libtraceevent's kbuffer reads it
+ * (rbpage.h), and the earliest record of all cursors goes next. The
+ * layout was checked first (tracedat_layout.c): every page's header fits
+ * its page. Not here: compressed pages, timestamps libtracecmd would
+ * change, the pre-2.6.31 page format (libtracecmd reads those).
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <event-parse.h>
-#include <kbuffer.h>
 
 #include "error.h"
+#include "rbpage.h"
 #include "tracedat_pages.h"
 
+/* Bytes of read pages a cursor gives back at a time (the page cache keeps them). */
+#define RELEASE_AT_ONCE (4u << 20)
+
 struct cpu_cursor {
-	struct kbuffer *kbuf;
+	struct rb_page page;		/* the page being read */
 	const unsigned char *file;
-	uint64_t page, next_page, end;	/* the page read, the one after it, the end */
+	uint64_t at, next_page, end;	/* the page's offset, the next one's, the end */
+	uint64_t released;		/* the file's bytes from here on are still mapped in */
+	bool long8;
 	bool loaded;
 	bool has_record;
 	struct tep_record rec;		/* the CPU's next record, when has_record */
 };
 
+/*
+ * The pages this CPU has read, given back: a 76 MB trace.dat was read in
+ * 77 MB of memory, its whole mapping. A record's bytes are copied out
+ * before the cursor moves on; a page read again comes back from the file.
+ */
+static void release_read_pages(struct cpu_cursor *c)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t from = (c->released + page - 1) / page * page, to = c->next_page / page * page;
+
+	if (to > from)
+		madvise((void *)(c->file + from), (size_t)(to - from), MADV_DONTNEED);
+	c->released = c->next_page;
+}
+
 /* The CPU's next record into c->rec, loading pages as they run out; false at its end. */
 static bool cursor_peek(struct cpu_cursor *c, uint32_t page_size)
 {
-	unsigned long long ts;
+	uint64_t ts;
 	void *data;
 
 	for (;;) {
-		if (c->loaded && (data = kbuffer_read_event(c->kbuf, &ts)) != NULL) {
+		if (c->loaded && (data = (void *)rb_page_read(&c->page, &ts)) != NULL) {
 			c->rec.ts = ts;
 			c->rec.data = data;
-			c->rec.size = kbuffer_event_size(c->kbuf);
-			c->rec.offset = c->page + (uint64_t)kbuffer_curr_offset(c->kbuf);
-			c->rec.missed_events = kbuffer_missed_events(c->kbuf);
+			c->rec.size = rb_page_event_size(&c->page);
+			c->rec.offset = c->at + (uint64_t)rb_page_offset(&c->page);
+			c->rec.missed_events = rb_page_missed(&c->page);
 			return c->has_record = true;
 		}
 		if (c->next_page >= c->end)
 			return c->has_record = false;
-		c->page = c->next_page;
+		if (c->next_page - c->released >= RELEASE_AT_ONCE)
+			release_read_pages(c);
+		c->at = c->next_page;
 		c->next_page += page_size;
-		kbuffer_load_subbuffer(c->kbuf, (void *)(c->file + c->page));
+		rb_page_load(&c->page, c->file + c->at,
+			     c->end - c->at < page_size ? c->end - c->at : page_size, c->long8);
 		c->loaded = true;
 	}
 }
 
 static void cursor_advance(struct cpu_cursor *c, uint32_t page_size)
 {
-	kbuffer_next_event(c->kbuf, NULL);
+	rb_page_next(&c->page);
 	cursor_peek(c, page_size);
 }
 
@@ -73,15 +98,13 @@ int datpages_iterate(const unsigned char *file, uint64_t size, const struct dat_
 		     struct tep_handle *tep, dat_record_fn fn, void *ctx)
 {
 	struct cpu_cursor *c = xcalloc((size_t)(fly->ncpus ? fly->ncpus : 1), sizeof(*c));
-	enum kbuffer_long_size ls = fly->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4;
 	int i, cpu, ret = 0;
 
+	(void)tep;
 	for (i = 0; i < fly->ncpus; i++) {
-		c[i].kbuf = kbuffer_alloc(ls, KBUFFER_ENDIAN_LITTLE);
-		if (tep_is_old_format(tep))
-			kbuffer_set_old_format(c[i].kbuf);
+		c[i].long8 = fly->long_size == 8;
 		c[i].file = file;
-		c[i].next_page = fly->offset[i];
+		c[i].next_page = c[i].released = fly->offset[i];
 		c[i].end = fly->offset[i] + fly->size[i] <= size ? fly->offset[i] + fly->size[i]
 								 : fly->offset[i];
 		c[i].rec.cpu = i;
@@ -92,8 +115,6 @@ int datpages_iterate(const unsigned char *file, uint64_t size, const struct dat_
 		ret = fn(&c[cpu].rec, cpu, ctx);
 		cursor_advance(&c[cpu], fly->page_size);
 	}
-	for (i = 0; i < fly->ncpus; i++)
-		kbuffer_free(c[i].kbuf);
 	free(c);
 	return ret < 0 ? ret : 0;
 }
