@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -45,6 +46,8 @@ struct layout {
 	const char *compression;	/* v7: "none", "zstd", "zlib" */
 	struct tepguard *guard;		/* the formats libtraceevent will parse */
 	struct dat_flyrecord *fly;	/* what is learnt of the top buffer's pages */
+	const unsigned char *map;	/* the file's map, which checked pages of leave */
+	uint64_t map_size;
 };
 
 /* trace-cmd's options that make libtracecmd change the pages' timestamps */
@@ -263,14 +266,33 @@ static bool page_ok(const struct layout *l, const unsigned char *page, uint64_t 
 	return size + lost_count <= l->page_size - header && size + lost_count <= n - header;
 }
 
-/* Pages one after another, n bytes in all; the last may be cut short. */
+/* The file's pages in [from, to) of the map given back: checked, and read again later. */
+static void release_checked(const struct layout *l, const unsigned char *from,
+			    const unsigned char *to)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)from + page - 1) / page * page, b = (uintptr_t)to / page * page;
+
+	if (b > a && from >= l->map && to <= l->map + l->map_size)	/* not bytes decompressed */
+		madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+/*
+ * Pages one after another, n bytes in all; the last may be cut short.
+ * What was checked is given back as it goes (a 76 MB file is not held whole).
+ */
 static bool pages_ok(const struct layout *l, const unsigned char *p, uint64_t n)
 {
-	uint64_t at;
+	uint64_t at, released = 0;
 
-	for (at = 0; at < n; at += l->page_size)
+	for (at = 0; at < n; at += l->page_size) {
 		if (!page_ok(l, p + at, n - at < l->page_size ? n - at : l->page_size))
 			return false;
+		if (at - released >= (4u << 20)) {
+			release_checked(l, p + released, p + at);
+			released = at;
+		}
+	}
 	return true;
 }
 
@@ -553,6 +575,8 @@ enum dat_layout datlayout_check(int fd, int version, struct dat_flyrecord *fly)
 		return DAT_LAYOUT_DAMAGED;
 	memset(&l, 0, sizeof(l));
 	l.p = map;
+	l.map = map;
+	l.map_size = (uint64_t)st.st_size;
 	l.size = (uint64_t)st.st_size;
 	l.at = 10;
 	lay_string(&l);		/* the version */
