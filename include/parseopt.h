@@ -136,7 +136,7 @@ extern const char *const po_events_names[];	/* enum capture_events - 1 */
 	.argh = "FORMAT", .names = out_format_names, .noun = "", .hidden_value = true, \
 	.help = "text (the default: trace_analyze.py's layout), csv or json, for every report" }
 #define OPT_THREADS(var) OPT_UINT(0, "threads", (var), "N", 0, 64, "a number from 0 to 64", \
-	"parser threads (default 0: one per CPU, at most 4)")
+	"parser threads (default 0: one per CPU, at most 4; a trace.dat or perf.data: 2)")
 #define OPT_KERNEL(var) OPT_INPUT('k', "kernel", (var), "DIR|INDEX", \
 	"the built kernel tree (or its index, --save-index): its System.map resolves hex " \
 	"call sites, its objects place call sites in directories")

@@ -17,6 +17,7 @@
 
 #define BATCH_EVENTS 1024
 #define BATCHES 8
+#define WRITE_AHEAD 4
 
 struct batch {
 	struct kmem_event *events;
@@ -81,6 +82,8 @@ static void batch_event(void *ctx, const struct kmem_event *ev)
 	struct binpipe *p = ctx;
 	struct batch *b = p->filling ? p->filling : (p->filling = take_empty_batch(p));
 
+	if (b->n + WRITE_AHEAD < BATCH_EVENTS)	/* its lines were the consumer's: ask for them early */
+		event_prefetch_for_write(&b->events[b->n + WRITE_AHEAD]);
 	b->events[b->n++] = *ev;
 	if (b->n == BATCH_EVENTS) {
 		hand_over(p, b);
