@@ -26,20 +26,20 @@
 #include <string.h>
 #include <time.h>
 
-#include <kbuffer.h>
 #include <traceevent/event-parse.h>
 
 #include "capture_local.h"
+#include "rbpage.h"
 
 #define WAIT_DEPTH 16		/* events of a CPU that may still get a stack */
 
 struct cursor {
 	struct raw_page *pages;	/* taken from the queue, the current one first */
 	struct raw_page *last;
-	struct kbuffer *kb;
-	void *event;		/* the next record to hand on, or NULL */
-	unsigned long long ts;
-	bool loaded;		/* pages is loaded into kb */
+	struct rb_page page;	/* the current page, read as kbuffer reads it (rbpage.h) */
+	const void *event;	/* the next record to hand on, or NULL */
+	uint64_t ts;
+	bool loaded;		/* pages is loaded into page */
 	int missed;		/* the loaded page says records were lost before it: not said yet */
 	uint8_t nwait;		/* frees buffer: its events waiting for a stack, oldest first */
 	bool kept[WAIT_DEPTH];
@@ -172,12 +172,12 @@ static bool load_next_page(struct merge *m, int q)
 		if (!k->pages)
 			return false;
 		k->loaded = true;
-		if (kbuffer_load_subbuffer(k->kb, k->pages->data) < 0)
-			continue;	/* a page the library cannot read: skipped */
-		k->missed = kbuffer_missed_events(k->kb);
+		rb_page_load(&k->page, k->pages->data, k->pages->len > 0 ? (size_t)k->pages->len : 0,
+			     sizeof(long) == 8);
+		k->missed = rb_page_missed(&k->page);
 		if (k->missed)
 			k->nwait = 0;	/* a gap: earlier events' stacks are lost too */
-		k->event = kbuffer_read_event(k->kb, &k->ts);
+		k->event = rb_page_read(&k->page, &k->ts);
 		if (k->event)
 			return true;
 	}
@@ -187,7 +187,8 @@ static void advance(struct merge *m, int q)
 {
 	struct cursor *k = &m->cur[q];
 
-	k->event = kbuffer_next_event(k->kb, &k->ts);
+	rb_page_next(&k->page);
+	k->event = rb_page_read(&k->page, &k->ts);
 	if (!k->event)
 		load_next_page(m, q);
 }
@@ -195,16 +196,12 @@ static void advance(struct merge *m, int q)
 struct merge *merge_new(struct capture *c)
 {
 	struct merge *m = xcalloc(1, sizeof(*m));
-	int q;
 
 	m->c = c;
 	m->handed = -1;
 	m->nqueues = c->nbufs * c->ncpus;
 	m->cur = xcalloc((size_t)m->nqueues, sizeof(*m->cur));
 	m->read_to = xcalloc((size_t)m->nqueues, sizeof(*m->read_to));
-	for (q = 0; q < m->nqueues; q++)
-		m->cur[q].kb = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-					     KBUFFER_ENDIAN_LITTLE);
 	return m;
 }
 
@@ -221,7 +218,6 @@ void merge_free(struct merge *m)
 			next = p->next;
 			free(p);
 		}
-		kbuffer_free(m->cur[q].kb);
 	}
 	free(m->live.keys);
 	free(m->live.state);
@@ -391,8 +387,8 @@ enum merge_item merge_next(struct merge *m, struct merged *out)
 		memset(&m->rec, 0, sizeof(m->rec));
 		m->rec.ts = k->ts;
 		m->rec.cpu = q % m->c->ncpus;
-		m->rec.data = k->event;
-		m->rec.size = kbuffer_event_size(k->kb);
+		m->rec.data = (void *)k->event;
+		m->rec.size = rb_page_event_size(&k->page);
 		keep = keep_record(m, q, &m->rec, &is_stack);
 		if (!keep) {
 			advance(m, q);
