@@ -763,11 +763,15 @@ static bool reads_the_whole_log(const struct analysis_request *o)
 	       !o->has_time_start && !o->has_time_end && !o->has_peak_at;
 }
 
-/* Does this --save-db run keep the results too: is it one whose rows are call sites? */
+/*
+ * Does this --save-db run keep the results too: one over a log (record's
+ * live capture does only the work asked for, so as not to fall behind the
+ * kernel) whose rows are call sites?
+ */
 static bool saves_results(const struct analysis_request *o)
 {
-	return o->save_db && reads_the_whole_log(o) && !group_is_by_event_field(o->group_by) &&
-	       o->group_by != GROUP_ORIGIN;
+	return o->save_db && !o->live && reads_the_whole_log(o) &&
+	       !group_is_by_event_field(o->group_by) && o->group_by != GROUP_ORIGIN;
 }
 
 /*

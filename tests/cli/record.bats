@@ -179,6 +179,12 @@ pipe_allocs() {
 	"$TA" -q --db-file kmem.db -c db.account
 	"$TA" -q -f kmem.log -c log.account
 	cmp db.account log.account
+	# a recording keeps no report data (its work stays what was asked): its reports replay
+	"$TA" -q -f kmem.log --summary log.summary
+	"$TA" -q --db-file kmem.db --summary db.summary
+	cmp log.summary db.summary
+	run env TA_TEST_NO_REPLAY=1 "$TA" -q --db-file kmem.db --summary x
+	[ "$status" -eq 1 ]
 }
 
 @test "record without -o: the analysis alone, the summary on stderr" {
