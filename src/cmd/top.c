@@ -312,6 +312,14 @@ static void *read_capture(void *arg)
 	struct live_account *l = arg;
 	struct ta_error err;
 
+	/*
+	 * Before the first event is taken, so that this thread's own first
+	 * allocations are known as top's (noted after pthread_create, this
+	 * thread could take events before the main thread had noted it)
+	 */
+	pthread_mutex_lock(&l->lock);
+	note_own_threads(l);
+	pthread_mutex_unlock(&l->lock);
 	if (analysis_read(&l->a, &err) < 0) {
 		l->error = err;
 		atomic_store(&l->failed, 1);
@@ -349,9 +357,6 @@ static int start_reading(struct live_account *l, struct capture *c, struct ta_er
 	if (pthread_create(&l->reader, NULL, read_capture, l) != 0)
 		return error_set(err, "cannot start top's capture thread");
 	l->reading = true;
-	pthread_mutex_lock(&l->lock);
-	note_own_threads(l);
-	pthread_mutex_unlock(&l->lock);
 	return 0;
 }
 
