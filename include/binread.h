@@ -47,11 +47,6 @@ struct binread_config {
 	int threads;			/* --threads: 1 reads on the calling thread; else a
 					   reader thread decodes while it hands on (binpipe.c) */
 	event_fn on_event;
-	/*
-	 * May be NULL: where the reader may make its next event, so that
-	 * on_event of it copies nothing (binpipe.c gives its batch's next slot).
-	 */
-	struct kmem_event *(*event_slot)(void *ctx);
 	/* may be NULL: events about to be handed on, as read_config's */
 	void (*on_lookahead)(void *ctx, const struct kmem_event *ev, int far);
 	void *ctx;

@@ -77,15 +77,6 @@ static void hand_over(struct binpipe *p, struct batch *b)
 	pthread_mutex_unlock(&p->lock);
 }
 
-/* The batch's next slot: the reader makes its event there (binread_config.event_slot). */
-static struct kmem_event *batch_slot(void *ctx)
-{
-	struct binpipe *p = ctx;
-	struct batch *b = p->filling ? p->filling : (p->filling = take_empty_batch(p));
-
-	return &b->events[b->n];
-}
-
 static void batch_event(void *ctx, const struct kmem_event *ev)
 {
 	struct binpipe *p = ctx;
@@ -93,9 +84,7 @@ static void batch_event(void *ctx, const struct kmem_event *ev)
 
 	if (b->n + WRITE_AHEAD < BATCH_EVENTS)	/* its lines were the consumer's: ask for them early */
 		event_prefetch_for_write(&b->events[b->n + WRITE_AHEAD]);
-	if (ev != &b->events[b->n])	/* made elsewhere (not in batch_slot's): copied */
-		b->events[b->n] = *ev;
-	b->n++;
+	b->events[b->n++] = *ev;
 	if (b->n == BATCH_EVENTS) {
 		hand_over(p, b);
 		p->filling = NULL;
@@ -173,7 +162,6 @@ static void pipe_init(struct binpipe *p, int fd, enum binary_kind kind,
 	p->reader_cfg = *cfg;
 	p->reader_cfg.strings = &p->local;
 	p->reader_cfg.on_event = batch_event;
-	p->reader_cfg.event_slot = batch_slot;
 	p->reader_cfg.on_lookahead = NULL;
 	p->reader_cfg.ctx = p;
 	fresh_ids_begin(&p->pending, &p->local);

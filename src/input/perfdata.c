@@ -809,8 +809,7 @@ static void take_sample(struct perf_read *r, const unsigned char *p, uint64_t le
 {
 	struct parse_stats *st = &r->out->stats;
 	struct tep_record rec;
-	struct kmem_event local, *ev = r->cfg->event_slot ? r->cfg->event_slot(r->cfg->ctx)
-						       : &local;
+	struct kmem_event ev;
 	struct sample s;
 	uint64_t printed = 0;
 	uint32_t stack = STACK_NONE;
@@ -846,21 +845,21 @@ static void take_sample(struct perf_read *r, const unsigned char *p, uint64_t le
 	rec.cpu = (int)s.cpu;
 	rec.data = (void *)s.raw;
 	rec.size = (int)s.raw_size;
-	what = s.raw_size >= 2 ? tepkmem_decode(&r->k, &rec, ev) : TEPKMEM_OTHER;
+	what = s.raw_size >= 2 ? tepkmem_decode(&r->k, &rec, &ev) : TEPKMEM_OTHER;
 	if (what == TEPKMEM_EVENT) {
-		st->events[ev->kind]++;
-		if (!(kmem_is_page(ev->kind) && !(r->cfg->want & WANT_PAGE))) {
-			ev->line = r->line;
-			ev->pid = (int32_t)s.tid;
-			ev->comm = (r->cfg->want & WANT_COMM) ? comm_of(r, (int32_t)s.tid) : STR_NONE;
-			ev->stack = stack;
+		st->events[ev.kind]++;
+		if (!(kmem_is_page(ev.kind) && !(r->cfg->want & WANT_PAGE))) {
+			ev.line = r->line;
+			ev.pid = (int32_t)s.tid;
+			ev.comm = (r->cfg->want & WANT_COMM) ? comm_of(r, (int32_t)s.tid) : STR_NONE;
+			ev.stack = stack;
 			if (r->cfg->want & WANT_STACK) {
 				if (stack == STACK_NONE)
 					st->stacks.events_without++;
 				else
 					st->stacks.events_with++;
 			}
-			r->cfg->on_event(r->cfg->ctx, ev);
+			r->cfg->on_event(r->cfg->ctx, &ev);
 		}
 	} else if (what == TEPKMEM_MALFORMED) {
 		st->malformed++;
