@@ -876,9 +876,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.help = "per row (per slab cache with --group-by cache), how its live bytes grew: "
 			"at the start, the end and the peak, bytes per second and r2, the eighth "
 			"of the log in which it grew most",
-		/* the pages too: the timeline's slices span every event, as beside any
-		 * other report that reads it (--timeline, --summary, --peak) */
-		.shape = SHAPE_TABLES, .needs = NEED_TIMELINE | NEED_EVENTS | NEED_PAGES,
+		.shape = SHAPE_TABLES, .needs = NEED_TIMELINE | NEED_EVENTS,
 		.requires = REQUIRES_LOG, .top = true,
 		.without_log = "--growth needs a log (-f LOG or --db-file DB)",
 		.hint = "--growth", .tables = write_growth_rows, .snapshot_tables = write_growth_rows,
