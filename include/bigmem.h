@@ -27,4 +27,11 @@ void *bigmem_grow(void *p, size_t old_bytes, size_t new_bytes);
 /* Give back p of bytes (NULL: nothing). */
 void bigmem_free(void *p, size_t bytes);
 
+/*
+ * The whole pages inside [data, data + len) of a mapping given back to the
+ * kernel (MADV_DONTNEED): a file's map read once no longer counts in the
+ * process's memory, and reads a page again from the file if it is touched.
+ */
+void pages_give_back(const void *data, size_t len);
+
 #endif

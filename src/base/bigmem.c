@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "bigmem.h"
 #include "error.h"
@@ -86,3 +87,13 @@ void bigmem_free(void *p, size_t bytes)
 }
 
 #endif
+
+void pages_give_back(const void *data, size_t len)
+{
+	const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)data + page - 1) & ~(page - 1);
+	uintptr_t b = ((uintptr_t)data + len) & ~(page - 1);
+
+	if (b > a)
+		madvise((void *)a, b - a, MADV_DONTNEED);
+}

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "bigmem.h"
 #include "binfile.h"
 
 #define WRITE_BUFFER (1u << 20)
@@ -305,7 +306,6 @@ static int check_identity(struct binfile *f, const struct binfile_header *h,
 static uint64_t hash_region(const struct binfile *f, uint64_t off, uint64_t len)
 {
 	const uint64_t piece = 8u << 20;
-	const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	XXH3_state_t *st;
 	uint64_t done = 0, h;
 
@@ -319,13 +319,9 @@ static uint64_t hash_region(const struct binfile *f, uint64_t off, uint64_t len)
 	XXH3_64bits_reset(st);
 	while (done < len) {
 		uint64_t n = len - done < piece ? len - done : piece;
-		uintptr_t a = (uintptr_t)(f->map + off + done), b = a + (uintptr_t)n;
 
 		XXH3_64bits_update(st, f->map + off + done, (size_t)n);
-		a = (a + page - 1) & ~(page - 1);
-		b &= ~(page - 1);
-		if (b > a)
-			madvise((void *)a, b - a, MADV_DONTNEED);
+		pages_give_back(f->map + off + done, (size_t)n);
 		done += n;
 	}
 	h = XXH3_64bits_digest(st);
@@ -572,11 +568,6 @@ int binfile_read_section(struct binfile *f, uint32_t id, const void **data, size
 
 void binfile_release(const struct binfile *f, const void *data, size_t len)
 {
-	const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t a = ((uintptr_t)data + page - 1) & ~(page - 1);
-	uintptr_t b = ((uintptr_t)data + len) & ~(page - 1);
-
 	(void)f;
-	if (b > a)
-		madvise((void *)a, b - a, MADV_DONTNEED);
+	pages_give_back(data, len);
 }

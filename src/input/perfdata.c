@@ -40,6 +40,7 @@
 
 #include <zstd.h>
 
+#include "bigmem.h"
 #include "binread.h"
 #include "scratch.h"
 #include "text_stacks.h"
@@ -1031,7 +1032,7 @@ static uint64_t pipe_tracing_bytes(const struct perf_read *r, uint64_t at, uint1
  */
 static void release_read_pages(struct perf_read *r, uint64_t at)
 {
-	uint64_t upto = at, page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t upto = at;
 	size_t i;
 
 	if (r->pipe || r->file_map)
@@ -1039,12 +1040,11 @@ static void release_read_pages(struct perf_read *r, uint64_t at)
 	for (i = 0; i < r->nq; i++)
 		if (r->q[i].offset < upto)
 			upto = r->q[i].offset;
-	upto = upto / page * page;
+	if (!r->released)
+		r->released = r->data.offset;
 	if (upto < r->released + RELEASE_AT_ONCE)
 		return;
-	if (!r->released)
-		r->released = r->data.offset / page * page;
-	madvise((void *)(r->map + r->released), upto - r->released, MADV_DONTNEED);
+	pages_give_back(r->map + r->released, (size_t)(upto - r->released));
 	r->released = upto;
 }
 

@@ -19,10 +19,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 
+#include "bigmem.h"
 #include "tracedat_layout.h"
 #include "error.h"
 #include "tepguard.h"
@@ -270,11 +270,8 @@ static bool page_ok(const struct layout *l, const unsigned char *page, uint64_t 
 static void release_checked(const struct layout *l, const unsigned char *from,
 			    const unsigned char *to)
 {
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t a = ((uintptr_t)from + page - 1) / page * page, b = (uintptr_t)to / page * page;
-
-	if (b > a && from >= l->map && to <= l->map + l->map_size)	/* not bytes decompressed */
-		madvise((void *)a, b - a, MADV_DONTNEED);
+	if (from >= l->map && to <= l->map + l->map_size)	/* not bytes decompressed */
+		pages_give_back(from, (size_t)(to - from));
 }
 
 /*

@@ -12,11 +12,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include <event-parse.h>
 
+#include "bigmem.h"
 #include "error.h"
 #include "rbpage.h"
 #include "tracedat_pages.h"
@@ -42,11 +41,7 @@ struct cpu_cursor {
  */
 static void release_read_pages(struct cpu_cursor *c)
 {
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	uint64_t from = (c->released + page - 1) / page * page, to = c->next_page / page * page;
-
-	if (to > from)
-		madvise((void *)(c->file + from), (size_t)(to - from), MADV_DONTNEED);
+	pages_give_back(c->file + c->released, (size_t)(c->next_page - c->released));
 	c->released = c->next_page;
 }
 
