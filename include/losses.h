@@ -48,7 +48,7 @@ void loss_windows_apply(struct loss_windows *l, const struct kmem_event *ev);
  */
 void loss_windows_finish(struct loss_windows *l, bool overrun, bool complete);
 
-/* The first window that ends after an allocation at alloc_ns, or NULL: it is held. */
+/* Once finished: the first window that ends after an allocation at alloc_ns, or NULL: it is held. */
 const struct loss_window *loss_window_after(const struct loss_windows *l, uint64_t alloc_ns);
 
 /* The live objects of live (ptrmap.h) allocated before a window end: count and bytes. */

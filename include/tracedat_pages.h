@@ -11,17 +11,13 @@
 
 #include "tracedat_layout.h"
 
-struct tep_handle;
 struct tep_record;
 
 /* Called per record, as tracecmd_iterate_events' callback (no handle); < 0 stops. */
 typedef int (*dat_record_fn)(struct tep_record *rec, int cpu, void *ctx);
 
-/*
- * The records of fly's pages in file (size bytes), decoded by tep's header
- * page: the last callback's value (< 0 stopped it), or 0.
- */
+/* The records of fly's pages in file (size bytes): the last callback's value (< 0 stopped it), or 0. */
 int datpages_iterate(const unsigned char *file, uint64_t size, const struct dat_flyrecord *fly,
-		     struct tep_handle *tep, dat_record_fn fn, void *ctx);
+		     dat_record_fn fn, void *ctx);
 
 #endif

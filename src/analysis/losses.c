@@ -110,14 +110,8 @@ void loss_windows_finish(struct loss_windows *l, bool overrun, bool complete)
  */
 const struct loss_window *loss_window_after(const struct loss_windows *l, uint64_t alloc_ns)
 {
-	uint32_t lo = 0, hi = l->n, i;
+	uint32_t lo = 0, hi = l->n;
 
-	if (!l->end_max) {	/* not finished: the windows in the order they came */
-		for (i = 0; i < l->n; i++)
-			if (l->w[i].end_ns > alloc_ns)
-				return &l->w[i];
-		return NULL;
-	}
 	if (!l->n || l->end_max[l->n - 1] <= alloc_ns)
 		return NULL;	/* after every window's end: the usual case of a young object */
 	while (lo < hi) {

@@ -16,7 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <kbuffer.h>
 #include <tracefs.h>
 
 #include "capture_local.h"

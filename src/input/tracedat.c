@@ -180,7 +180,7 @@ static int iterate_records(struct tracecmd_input *handle, int fd, const struct d
 	    (map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED)
 		return tracecmd_iterate_events(handle, NULL, 0, take_record, r);
 	madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
-	rc = datpages_iterate(map, (uint64_t)st.st_size, fly, tracecmd_get_tep(handle),
+	rc = datpages_iterate(map, (uint64_t)st.st_size, fly,
 			      take_page_record, r);
 	munmap(map, (size_t)st.st_size);
 	return rc;

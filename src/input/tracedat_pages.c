@@ -90,12 +90,11 @@ static int earliest_cpu(const struct cpu_cursor *c, int n)
 }
 
 int datpages_iterate(const unsigned char *file, uint64_t size, const struct dat_flyrecord *fly,
-		     struct tep_handle *tep, dat_record_fn fn, void *ctx)
+		     dat_record_fn fn, void *ctx)
 {
 	struct cpu_cursor *c = xcalloc((size_t)(fly->ncpus ? fly->ncpus : 1), sizeof(*c));
 	int i, cpu, ret = 0;
 
-	(void)tep;
 	for (i = 0; i < fly->ncpus; i++) {
 		c[i].long8 = fly->long_size == 8;
 		c[i].file = file;

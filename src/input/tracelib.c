@@ -38,7 +38,6 @@
 	R(int, kbuffer_missed_events, (struct kbuffer *kbuf), (kbuf))		\
 	R(void *, kbuffer_next_event, (struct kbuffer *kbuf, unsigned long long *ts), (kbuf, ts))	\
 	R(void *, kbuffer_read_event, (struct kbuffer *kbuf, unsigned long long *ts), (kbuf, ts))	\
-	V(kbuffer_set_old_format, (struct kbuffer *kbuf), (kbuf))		\
 	R(struct tep_handle *, tep_alloc, (void), ())				\
 	R(const char *, tep_data_comm_from_pid, (struct tep_handle *tep, int pid), (tep, pid))	\
 	R(int, tep_data_pid, (struct tep_handle *tep, struct tep_record *rec), (tep, rec))	\

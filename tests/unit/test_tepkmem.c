@@ -254,7 +254,7 @@ static void check_capture(const char *path, bool expect_walk)
 		assert_int_equal(fstat(fd, &st), 0);
 		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 		assert_true(map != MAP_FAILED);
-		assert_int_equal(datpages_iterate(map, (uint64_t)st.st_size, &fly, c.tep,
+		assert_int_equal(datpages_iterate(map, (uint64_t)st.st_size, &fly,
 						  keep_walked, &c), 0);
 		assert_true(c.nwalked > 0);
 	}
