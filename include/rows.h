@@ -64,6 +64,17 @@ struct row_namer {
 	const void *ctx;
 };
 
+/*
+ * id's row in names (its name interned), named once an id: cache[id] keeps
+ * it (UINT32_MAX: not yet; ids from ncache on are named each time). For the
+ * reports that meet an id once a live object.
+ */
+uint32_t row_of_id(const struct row_namer *namer, struct strtab *names, uint32_t *cache,
+		   uint32_t ncache, uint32_t id);
+
+/* A cache for row_of_id of n ids, none named yet. */
+uint32_t *row_cache_new(uint32_t n);
+
 /* Which ids of an account a report keeps (-b); NULL or keep NULL: every id. */
 struct row_filter {
 	bool (*keep)(const void *ctx, uint32_t id);

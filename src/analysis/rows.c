@@ -160,3 +160,25 @@ void account_rows_release(struct account_rows *rows)
 	strtab_release(&rows->names);
 	memset(rows, 0, sizeof(*rows));
 }
+
+uint32_t *row_cache_new(uint32_t n)
+{
+	uint32_t *cache = xmalloc((n ? n : 1) * sizeof(*cache));
+
+	memset(cache, 0xff, (n ? n : 1) * sizeof(*cache));
+	return cache;
+}
+
+uint32_t row_of_id(const struct row_namer *namer, struct strtab *names, uint32_t *cache,
+		   uint32_t ncache, uint32_t id)
+{
+	char name[CALLSITE_NAME_MAX];
+	size_t len;
+
+	if (id < ncache && cache[id] != UINT32_MAX)
+		return cache[id];
+	len = namer->name(namer->ctx, id, name, sizeof(name));
+	if (id >= ncache)
+		return strtab_intern(names, name, len);
+	return cache[id] = strtab_intern(names, name, len);
+}

@@ -56,20 +56,14 @@ static int by_objects(const void *pa, const void *pb, void *pctx)
 		      strtab_get(c->names, *(const uint32_t *)pb));
 }
 
-/* Where id's objects are counted: its name's line, named once an id (at_of caches it). */
+/* Where id's objects are counted: its name's line (at_of: ids named so far). */
 static uint32_t line_of(const struct lifetime_query *q, struct strtab *names,
-			struct lifetime_line **lines, uint32_t *cap, uint32_t *at_of, uint32_t id)
+			struct lifetime_line **lines, uint32_t *cap, uint32_t *at_of, uint32_t nids,
+			uint32_t id)
 {
-	char name[CALLSITE_NAME_MAX];
-	size_t len;
-	uint32_t at;
+	uint32_t at = row_of_id(q->namer, names, at_of, nids, id);
 
-	if (at_of[id] != UINT32_MAX)
-		return at_of[id];
-	len = q->namer->name(q->namer->ctx, id, name, sizeof(name));
-	at = strtab_intern(names, name, len);
 	*lines = xgrow_zeroed(*lines, cap, at, sizeof(**lines));
-	at_of[id] = at;
 	return at;
 }
 
@@ -86,21 +80,20 @@ static struct lifetime_line *lines_of(const struct lifetime_query *q, struct str
 	for (i = 0; i < m->nrecs; i++)	/* ids: the rows', and the live objects' */
 		if (m->recs[i].ptr && m->recs[i].call_site >= nids)
 			nids = m->recs[i].call_site + 1;
-	at_of = xmalloc((nids ? nids : 1) * sizeof(*at_of));
-	memset(at_of, 0xff, (nids ? nids : 1) * sizeof(*at_of));
+	at_of = row_cache_new(nids);
 	for (id = 0; id < q->lifetimes->nrows; id++) {
 		const struct lifetime_row *r = &q->lifetimes->rows[id];
 
 		if (!r->freed)
 			continue;
-		at = line_of(q, names, &lines, &cap, at_of, id);
+		at = line_of(q, names, &lines, &cap, at_of, nids, id);
 		for (b = 0; b < LIFETIME_BUCKETS; b++)
 			lines[at].count[b] += r->count[b];
 		lines[at].freed += r->freed;
 	}
 	for (i = 0; i < m->nrecs; i++)
 		if (m->recs[i].ptr) {
-			at = line_of(q, names, &lines, &cap, at_of, m->recs[i].call_site);
+			at = line_of(q, names, &lines, &cap, at_of, nids, m->recs[i].call_site);
 			lines[at].never_freed++;	/* after the call: it may move lines */
 		}
 	free(at_of);

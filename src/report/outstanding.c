@@ -123,21 +123,6 @@ static void add_uncertain_table(struct out_doc *d, const struct uncertain_rows *
 	free(order);
 }
 
-/* The row of call site id in names: its name interned the first time (cache: ids seen). */
-static uint32_t row_named(const struct outstanding_query *q, struct strtab *names,
-			  uint32_t *cache, uint32_t ncache, uint32_t id)
-{
-	char name[CALLSITE_NAME_MAX];
-	size_t len;
-
-	if (id < ncache && cache[id] != UINT32_MAX)
-		return cache[id];
-	len = q->namer->name(q->namer->ctx, id, name, sizeof(name));
-	if (id >= ncache)
-		return strtab_intern(names, name, len);
-	return cache[id] = strtab_intern(names, name, len);
-}
-
 /* Live allocations old enough, each tagged with its row (report name). */
 static struct live_item *collect_live(const struct outstanding_query *q, struct strtab *names,
 				      size_t *n, struct uncertain_rows *u, struct strtab *unames)
@@ -149,10 +134,8 @@ static struct live_item *collect_live(const struct outstanding_query *q, struct 
 	size_t i;
 
 	/* each call site named once, in the order its objects come, as the tables' rows */
-	row_of = xmalloc((nsites ? nsites : 1) * sizeof(*row_of));
-	urow_of = xmalloc((nsites ? nsites : 1) * sizeof(*urow_of));
-	memset(row_of, 0xff, (nsites ? nsites : 1) * sizeof(*row_of));
-	memset(urow_of, 0xff, (nsites ? nsites : 1) * sizeof(*urow_of));
+	row_of = row_cache_new(nsites);
+	urow_of = row_cache_new(nsites);
 	*n = 0;
 	for (i = 0; i < m->nrecs; i++) {
 		const struct live_alloc *a = &m->recs[i];
@@ -164,11 +147,11 @@ static struct live_item *collect_live(const struct outstanding_query *q, struct 
 		if (age < q->min_age_ns || !row_kept(&q->rows_kept, a->call_site))
 			continue;
 		if (q->losses && (w = loss_window_after(q->losses, a->ts_ns)) != NULL) {
-			add_uncertain(u, row_named(q, unames, urow_of, nsites, a->call_site),
+			add_uncertain(u, row_of_id(q->namer, unames, urow_of, nsites, a->call_site),
 				      a->bytes_alloc, w);
 			continue;	/* its free may be among the lost events: not held */
 		}
-		items[*n].row = row_named(q, names, row_of, nsites, a->call_site);
+		items[*n].row = row_of_id(q->namer, names, row_of, nsites, a->call_site);
 		items[*n].age_ns = age;
 		items[*n].bytes = a->bytes_alloc;
 		(*n)++;
