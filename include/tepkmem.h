@@ -66,6 +66,7 @@ struct tepkmem {
 	struct gfp_name *gfps;		/* (event, value) -> id, a few dozen */
 	uint32_t ngfps, gfps_cap;
 	bool round_to_usec;		/* timestamps as tracefs text prints them (rounded) */
+	bool has_last_pid;		/* none yet: any pid, -1 too, may be a record's */
 	int last_pid;			/* the comm of the last pid, to skip the lookup */
 	uint32_t last_comm;
 	uint32_t *frames;		/* the last stack record's frame ids */

@@ -131,7 +131,6 @@ void tepkmem_init(struct tepkmem *k, struct tep_handle *tep, struct trace_string
 	k->want = want;
 	k->resolve = resolve;
 	k->resolve_ctx = resolve_ctx;
-	k->last_pid = -1;
 	k->stack_type = -1;
 	stack = tep_find_event_by_name(tep, "ftrace", "kernel_stack");
 	size = stack ? tep_find_field(stack, "size") : NULL;
@@ -500,9 +499,10 @@ uint32_t tepkmem_comm(struct tepkmem *k, int pid)
 {
 	const char *comm;
 
-	if (pid == k->last_pid)
+	if (k->has_last_pid && pid == k->last_pid)
 		return k->last_comm;
 	comm = tep_data_comm_from_pid(k->tep, pid);
+	k->has_last_pid = true;
 	k->last_pid = pid;
 	k->last_comm = comm ? intern_text(&k->strings->comms, comm, strlen(comm)) : STR_NONE;
 	return k->last_comm;
