@@ -16,7 +16,14 @@ struct tep_record;
 /* Called per record, as tracecmd_iterate_events' callback (no handle); < 0 stops. */
 typedef int (*dat_record_fn)(struct tep_record *rec, int cpu, void *ctx);
 
-/* The records of fly's pages in file (size bytes): the last callback's value (< 0 stopped it), or 0. */
+/* What datpages_iterate returns for a page whose header breaks the kernel's rule (dat_page_ok). */
+#define DATPAGES_DAMAGED (-1000)
+
+/*
+ * The records of fly's pages in file (size bytes), each page checked as it
+ * is loaded: the last callback's value (< 0 stopped it), DATPAGES_DAMAGED
+ * at a damaged page, or 0.
+ */
 int datpages_iterate(const unsigned char *file, uint64_t size, const struct dat_flyrecord *fly,
 		     dat_record_fn fn, void *ctx);
 

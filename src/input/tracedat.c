@@ -24,14 +24,19 @@
 
 #include <trace-cmd/trace-cmd.h>
 
+#include "bigmem.h"
 #include "binread.h"
 #include "tracedat_layout.h"
+#include "tracedat_tep.h"
 #include "tracedat_pages.h"
 #include "binread_stacks.h"
 #include "tepguard.h"
 #include "tepkmem.h"
 #include "tepoverrides.h"
 #include "tracelib.h"
+
+#define DAMAGED_LAYOUT "'%s' is a damaged or cut trace.dat: its sections or CPU data are " \
+	"not where its header says or are damaged"
 
 struct tracedat_read {
 	const struct binread_config *cfg;
@@ -166,24 +171,16 @@ static int take_page_record(struct tep_record *rec, int cpu, void *ctx)
 }
 
 /*
- * The records in timestamp order: walked in place where the layout allows
- * (uncompressed, timestamps as recorded), else by libtracecmd.
+ * The records in timestamp order: walked in place in the mapped file when
+ * its layout allows (uncompressed, timestamps as recorded), else by
+ * libtracecmd.
  */
-static int iterate_records(struct tracecmd_input *handle, int fd, const struct dat_flyrecord *fly,
-			   struct tracedat_read *r)
+static int iterate_records(struct tracecmd_input *handle, const unsigned char *map,
+			   uint64_t size, const struct dat_flyrecord *fly, struct tracedat_read *r)
 {
-	struct stat st;
-	void *map;
-	int rc;
-
-	if (!fly->walkable || tep_is_old_format(tracecmd_get_tep(handle)) || fstat(fd, &st) < 0 ||
-	    (map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED)
+	if (!map)
 		return tracecmd_iterate_events(handle, NULL, 0, take_record, r);
-	madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
-	rc = datpages_iterate(map, (uint64_t)st.st_size, fly,
-			      take_page_record, r);
-	munmap(map, (size_t)st.st_size);
-	return rc;
+	return datpages_iterate(map, size, fly, take_page_record, r);
 }
 
 /*
@@ -242,8 +239,11 @@ int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *
 {
 	struct tracedat_read r;
 	struct dat_flyrecord fly;
-	struct tracecmd_input *handle;
-	struct tep_handle *tep;
+	struct tracecmd_input *handle = NULL;
+	struct tep_handle *tep = NULL;
+	unsigned char *map = NULL;
+	uint64_t map_size = 0;
+	struct stat st;
 	int dup_fd = dup(fd), rc;
 
 	if (dup_fd < 0)
@@ -265,38 +265,57 @@ int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *
 				 "describe its pages", cfg->name);
 	default:
 		close(dup_fd);
-		return error_set(err, "'%s' is a damaged or cut trace.dat: its sections or CPU data "
-				 "are not where its header says or are damaged", cfg->name);
+		return error_set(err, DAMAGED_LAYOUT, cfg->name);
 	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
-	switch (libtracecmd_opens_it(fd)) {
-	case OPEN_DIES:
-		close(dup_fd);
-		dat_flyrecord_release(&fly);
-		return error_set(err, "'%s' is a damaged trace.dat: libtracecmd crashes opening it",
-				 cfg->name);
-	case OPEN_HANGS:
-		close(dup_fd);
-		dat_flyrecord_release(&fly);
-		return error_set(err, "'%s' is a damaged trace.dat: libtracecmd does not finish "
-				 "opening it (%d s)", cfg->name, OPEN_PATIENCE_S);
-	default:
-		break;
-	}
-	lseek(dup_fd, 0, SEEK_SET);
 	memset(&r, 0, sizeof(r));
 	symbols_init(&r.file_syms);
-	tep_overrides_open(&r.file_syms);
-	handle = tracecmd_open_fd(dup_fd, TRACECMD_FL_LOAD_NO_PLUGINS);
-	tep_overrides_end();
-	if (!handle) {
-		symbols_release(&r.file_syms);
-		close(dup_fd);
-		dat_flyrecord_release(&fly);
-		return error_set(err, "'%s' is a trace.dat that libtracecmd cannot open: damaged, "
-				 "cut short, or of a version it does not read", cfg->name);
+	if (fly.walkable && fstat(fd, &st) == 0 &&
+	    (map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) != MAP_FAILED) {
+		map_size = (uint64_t)st.st_size;
+		madvise(map, (size_t)map_size, MADV_SEQUENTIAL);
+		tep = dat_tep_of_parts(map, &fly, &r.file_syms);
+		/* the old pages are libtracecmd's to read; pages with no 8-byte timestamp it
+		 * refuses (and crashes refusing: its probing child says so) */
+		if (!tep || tep_is_old_format(tep) || tep_get_header_timestamp_size(tep) != 8) {
+			if (tep)
+				tep_free(tep);
+			tep = NULL;
+			symbols_release(&r.file_syms);
+			symbols_init(&r.file_syms);
+			munmap(map, (size_t)map_size);
+			map = NULL;
+		}
 	}
-	tep = tracecmd_get_tep(handle);
+	if (!map) {
+		switch (libtracecmd_opens_it(fd)) {
+		case OPEN_DIES:
+			close(dup_fd);
+			dat_flyrecord_release(&fly);
+			return error_set(err, "'%s' is a damaged trace.dat: libtracecmd crashes "
+					 "opening it", cfg->name);
+		case OPEN_HANGS:
+			close(dup_fd);
+			dat_flyrecord_release(&fly);
+			return error_set(err, "'%s' is a damaged trace.dat: libtracecmd does not "
+					 "finish opening it (%d s)", cfg->name, OPEN_PATIENCE_S);
+		default:
+			break;
+		}
+		lseek(dup_fd, 0, SEEK_SET);
+		tep_overrides_open(&r.file_syms);
+		handle = tracecmd_open_fd(dup_fd, TRACECMD_FL_LOAD_NO_PLUGINS);
+		tep_overrides_end();
+		if (!handle) {
+			symbols_release(&r.file_syms);
+			close(dup_fd);
+			dat_flyrecord_release(&fly);
+			return error_set(err, "'%s' is a trace.dat that libtracecmd cannot open: "
+					 "damaged, cut short, or of a version it does not read",
+					 cfg->name);
+		}
+		tep = tracecmd_get_tep(handle);
+	}
 	r.cfg = cfg;
 	r.out = out;
 	r.facts = facts;
@@ -307,19 +326,27 @@ int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *
 	r.line = 1;	/* trace-cmd report's "cpus=N" */
 	out->stats.lines = 1;
 	out->stats.header_lines = out->stats.trace_headers = 1;
-	rc = iterate_records(handle, dup_fd, &fly, &r);
+	rc = iterate_records(handle, map, map_size, &fly, &r);
 	dat_flyrecord_release(&fly);
 	recpair_flush(&r.pair);
 	facts->symbols_from = r.by_kallsyms ? "the file's kallsyms"
 			      : r.by_map ? cfg->syms->path : NULL;
 	recpair_release(&r.pair);
 	tepkmem_release(&r.k);
-	tracecmd_close(handle);
+	if (handle) {
+		tracecmd_close(handle);
+	} else {
+		tep_free(tep);
+		munmap(map, (size_t)map_size);
+		close(dup_fd);
+	}
 	symbols_release(&r.file_syms);
 	free(r.last_offset);
 	if (r.going_round)
 		return error_set(err, "'%s' is a damaged trace.dat: libtracecmd reads one of its "
 				 "pages over and over", cfg->name);
+	if (rc == DATPAGES_DAMAGED)
+		return error_set(err, DAMAGED_LAYOUT, cfg->name);
 	if (rc < 0)
 		return error_set(err, "'%s': libtracecmd could not read its events to the end "
 				 "(a damaged or cut trace.dat)", cfg->name);

@@ -6,8 +6,9 @@
  * of the time of reading it. Here each CPU has a cursor on its pages in
  * the mapped file, each page read as libtraceevent's kbuffer reads it
  * (rbpage.h), and the earliest record of all cursors goes next. The
- * layout was checked first (tracedat_layout.c): every page's header fits
- * its page. Not here: compressed pages, timestamps libtracecmd would
+ * layout was checked first (tracedat_layout.c), but for these pages: each
+ * is checked as it is loaded (dat_page_ok), and the first damaged one ends
+ * the walk. Not here: compressed pages, timestamps libtracecmd would
  * change, the pre-2.6.31 page format (libtracecmd reads those).
  */
 #include <stdlib.h>
@@ -29,6 +30,7 @@ struct cpu_cursor {
 	uint64_t at, next_page, end;	/* the page's offset, the next one's, the end */
 	uint64_t released;		/* the file's bytes from here on are still mapped in */
 	bool long8;
+	bool damaged;			/* a page broke the rule: the walk stops */
 	bool loaded;
 	bool has_record;
 	struct tep_record rec;		/* the CPU's next record, when has_record */
@@ -48,7 +50,7 @@ static void release_read_pages(struct cpu_cursor *c)
 /* The CPU's next record into c->rec, loading pages as they run out; false at its end. */
 static bool cursor_peek(struct cpu_cursor *c, uint32_t page_size)
 {
-	uint64_t ts;
+	uint64_t ts, n;
 	void *data;
 
 	for (;;) {
@@ -66,8 +68,12 @@ static bool cursor_peek(struct cpu_cursor *c, uint32_t page_size)
 			release_read_pages(c);
 		c->at = c->next_page;
 		c->next_page += page_size;
-		rb_page_load(&c->page, c->file + c->at,
-			     c->end - c->at < page_size ? c->end - c->at : page_size, c->long8);
+		n = c->end - c->at < page_size ? c->end - c->at : page_size;
+		if (!dat_page_ok(c->file + c->at, n, page_size, c->long8 ? 8 : 4)) {
+			c->damaged = true;
+			return c->has_record = false;
+		}
+		rb_page_load(&c->page, c->file + c->at, n, c->long8);
 		c->loaded = true;
 	}
 }
@@ -94,6 +100,7 @@ int datpages_iterate(const unsigned char *file, uint64_t size, const struct dat_
 {
 	struct cpu_cursor *c = xcalloc((size_t)(fly->ncpus ? fly->ncpus : 1), sizeof(*c));
 	int i, cpu, ret = 0;
+	bool damaged = false;
 
 	for (i = 0; i < fly->ncpus; i++) {
 		c[i].long8 = fly->long_size == 8;
@@ -105,10 +112,13 @@ int datpages_iterate(const unsigned char *file, uint64_t size, const struct dat_
 		c[i].rec.ref_count = 1;
 		cursor_peek(&c[i], fly->page_size);
 	}
-	while (ret >= 0 && (cpu = earliest_cpu(c, fly->ncpus)) >= 0) {
+	for (i = 0; i < fly->ncpus; i++)
+		damaged |= c[i].damaged;
+	while (ret >= 0 && !damaged && (cpu = earliest_cpu(c, fly->ncpus)) >= 0) {
 		ret = fn(&c[cpu].rec, cpu, ctx);
 		cursor_advance(&c[cpu], fly->page_size);
+		damaged = c[cpu].damaged;
 	}
 	free(c);
-	return ret < 0 ? ret : 0;
+	return damaged ? DATPAGES_DAMAGED : ret < 0 ? ret : 0;
 }

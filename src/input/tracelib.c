@@ -59,6 +59,7 @@
 	  (s, event, name, record, val, err))					\
 	R(int, tep_get_cpus, (struct tep_handle *tep), (tep))			\
 	R(int, tep_get_header_page_size, (struct tep_handle *tep), (tep))	\
+	R(int, tep_get_header_timestamp_size, (struct tep_handle *tep), (tep))	\
 	R(bool, tep_is_old_format, (struct tep_handle *tep), (tep))		\
 	R(bool, tep_is_pid_registered, (struct tep_handle *tep, int pid), (tep, pid))	\
 	R(struct tep_event **, tep_list_events,					\
@@ -68,6 +69,8 @@
 	R(int, tep_parse_header_page,						\
 	  (struct tep_handle *tep, char *buf, unsigned long size, int long_size),	\
 	  (tep, buf, size, long_size))						\
+	R(int, tep_parse_saved_cmdlines, (struct tep_handle *tep, const char *buf), (tep, buf))	\
+	V(tep_set_cpus, (struct tep_handle *tep, int cpus), (tep, cpus))	\
 	V(tep_set_file_bigendian, (struct tep_handle *tep, enum tep_endian endian), (tep, endian))	\
 	R(int, tep_set_function_resolver,					\
 	  (struct tep_handle *tep, tep_func_resolver_t *func, void *priv), (tep, func, priv))	\

@@ -4,8 +4,13 @@
  * tracedat_pages.h; fields read at offsets learned once, tepkmem.h) and
  * the libraries' own reading, the reference (tracecmd_iterate_events'
  * records; tep_get_field_val, tep_data_pid, tep_print_event for the gfp
- * flags). The captures: the fixtures', a version 6 copy of one when
- * trace-cmd is there, and the corpus's when it is beside the tree.
+ * flags). Where the pages are walked, the tep handle made of the file's
+ * parts (tracedat_tep.h) is held to the one libtracecmd's open makes as
+ * the reader made it before (kmem and ftrace formats, kallsyms into a
+ * table: tepoverrides.h): the same kallsyms table, CPU count and header
+ * page, and every record decoded with each the same event, strings and
+ * task names included. The captures: the fixtures', a version 6 copy of
+ * one when trace-cmd is there, and the corpus's when it is beside the tree.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,10 +28,13 @@
 #include <event-parse.h>
 #include <trace-cmd/trace-cmd.h>
 
+#include "symbols.h"
 #include "tepkmem.h"
+#include "tepoverrides.h"
 #include "text_parse.h"
 #include "tracedat_layout.h"
 #include "tracedat_pages.h"
+#include "tracedat_tep.h"
 #include "tracelib.h"
 
 /* A record as the page walk handed it on. */
@@ -45,6 +53,11 @@ struct check {
 	size_t nwalked, cap, at;
 	uint64_t records, kmem, stacks, fields;
 	const char *file;
+	/* the tep made of the file's parts, and libtracecmd's as the reader opened it */
+	struct tep_handle *own;
+	struct tepkmem own_k, lib_k;
+	struct trace_strings own_strings, lib_strings;
+	uint64_t own_events;
 };
 
 static int keep_walked(struct tep_record *rec, int cpu, void *ctx)
@@ -184,6 +197,58 @@ static void compare_walked(struct check *c, const struct tep_record *rec, int cp
 	assert_memory_equal(w->data, rec->data, (size_t)rec->size);
 }
 
+static const char *text_of(const struct strtab *t, uint32_t id)
+{
+	return id == STR_NONE ? "(none)" : strtab_get(t, id);
+}
+
+/* rec decoded with the tep made of the parts and with libtracecmd's: the same, strings too. */
+static void compare_with_own_tep(struct check *c, struct tep_record *rec)
+{
+	struct kmem_event a, b;
+	enum tepkmem_record ga = tepkmem_decode(&c->own_k, rec, &a);
+	enum tepkmem_record gb = tepkmem_decode(&c->lib_k, rec, &b);
+
+	assert_int_equal(ga, gb);
+	if (ga != TEPKMEM_EVENT)
+		return;
+	assert_int_equal(a.kind, b.kind);
+	assert_true(a.ts_ns == b.ts_ns && a.ptr == b.ptr && a.pfn == b.pfn);
+	assert_int_equal(a.bytes_req, b.bytes_req);
+	assert_int_equal(a.bytes_alloc, b.bytes_alloc);
+	assert_int_equal(a.pid, b.pid);
+	assert_int_equal(a.cpu, b.cpu);
+	assert_int_equal(a.node, b.node);
+	assert_int_equal(a.accounted, b.accounted);
+	assert_int_equal(a.order, b.order);
+	assert_int_equal(a.migratetype, b.migratetype);
+	assert_int_equal(a.percpu_refill, b.percpu_refill);
+	assert_string_equal(text_of(&c->own_strings.call_sites, a.call_site),
+			    text_of(&c->lib_strings.call_sites, b.call_site));
+	assert_string_equal(text_of(&c->own_strings.caches, a.cache),
+			    text_of(&c->lib_strings.caches, b.cache));
+	assert_string_equal(text_of(&c->own_strings.gfps, a.gfp), text_of(&c->lib_strings.gfps, b.gfp));
+	assert_string_equal(text_of(&c->own_strings.comms, a.comm),
+			    text_of(&c->lib_strings.comms, b.comm));
+	c->own_events++;
+}
+
+static void same_symbols(const struct symbol_table *a, const struct symbol_table *b)
+{
+	size_t i;
+
+	assert_int_equal(a->count, b->count);
+	for (i = 0; i < a->count; i++) {
+		assert_true(a->syms[i].addr == b->syms[i].addr);
+		assert_int_equal(a->syms[i].type, b->syms[i].type);
+		assert_string_equal(ksym_name(a, &a->syms[i]), ksym_name(b, &b->syms[i]));
+		assert_true((ksym_module(a, &a->syms[i]) == NULL) ==
+			    (ksym_module(b, &b->syms[i]) == NULL));
+		if (ksym_module(a, &a->syms[i]))
+			assert_string_equal(ksym_module(a, &a->syms[i]), ksym_module(b, &b->syms[i]));
+	}
+}
+
 static int compare_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *ctx)
 {
 	struct check *c = ctx;
@@ -196,6 +261,8 @@ static int compare_record(struct tracecmd_input *h, struct tep_record *rec, int 
 	compare_walked(c, rec, cpu);
 	rec->cpu = cpu;
 	c->records++;
+	if (c->own)
+		compare_with_own_tep(c, rec);
 	got = tepkmem_decode(&c->k, rec, &ev);
 	assert_non_null(e);
 	if (strcmp(e->system, "ftrace") == 0 && strcmp(e->name, "kernel_stack") == 0) {
@@ -235,7 +302,8 @@ static void check_capture(const char *path, bool expect_walk)
 	struct check c = { .file = path };
 	struct dat_flyrecord fly;
 	struct ta_error err;
-	struct tracecmd_input *h;
+	struct tracecmd_input *h, *lib = NULL;
+	struct symbol_table own_syms, lib_syms;
 	struct stat st;
 	void *map = NULL;
 	int fd = open(path, O_RDONLY);
@@ -257,6 +325,26 @@ static void check_capture(const char *path, bool expect_walk)
 		assert_int_equal(datpages_iterate(map, (uint64_t)st.st_size, &fly,
 						  keep_walked, &c), 0);
 		assert_true(c.nwalked > 0);
+		symbols_init(&own_syms);
+		symbols_init(&lib_syms);
+		c.own = dat_tep_of_parts(map, &fly, &own_syms);
+		assert_non_null(c.own);
+		assert_int_equal(lseek(fd, 0, SEEK_SET), 0);	/* the first open's dup moved it */
+		tep_overrides_open(&lib_syms);
+		lib = tracecmd_open_fd(dup(fd), TRACECMD_FL_LOAD_NO_PLUGINS);
+		tep_overrides_end();
+		assert_non_null(lib);
+		same_symbols(&own_syms, &lib_syms);
+		assert_int_equal(tep_get_cpus(c.own), tep_get_cpus(tracecmd_get_tep(lib)));
+		assert_int_equal(tep_is_old_format(c.own), tep_is_old_format(tracecmd_get_tep(lib)));
+		assert_int_equal(tep_get_header_page_size(c.own),
+				 tep_get_header_page_size(tracecmd_get_tep(lib)));
+		assert_int_equal(tep_get_header_timestamp_size(c.own),
+				 tep_get_header_timestamp_size(tracecmd_get_tep(lib)));
+		trace_strings_init(&c.own_strings);
+		trace_strings_init(&c.lib_strings);
+		tepkmem_init(&c.own_k, c.own, &c.own_strings, WANT_ALL, NULL, NULL);
+		tepkmem_init(&c.lib_k, tracecmd_get_tep(lib), &c.lib_strings, WANT_ALL, NULL, NULL);
 	}
 	assert_int_equal(tracecmd_iterate_events(h, NULL, 0, compare_record, &c), 0);
 	assert_true(c.at == c.nwalked);
@@ -265,6 +353,19 @@ static void check_capture(const char *path, bool expect_walk)
 	       path, (unsigned long long)c.records, (unsigned long long)c.kmem,
 	       (unsigned long long)c.stacks, (unsigned long long)c.fields,
 	       fly.walkable ? ", pages walked in place" : "");
+	if (c.own) {
+		assert_true(c.own_events == c.kmem);
+		printf("# %s: the tep of its parts: %zu kallsyms, %llu events as libtracecmd's\n",
+		       path, own_syms.count, (unsigned long long)c.own_events);
+		tepkmem_release(&c.own_k);
+		tepkmem_release(&c.lib_k);
+		trace_strings_release(&c.own_strings);
+		trace_strings_release(&c.lib_strings);
+		tep_free(c.own);
+		tracecmd_close(lib);
+		symbols_release(&own_syms);
+		symbols_release(&lib_syms);
+	}
 	if (map)
 		munmap(map, (size_t)st.st_size);
 	free(c.walked);
