@@ -60,6 +60,21 @@ refused() {
 	refused tracedat/iteration-goes-round "is a damaged trace.dat: libtracecmd reads one of its pages over and over"
 }
 
+@test "a trace.dat page whose header says it holds more than a page, mid-file: refused, nothing written" {
+	# mixed-events.dat (version 6): CPU 1's pages from byte 221184, 4096 each; the fifth
+	# page's commit word (after its 8-byte timestamp) made to claim 128 MB of data
+	cp "$FIX/mixed-events.dat" bad.dat
+	printf '\377\377\377\007\000\000\000\000' |
+		dd of=bad.dat bs=1 seek=$((221184 + 4 * 4096 + 8)) conv=notrunc status=none
+	run "$TA" -q -f bad.dat -c out.txt
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'bad.dat' is a damaged or cut trace.dat: its sections or CPU data are not where its header says or are damaged" ]
+	[ ! -e out.txt ]
+	# the file as it was reads
+	"$TA" -q -f "$FIX/mixed-events.dat" -c out.txt
+	[ -s out.txt ]
+}
+
 @test "a perf.data whose event format makes libtraceevent crash: refused with a message, no crash" {
 	# found by fuzzing: one flipped bit in kmalloc's print format ("none". REC->node)
 	refused perfdata/format-crashes-libtraceevent "is a damaged perf.data: its event formats make libtraceevent crash"
