@@ -1,8 +1,10 @@
 /*
  * tracedat.c - trace-cmd's trace.dat read into kmem events (binread.h),
- * through libtracecmd (the file's sections, compressed or not, its
+ * with libtraceevent (the event formats and kallsyms inside it) and its
  * per-CPU pages merged in timestamp order, as trace-cmd report merges
- * them) and libtraceevent (the event formats and kallsyms inside it).
+ * them: walked in place, the tep made of the file's parts
+ * (tracedat_pages.h, tracedat_tep.h), when the layout allows; else
+ * through libtracecmd (compressed sections, timestamps it changes).
  *
  * Each record is decoded by tepkmem.h, kernel_stack records paired with
  * their events by binread_stacks.h; lost events (a page that says events were
@@ -24,7 +26,6 @@
 
 #include <trace-cmd/trace-cmd.h>
 
-#include "bigmem.h"
 #include "binread.h"
 #include "tracedat_layout.h"
 #include "tracedat_tep.h"
@@ -234,6 +235,65 @@ static enum open_probe libtracecmd_opens_it(int fd)
 	return OPEN_FINE;
 }
 
+/*
+ * A walkable file mapped and its tep made of its parts (tracedat_tep.h),
+ * the kallsyms into r->file_syms; NULL (nothing mapped) when libtracecmd
+ * is to read it after all: the old page format, or pages with no 8-byte
+ * timestamp, which libtracecmd refuses (crashing, as its probing child says).
+ */
+static struct tep_handle *open_from_parts(int fd, const struct dat_flyrecord *fly,
+					  struct tracedat_read *r, unsigned char **map,
+					  uint64_t *size)
+{
+	struct tep_handle *tep;
+	struct stat st;
+	void *m;
+
+	if (fstat(fd, &st) < 0 ||
+	    (m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED)
+		return NULL;
+	madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+	tep = dat_tep_of_parts(m, fly, &r->file_syms);
+	if (tep && !tep_is_old_format(tep) && tep_get_header_timestamp_size(tep) == 8) {
+		*map = m;
+		*size = (uint64_t)st.st_size;
+		return tep;
+	}
+	if (tep)
+		tep_free(tep);
+	symbols_release(&r->file_syms);
+	munmap(m, (size_t)st.st_size);
+	return NULL;
+}
+
+/* libtracecmd's open of dup_fd (which it then owns), tried in a child first: 0, or -1 and err. */
+static int open_with_libtracecmd(int fd, int dup_fd, const char *name, struct tracedat_read *r,
+				 struct tracecmd_input **handle, struct ta_error *err)
+{
+	switch (libtracecmd_opens_it(fd)) {
+	case OPEN_DIES:
+		close(dup_fd);
+		return error_set(err, "'%s' is a damaged trace.dat: libtracecmd crashes opening it",
+				 name);
+	case OPEN_HANGS:
+		close(dup_fd);
+		return error_set(err, "'%s' is a damaged trace.dat: libtracecmd does not finish "
+				 "opening it (%d s)", name, OPEN_PATIENCE_S);
+	default:
+		break;
+	}
+	lseek(dup_fd, 0, SEEK_SET);
+	tep_overrides_open(&r->file_syms);
+	*handle = tracecmd_open_fd(dup_fd, TRACECMD_FL_LOAD_NO_PLUGINS);
+	tep_overrides_end();
+	if (*handle)
+		return 0;
+	symbols_release(&r->file_syms);
+	close(dup_fd);
+	return error_set(err, "'%s' is a trace.dat that libtracecmd cannot open: damaged, cut "
+			 "short, or of a version it does not read", name);
+}
+
 int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *out,
 		  struct binread_facts *facts, struct ta_error *err)
 {
@@ -243,7 +303,6 @@ int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *
 	struct tep_handle *tep = NULL;
 	unsigned char *map = NULL;
 	uint64_t map_size = 0;
-	struct stat st;
 	int dup_fd = dup(fd), rc;
 
 	if (dup_fd < 0)
@@ -270,49 +329,12 @@ int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	memset(&r, 0, sizeof(r));
 	symbols_init(&r.file_syms);
-	if (fly.walkable && fstat(fd, &st) == 0 &&
-	    (map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) != MAP_FAILED) {
-		map_size = (uint64_t)st.st_size;
-		madvise(map, (size_t)map_size, MADV_SEQUENTIAL);
-		tep = dat_tep_of_parts(map, &fly, &r.file_syms);
-		/* the old pages are libtracecmd's to read; pages with no 8-byte timestamp it
-		 * refuses (and crashes refusing: its probing child says so) */
-		if (!tep || tep_is_old_format(tep) || tep_get_header_timestamp_size(tep) != 8) {
-			if (tep)
-				tep_free(tep);
-			tep = NULL;
-			symbols_release(&r.file_syms);
-			symbols_init(&r.file_syms);
-			munmap(map, (size_t)map_size);
-			map = NULL;
-		}
-	}
-	if (!map) {
-		switch (libtracecmd_opens_it(fd)) {
-		case OPEN_DIES:
-			close(dup_fd);
+	if (fly.walkable)
+		tep = open_from_parts(fd, &fly, &r, &map, &map_size);
+	if (!tep) {
+		if (open_with_libtracecmd(fd, dup_fd, cfg->name, &r, &handle, err) < 0) {
 			dat_flyrecord_release(&fly);
-			return error_set(err, "'%s' is a damaged trace.dat: libtracecmd crashes "
-					 "opening it", cfg->name);
-		case OPEN_HANGS:
-			close(dup_fd);
-			dat_flyrecord_release(&fly);
-			return error_set(err, "'%s' is a damaged trace.dat: libtracecmd does not "
-					 "finish opening it (%d s)", cfg->name, OPEN_PATIENCE_S);
-		default:
-			break;
-		}
-		lseek(dup_fd, 0, SEEK_SET);
-		tep_overrides_open(&r.file_syms);
-		handle = tracecmd_open_fd(dup_fd, TRACECMD_FL_LOAD_NO_PLUGINS);
-		tep_overrides_end();
-		if (!handle) {
-			symbols_release(&r.file_syms);
-			close(dup_fd);
-			dat_flyrecord_release(&fly);
-			return error_set(err, "'%s' is a trace.dat that libtracecmd cannot open: "
-					 "damaged, cut short, or of a version it does not read",
-					 cfg->name);
+			return -1;
 		}
 		tep = tracecmd_get_tep(handle);
 	}
