@@ -105,6 +105,12 @@ struct attr {
 	uint64_t nids;
 };
 
+/* A sample id and the attr it belongs to: the index attr_of_id searches. */
+struct id_attr {
+	uint64_t id;
+	uint32_t attr;		/* the first attr listing it, as the scan found it */
+};
+
 /* A record queued until its time comes. */
 struct queued {
 	uint64_t ts;
@@ -135,6 +141,8 @@ struct perf_read {
 	struct section data;
 	struct attr *attrs;
 	uint32_t nattrs;
+	struct id_attr *by_id;	/* every attr's sample ids, sorted */
+	uint64_t nby_id;
 	uint64_t id_all_type;	/* the sample_type of the sample_id trailer of other records */
 	struct tep_handle *tep;
 	struct tepkmem k;
@@ -518,22 +526,52 @@ static int read_attrs(struct perf_read *r, uint64_t attr_size, const struct sect
 	return 0;
 }
 
+static int by_id_then_attr(const void *a, const void *b)
+{
+	const struct id_attr *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->attr < y->attr ? -1 : x->attr > y->attr;
+}
+
+/*
+ * Every attr's sample ids sorted once. perf record -a gives each event an
+ * id per CPU: 10 kmem events on a 128-CPU machine are 1,280 ids, which a
+ * scan went through twice a sample; a search takes 11 steps.
+ */
+static void index_sample_ids(struct perf_read *r)
+{
+	uint64_t n = 0, j;
+	uint32_t i;
+
+	for (i = 0; i < r->nattrs; i++)
+		n += r->attrs[i].nids;
+	r->by_id = xcalloc(n ? n : 1, sizeof(*r->by_id));
+	for (i = 0; i < r->nattrs; i++)
+		for (j = 0; j < r->attrs[i].nids; j++) {
+			memcpy(&r->by_id[r->nby_id].id, &r->attrs[i].ids[j], 8);
+			r->by_id[r->nby_id++].attr = i;
+		}
+	qsort(r->by_id, r->nby_id, sizeof(*r->by_id), by_id_then_attr);
+}
+
+/* The attr of a sample id: the first that lists it, as perf's own lookup finds one. */
 static const struct attr *attr_of_id(const struct perf_read *r, uint64_t id)
 {
-	uint32_t i;
-	uint64_t j;
+	uint64_t lo = 0, hi = r->nby_id;
 
 	if (r->nattrs == 1)
 		return &r->attrs[0];
-	for (i = 0; i < r->nattrs; i++)
-		for (j = 0; j < r->attrs[i].nids; j++) {
-			uint64_t v;
+	while (lo < hi) {	/* the first entry not below id */
+		uint64_t mid = lo + (hi - lo) / 2;
 
-			memcpy(&v, &r->attrs[i].ids[j], 8);
-			if (v == id)
-				return &r->attrs[i];
-		}
-	return NULL;
+		if (r->by_id[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->nby_id && r->by_id[lo].id == id ? &r->attrs[r->by_id[lo].attr] : NULL;
 }
 
 /* ---- samples ---- */
@@ -1548,6 +1586,7 @@ int perfdata_read(int fd, const struct binread_config *cfg, struct read_result *
 	tepkmem_init(&r.k, r.tep, cfg->strings, cfg->want & ~WANT_COMM, resolve, &r);
 	r.user_mark = strtab_intern(&cfg->strings->frames, USER_FRAMES_MARK,
 				    strlen(USER_FRAMES_MARK));
+	index_sample_ids(&r);
 	read_data(&r);
 	facts->salvaged = r.salvaging;
 	if (r.failed) {
@@ -1564,6 +1603,7 @@ out:
 		symbols_release(&r.running);
 	tep_free(r.tep);
 	free(r.attrs);
+	free(r.by_id);
 	free(r.q);
 	free(r.q_spare);
 	free(r.threads);

@@ -75,6 +75,31 @@ refused() {
 	[ -s out.txt ]
 }
 
+@test "a perf.data recorded on many CPUs (an id per event and CPU): the reports of the same samples" {
+	# the fixture's attrs given 126 more ids each, before their own, as perf record -a on
+	# 128 CPUs gives them: every sample still finds its event
+	python3 - "$FIX/small-callchain.perf.data" many.perf.data <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+attr_size, = struct.unpack_from('<Q', d, 16)
+attrs_off, attrs_size = struct.unpack_from('<QQ', d, 24)
+extra, bogus = bytearray(), 10**12
+for i in range(attrs_size // attr_size):
+    at = attrs_off + i * attr_size + attr_size - 16
+    off, size = struct.unpack_from('<QQ', d, at)
+    ids = [bogus + k for k in range(126)] + list(struct.unpack_from('<%dQ' % (size // 8), d, off))
+    bogus += 126
+    struct.pack_into('<QQ', d, at, len(d) + len(extra), 8 * len(ids))
+    extra += struct.pack('<%dQ' % len(ids), *ids)
+open(sys.argv[2], 'wb').write(d + extra)
+PY
+	"$TA" -q -f "$FIX/small-callchain.perf.data" -c one.txt --group-by origin --summary one.sum
+	"$TA" -q -f many.perf.data -c many.txt --group-by origin --summary many.sum
+	[ -s one.txt ]
+	cmp one.txt many.txt
+	diff <(grep -v '^log:' one.sum) <(grep -v '^log:' many.sum)
+}
+
 @test "a perf.data whose event format makes libtraceevent crash: refused with a message, no crash" {
 	# found by fuzzing: one flipped bit in kmalloc's print format ("none". REC->node)
 	refused perfdata/format-crashes-libtraceevent "is a damaged perf.data: its event formats make libtraceevent crash"
