@@ -204,70 +204,94 @@ static void put_losses(struct blob *b, const struct loss_windows *l)
 	put_array(b, l->cpu_first, l->ncpus, sizeof(*l->cpu_first));
 }
 
-/* Each part as a section of its own: a run checks and reads only those it takes. */
-static int write_part(struct binfile_writer *f, uint32_t id, struct blob *b,
-		      struct ta_error *err)
+/* Each part put into a blob of its own, from the analyses it saves. */
+static void put_span_part(struct blob *b, const struct db_results *r)
 {
-	int rc = binfile_add_section(f, id, b->p, b->len, err);
+	struct layout_stamp stamp;
 
-	b->len = 0;
-	return rc;
+	stamp_of_this_build(&stamp);
+	put(b, &stamp, sizeof(stamp));
+	put_u64(b, *r->first_ns);
+	put_u64(b, *r->last_ns);
 }
+
+static void put_account_part(struct blob *b, const struct db_results *r)
+{
+	put_account(b, r->account);
+}
+
+static void put_findings_part(struct blob *b, const struct db_results *r)
+{
+	put_findings(b, r->findings);
+}
+
+static void put_keys_part(struct blob *b, const struct db_results *r)
+{
+	put_keys(b, r->keys);
+}
+
+static void put_by_key_part(struct blob *b, const struct db_results *r)
+{
+	put_account(b, r->by_key);
+}
+
+static void put_pages_part(struct blob *b, const struct db_results *r)
+{
+	put_pages(b, r->pages);
+}
+
+static void put_timeline_part(struct blob *b, const struct db_results *r)
+{
+	put_timeline(b, r->timeline);
+}
+
+static void put_reclaim_part(struct blob *b, const struct db_results *r)
+{
+	put_u64(b, r->reclaim->npairs);
+	put_array(b, r->reclaim->pairs, r->reclaim->pairs_cap, sizeof(*r->reclaim->pairs));
+}
+
+static void put_peak_part(struct blob *b, const struct db_results *r)
+{
+	put_peak(b, r->peak);
+}
+
+static void put_lifetimes_part(struct blob *b, const struct db_results *r)
+{
+	const struct lifetimes *l = r->lifetimes;
+
+	put_array(b, l->rows, rows_used(l->rows, l->nrows, sizeof(*l->rows)), sizeof(*l->rows));
+}
+
+static void put_losses_part(struct blob *b, const struct db_results *r)
+{
+	put_losses(b, r->losses);
+}
+
+/* The parts in their order, each a section of its own: a run checks and reads only those it takes. */
+static const struct part_writer {
+	uint32_t part;
+	void (*put)(struct blob *b, const struct db_results *r);
+} part_writers[] = {
+	{ PART_SPAN, put_span_part },		{ PART_ACCOUNT, put_account_part },
+	{ PART_FINDINGS, put_findings_part },	{ PART_KEYS, put_keys_part },
+	{ PART_BY_KEY, put_by_key_part },	{ PART_PAGES, put_pages_part },
+	{ PART_TIMELINE, put_timeline_part },	{ PART_RECLAIM, put_reclaim_part },
+	{ PART_PEAK, put_peak_part },		{ PART_LIFETIMES, put_lifetimes_part },
+	{ PART_LOSSES, put_losses_part },
+};
 
 int db_results_write(struct binfile_writer *f, uint32_t base, const struct db_results *r,
 		     struct ta_error *err)
 {
-	struct layout_stamp stamp;
 	struct blob b = { 0 };
-	int rc;
+	size_t i;
+	int rc = 0;
 
-	stamp_of_this_build(&stamp);
-	put(&b, &stamp, sizeof(stamp));
-	put_u64(&b, *r->first_ns);
-	put_u64(&b, *r->last_ns);
-	rc = write_part(f, base + PART_SPAN, &b, err);
-	if (rc == 0) {
-		put_account(&b, r->account);
-		rc = write_part(f, base + PART_ACCOUNT, &b, err);
-	}
-	if (rc == 0) {
-		put_findings(&b, r->findings);
-		rc = write_part(f, base + PART_FINDINGS, &b, err);
-	}
-	if (rc == 0) {
-		put_keys(&b, r->keys);
-		rc = write_part(f, base + PART_KEYS, &b, err);
-	}
-	if (rc == 0) {
-		put_account(&b, r->by_key);
-		rc = write_part(f, base + PART_BY_KEY, &b, err);
-	}
-	if (rc == 0) {
-		put_pages(&b, r->pages);
-		rc = write_part(f, base + PART_PAGES, &b, err);
-	}
-	if (rc == 0) {
-		put_timeline(&b, r->timeline);
-		rc = write_part(f, base + PART_TIMELINE, &b, err);
-	}
-	if (rc == 0) {
-		put_u64(&b, r->reclaim->npairs);
-		put_array(&b, r->reclaim->pairs, r->reclaim->pairs_cap, sizeof(*r->reclaim->pairs));
-		rc = write_part(f, base + PART_RECLAIM, &b, err);
-	}
-	if (rc == 0) {
-		put_peak(&b, r->peak);
-		rc = write_part(f, base + PART_PEAK, &b, err);
-	}
-	if (rc == 0) {
-		put_array(&b, r->lifetimes->rows,
-			  rows_used(r->lifetimes->rows, r->lifetimes->nrows, sizeof(*r->lifetimes->rows)),
-			  sizeof(*r->lifetimes->rows));
-		rc = write_part(f, base + PART_LIFETIMES, &b, err);
-	}
-	if (rc == 0) {
-		put_losses(&b, r->losses);
-		rc = write_part(f, base + PART_LOSSES, &b, err);
+	for (i = 0; i < sizeof(part_writers) / sizeof(*part_writers) && rc == 0; i++) {
+		b.len = 0;
+		part_writers[i].put(&b, r);
+		rc = binfile_add_section(f, base + part_writers[i].part, b.p, b.len, err);
 	}
 	free(b.p);
 	return rc;
