@@ -249,16 +249,11 @@ void out_row_none(struct out_doc *d, struct out_block *t)
 
 #define VALUE_MAX 64
 
-/*
- * The value as text; strings are returned in place (not copied). The
- * percent sign is added only for text: CSV and JSON carry the number.
- */
 /* sign, v as "%.<prec>f", suffix: what snprintf of them into buf would write, faster. */
 static const char *fixed_value(char buf[VALUE_MAX], const char *sign, double v, int prec,
 			       const char *suffix)
 {
 	char num[NUMFMT_MAX];
-
 	size_t n = fmt_fixed(num, sizeof(num), v, prec);
 
 	/* cut at VALUE_MAX, as snprintf of the number itself was */
@@ -266,6 +261,11 @@ static const char *fixed_value(char buf[VALUE_MAX], const char *sign, double v, 
 		 suffix);
 	return buf;
 }
+
+/*
+ * The value as text; strings are returned in place (not copied). The
+ * percent sign is added only for text: CSV and JSON carry the number.
+ */
 
 static const char *format_value(const struct out_doc *d, const struct out_value *v,
 				enum out_format format, char buf[VALUE_MAX])

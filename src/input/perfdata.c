@@ -556,7 +556,7 @@ static void index_sample_ids(struct perf_read *r)
 	qsort(r->by_id, r->nby_id, sizeof(*r->by_id), by_id_then_attr);
 }
 
-/* The attr of a sample id: the first that lists it, as perf's own lookup finds one. */
+/* The attr of a sample id: the first that lists it, as the scan this replaced found it. */
 static const struct attr *attr_of_id(const struct perf_read *r, uint64_t id)
 {
 	uint64_t lo = 0, hi = r->nby_id;

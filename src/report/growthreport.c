@@ -37,7 +37,6 @@ static int by_growth(const void *pa, const void *pb)
 	return (a->row > b->row) - (a->row < b->row);
 }
 
-/* The window (of GROWTH_WINDOWS of the samples) in which v grew most: [from, to], by how much. */
 /*
  * Bytes, and a change of them, as integers: the samples' doubles hold
  * whole byte counts; one past an integer's range (only a damaged DB's
@@ -54,6 +53,7 @@ static int64_t change_of(double v)
 	       : v >= 9223372036854774784.0 ? INT64_MAX : (int64_t)v;
 }
 
+/* The window (of GROWTH_WINDOWS of the samples) in which v grew most: [from, to], by how much. */
 static void grew_most(const struct timeline_rows *rows, const double *v, uint32_t *from,
 		      uint32_t *to, double *by)
 {
