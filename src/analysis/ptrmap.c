@@ -187,7 +187,7 @@ struct live_alloc *ptrmap_insert(struct ptrmap *m, uint64_t ptr, int *existed)
 
 void ptrmap_remove(struct ptrmap *m, struct live_alloc *slot)
 {
-	size_t r = (size_t)(slot - m->recs);
+	size_t r = (size_t)(slot - m->recs), hole, i;
 
 	if (m->unindexed)
 		index_records(m);
@@ -195,7 +195,7 @@ void ptrmap_remove(struct ptrmap *m, struct live_alloc *slot)
 		own_records(m);
 		slot = &m->recs[r];
 	}
-	size_t hole = ptrmap_hash(slot->ptr) & m->mask, i;
+	hole = ptrmap_hash(slot->ptr) & m->mask;
 
 	while (bucket_record(m->index[hole]) != r)	/* its bucket: it is in the index */
 		hole = (hole + 1) & m->mask;

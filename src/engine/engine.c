@@ -739,11 +739,10 @@ static unsigned fields_wanted(const struct analysis_request *o)
 		want |= WANT_GFP;
 	if (o->group_by == GROUP_GFP)
 		want |= WANT_GFP;
-	if (analysis_needs_findings(o))	/* caches; page events for the timestamps' order */
-		want |= WANT_CACHE_NAME | WANT_PAGE;
-	/* the timeline's slices span every event, pages' too; its reclaimable counts need
-	 * the caches' names: whichever report reads it, alone or beside others */
-	if (analysis_needs_timeline(o))
+	/* findings: caches, and page events for the timestamps' order; the timeline: its
+	 * slices span every event, pages' too, and its reclaimable counts need the caches'
+	 * names, whichever report reads it, alone or beside others */
+	if (analysis_needs_findings(o) || analysis_needs_timeline(o))
 		want |= WANT_CACHE_NAME | WANT_PAGE;
 	if (o->has_time_start || o->has_time_end)
 		want |= WANT_PAGE;	/* to count them in the window */
