@@ -147,7 +147,7 @@ struct perf_read {
 	struct tep_handle *tep;
 	struct tepkmem k;
 	struct symbol_table running;	/* /proc/kallsyms, when it is the file's kernel */
-	bool have_running;
+	enum { RUNNING_NOT_ITS_KERNEL, RUNNING_NOT_READ, RUNNING_READ } running_state;
 	uint64_t by_map, by_kallsyms, by_running;
 	struct queued *q, *q_spare;	/* the queue; room to merge it into */
 	size_t nq, qcap;
@@ -199,41 +199,6 @@ static void fail(struct perf_read *r, const char *what)
 	if (!r->failed)
 		snprintf(r->err_msg, sizeof(r->err_msg), "%s", what);
 	r->failed = true;
-}
-
-/* ---- symbols ---- */
-
-static const char *lookup(const struct symbol_table *t, uint64_t addr, uint64_t *start,
-			  const char **module)
-{
-	const struct ksym *s = t && t->count ? symbols_lookup(t, addr) : NULL;
-
-	if (!s)
-		return NULL;
-	*start = s->addr;
-	*module = ksym_module(t, s);
-	return ksym_name(t, s);
-}
-
-/* -k/System.map, then --kallsyms, then /proc/kallsyms when it is the file's kernel. */
-static const char *resolve(void *ctx, uint64_t addr, uint64_t *start, const char **module)
-{
-	struct perf_read *r = ctx;
-	const char *fn;
-
-	if ((fn = lookup(r->cfg->syms, addr, start, module))) {
-		r->by_map++;
-		return fn;
-	}
-	if ((fn = lookup(r->cfg->kallsyms, addr, start, module))) {
-		r->by_kallsyms++;
-		return fn;
-	}
-	if (r->have_running && (fn = lookup(&r->running, addr, start, module))) {
-		r->by_running++;
-		return fn;
-	}
-	return NULL;
 }
 
 /* ---- features ---- */
@@ -463,16 +428,18 @@ static bool file_kernel_build_id(const struct perf_read *r, const struct section
 /*
  * /proc/kallsyms names this kernel's functions: used only when the file
  * was recorded on it (HEADER_OSRELEASE, and the build-id when both have
- * one); otherwise a note says why not.
+ * one); otherwise a note says why not. It is read when an address first
+ * needs it: the kernel takes 30-40 ms to write it out, wasted when -k or
+ * --kallsyms names every address.
  */
-static void maybe_load_running_kallsyms(struct perf_read *r, const uint64_t *bits)
+static void note_running_kernel(struct perf_read *r, const uint64_t *bits)
 {
 	struct section s;
 	struct utsname u;
 	unsigned char fid[20], rid[20];
 	size_t flen = 0, rlen = 0;
-	struct ta_error ignored;
 
+	r->running_state = RUNNING_NOT_ITS_KERNEL;
 	if (!r->cfg->running_kallsyms || uname(&u) != 0)
 		return;
 	/* a salvaged file's events are the running kernel's (its ids matched) */
@@ -482,12 +449,58 @@ static void maybe_load_running_kallsyms(struct perf_read *r, const uint64_t *bit
 	if (feature(r, bits, FEAT_BUILD_ID, &s) && file_kernel_build_id(r, &s, fid, &flen) &&
 	    running_build_id(rid, &rlen) && (flen != rlen || memcmp(fid, rid, flen) != 0))
 		return;
+	r->running_state = RUNNING_NOT_READ;
+}
+
+static void read_running_kallsyms(struct perf_read *r)
+{
+	struct ta_error ignored;
+
 	symbols_init(&r->running);
 	if (symbols_load_kallsyms(&r->running, "/proc/kallsyms", &ignored) == 0 &&
-	    r->running.count > 1 && r->running.syms[r->running.count - 1].addr != 0)
-		r->have_running = true;
-	else
+	    r->running.count > 1 && r->running.syms[r->running.count - 1].addr != 0) {
+		r->running_state = RUNNING_READ;
+	} else {
 		symbols_release(&r->running);
+		r->running_state = RUNNING_NOT_ITS_KERNEL;
+	}
+}
+
+/* ---- symbols ---- */
+
+static const char *lookup(const struct symbol_table *t, uint64_t addr, uint64_t *start,
+			  const char **module)
+{
+	const struct ksym *s = t && t->count ? symbols_lookup(t, addr) : NULL;
+
+	if (!s)
+		return NULL;
+	*start = s->addr;
+	*module = ksym_module(t, s);
+	return ksym_name(t, s);
+}
+
+/* -k/System.map, then --kallsyms, then /proc/kallsyms when it is the file's kernel. */
+static const char *resolve(void *ctx, uint64_t addr, uint64_t *start, const char **module)
+{
+	struct perf_read *r = ctx;
+	const char *fn;
+
+	if ((fn = lookup(r->cfg->syms, addr, start, module))) {
+		r->by_map++;
+		return fn;
+	}
+	if ((fn = lookup(r->cfg->kallsyms, addr, start, module))) {
+		r->by_kallsyms++;
+		return fn;
+	}
+	if (r->running_state == RUNNING_NOT_READ)
+		read_running_kallsyms(r);
+	if (r->running_state == RUNNING_READ && (fn = lookup(&r->running, addr, start, module))) {
+		r->by_running++;
+		return fn;
+	}
+	return NULL;
 }
 
 /* ---- attrs ---- */
@@ -1579,7 +1592,7 @@ int perfdata_read(int fd, const struct binread_config *cfg, struct read_result *
 	}
 	if (read_features(&r, features, err) < 0)
 		goto out;
-	maybe_load_running_kallsyms(&r, features);
+	note_running_kernel(&r, features);
 	if (may_hold_compressed_records(&r, features) && has_compressed_records(&r) &&
 	    expand_compressed(&r, err) < 0)
 		goto out;
@@ -1599,7 +1612,7 @@ int perfdata_read(int fd, const struct binread_config *cfg, struct read_result *
 	}
 	tepkmem_release(&r.k);
 out:
-	if (r.have_running)
+	if (r.running_state == RUNNING_READ)
 		symbols_release(&r.running);
 	tep_free(r.tep);
 	free(r.attrs);

@@ -228,6 +228,29 @@ PY
 	[ ! -e other.txt ]
 }
 
+@test "a perf.data of this kernel: /proc/kallsyms read only when -k or --kallsyms leaves an address unnamed" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to record with perf"
+	command -v perf > /dev/null || skip "no perf (scripts/deps.sh)"
+	command -v strace > /dev/null || skip "no strace (scripts/deps.sh)"
+	[ -r /sys/kernel/tracing/events/kmem/kmalloc/id ] || skip "no tracefs at /sys/kernel/tracing"
+	strace -o /dev/null true 2> /dev/null || skip "strace cannot trace here"
+	perf record -q -e 'kmem:kmalloc,kmem:kfree' -o this.perf.data -- sh -c 'ls -R /usr/share/doc > /dev/null' 2> /dev/null
+	cat /proc/kallsyms > this.kallsyms
+	# its own kernel's names, from /proc/kallsyms
+	strace -f -e trace=openat -o plain.trace "$TA" -q -f this.perf.data -c plain.txt
+	grep -q '"/proc/kallsyms"' plain.trace
+	grep -q '+0x' plain.txt
+	# the same names from a copy that names every address: /proc/kallsyms not opened
+	strace -f -e trace=openat -o given.trace "$TA" -q -f this.perf.data --kallsyms this.kallsyms -c given.txt
+	[ "$(grep -c '"/proc/kallsyms"' given.trace)" -eq 0 ]
+	cmp plain.txt given.txt
+	# a copy that names none of them: /proc/kallsyms read at the first, and the names are its
+	echo "ffffffffffffff00 T above_every_address" > high.kallsyms
+	strace -f -e trace=openat -o high.trace "$TA" -q -f this.perf.data --kallsyms high.kallsyms -c high.txt
+	grep -q /proc/kallsyms high.trace
+	cmp plain.txt high.txt
+}
+
 @test "a DB made from a perf.data or trace.dat speaks of records, as the capture does" {
 	local f
 	for f in "$FIX/compressed-z.perf.data" "$FIX/small-stacks.dat"; do
