@@ -15,6 +15,9 @@
 
 enum chart_format { CHART_UNKNOWN, CHART_PNG, CHART_SVG, CHART_PDF };
 
+/* The charts' typeface (fonts-dejavu-core). */
+#define CHART_FONT "DejaVu Sans"
+
 /* The format a path's name ends with (any case); /dev/null takes PNG. */
 enum chart_format chart_format_of_path(const char *path);
 
@@ -25,5 +28,15 @@ enum chart_format chart_format_of_path(const char *path);
 int chart_render(enum chart_format fmt, double width, double height,
 		 void (*draw)(cairo_t *cr, void *ctx), void *ctx, const char *path, FILE *f,
 		 struct ta_error *err);
+
+/*
+ * A run that will draw: load cairo and find CHART_FONT (fontconfig reads
+ * its configuration then) on a thread of their own, beside the run's
+ * reading, so that the first chart_render finds both done; it waits for
+ * them. chart_warm_up_end() waits too: call it before the process ends,
+ * drawn or not. A failure is chart_render's to report, as without this.
+ */
+void chart_warm_up(void);
+void chart_warm_up_end(void);
 
 #endif

@@ -54,6 +54,7 @@ enum report_requirement {
 };
 
 struct report_run;	/* pipeline.h: the analysis and the options */
+struct options;		/* options.h */
 struct out_dest;	/* output.h */
 
 struct report_decl {
@@ -74,12 +75,17 @@ struct report_decl {
 	/* of /proc/allocinfo snapshots (allocinfo.h): its writer, none when it needs events */
 	void (*snapshot_tables)(struct out_dest *o, const struct report_run *run);
 	int (*snapshot_write)(const struct report_run *run, const char *path, struct ta_error *err);
+	/* does writing it to path draw with cairo? NULL: never */
+	bool (*draws)(const char *path);
 };
 
 extern const struct report_decl report_table[REPORT_COUNT];
 
 /* Can report id be made of allocinfo snapshots? */
 bool report_of_snapshots(enum report_id id);
+
+/* Does any report opts asks for draw with cairo (chartfile.h)? */
+bool reports_draw(const struct options *opts);
 
 
 /* Write report id to path ('-': standard output), whole or not at all. */

@@ -42,6 +42,13 @@ int test_linescan(void);
 bool test_no_replay(void);
 
 /*
+ * TA_TEST_DRAW_INLINE=1: cairo is not made ready beside the reading
+ * (chartfile.h) but when the first picture is drawn, so that a test
+ * compares the pictures each way gives. Unset: false.
+ */
+bool test_draw_inline(void);
+
+/*
  * TA_TEST_INSTANCES=FILE: the name of each tracefs instance record or top
  * makes is appended to FILE, a line each, so that a test checks that the
  * instances its own runs made are gone, and not those of another run on

@@ -1,7 +1,8 @@
 /*
  * testhook.c - TA_TEST_PAUSE: stop the process at a named point for a
  * test; TA_TEST_GB: the size record's "passed N GB" warning counts in;
- * TA_TEST_LINESCAN: the parser's way of scanning lines; TA_TEST_INSTANCES:
+ * TA_TEST_LINESCAN: the parser's way of scanning lines; TA_TEST_DRAW_INLINE:
+ * pictures drawn on the calling thread alone; TA_TEST_INSTANCES:
  * a file the tracefs instances made are named in; TA_TEST_ALLOCINFO: the
  * file read as /proc/allocinfo (testhook.h).
  * Nothing else, and nothing at all when unset.
@@ -85,6 +86,13 @@ int test_linescan(void)
 bool test_no_replay(void)
 {
 	const char *v = getenv("TA_TEST_NO_REPLAY");
+
+	return v && *v && strcmp(v, "0") != 0;
+}
+
+bool test_draw_inline(void)
+{
+	const char *v = getenv("TA_TEST_DRAW_INLINE");
 
 	return v && *v && strcmp(v, "0") != 0;
 }

@@ -41,6 +41,9 @@
 	V(cairo_fill_extents, (cairo_t *cr, double *x1, double *y1, double *x2, double *y2),	\
 	  (cr, x1, y1, x2, y2))							\
 	V(cairo_fill_preserve, (cairo_t *cr), (cr))				\
+	V(cairo_font_face_destroy, (cairo_font_face_t *face), (face))		\
+	R(cairo_font_options_t *, cairo_font_options_create, (void), ())	\
+	V(cairo_font_options_destroy, (cairo_font_options_t *options), (options))	\
 	R(cairo_surface_t *, cairo_image_surface_create,			\
 	  (cairo_format_t format, int width, int height), (format, width, height))	\
 	V(cairo_line_to, (cairo_t *cr, double x, double y), (cr, x, y))		\
@@ -58,6 +61,13 @@
 	V(cairo_restore, (cairo_t *cr), (cr))					\
 	V(cairo_rotate, (cairo_t *cr, double angle), (cr, angle))		\
 	V(cairo_save, (cairo_t *cr), (cr))					\
+	R(cairo_scaled_font_t *, cairo_scaled_font_create,			\
+	  (cairo_font_face_t *face, const cairo_matrix_t *font_matrix, const cairo_matrix_t *ctm,	\
+	   const cairo_font_options_t *options), (face, font_matrix, ctm, options))	\
+	V(cairo_scaled_font_destroy, (cairo_scaled_font_t *font), (font))	\
+	V(cairo_scaled_font_text_extents,					\
+	  (cairo_scaled_font_t *font, const char *utf8, cairo_text_extents_t *extents),	\
+	  (font, utf8, extents))						\
 	V(cairo_select_font_face, (cairo_t *cr, const char *family,		\
 				   cairo_font_slant_t slant, cairo_font_weight_t weight),	\
 	  (cr, family, slant, weight))						\
@@ -83,6 +93,9 @@
 	  (write_func, closure, w, h))						\
 	V(cairo_text_extents, (cairo_t *cr, const char *utf8, cairo_text_extents_t *extents),	\
 	  (cr, utf8, extents))							\
+	R(cairo_font_face_t *, cairo_toy_font_face_create,			\
+	  (const char *family, cairo_font_slant_t slant, cairo_font_weight_t weight),	\
+	  (family, slant, weight))						\
 	V(cairo_translate, (cairo_t *cr, double tx, double ty), (cr, tx, ty))
 
 #define LAZYLIB_TABLE cairo_calls

@@ -11,7 +11,7 @@
 #include "flame.h"
 #include "output.h"
 
-#define FONT "DejaVu Sans"
+#define FONT CHART_FONT
 #define FONT_SIZE 12.0
 #define CHAR_WIDTH (FONT_SIZE * 0.59)	/* flamegraph.pl's estimate, for SVG and cairo alike */
 #define PAD 10.0

@@ -8,6 +8,7 @@
 
 #include "allocreport.h"
 #include "binread.h"
+#include "chartfile.h"
 #include "engine.h"
 #include "kindex.h"
 #include "kreport.h"
@@ -187,6 +188,8 @@ int pipeline_run(const struct options *opts, struct ta_error *err)
 	int rc = -1;
 
 	req.needs |= pipeline_needs(opts);
+	if (reports_draw(opts))
+		chart_warm_up();	/* beside the reading */
 	analysis_init(&r, &req);
 	if (analysis_load_kernel(&r, err) < 0)
 		goto out;
@@ -198,6 +201,7 @@ int pipeline_run(const struct options *opts, struct ta_error *err)
 	else
 		rc = report_static_footprint(&run, err);
 out:
+	chart_warm_up_end();
 	analysis_release(&r);
 	return rc;
 }

@@ -15,6 +15,7 @@
 #include "account.h"
 #include "binread.h"
 #include "callchain.h"
+#include "chartfile.h"
 #include "dirtree.h"
 #include "engine.h"
 #include "flame.h"
@@ -804,6 +805,26 @@ int report_record_brief(const struct report_run *run, struct ta_error *err)
 	"origin need a log (-f LOG or --db-file DB)"
 #define NEEDS_A_LOG_FOR_TIME "--timeline and --html need a log (-f LOG or --db-file DB)"
 
+/* ---- which reports draw with cairo ---- */
+
+static bool always_draws(const char *path)
+{
+	(void)path;
+	return true;
+}
+
+static bool timeline_draws(const char *path)
+{
+	enum out_format format;
+
+	return !timeline_data_format(path, &format);
+}
+
+static bool flame_draws(const char *path)
+{
+	return chart_format_of_path(path) != CHART_SVG;	/* its SVG is written by hand */
+}
+
 const struct report_decl report_table[REPORT_COUNT] = {
 	[REPORT_ACCOUNT] = {
 		.name = "account", .short_name = 'c', .long_name = "account-file",
@@ -824,7 +845,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.name = "ringchart", .short_name = 'r', .long_name = "rings-file",
 		.help = "a ringchart of the directory tree: PNG, or SVG/PDF by the file name",
 		.shape = SHAPE_CHART, .needs = NEED_OBJECTS, .requires = REQUIRES_TREE,
-		.write = write_chart, .snapshot_write = write_chart,
+		.write = write_chart, .snapshot_write = write_chart, .draws = always_draws,
 	},
 	[REPORT_STATS] = {
 		.name = "stats", .long_name = "stats",
@@ -910,6 +931,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.help = "a flame graph: PNG, or SVG/PDF by the name",
 		.shape = SHAPE_CHART, .needs = NEED_STACKS, .requires = REQUIRES_LOG,
 		.weighted = true, .without_log = NEEDS_A_LOG_FOR_STACKS, .write = write_flame_graph,
+		.draws = flame_draws,
 	},
 	[REPORT_PPROF] = {
 		.name = "pprof", .long_name = "pprof",
@@ -927,7 +949,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.shape = SHAPE_CHART_OR_DATA, .needs = NEED_TIMELINE | NEED_PAGES,
 		.requires = REQUIRES_LOG, .top = true, .without_log = NEEDS_A_LOG_FOR_TIME,
 		.hint = "--timeline", .write = write_timeline_chart,
-		.snapshot_write = write_timeline_chart,
+		.snapshot_write = write_timeline_chart, .draws = timeline_draws,
 	},
 	[REPORT_PERFETTO] = {
 		.name = "perfetto", .long_name = "perfetto",
@@ -950,6 +972,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.needs = NEED_OBJECTS | NEED_FINDINGS | NEED_STACKS | NEED_TIMELINE | NEED_PAGES,
 		.requires = REQUIRES_LOG, .top = true, .without_log = NEEDS_A_LOG_FOR_TIME,
 		.hint = "--html", .write = write_html_report, .snapshot_write = write_html_report,
+		.draws = always_draws,
 	},
 };
 
@@ -967,6 +990,17 @@ int report_write(const struct report_run *run, enum report_id id, const char *pa
 bool report_of_snapshots(enum report_id id)
 {
 	return report_table[id].snapshot_tables || report_table[id].snapshot_write;
+}
+
+bool reports_draw(const struct options *opts)
+{
+	size_t i;
+
+	for (i = 0; i < REPORT_COUNT; i++)
+		if (opts->report_path[i] && report_table[i].draws &&
+		    report_table[i].draws(opts->report_path[i]))
+			return true;
+	return false;
 }
 
 const char *report_option_name(enum report_id id, char *buf, size_t cap)

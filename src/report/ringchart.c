@@ -19,7 +19,7 @@
 #define HEIGHT 1480.0
 #define TITLE_SPACE 70.0
 #define FOOT_SPACE 40.0
-#define FONT "DejaVu Sans"
+#define FONT CHART_FONT
 #define FONT_MAX 15
 #define FONT_MIN 8
 

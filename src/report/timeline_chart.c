@@ -28,7 +28,7 @@
 #define TOP 70.0
 #define GAP 70.0
 #define BOTTOM 55.0
-#define FONT "DejaVu Sans"
+#define FONT CHART_FONT
 
 /* ---- rows ---- */
 

@@ -50,6 +50,27 @@ attr() {
 	[ "$(stat -c %s full.html)" -lt 1000000 ]
 }
 
+@test "pictures drawn beside the reading are those drawn after it: the page, the timeline, rings, flame" {
+	# cairo made ready on a thread of its own while the log is read: not a
+	# byte of any picture changes (cairo numbers its surfaces: one made early
+	# would show)
+	local way out
+	for way in beside inline; do
+		mkdir "$way"
+		TA_TEST_DRAW_INLINE=$([ $way = inline ] && echo 1 || echo 0) \
+			"$TA" -q -f "$WORK" -k "$TREE" --html "$way/p.html" -r "$way/rings.png" \
+			--flame "$way/flame.png" --save-db "$way/w.db" -c /dev/null
+		TA_TEST_DRAW_INLINE=$([ $way = inline ] && echo 1 || echo 0) \
+			"$TA" -q --db-file "$way/w.db" --html "$way/db.html" --timeline "$way/t.svg" \
+			-c /dev/null
+		TA_TEST_DRAW_INLINE=$([ $way = inline ] && echo 1 || echo 0) \
+			"$TA" -q --db-file "$way/w.db" --timeline "$way/t.png" -c /dev/null
+	done
+	for out in p.html rings.png flame.png db.html t.svg t.png; do
+		cmp "beside/$out" "inline/$out"
+	done
+}
+
 @test "the page loads without a script error; its rows and totals are the account's" {
 	need_chromium
 	"$TA" -q -k "$TREE" -f "$WORK" --html r.html -c account.txt
