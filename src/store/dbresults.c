@@ -117,8 +117,10 @@ static void put_account(struct blob *b, const struct account *a)
 	put_live_map(b, &a->live);
 }
 
-static void put_findings(struct blob *b, const struct findings *f)
+/* Each part put into a blob of its own, from the analyses it saves. */
+static void put_findings_part(struct blob *b, const struct db_results *r)
 {
+	const struct findings *f = r->findings;
 	uint32_t i;
 
 	put(b, f->found, sizeof(f->found));
@@ -136,8 +138,9 @@ static void put_findings(struct blob *b, const struct findings *f)
 	put_u64(b, f->unnamed_allocs);
 }
 
-static void put_keys(struct blob *b, const struct origin_keys *k)
+static void put_keys_part(struct blob *b, const struct db_results *r)
 {
+	const struct origin_keys *k = r->keys;
 	uint32_t i, n = origin_key_count(k);
 
 	put_u64(b, n);
@@ -149,8 +152,10 @@ static void put_keys(struct blob *b, const struct origin_keys *k)
 	}
 }
 
-static void put_pages(struct blob *b, const struct page_stats *p)
+static void put_pages_part(struct blob *b, const struct db_results *r)
 {
+	const struct page_stats *p = r->pages;
+
 	put(b, p, sizeof(*p));	/* its pointers are taken from what follows */
 	put_array(b, p->by_gfp, p->ngfp, sizeof(*p->by_gfp));
 	put_array(b, p->cpus, p->ncpus, sizeof(*p->cpus));
@@ -158,8 +163,9 @@ static void put_pages(struct blob *b, const struct page_stats *p)
 	put_live_map(b, &p->live);
 }
 
-static void put_timeline(struct blob *b, const struct timeline *t)
+static void put_timeline_part(struct blob *b, const struct db_results *r)
 {
+	const struct timeline *t = r->timeline;
 	uint64_t scalars[] = { t->t0, t->width, t->filling_end, t->started, t->nsamples,
 			       t->last_ts, (uint64_t)t->pages, (uint64_t)t->peak_pages,
 			       t->peak_pages_ns, t->page_events, t->finished };
@@ -186,8 +192,9 @@ static uint32_t rows_used(const void *rows, uint32_t n, size_t size)
 	return n;
 }
 
-static void put_peak(struct blob *b, const struct peak_watch *w)
+static void put_peak_part(struct blob *b, const struct db_results *r)
 {
+	const struct peak_watch *w = r->peak;
 	uint64_t scalars[] = { w->live, w->objects, w->peak_bytes, w->peak_objects, w->peak_ns,
 			       w->gen };
 
@@ -195,8 +202,9 @@ static void put_peak(struct blob *b, const struct peak_watch *w)
 	put_array(b, w->rows, rows_used(w->rows, w->nrows, sizeof(*w->rows)), sizeof(*w->rows));
 }
 
-static void put_losses(struct blob *b, const struct loss_windows *l)
+static void put_losses_part(struct blob *b, const struct db_results *r)
 {
+	const struct loss_windows *l = r->losses;
 	uint64_t scalars[] = { l->last_ts, l->first_ts, l->open };
 
 	put(b, scalars, sizeof(scalars));
@@ -204,7 +212,6 @@ static void put_losses(struct blob *b, const struct loss_windows *l)
 	put_array(b, l->cpu_first, l->ncpus, sizeof(*l->cpu_first));
 }
 
-/* Each part put into a blob of its own, from the analyses it saves. */
 static void put_span_part(struct blob *b, const struct db_results *r)
 {
 	struct layout_stamp stamp;
@@ -220,29 +227,9 @@ static void put_account_part(struct blob *b, const struct db_results *r)
 	put_account(b, r->account);
 }
 
-static void put_findings_part(struct blob *b, const struct db_results *r)
-{
-	put_findings(b, r->findings);
-}
-
-static void put_keys_part(struct blob *b, const struct db_results *r)
-{
-	put_keys(b, r->keys);
-}
-
 static void put_by_key_part(struct blob *b, const struct db_results *r)
 {
 	put_account(b, r->by_key);
-}
-
-static void put_pages_part(struct blob *b, const struct db_results *r)
-{
-	put_pages(b, r->pages);
-}
-
-static void put_timeline_part(struct blob *b, const struct db_results *r)
-{
-	put_timeline(b, r->timeline);
 }
 
 static void put_reclaim_part(struct blob *b, const struct db_results *r)
@@ -251,21 +238,11 @@ static void put_reclaim_part(struct blob *b, const struct db_results *r)
 	put_array(b, r->reclaim->pairs, r->reclaim->pairs_cap, sizeof(*r->reclaim->pairs));
 }
 
-static void put_peak_part(struct blob *b, const struct db_results *r)
-{
-	put_peak(b, r->peak);
-}
-
 static void put_lifetimes_part(struct blob *b, const struct db_results *r)
 {
 	const struct lifetimes *l = r->lifetimes;
 
 	put_array(b, l->rows, rows_used(l->rows, l->nrows, sizeof(*l->rows)), sizeof(*l->rows));
-}
-
-static void put_losses_part(struct blob *b, const struct db_results *r)
-{
-	put_losses(b, r->losses);
 }
 
 /* The parts in their order, each a section of its own: a run checks and reads only those it takes. */
