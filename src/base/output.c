@@ -266,7 +266,6 @@ static const char *fixed_value(char buf[VALUE_MAX], const char *sign, double v, 
  * The value as text; strings are returned in place (not copied). The
  * percent sign is added only for text: CSV and JSON carry the number.
  */
-
 static const char *format_value(const struct out_doc *d, const struct out_value *v,
 				enum out_format format, char buf[VALUE_MAX])
 {

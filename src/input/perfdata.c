@@ -147,7 +147,8 @@ struct perf_read {
 	struct tep_handle *tep;
 	struct tepkmem k;
 	struct symbol_table running;	/* /proc/kallsyms, when it is the file's kernel */
-	enum { RUNNING_NOT_ITS_KERNEL, RUNNING_NOT_READ, RUNNING_READ } running_state;
+	/* /proc/kallsyms: NONE when not the file's kernel's, or unreadable */
+	enum { RUNNING_NONE, RUNNING_NOT_READ, RUNNING_READ } running_state;
 	uint64_t by_map, by_kallsyms, by_running;
 	struct queued *q, *q_spare;	/* the queue; room to merge it into */
 	size_t nq, qcap;
@@ -439,7 +440,7 @@ static void note_running_kernel(struct perf_read *r, const uint64_t *bits)
 	unsigned char fid[20], rid[20];
 	size_t flen = 0, rlen = 0;
 
-	r->running_state = RUNNING_NOT_ITS_KERNEL;
+	r->running_state = RUNNING_NONE;
 	if (!r->cfg->running_kallsyms || uname(&u) != 0)
 		return;
 	/* a salvaged file's events are the running kernel's (its ids matched) */
@@ -462,7 +463,7 @@ static void read_running_kallsyms(struct perf_read *r)
 		r->running_state = RUNNING_READ;
 	} else {
 		symbols_release(&r->running);
-		r->running_state = RUNNING_NOT_ITS_KERNEL;
+		r->running_state = RUNNING_NONE;
 	}
 }
 

@@ -33,8 +33,9 @@
 
 /* The v7 sections the options point at (trace-cmd's TRACECMD_OPTION_*). */
 enum {
-	OPT_DONE = 0, OPT_BUFFER = 3, OPT_CPUCOUNT = 8, OPT_STRINGS = 15, OPT_HEADER_INFO = 16, OPT_FTRACE_EVENTS = 17,
-	OPT_EVENT_FORMATS = 18, OPT_KALLSYMS = 19, OPT_PRINTK = 20, OPT_CMDLINES = 21,
+	OPT_DONE = 0, OPT_BUFFER = 3, OPT_CPUCOUNT = 8, OPT_STRINGS = 15, OPT_HEADER_INFO = 16,
+	OPT_FTRACE_EVENTS = 17, OPT_EVENT_FORMATS = 18, OPT_KALLSYMS = 19, OPT_PRINTK = 20,
+	OPT_CMDLINES = 21,
 };
 
 /* A walk over bytes: the file, a section of it, or a section decompressed. */
@@ -146,14 +147,18 @@ static bool text_in_file(const struct layout *l, const char *text, uint64_t n, s
 {
 	const unsigned char *p = (const unsigned char *)text;
 
-	if (!text || !l->map || p < l->map || n > l->map_size || p - l->map > (ptrdiff_t)(l->map_size - n))
+	if (!text || !l->map || p < l->map || n > l->map_size ||
+	    p - l->map > (ptrdiff_t)(l->map_size - n))
 		return false;
 	t->off = (uint64_t)(p - l->map);
 	t->len = n;
 	return true;
 }
 
-/* A part met once more than libtracecmd's reading keeps simple: the file is not walked. */
+/*
+ * Where a part lies, noted once: a part given twice, or not in the file as
+ * it is (decompressed), leaves the file to libtracecmd (m->repeated).
+ */
 static void note_text(const struct layout *l, bool *has, struct dat_text *t, const char *text,
 		      uint64_t n)
 {
