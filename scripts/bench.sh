@@ -22,9 +22,9 @@
 # against its own text form (made once) read with -f, in events/s;
 # the targets (trace.dat: 30x trace-cmd report; perf.data: half of perf
 # kmem's time, no more memory; both: the text form's events/s, judged on
-# runs of the two in turn) are said met or not. KALLSYMS=FILE gives a perf.data's kernel symbols (perf
-# script --kallsyms, trace_analyze --kallsyms) when it was recorded on
-# another kernel.
+# runs of the two in turn) are said met or not. KALLSYMS=FILE gives a
+# perf.data's kernel symbols (perf script --kallsyms, trace_analyze
+# --kallsyms) when it was recorded on another kernel.
 set -eu
 log=${1:?usage: bench.sh LOG [RUNS]}
 runs=${2:-5}
