@@ -62,6 +62,7 @@ struct kmem_event {
 	int8_t fallback_migratetype;	/* extfrag only */
 	int8_t percpu_refill;	/* zone_locked; fragmenting for extfrag; -1 absent */
 	int8_t change_ownership;	/* extfrag only */
+	uint8_t spare[7];	/* zero: no padding, so that two events compare as bytes */
 };
 
 /*
@@ -71,15 +72,19 @@ struct kmem_event {
  */
 static inline void kmem_event_init(struct kmem_event *ev, enum kmem_kind kind)
 {
-	memset(ev, 0, sizeof(*ev));
-	ev->kind = (uint16_t)kind;
+	_Static_assert(sizeof(*ev) == 88, "struct kmem_event has no padding");
+	ev->line = ev->ts_ns = ev->ptr = ev->pfn = 0;
 	ev->call_site = ev->cache = ev->gfp = ev->comm = STR_NONE;
 	ev->stack = STACK_NONE;
+	ev->bytes_req = ev->bytes_alloc = 0;
 	ev->pid = -1;
 	ev->cpu = CPU_UNKNOWN;
 	ev->node = NODE_ABSENT;
+	ev->kind = (uint16_t)kind;
+	ev->accounted = ACCOUNTED_ABSENT;
 	ev->order = ev->migratetype = ev->fallback_order = ev->fallback_migratetype = -1;
 	ev->percpu_refill = ev->change_ownership = -1;
+	memset(ev->spare, 0, sizeof(ev->spare));
 }
 
 /* The string tables that event ids point into. */
