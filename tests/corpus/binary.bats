@@ -173,6 +173,21 @@ text_form() {
 	done
 }
 
+@test "perf.data whose sample ids lie far apart: the reports of perf's close ids" {
+	# perf numbers ids from one counter, and the reader finds a sample's attr
+	# by id in a table; ids a thousand apart take a search instead, which must
+	# find the same attrs (kmem.perf.data has a dummy event's attr too)
+	local f ksyms
+	f=$(unpacked kmem.perf.data) ksyms=$(unpacked kallsyms)
+	python3 "$TOP/tests/tools/perf_records.py" "$f" --spread-ids spread.perf.data > ids
+	[ "$(cat ids)" = "ids 10" ]
+	reports "$f" close --kallsyms "$ksyms"
+	reports spread.perf.data spread --kallsyms "$ksyms"
+	for r in account stats outstanding page origins folded tasks gfp caches; do
+		cmp "close.$r" "spread.$r"
+	done
+}
+
 @test "compressed and piped captures: the corpus's kmem.dat.xz, kmem.perf.data.xz, kallsyms.xz as the files" {
 	local dat perf ksyms
 	dat=$(unpacked kmem.dat) perf=$(unpacked kmem.perf.data) ksyms=$(unpacked kallsyms)
