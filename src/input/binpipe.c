@@ -18,6 +18,7 @@
 #define BATCH_EVENTS 1024
 #define BATCHES 8
 #define WRITE_AHEAD 4
+#define WAKE_AFTER (BATCHES / 2)	/* batches ready (or free) before a sleeper is woken */
 
 struct batch {
 	struct kmem_event *events;
@@ -34,6 +35,10 @@ struct binpipe {
 	struct batch batches[BATCHES];
 	struct batch *filling;		/* the reader's, or NULL */
 	uint64_t produced;		/* batches handed over */
+	uint64_t consumed;		/* batches given back */
+	uint64_t wake_at;		/* the consumer sleeps until produced reaches it */
+	uint64_t free_at;		/* the reader sleeps until consumed reaches it */
+	bool consumer_sleeps, reader_sleeps;
 	bool done;			/* the reader returned */
 	pthread_mutex_t lock;
 	pthread_cond_t filled, emptied;
@@ -54,8 +59,11 @@ static struct batch *take_empty_batch(struct binpipe *p)
 	struct batch *b = &p->batches[p->produced % BATCHES];
 
 	pthread_mutex_lock(&p->lock);
-	while (b->ready)
+	while (b->ready) {
+		p->free_at = p->produced - BATCHES + WAKE_AFTER;
+		p->reader_sleeps = true;
 		pthread_cond_wait(&p->emptied, &p->lock);
+	}
 	pthread_mutex_unlock(&p->lock);
 	b->n = 0;
 	return b;
@@ -73,7 +81,10 @@ static void hand_over(struct binpipe *p, struct batch *b)
 	pthread_mutex_lock(&p->lock);
 	b->ready = true;
 	p->produced++;
-	pthread_cond_signal(&p->filled);
+	if (p->consumer_sleeps && p->produced >= p->wake_at) {
+		p->consumer_sleeps = false;
+		pthread_cond_signal(&p->filled);
+	}
 	pthread_mutex_unlock(&p->lock);
 }
 
@@ -116,8 +127,11 @@ static struct batch *wait_for_batch(struct binpipe *p, uint64_t seq)
 	struct batch *b = &p->batches[seq % BATCHES];
 
 	pthread_mutex_lock(&p->lock);
-	while (!b->ready && !(p->done && seq >= p->produced))
+	while (!b->ready && !(p->done && seq >= p->produced)) {
+		p->wake_at = seq + WAKE_AFTER;
+		p->consumer_sleeps = true;
 		pthread_cond_wait(&p->filled, &p->lock);
+	}
 	pthread_mutex_unlock(&p->lock);
 	return b->ready ? b : NULL;
 }
@@ -126,7 +140,11 @@ static void give_back(struct binpipe *p, struct batch *b)
 {
 	pthread_mutex_lock(&p->lock);
 	b->ready = false;
-	pthread_cond_signal(&p->emptied);
+	p->consumed++;
+	if (p->reader_sleeps && p->consumed >= p->free_at) {
+		p->reader_sleeps = false;
+		pthread_cond_signal(&p->emptied);
+	}
 	pthread_mutex_unlock(&p->lock);
 }
 
