@@ -551,23 +551,27 @@ static int by_id_then_attr(const void *a, const void *b)
 	return x->attr < y->attr ? -1 : x->attr > y->attr;
 }
 
+#define ID_TABLE_MAX (1u << 20)	/* ids a table spans at most */
+
 /*
  * perf numbers a file's ids from one counter, so they lie close together:
  * then a table indexed by id - id_base finds a sample's attr in one step,
  * without the search's branches, which a mix of events mispredicts (the
  * search was a quarter of parse_sample). Ids spread wider than 64 slots a
- * listed one keep to the search.
+ * listed one, or over more than ID_TABLE_MAX (4 MB of table: a damaged
+ * file's, whose ids could ask for gigabytes), keep to the search.
  */
 static void index_close_ids(struct perf_read *r)
 {
-	uint64_t k;
+	uint64_t k, span;
 
 	if (!r->nby_id)
 		return;
 	r->id_base = r->by_id[0].id;
-	if (r->by_id[r->nby_id - 1].id - r->id_base >= 64 * r->nby_id + 64)
+	span = r->by_id[r->nby_id - 1].id - r->id_base;
+	if (span >= 64 * r->nby_id + 64 || span >= ID_TABLE_MAX)
 		return;
-	r->id_span = r->by_id[r->nby_id - 1].id - r->id_base + 1;
+	r->id_span = span + 1;
 	r->attr_at = xcalloc(r->id_span, sizeof(*r->attr_at));
 	for (k = r->nby_id; k > 0; k--)	/* the first attr listing an id is written last */
 		r->attr_at[r->by_id[k - 1].id - r->id_base] = r->by_id[k - 1].attr + 1;
