@@ -11,7 +11,6 @@
 #include "flame.h"
 #include "output.h"
 
-#define FONT CHART_FONT
 #define FONT_SIZE 12.0
 #define CHAR_WIDTH (FONT_SIZE * 0.59)	/* flamegraph.pl's estimate, for SVG and cairo alike */
 #define PAD 10.0
@@ -219,7 +218,7 @@ static void write_svg(FILE *f, const struct graph *g, const char *title, const c
 	fprintf(f, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 		"<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 		"height=\"%.0f\" viewBox=\"0 0 %d %.0f\" font-family=\"%s, Verdana, sans-serif\" "
-		"font-size=\"%.0f\">\n", FLAME_WIDTH, g->height, FLAME_WIDTH, g->height, FONT,
+		"font-size=\"%.0f\">\n", FLAME_WIDTH, g->height, FLAME_WIDTH, g->height, CHART_FONT,
 		FONT_SIZE);
 	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"#f8f8f8\"/>\n");
 	fprintf(f, "<text x=\"%d\" y=\"24\" text-anchor=\"middle\" font-size=\"17\">",
@@ -274,7 +273,7 @@ static void draw(cairo_t *cr, const struct graph *g, const char *title, const ch
 
 	cairo_set_source_rgb(cr, 0.97, 0.97, 0.97);
 	cairo_paint(cr);
-	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_select_font_face(cr, CHART_FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_source_rgb(cr, 0, 0, 0);
 	centred_text(cr, 24, 17, title);
 	total_text(g, unit, share, sizeof(share));

@@ -19,7 +19,6 @@
 #define HEIGHT 1480.0
 #define TITLE_SPACE 70.0
 #define FOOT_SPACE 40.0
-#define FONT CHART_FONT
 #define FONT_MAX 15
 #define FONT_MIN 8
 
@@ -523,7 +522,7 @@ static void draw_centre(struct chart *c)
 	else
 		human_size(root->value, size, sizeof(size));
 	cairo_set_source_rgb(c->cr, 0.1, 0.1, 0.1);
-	cairo_select_font_face(c->cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	cairo_select_font_face(c->cr, CHART_FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
 	for (font = 22; font > 8; font--) {
 		cairo_set_font_size(c->cr, font);
 		if (text_width(c->cr, root->label) <= 1.7 * c->r0)
@@ -532,7 +531,8 @@ static void draw_centre(struct chart *c)
 	cairo_save(c->cr);
 	cairo_translate(c->cr, c->cx, c->cy);
 	show_line(c->cr, root->label, -font * 0.7, font);
-	cairo_select_font_face(c->cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_select_font_face(c->cr, CHART_FONT, CAIRO_FONT_SLANT_NORMAL,
+			       CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(c->cr, font * 0.9);
 	show_line(c->cr, size, font * 0.7, font * 0.9);
 	cairo_restore(c->cr);
@@ -604,13 +604,14 @@ static void draw_title(struct chart *c, const char *title)
 	int n;
 
 	cairo_set_source_rgb(c->cr, 0.1, 0.1, 0.1);
-	cairo_select_font_face(c->cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	cairo_select_font_face(c->cr, CHART_FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
 	cairo_set_font_size(c->cr, 20);
 	cairo_save(c->cr);
 	cairo_translate(c->cr, WIDTH / 2, 38);
 	show_line(c->cr, title, 0, 20);
 	cairo_restore(c->cr);
-	cairo_select_font_face(c->cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_select_font_face(c->cr, CHART_FONT, CAIRO_FONT_SLANT_NORMAL,
+			       CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(c->cr, 12);
 	n = snprintf(foot, sizeof(foot), "One ring per directory level, object files outermost; "
 		     "a colour per top-level directory.");
@@ -652,7 +653,8 @@ static void draw_chart(struct chart *c, const char *title)
 	cairo_paint(c->cr);
 	if (c->total && depth)
 		draw_children(c, 0, 1, 0, 0);
-	cairo_select_font_face(c->cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_select_font_face(c->cr, CHART_FONT, CAIRO_FONT_SLANT_NORMAL,
+			       CAIRO_FONT_WEIGHT_NORMAL);
 	for (i = 0; i < c->njobs; i++)
 		draw_label(c, &c->jobs[i]);
 	draw_centre(c);

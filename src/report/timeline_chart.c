@@ -28,7 +28,6 @@
 #define TOP 70.0
 #define GAP 70.0
 #define BOTTOM 55.0
-#define FONT CHART_FONT
 
 /* ---- rows ---- */
 
@@ -685,11 +684,11 @@ static void draw_timeline(cairo_t *cr, void *ctx)
 	c->cr = cr;
 	cairo_set_source_rgb(cr, 1, 1, 1);
 	cairo_paint(cr);
-	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	cairo_select_font_face(cr, CHART_FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
 	cairo_set_font_size(cr, 16);
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 	text_at(cr, LEFT, 28, c->title, 0);
-	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_select_font_face(cr, CHART_FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(cr, 12);
 	snprintf(sub, sizeof(sub), "%s, stacked: the %zu largest rows by peak and the "
 		 "rest; time in s since %.6f s (%s)", rows->measure ? rows->measure :
