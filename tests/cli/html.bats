@@ -57,14 +57,13 @@ attr() {
 	local way out
 	for way in beside inline; do
 		mkdir "$way"
-		TA_TEST_DRAW_INLINE=$([ $way = inline ] && echo 1 || echo 0) \
-			"$TA" -q -f "$WORK" -k "$TREE" --html "$way/p.html" -r "$way/rings.png" \
+		export TA_TEST_DRAW_INLINE=0
+		[ $way = inline ] && TA_TEST_DRAW_INLINE=1
+		"$TA" -q -f "$WORK" -k "$TREE" --html "$way/p.html" -r "$way/rings.png" \
 			--flame "$way/flame.png" --save-db "$way/w.db" -c /dev/null
-		TA_TEST_DRAW_INLINE=$([ $way = inline ] && echo 1 || echo 0) \
-			"$TA" -q --db-file "$way/w.db" --html "$way/db.html" --timeline "$way/t.svg" \
+		"$TA" -q --db-file "$way/w.db" --html "$way/db.html" --timeline "$way/t.svg" \
 			-c /dev/null
-		TA_TEST_DRAW_INLINE=$([ $way = inline ] && echo 1 || echo 0) \
-			"$TA" -q --db-file "$way/w.db" --timeline "$way/t.png" -c /dev/null
+		"$TA" -q --db-file "$way/w.db" --timeline "$way/t.png" -c /dev/null
 	done
 	for out in p.html rings.png flame.png db.html t.svg t.png; do
 		cmp "beside/$out" "inline/$out"
