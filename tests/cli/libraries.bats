@@ -108,7 +108,9 @@ OPTIONAL="libtracecmd libtracefs libtraceevent libelf libncursesw libtinfo libz.
 @test "a broken ncurses stops top on a terminal, with its reason" {
 	command -v script > /dev/null || skip "no script(1)"
 	break_library libncursesw.so.6
-	run script -qec "env LD_LIBRARY_PATH='$BATS_TEST_TMPDIR/broken' '$TA' top --interval 0.5" /dev/null
+	# stdin from /dev/null: script(1) copies its stdin to the terminal, and
+	# under CI, whose stdin is closed, fd 0 could be its own output pipe
+	run script -qec "env LD_LIBRARY_PATH='$BATS_TEST_TMPDIR/broken' '$TA' top --interval 0.5" /dev/null < /dev/null
 	[ "$status" -eq 1 ]
 	[[ "$output" == "trace_analyze: error: cannot load ncurses to draw on the terminal: $BATS_TEST_TMPDIR/broken/libncursesw.so.6: file too short"* ]]
 }
