@@ -40,14 +40,23 @@ run_units() {	# $1: directory of unit test binaries, $2: label
 	done
 }
 
+# A test that hangs fails the run with its place, instead of using up CI's
+# time: one pass takes 3-8 minutes here (the sanitized one the longer).
+BATS_LIMIT=${BATS_LIMIT:-1500}
+
 run_bats() {	# $1: binary under test, $2: label
 	echo "# bats with $1"
-	TA_BIN="$top/$1" bats --tap tests/cli tests/corpus > "$out/bats.tap" 2>&1
+	TA_BIN="$top/$1" timeout -k 30 "$BATS_LIMIT" bats --tap tests/cli tests/corpus \
+		> "$out/bats.tap" 2>&1
 	rc=$?
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		echo "not ok - bats ($2) did not end within $BATS_LIMIT s; the test after this one hung:" \
+			"$(grep -E '^(not )?ok ' "$out/bats.tap" | tail -n 1)" | tee -a "$out/all.tap"
+	fi
 	sed "s|^\(not ok\|ok\) \([0-9]*\)|\1 \2 $2:|" "$out/bats.tap" | grep -E '^(not )?ok ' >> "$out/all.tap"
 	# show failures with their diagnostics
 	awk '/^not ok/ {show=1; print; next} /^ok/ {show=0} show && /^#/ {print}' "$out/bats.tap"
-	if [ $rc -ne 0 ] && ! grep -q '^not ok' "$out/bats.tap"; then
+	if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $rc -ne 137 ] && ! grep -q '^not ok' "$out/bats.tap"; then
 		echo "not ok - bats ($2) exited with $rc" | tee -a "$out/all.tap"
 		tail -n 20 "$out/bats.tap"
 	fi
