@@ -51,6 +51,16 @@ void loss_windows_finish(struct loss_windows *l, bool overrun, bool complete);
 /* Once finished: the first window that ends after an allocation at alloc_ns, or NULL: it is held. */
 const struct loss_window *loss_window_after(const struct loss_windows *l, uint64_t alloc_ns);
 
+/*
+ * Once finished: whether some window ends after an allocation at alloc_ns
+ * (loss_window_after() would find one): the latest end is past it. One
+ * comparison, for the questions asked once a live object.
+ */
+static inline bool loss_window_ends_after(const struct loss_windows *l, uint64_t alloc_ns)
+{
+	return l->n && l->end_max[l->n - 1] > alloc_ns;
+}
+
 /* The live objects of live (ptrmap.h) allocated before a window end: count and bytes. */
 void loss_uncertain_of(const struct loss_windows *l, const struct ptrmap *live,
 		       uint64_t *objects, uint64_t *bytes);

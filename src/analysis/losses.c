@@ -132,7 +132,7 @@ void loss_uncertain_of(const struct loss_windows *l, const struct ptrmap *live,
 
 	*objects = *bytes = 0;
 	for (i = 0; i < live->nrecs; i++)
-		if (live->recs[i].ptr && loss_window_after(l, live->recs[i].ts_ns)) {
+		if (live->recs[i].ptr && loss_window_ends_after(l, live->recs[i].ts_ns)) {
 			(*objects)++;
 			*bytes += live->recs[i].bytes_alloc;
 		}

@@ -89,7 +89,7 @@ static struct name_evidence *gather_evidence(const struct suspect_evidence *ev,
 		if (!l->ptr || l->call_site >= a->nsites || name_of[l->call_site] == STR_NONE)
 			continue;
 		x = &e[name_of[l->call_site]];
-		if (ev->losses && loss_window_after(ev->losses, l->ts_ns)) {
+		if (ev->losses && loss_window_ends_after(ev->losses, l->ts_ns)) {
 			x->uncertain++;	/* its free may have been lost: no evidence of a leak */
 			continue;
 		}
