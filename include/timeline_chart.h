@@ -28,7 +28,8 @@ struct timeline_rows {
 	double *total;			/* live bytes of every row, per sample */
 	uint32_t nrows;			/* named rows, largest peak first */
 	char **names;
-	double *values;			/* nrows x nsamples */
+	double *values;			/* nrows x nsamples, a row's at slot[row] */
+	uint32_t *slot;
 	double *peak;
 	struct growth_fit *fit;
 	double span_s;
@@ -47,7 +48,7 @@ void timeline_rows_release(struct timeline_rows *rows);
 
 static inline const double *timeline_row_values(const struct timeline_rows *r, uint32_t row)
 {
-	return r->values + (size_t)row * r->nsamples;
+	return r->values + (size_t)r->slot[row] * r->nsamples;
 }
 
 
