@@ -29,7 +29,7 @@ struct timeline_rows {
 	uint32_t nrows;			/* named rows, largest peak first */
 	char **names;
 	double *values;			/* nrows x nsamples, a row's at slot[row] */
-	uint32_t *slot;
+	uint32_t *slot;			/* row (peak order) -> its series' place in values */
 	double *peak;
 	struct growth_fit *fit;
 	double span_s;

@@ -110,7 +110,8 @@ OPTIONAL="libtracecmd libtracefs libtraceevent libelf libncursesw libtinfo libz.
 	break_library libncursesw.so.6
 	# stdin from /dev/null: script(1) copies its stdin to the terminal, and
 	# under CI, whose stdin is closed, fd 0 could be its own output pipe
-	run script -qec "env LD_LIBRARY_PATH='$BATS_TEST_TMPDIR/broken' '$TA' top --interval 0.5" /dev/null < /dev/null
+	run script -qec "env LD_LIBRARY_PATH='$BATS_TEST_TMPDIR/broken' '$TA' top --interval 0.5" \
+		/dev/null < /dev/null
 	[ "$status" -eq 1 ]
 	[[ "$output" == "trace_analyze: error: cannot load ncurses to draw on the terminal: $BATS_TEST_TMPDIR/broken/libncursesw.so.6: file too short"* ]]
 }
