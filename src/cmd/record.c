@@ -35,6 +35,7 @@
 #include "capture.h"
 #include "commands.h"
 #include "datout.h"
+#include "forkgate.h"
 #include "error.h"
 #include "options.h"
 #include "outfile.h"
@@ -489,7 +490,7 @@ static int start_child(struct recording *r, int *go_fd, int *exec_fd, struct ta_
 
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(ex, O_CLOEXEC) < 0)
 		return error_set_errno(err, errno, "cannot make a pipe for '%s'", r->args->cmd[0]);
-	pid = fork();
+	pid = fork_when_quiet();	/* its child reads /proc/self/fd (malloc) before the exec */
 	if (pid < 0)
 		return error_set_errno(err, errno, "cannot start '%s'", r->args->cmd[0]);
 	if (pid == 0) {

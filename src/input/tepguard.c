@@ -18,6 +18,7 @@
 #include <xxhash.h>
 
 #include "error.h"
+#include "forkgate.h"
 #include "tepguard.h"
 
 void tepguard_init(struct tepguard *g, int long_size)
@@ -195,7 +196,7 @@ bool tepguard_formats_survive(const struct tepguard *g)
 	h = hash_of_formats(g);
 	if (survived_before(h))
 		return true;
-	child = fork();
+	child = fork_when_quiet();
 	if (child < 0)
 		return true;
 	if (child == 0)

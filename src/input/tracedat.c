@@ -31,6 +31,7 @@
 #include "tracedat_tep.h"
 #include "tracedat_pages.h"
 #include "binread_stacks.h"
+#include "forkgate.h"
 #include "tepguard.h"
 #include "tepkmem.h"
 #include "tepoverrides.h"
@@ -204,7 +205,7 @@ static enum open_probe libtracecmd_opens_it(int fd)
 	pid_t child;
 	int status, in;
 
-	child = fork();
+	child = fork_when_quiet();
 	if (child < 0)
 		return OPEN_FINE;	/* no child: the read goes on unguarded */
 	if (child == 0) {

@@ -14,6 +14,7 @@
 
 #include "cairolib.h"
 #include "chartfile.h"
+#include "forkgate.h"
 #include "testhook.h"
 
 enum chart_format chart_format_of_path(const char *path)
@@ -105,10 +106,12 @@ static void *find_the_font(void *unused)
 	(void)unused;
 	sigfillset(&all);	/* signals are the main thread's */
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	if (cairo_library_load(&ignored) < 0)
-		return NULL;
-	measure_with(CHART_FONT, CAIRO_FONT_WEIGHT_NORMAL);
-	measure_with(CHART_FONT, CAIRO_FONT_WEIGHT_BOLD);
+	fork_gate_hold();	/* a guard's child must not inherit cairo's or malloc's locks */
+	if (cairo_library_load(&ignored) == 0) {
+		measure_with(CHART_FONT, CAIRO_FONT_WEIGHT_NORMAL);
+		measure_with(CHART_FONT, CAIRO_FONT_WEIGHT_BOLD);
+	}
+	fork_gate_release();
 	return NULL;
 }
 
