@@ -49,14 +49,16 @@ run_bats() {	# $1: binary under test, $2: label
 	TA_BIN="$top/$1" timeout -k 30 "$BATS_LIMIT" bats --tap tests/cli tests/corpus \
 		> "$out/bats.tap" 2>&1
 	rc=$?
-	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	hung=false
+	case $rc in 124|137) hung=true ;; esac	# timeout's TERM, or its KILL after it
+	if $hung; then
 		echo "not ok - bats ($2) did not end within $BATS_LIMIT s; the test after this one hung:" \
 			"$(grep -E '^(not )?ok ' "$out/bats.tap" | tail -n 1)" | tee -a "$out/all.tap"
 	fi
 	sed "s|^\(not ok\|ok\) \([0-9]*\)|\1 \2 $2:|" "$out/bats.tap" | grep -E '^(not )?ok ' >> "$out/all.tap"
 	# show failures with their diagnostics
 	awk '/^not ok/ {show=1; print; next} /^ok/ {show=0} show && /^#/ {print}' "$out/bats.tap"
-	if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $rc -ne 137 ] && ! grep -q '^not ok' "$out/bats.tap"; then
+	if [ $rc -ne 0 ] && ! $hung && ! grep -q '^not ok' "$out/bats.tap"; then
 		echo "not ok - bats ($2) exited with $rc" | tee -a "$out/all.tap"
 		tail -n 20 "$out/bats.tap"
 	fi

@@ -112,7 +112,7 @@ const struct loss_window *loss_window_after(const struct loss_windows *l, uint64
 {
 	uint32_t lo = 0, hi = l->n;
 
-	if (!l->n || l->end_max[l->n - 1] <= alloc_ns)
+	if (!loss_window_ends_after(l, alloc_ns))
 		return NULL;	/* after every window's end: the usual case of a young object */
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
