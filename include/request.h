@@ -88,6 +88,7 @@ struct analysis_request {
 	const char *kernel;		/* -k: a built kernel tree, or its index */
 	const char *system_map;		/* --system-map */
 	const char *kallsyms_path;	/* --kallsyms: a saved /proc/kallsyms */
+	const char *modules_path;	/* --modules: a saved /proc/modules (where each lies) */
 	bool strict_kernel;		/* --strict-kernel: a log of another build is an error */
 	/* what to compute */
 	unsigned needs;			/* enum analysis_need */

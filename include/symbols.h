@@ -11,6 +11,7 @@
 #ifndef TA_SYMBOLS_H
 #define TA_SYMBOLS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,24 @@ struct ksym {
 };
 
 #define KSYM_BUILT_IN UINT32_MAX
+
+/*
+ * Where a loadable module's code lies: from /proc/modules (its address and
+ * size), or bounded by its symbols. An address is named after a module's
+ * symbol only inside that module's extent.
+ */
+struct kmodule_extent {
+	uint64_t start, end;	/* [start, end) */
+	uint32_t name;		/* offset into symbol_table.names */
+};
+
+/* Why an address is named after no symbol (symbols_why_not). */
+enum symbol_miss {
+	SYMMISS_NONE,		/* it resolves */
+	SYMMISS_NO_SYMBOL,	/* below every symbol, or past the last, or in data */
+	SYMMISS_PAST_MODULE,	/* past the end of its nearest symbol's module */
+	SYMMISS_OTHER_LOAD,	/* its nearest symbol's module is not in the modules file */
+};
 
 /* Whose choice among aliases, and of what an address may resolve to. */
 enum symbol_rule {
@@ -39,6 +58,10 @@ struct symbol_table {
 	size_t names_len;
 	const char *path;	/* where it was read from, for messages */
 	enum symbol_rule rule;
+	struct kmodule_extent *modules;	/* by start; set by symbols_set_modules */
+	size_t nmodules;
+	bool modules_given;		/* a modules file was read (it may list none) */
+	bool have_module_symbols;	/* some symbol carries "[module]" */
 };
 
 void symbols_init(struct symbol_table *t);
@@ -71,8 +94,27 @@ int symbols_parse_tep_kallsyms(struct symbol_table *t, const char *text, size_t 
 /* Distance from s to the next symbol (what %pS prints as "/0xsize"); 0 for the last. */
 uint64_t symbols_size(const struct symbol_table *t, const struct ksym *s);
 
-/* The symbol holding addr (nearest at or below), or NULL. */
+/*
+ * The symbol holding addr (nearest at or below), or NULL. A module's symbol
+ * holds an address only inside that module: within its /proc/modules extent
+ * when one was given (symbols_set_modules), else up to the page after the
+ * module's last symbol (perf's bound), never past the next module's start.
+ */
 const struct ksym *symbols_lookup(const struct symbol_table *t, uint64_t addr);
+
+/* Why symbols_lookup names no symbol for addr (SYMMISS_NONE if it does). */
+enum symbol_miss symbols_why_not(const struct symbol_table *t, uint64_t addr);
+
+/*
+ * A /proc/modules ("name size refs deps state 0xaddr") as the modules'
+ * extents of t; each ends at its address + size, or at the next module's
+ * start. An empty file is a kernel without modules. Fails on a line that is
+ * no module's, or on addresses that are all zero (read without root).
+ */
+int symbols_parse_modules(struct symbol_table *t, const char *text, size_t len,
+			  const char *name, struct ta_error *err);
+/* The same of a file, /proc/modules itself beside the running /proc/kallsyms. */
+int symbols_load_modules(struct symbol_table *t, const char *path, struct ta_error *err);
 
 static inline const char *ksym_name(const struct symbol_table *t, const struct ksym *s)
 {

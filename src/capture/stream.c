@@ -277,6 +277,7 @@ static int load_event_formats(struct capture *c, struct ta_error *err)
 	    c->syms.count > 1 && c->syms.syms[c->syms.count - 1].addr != 0) {
 		/* (all zero when kptr_restrict hides them: call sites then stay addresses) */
 		c->have_syms = true;
+		(void)symbols_load_modules(&c->syms, "/proc/modules", &ignored);
 		tep_set_function_resolver(c->tep, name_function, c);
 	} else {
 		symbols_release(&c->syms);

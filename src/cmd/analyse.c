@@ -224,6 +224,9 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 		OPT_INPUT(0, "kallsyms", &o->req.kallsyms_path, "FILE",
 			  "a /proc/kallsyms saved on the traced kernel: names the addresses of a "
 			  "perf.data, of old logs, and of modules (after System.map)"),
+		OPT_INPUT(0, "modules", &o->req.modules_path, "FILE",
+			  "a /proc/modules saved beside that kallsyms: an address is named after "
+			  "a module's symbol only inside that module's code"),
 		po_for_record((struct po_option)OPT_INPUT(0, "allocinfo", &o->req.allocinfo_path,
 			  "SNAPSHOT", "a /proc/allocinfo snapshot of the same boot: the account (-c) "
 			  "shows, per function, module or directory, what it says is live beside "

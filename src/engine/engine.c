@@ -1482,11 +1482,34 @@ static int read_db(struct analysis *r, struct ta_error *err)
 
 /* ---- after reading ------------------------------------------------------------------- */
 
+/*
+ * Some addresses named no function of the symbols given: say how many and
+ * why, a module's extent apart (freed init text, or another load cycle).
+ */
+static void warn_unresolved(uint64_t unresolved, uint64_t hex, uint64_t past_module,
+			    uint64_t other_load, const char *map)
+{
+	char why[256] = "";
+
+	if (past_module && other_load)
+		snprintf(why, sizeof(why), " (%llu past the end of a module's code: freed init "
+			 "text, or another load cycle; %llu in a module --modules does not place "
+			 "there)", (unsigned long long)past_module, (unsigned long long)other_load);
+	else if (past_module)
+		snprintf(why, sizeof(why), " (%s past the end of a module's code: freed init text, "
+			 "or another load cycle)", past_module == unresolved ? "all" : "some");
+	else if (other_load)
+		snprintf(why, sizeof(why), " (%s in a module that --modules does not place there: "
+			 "another load cycle)", other_load == unresolved ? "all" : "some");
+	warn("%llu of %llu call site addresses are in no function of '%s'%s: they stay hex "
+	     "as (unresolved)", (unsigned long long)unresolved, (unsigned long long)hex, map, why);
+}
+
 /* Say once when addresses stay hex: no System.map, or not in it. */
 static void warn_about_unresolved_addresses(const struct analysis *r)
 {
 	const struct strtab *cs = &r->strings.call_sites;
-	uint64_t addr, hex = 0, unresolved = 0;
+	uint64_t addr, hex = 0, unresolved = 0, past_module = 0, other_load = 0;
 	uint32_t id;
 
 	for (id = 0; id < r->account.nsites; id++) {
@@ -1494,8 +1517,15 @@ static void warn_about_unresolved_addresses(const struct analysis *r)
 		    !callsite_is_address(strtab_get(cs, id), strtab_length(cs, id), &addr))
 			continue;
 		hex++;
-		if (!r->syms.count || !symbols_lookup(&r->syms, addr))
-			unresolved++;
+		if (r->syms.count && symbols_lookup(&r->syms, addr))
+			continue;
+		unresolved++;
+		if (r->syms.count) {
+			enum symbol_miss why = symbols_why_not(&r->syms, addr);
+
+			past_module += why == SYMMISS_PAST_MODULE;
+			other_load += why == SYMMISS_OTHER_LOAD;
+		}
 	}
 	if (hex && r->have_binary && !r->have_db && r->binary.kind == BINARY_PERFDATA &&
 	    !r->binary.symbols_from) {
@@ -1511,12 +1541,11 @@ static void warn_about_unresolved_addresses(const struct analysis *r)
 			     "the kernel's symbols with --kallsyms FILE (its /proc/kallsyms) or -k TREE",
 			     r->facts.log_name);
 	} else if (hex && !r->syms.count)
-		warn("%llu call sites are bare addresses and no System.map was given "
-		     "(-k DIR or --system-map FILE): they stay hex", (unsigned long long)hex);
+		warn("%llu call sites are bare addresses and no symbols were given (-k DIR, "
+		     "--system-map FILE, or --kallsyms FILE with --modules FILE): they stay hex",
+		     (unsigned long long)hex);
 	else if (unresolved)
-		warn("%llu of %llu call site addresses are in no function of '%s': "
-		     "they stay hex", (unsigned long long)unresolved, (unsigned long long)hex,
-		     r->map_path);
+		warn_unresolved(unresolved, hex, past_module, other_load, r->map_path);
 }
 
 /* ---- the run ---------------------------------------------------------------------- */
@@ -1699,10 +1728,36 @@ static int load_kallsyms(struct analysis *a, struct ta_error *err)
 	return load_symbol_file(&a->kallsyms, path, true, err);
 }
 
+/*
+ * --modules: a /proc/modules saved with the kallsyms, so that a module's
+ * symbols name only addresses inside that module (plain or compressed).
+ */
+static int load_modules(struct analysis *a, struct ta_error *err)
+{
+	const char *path = a->req->modules_path;
+	char *text;
+	size_t len;
+	int rc = 0;
+
+	if (!path)
+		return 0;
+	if (is_directory(path))
+		return error_set_errno(err, EISDIR, "cannot read '%s'", path);
+	if (read_compressed_text(path, &text, &len, err) < 0)
+		return -1;
+	if (a->syms.count)
+		rc = symbols_parse_modules(&a->syms, text, len, path, err);
+	if (rc == 0 && a->kallsyms.count)
+		rc = symbols_parse_modules(&a->kallsyms, text, len, path, err);
+	free(text);
+	return rc;
+}
+
 /* -k, --system-map, --kallsyms: the tree (walked or from its index), its directories. */
 int analysis_load_kernel(struct analysis *a, struct ta_error *err)
 {
-	if (load_kernel(a, err) < 0 || load_symbols(a, err) < 0 || load_kallsyms(a, err) < 0)
+	if (load_kernel(a, err) < 0 || load_symbols(a, err) < 0 || load_kallsyms(a, err) < 0 ||
+	    load_modules(a, err) < 0)
 		return -1;
 	return build_directories(a, err);
 }

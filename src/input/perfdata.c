@@ -463,6 +463,8 @@ static void read_running_kallsyms(struct perf_read *r)
 	if (symbols_load_kallsyms(&r->running, "/proc/kallsyms", &ignored) == 0 &&
 	    r->running.count > 1 && r->running.syms[r->running.count - 1].addr != 0) {
 		r->running_state = RUNNING_READ;
+		/* where each module lies: none of its names past its code */
+		(void)symbols_load_modules(&r->running, "/proc/modules", &ignored);
 	} else {
 		symbols_release(&r->running);
 		r->running_state = RUNNING_NONE;

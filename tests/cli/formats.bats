@@ -97,7 +97,7 @@ summary_has() {
 ROWS
 	diff_or_fail "$BATS_TEST_TMPDIR/expected" "$BATS_TEST_TMPDIR/rows"
 	[ "$(grep -c warning "$BATS_TEST_TMPDIR/summary")" -eq 1 ]
-	grep -q "warning: 3 call sites are bare addresses and no System.map was given" "$BATS_TEST_TMPDIR/summary"
+	grep -q "warning: 3 call sites are bare addresses and no symbols were given" "$BATS_TEST_TMPDIR/summary"
 }
 
 @test "--malloc and --cache split the 2.6-era account by family" {

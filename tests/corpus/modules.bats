@@ -40,7 +40,7 @@ allocations_by_suffix() {
 	"$TA" -q -f "$MODS/workload-kmem.log.xz" -c u.json --group-by module --format json
 	[ "$(jq -r '[.callers[] | select(.key == "(unresolved)")] | length' u.json)" = 1 ]
 	run "$TA" -f "$MODS/workload-kmem.log.xz" -c /dev/null
-	[[ "$output" == *"warning: 43 call sites are bare addresses and no System.map was given"* ]]
+	[[ "$output" == *"warning: 43 call sites are bare addresses and no symbols were given (-k DIR, --system-map FILE, or --kallsyms FILE with --modules FILE)"* ]]
 	# with kallsyms-B, ext4's and jbd2's allocations are the B log's (read while loaded)
 	"$TA" -q -f "$MODS/workload-kmem.log.xz" --kallsyms "$MODS/kallsyms-B.txt.xz" -c k.json \
 		--group-by module --format json
@@ -93,4 +93,45 @@ PY
 	"$TA" -q -k "$TREE" --save-index tree.kidx
 	run "$TA" -k tree.kidx -c static2.txt
 	[[ "$output" == *"  modules:           13 built as .ko (their .mod lists): $objects objects, $bytes bytes"* ]]
+}
+
+@test "a module's symbols name only addresses inside that module: freed init text stays (unresolved), as an independent naming says" {
+	# the stack phase loaded the modules in another cycle: its module addresses
+	# (ext4's freed init text among them) lie past the code kallsyms-B places there
+	xzcat "$MODS/kallsyms-B.txt.xz" > kallsyms-B
+	LOG="$MODS/stacktrace-kmem.log"
+	python3 "$TOP/tests/tools/ref_module_names.py" "$LOG" kallsyms-B "$MODS/modules-B.txt" > ref
+	awk '$2 == "(unresolved)" { print $1 }' ref | sort > want
+	[ "$(wc -l < want)" -gt 30 ]
+	run "$TA" -q -f "$LOG" --kallsyms kallsyms-B --modules "$MODS/modules-B.txt" --folded folded \
+		-c acc.json --group-by module --format json
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"1 of 1 call site addresses are in no function of 'kallsyms-B' (all past the end of a module's code: freed init text, or another load cycle): they stay hex as (unresolved)"* ]]
+	sed 's/ [0-9]*$//' folded | tr ';' '\n' | grep -o '^0x[0-9a-f]*$' | sort -u > got
+	diff -u want got
+	# the one allocation at such an address was dummy_cleanup_module+0x23b7 [dummy] before
+	[ "$(jq '[.callers[] | select(.key == "(unresolved)") | .alloc_count] | add' acc.json)" = \
+	  "$(python3 "$TOP/tests/tools/ref_module_names.py" "$LOG" kallsyms-B "$MODS/modules-B.txt" --allocs | awk '$1 == "(unresolved)" { print $2 }')" ]
+	[ "$(jq '[.callers[] | select(.key == "dummy")] | length' acc.json)" = 0 ]
+	# without --modules, each module is bounded by its symbols (perf's rule): the same here
+	"$TA" -q -f "$LOG" --kallsyms kallsyms-B --folded folded2 2>/dev/null
+	python3 "$TOP/tests/tools/ref_module_names.py" "$LOG" kallsyms-B | awk '$2 == "(unresolved)" { print $1 }' | sort > want2
+	sed 's/ [0-9]*$//' folded2 | tr ';' '\n' | grep -o '^0x[0-9a-f]*$' | sort -u > got2
+	diff -u want2 got2
+	# the log of the same load cycle keeps every name: all 104 addresses inside their module
+	python3 "$TOP/tests/tools/ref_module_names.py" "$MODS/workload-kmem.log.xz" kallsyms-B "$MODS/modules-B.txt" > ref3
+	[ "$(grep -c '(unresolved)' ref3)" = 0 ]
+	run "$TA" -q -f "$MODS/workload-kmem.log.xz" --kallsyms kallsyms-B --modules "$MODS/modules-B.txt" -c - --group-by module
+	[[ "$output" != *unresolved* ]]
+}
+
+@test "--modules: a file that is no /proc/modules, or read without root, is refused by name" {
+	printf 'ext4 692224 1 - Live 0x0000000000000000\n' > zeros
+	xzcat "$MODS/kallsyms-B.txt.xz" > kallsyms-B
+	run "$TA" -f "$MODS/workload-kmem.log.xz" --kallsyms kallsyms-B --modules zeros -c /dev/null
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'zeros' gives every module the address 0: it was read without root (kptr_restrict); save /proc/modules as root" ]
+	run "$TA" -f "$MODS/workload-kmem.log.xz" --kallsyms kallsyms-B --modules kallsyms-B -c /dev/null
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: kallsyms-B:1: not a /proc/modules line ('name size refs deps state 0xaddress')" ]
 }

@@ -157,6 +157,51 @@ static void kallsyms_as_libtraceevent_reads_it(void **state)
 	symbols_release(&t);
 }
 
+/* kallsyms of two modules: a module's symbol names only its own code */
+static const char two_modules[] =
+	"ffffffff81000000 T _text\n"
+	"ffffffff81001000 T kmalloc\n"
+	"ffffffffa0025000 t dummy_xmit\t[dummy]\n"
+	"ffffffffa0025181 t dummy_cleanup_module\t[dummy]\n"
+	"ffffffffa0029000 t new_handle\t[jbd2]\n"
+	"ffffffffa0029100 t jbd2_journal_stop\t[jbd2]\n";
+
+static void module_symbols_name_only_their_module(void **state)
+{
+	struct symbol_table t;
+	struct ta_error err;
+	const struct ksym *s;
+
+	(void)state;
+	symbols_init(&t);
+	assert_int_equal(symbols_parse_kallsyms(&t, two_modules, sizeof(two_modules) - 1, "k",
+						&err), 0);
+	/* without /proc/modules: up to the page after the module's last symbol */
+	s = symbols_lookup(&t, 0xffffffffa0026fffULL);
+	assert_non_null(s);
+	assert_string_equal(ksym_module(&t, s), "dummy");
+	assert_null(symbols_lookup(&t, 0xffffffffa0027000ULL));	/* freed init text */
+	assert_int_equal(symbols_why_not(&t, 0xffffffffa0027538ULL), SYMMISS_PAST_MODULE);
+	/* inside the module, between two of its symbols: named */
+	assert_non_null(symbols_lookup(&t, 0xffffffffa0025100ULL));
+	/* built-in code is not bounded so */
+	assert_non_null(symbols_lookup(&t, 0xffffffff81100000ULL));
+	/* with /proc/modules: dummy is 8 KiB, jbd2's extent is cut at nothing */
+	static const char mods[] = "jbd2 114688 1 - Live 0xffffffffa0029000\n"
+				   "dummy 8192 0 - Live 0xffffffffa0025000\n";
+	assert_int_equal(symbols_parse_modules(&t, mods, sizeof(mods) - 1, "m", &err), 0);
+	assert_non_null(symbols_lookup(&t, 0xffffffffa0026fffULL));
+	assert_null(symbols_lookup(&t, 0xffffffffa0027000ULL));
+	assert_int_equal(symbols_why_not(&t, 0xffffffffa0027000ULL), SYMMISS_PAST_MODULE);
+	assert_non_null(symbols_lookup(&t, 0xffffffffa0029150ULL));
+	/* a module the file does not list: another load cycle */
+	static const char only_jbd2[] = "jbd2 114688 1 - Live 0xffffffffa0029000\n";
+	assert_int_equal(symbols_parse_modules(&t, only_jbd2, sizeof(only_jbd2) - 1, "m", &err), 0);
+	assert_null(symbols_lookup(&t, 0xffffffffa0025100ULL));
+	assert_int_equal(symbols_why_not(&t, 0xffffffffa0025100ULL), SYMMISS_OTHER_LOAD);
+	symbols_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -165,6 +210,7 @@ int main(void)
 		cmocka_unit_test(call_site_names),
 		cmocka_unit_test(a_text_file_is_no_system_map),
 		cmocka_unit_test(kallsyms_as_libtraceevent_reads_it),
+		cmocka_unit_test(module_symbols_name_only_their_module),
 	};
 
 	return cmocka_run_group_tests(tests, write_map, remove_map);
