@@ -27,7 +27,8 @@ struct beside_query {
 	const char *source;		/* its name */
 	const struct account_rows *rows;	/* the trace's account, every row */
 	enum group_by group;		/* function, callsite (by function), module or dir */
-	const char *branch;		/* -b, for dir */
+	const char *branch;		/* -b: only the tags under it (and dir rows below it) */
+	const struct task_filters *filters;	/* --module: only the tags of these modules */
 	size_t top;			/* rows listed of each table, 0: all */
 };
 

@@ -82,8 +82,26 @@ static int by_bytes(const void *pa, const void *pb, void *ctx)
 	return strcmp(strtab_get(names, a->name), strtab_get(names, b->name));
 }
 
+bool alloc_site_in_modules(const struct alloc_series *s, uint32_t i, const char (*modules)[64],
+			   size_t n)
+{
+	const char *m = alloc_name(s, s->sites[i].module);
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (strcmp(m, modules[k]) == 0)
+			return true;
+	return n == 0;
+}
+
 void alloc_rows_build(struct alloc_rows *r, const struct alloc_series *s, enum alloc_key g,
 		      const char *branch)
+{
+	alloc_rows_build_in(r, s, g, branch, NULL, 0);
+}
+
+void alloc_rows_build_in(struct alloc_rows *r, const struct alloc_series *s, enum alloc_key g,
+			 const char *branch, const char (*modules)[64], size_t nmodules)
 {
 	char name[1024];
 	uint32_t i, cap = 0;
@@ -97,7 +115,8 @@ void alloc_rows_build(struct alloc_rows *r, const struct alloc_series *s, enum a
 
 		if (s->listed_in[i] != s->snapshots)
 			continue;	/* not in the last snapshot (a module unloaded) */
-		if (!alloc_site_in_branch(s, i, branch)) {
+		if (!alloc_site_in_branch(s, i, branch) ||
+		    !alloc_site_in_modules(s, i, modules, nmodules)) {
 			r->sites_outside++;
 			continue;
 		}

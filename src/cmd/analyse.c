@@ -485,6 +485,28 @@ static int check_snapshot_combinations(const struct po_command *cmd, struct opti
 	return check_reports(cmd, opts);
 }
 
+/*
+ * The first filter given that cannot apply to an allocinfo snapshot beside
+ * the trace (its tags carry a module and a source path, which --module and
+ * -b do filter, but no task, gfp flags, allocator family or time), or NULL.
+ */
+static const char *beside_refuses(const struct analysis_request *req)
+{
+	if (req->filters.ncomm)
+		return "--comm";
+	if (req->filters.npid)
+		return "--pid";
+	if (req->filters.ngfp)
+		return "--gfp";
+	if (req->families == FAMILY_MALLOC)
+		return "--malloc";
+	if (req->families == FAMILY_CACHE)
+		return "--cache";
+	if (req->has_time_start || req->has_time_end)
+		return "--time";
+	return NULL;
+}
+
 /* What needs what: a usage error rather than an option silently ignored. */
 static int check_combinations(const struct po_command *cmd, struct options *opts)
 {
@@ -505,6 +527,18 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 		return po_usage_error(cmd, "--allocinfo compares by function (--group-by callsite "
 				      "or function), module or dir, not %s",
 				      po_group_names[opts->req.group_by]);
+	if (opts->req.allocinfo_path) {
+		const char *which = beside_refuses(&opts->req);
+
+		if (which)
+			return po_usage_error(cmd, "--allocinfo: %s filters the trace only: an allocinfo "
+					      "tag has no %s; leave it out, or compare the filtered "
+					      "trace with -c alone", which,
+					      strcmp(which, "--time") == 0 ? "time (its bytes are "
+					      "live since boot)" : strcmp(which, "--malloc") == 0 ||
+					      strcmp(which, "--cache") == 0 ? "allocator family "
+					      "(slab, page or vmalloc alike)" : "task or gfp flags");
+	}
 	if (opts->req.nmore_logs && opts->log_is_argument)
 		return po_usage_error(cmd, "unexpected argument '%s': one log at a time (-f LOG)",
 				      opts->req.more_logs[0]);

@@ -382,13 +382,11 @@ int alloc_series_read(struct alloc_series *s, struct input *in, const char *name
 	chunk_release(&c);
 	if (rc < 0)
 		return -1;
-	if (in->truncated_last_line) {
-		char what[96];
-
-		snprintf(what, sizeof(what), "(%llu bytes with no newline: the file is cut there)",
-			 (unsigned long long)in->truncated_bytes);
-		note_bad_row(s, name, lineno + 1, what, strlen(what));
-	}
+	if (in->truncated_last_line)
+		return error_set(err, "'%s' is not a usable allocinfo snapshot: truncated: line %llu "
+				 "ends after %llu bytes with no newline (the file is cut there)", name,
+				 (unsigned long long)lineno + 1,
+				 (unsigned long long)in->truncated_bytes);
 	s->bytes_read += in->bytes_read;
 	s->files++;
 	if (s->files == 1)

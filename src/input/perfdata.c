@@ -26,6 +26,7 @@
  * damaged or cut file is refused with a message. Big-endian and 32-bit
  * recordings are refused, saying so. Not here: what the events mean.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,7 +83,7 @@
 enum {
 	REC_MMAP = 1, REC_LOST = 2, REC_COMM = 3, REC_EXIT = 4, REC_FORK = 7, REC_SAMPLE = 9,
 	REC_MMAP2 = 10, REC_LOST_SAMPLES = 13, REC_HEADER_ATTR = 64, REC_HEADER_TRACING_DATA = 66,
-	REC_FINISHED_ROUND = 68, REC_COMPRESSED = 81, REC_COMPRESSED2 = 83,
+	REC_FINISHED_ROUND = 68, REC_HEADER_FEATURE = 80, REC_COMPRESSED = 81, REC_COMPRESSED2 = 83,
 };
 
 enum {
@@ -1384,6 +1385,14 @@ static int read_pipe_header(struct perf_read *r, struct ta_error *err)
 			t->flags = u64_at(p + 8 + 40);
 			t->ids = (const uint64_t *)(const void *)(p + 8 + attr_size);
 			t->nids = (size - 8u - attr_size) / 8;
+		} else if (type == REC_HEADER_FEATURE && size >= 16 &&
+			   u64_at(p + 8) == FEAT_OSRELEASE) {
+			struct section f = { at + 16, (uint64_t)size - 16 };
+
+			feature_string(r, &f, r->facts->os_release, sizeof(r->facts->os_release));
+		} else if (type == REC_HEADER_FEATURE && size >= 16 + 4 &&
+			   u64_at(p + 8) == FEAT_NRCPUS) {
+			r->out->header.cpus = (int)u32_at(p + 16);	/* available */
 		} else if (type == REC_HEADER_TRACING_DATA) {
 			uint64_t n = pipe_tracing_bytes(r, at, size);
 
@@ -1487,6 +1496,41 @@ static long running_event_id(const char *dir, const char *event)
 	return id;
 }
 
+/* Is id the id of any tracepoint of the running kernel (events/SYSTEM/EVENT/id)? */
+static bool running_any_event(const char *dir, long id)
+{
+	char path[1024];
+	DIR *systems, *events;
+	struct dirent *sys, *ev;
+	bool found = false;
+
+	snprintf(path, sizeof(path), "%s/events", dir);
+	if (!(systems = opendir(path)))
+		return false;
+	while (!found && (sys = readdir(systems))) {
+		if (sys->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/events/%s", dir, sys->d_name);
+		if (!(events = opendir(path)))
+			continue;
+		while (!found && (ev = readdir(events))) {
+			char line[32];
+			FILE *f;
+
+			if (ev->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, sys->d_name, ev->d_name);
+			if (!(f = fopen(path, "re")))
+				continue;
+			found = fgets(line, sizeof(line), f) && strtol(line, NULL, 10) == id;
+			fclose(f);
+		}
+		closedir(events);
+	}
+	closedir(systems);
+	return found;
+}
+
 static bool parse_running_format(struct perf_read *r, const char *dir, const char *event)
 {
 	char path[512], *text = NULL;
@@ -1525,7 +1569,7 @@ static int running_kernel_formats(struct perf_read *r, struct ta_error *err)
 {
 	const char *dir = NULL;
 	uint32_t i;
-	int k, parsed = 0;
+	int k, parsed = 0, analysed = 0;
 
 	if (tracefs_tracing_dir_is_mounted(false, &dir) <= 0 || !dir)
 		return error_set(err, "'%s' cannot be salvaged here: it lacks its event formats and "
@@ -1549,12 +1593,20 @@ static int running_kernel_formats(struct perf_read *r, struct ta_error *err)
 		for (k = KMEM_KMALLOC; k <= KMEM_PAGE_ALLOC_EXTFRAG && !known; k++)
 			known = running_event_id(dir, kmem_kind_name((enum kmem_kind)k)) ==
 				(long)a->config;
+		analysed += known;
+		/* another tracepoint (kmem:rss_stat of 'kmem:*'): read past, counted */
+		if (!known)
+			known = running_any_event(dir, (long)a->config);
 		if (!known)
 			return error_set(err, "'%s' cannot be salvaged with this kernel's event formats: "
-					 "it recorded tracepoint id %llu, which is no kmem event of the "
+					 "it recorded tracepoint id %llu, which is no tracepoint of the "
 					 "running kernel (was it recorded on another kernel?)",
 					 r->cfg->name, (unsigned long long)a->config);
 	}
+	if (!analysed)
+		return error_set(err, "'%s' cannot be salvaged: it recorded no kmem allocation event "
+				 "of the running kernel (kmalloc, kfree, kmem_cache_*, mm_page_*)",
+				 r->cfg->name);
 	return 0;
 }
 

@@ -113,6 +113,7 @@ static void add_beside(struct out_doc *d, const void *ctx)
 	struct beside_query q = {
 		.s = &run->a->beside, .source = run->o->req.allocinfo_path, .rows = &rows,
 		.group = run->o->req.group_by, .branch = run->o->req.branch, .top = run->o->top,
+		.filters = &run->o->req.filters,
 	};
 
 	analysis_rows(run->a, &rows);

@@ -72,8 +72,14 @@ setup() {
 	# a cut file: its last line has no newline
 	head -c -20 "$SNAP" > cut.txt
 	run "$TA" -f cut.txt -c cut.csv --format csv
-	[ "$status" -eq 0 ]
-	[[ "$output" == *"warning: 1 row not parsed, not counted: the first, cut.txt line 38: '("*" bytes with no newline: the file is cut there)'"* ]]
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'cut.txt' is not a usable allocinfo snapshot: truncated: line 38 ends after $(tail -n 1 cut.txt | wc -c) bytes with no newline (the file is cut there)" ]
+	[ ! -e cut.csv ]
+	# beside a log too, and from standard input
+	run "$TA" -f "$FIX/trace-pipe-6.18.log" --allocinfo cut.txt -c cut.txt.acc
+	[ "$status" -eq 1 ] && [[ "$output" == *"'cut.txt' is not a usable allocinfo snapshot: truncated: line 38"* ]]
+	run "$TA" -f - -c cut.csv < cut.txt
+	[ "$status" -eq 1 ] && [[ "$output" == *"'standard input' is not a usable allocinfo snapshot"* ]]
 }
 
 @test "allocinfo: a newer version, an empty file, no row, a binary file: refused, nothing written" {
@@ -208,6 +214,18 @@ setup() {
 	"$TA" -q -f "$FIX/trace-pipe-6.18.log" --allocinfo "$SNAP" -c out.json --format json --group-by module
 	[ "$(jq '.allocinfo_match.matched' out.json)" = 1 ]	# vmlinux
 	[ "$(jq '.allocinfo_match.allocinfo_only' out.json)" = 2 ]	# ext4, jbd2
+}
+
+@test "--allocinfo beside a log: a filter a tag cannot carry is refused by name, not applied to one side" {
+	local f opt want
+	for f in "--comm sh:task or gfp flags" "--pid 1:task or gfp flags" "--gfp GFP_KERNEL:task or gfp flags" \
+		 "--malloc:allocator family" "--cache:allocator family" "--time 1,2:time"; do
+		run "$TA" -f "$FIX/trace-pipe-6.18.log" --allocinfo "$SNAP" -c - ${f%%:*}
+		[ "$status" -eq 2 ]
+		opt=${f%%:*}
+		want="trace_analyze: error: --allocinfo: ${opt%% *} filters the trace only: an allocinfo tag has no ${f#*:}"
+		[[ "${lines[0]}" == "$want"* ]]
+	done
 }
 
 @test "allocinfo series: a site growing steadily is a leak suspect, judged as a log's; the others are not" {

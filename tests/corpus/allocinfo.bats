@@ -134,6 +134,20 @@ setup() {
 	[[ "${lines[0]}" == *"is an allocinfo snapshot and '$FIX/trace-pipe-6.18.log' is not: diff compares two of a kind" ]]
 }
 
+@test "-f LOG --allocinfo B --module, -b: the snapshot's side filtered as the trace's, as awk sums its rows" {
+	"$TA" -q -f "$MODS/workload-kmem-B.log.xz" --allocinfo "$MODS/allocinfo-B.txt" --module ext4 \
+		-c m.json --format json
+	[ "$(jq '[.allocinfo[], .allocinfo_only[] | .allocinfo_bytes // 0] | add' m.json)" = \
+	  "$(awk '/ \[ext4\] / { b += $1 } END { print b }' "$MODS/allocinfo-B.txt")" ]
+	[ "$(jq -r '[.callers[].key | select(endswith(" [ext4]") | not)] | length' m.json)" = 0 ]
+	[ "$(jq -r '[.allocinfo[], .allocinfo_only[] | .key | select(endswith(" [ext4]") | not)] | length' m.json)" = 0 ]
+	# -b fs/jbd2 keeps the tags whose file is under it, for every grouping (no tree needed for them)
+	"$TA" -q -k "$MODS/tree" -f "$MODS/workload-kmem-B.log.xz" --allocinfo "$MODS/allocinfo-B.txt" \
+		-b fs/jbd2 --group-by function -c b.json --format json
+	[ "$(jq '[.allocinfo[], .allocinfo_only[] | .allocinfo_bytes // 0] | add' b.json)" = \
+	  "$(awk '$3 ~ /^fs\/jbd2\// { b += $1 } END { print b }' "$MODS/allocinfo-B.txt")" ]
+}
+
 @test "-f LOG --allocinfo B: per module and per function, the trace's live bytes beside the snapshot's" {
 	local g
 	for g in module function; do
