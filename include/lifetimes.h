@@ -1,10 +1,10 @@
 /*
  * lifetimes.h - how long each row's objects lived: the time from each
- * allocation to the free that matched it, counted per row in buckets of
- * one eighth of a power of two of microseconds (under 1 us, then 1 us to
- * 71.6 min in 32 octaves of 8, then the rest): small and fixed per row,
- * whatever the log's size, and its median and percentiles within an
- * eighth of an octave (9%). Objects whose free was not seen (implicit
+ * allocation to the free that matched it, counted per row in log-linear
+ * buckets as HdrHistogram's: 64 a power of two, of 1.024 ns up (42 octaves:
+ * about 1 ns to 71.6 min, then the rest): fixed per row (10.5 KiB),
+ * whatever the log's size, and its median and percentiles (a bucket's
+ * midpoint) within 1/128 of the exact lifetime. Objects whose free was not seen (implicit
  * frees) have no lifetime; those still live at the end are counted by
  * the report from the account.
  *
@@ -15,10 +15,11 @@
 
 #include <stdint.h>
 
-#define LIFETIME_OCTAVES 32
-#define LIFETIME_SUBS 8
-/* bucket 0: under 1 us; 1 + octave * 8 + sub; the last: 2^32 us and more */
+#define LIFETIME_SUB_OCTAVES 10	/* octaves below 1 us: 1000/1024 ns up */
+#define LIFETIME_OCTAVES (LIFETIME_SUB_OCTAVES + 32)
+#define LIFETIME_SUBS 64
 #define LIFETIME_BUCKETS (2 + LIFETIME_OCTAVES * LIFETIME_SUBS)
+#define LIFETIME_FIRST_US_BUCKET (1 + LIFETIME_SUB_OCTAVES * LIFETIME_SUBS)
 
 struct lifetime_row {
 	uint32_t count[LIFETIME_BUCKETS];

@@ -54,6 +54,7 @@ enum out_kind {
 	OUT_LINES,	/* several strings (frames): text lines under the row, ';'-joined
 			   in CSV, an array in JSON */
 	OUT_REAL,	/* a real number, two decimals (scaled figures) */
+	OUT_F64_NS,	/* a real number, nine decimals (seconds to the ns) */
 };
 
 struct out_value {
@@ -143,6 +144,7 @@ void out_row_u64(struct out_doc *d, struct out_block *t, uint64_t v);
 void out_row_i64(struct out_doc *d, struct out_block *t, int64_t v);
 void out_row_pct(struct out_doc *d, struct out_block *t, double v);
 void out_row_f64(struct out_doc *d, struct out_block *t, double v);
+void out_row_f64_ns(struct out_doc *d, struct out_block *t, double v);
 void out_row_str(struct out_doc *d, struct out_block *t, const char *v);
 void out_row_bool(struct out_doc *d, struct out_block *t, bool v);
 void out_row_none(struct out_doc *d, struct out_block *t);

@@ -22,17 +22,16 @@ void lifetimes_release(struct lifetimes *l)
 
 unsigned lifetime_bucket(uint64_t ns)
 {
-	uint64_t us = ns / 1000;	/* whole microseconds: the octave */
+	uint64_t s = ns << LIFETIME_SUB_OCTAVES, base;	/* in 1/1024 ns */
 	unsigned octave, sub;
 
-	if (us == 0)
+	if (s < 1000)
 		return 0;
-	octave = 63u - (unsigned)__builtin_clzll(us);
+	octave = 63u - (unsigned)__builtin_clzll(s / 1000);
 	if (octave >= LIFETIME_OCTAVES)
 		return LIFETIME_BUCKETS - 1;
-	/* the eighth of [2^octave, 2^(octave+1)) us that ns falls in */
-	sub = (unsigned)((ns - ((uint64_t)1000 << octave)) * LIFETIME_SUBS /
-			 ((uint64_t)1000 << octave));
+	base = (uint64_t)1000 << octave;
+	sub = (unsigned)((s - base) * LIFETIME_SUBS / base);
 	return 1 + octave * LIFETIME_SUBS + (sub < LIFETIME_SUBS ? sub : LIFETIME_SUBS - 1);
 }
 
@@ -43,10 +42,10 @@ double lifetime_bucket_low_s(unsigned b)
 	if (b == 0)
 		return 0;
 	if (b >= LIFETIME_BUCKETS - 1)
-		return ldexp(1e-6, LIFETIME_OCTAVES);
+		return ldexp(1e-6, LIFETIME_OCTAVES - LIFETIME_SUB_OCTAVES);
 	octave = (b - 1) / LIFETIME_SUBS;
 	sub = (b - 1) % LIFETIME_SUBS;
-	return ldexp(1e-6, (int)octave) * (1.0 + (double)sub / LIFETIME_SUBS);
+	return ldexp(1e-6, (int)octave - LIFETIME_SUB_OCTAVES) * (1.0 + (double)sub / LIFETIME_SUBS);
 }
 
 double lifetime_bucket_high_s(unsigned b)
@@ -54,12 +53,12 @@ double lifetime_bucket_high_s(unsigned b)
 	unsigned octave, sub;
 
 	if (b == 0)
-		return 1e-6;
+		return ldexp(1e-6, -LIFETIME_SUB_OCTAVES);
 	if (b >= LIFETIME_BUCKETS - 1)
 		return lifetime_bucket_low_s(b);
 	octave = (b - 1) / LIFETIME_SUBS;
 	sub = (b - 1) % LIFETIME_SUBS;
-	return ldexp(1e-6, (int)octave) * (1.0 + (double)(sub + 1) / LIFETIME_SUBS);
+	return ldexp(1e-6, (int)octave - LIFETIME_SUB_OCTAVES) * (1.0 + (double)(sub + 1) / LIFETIME_SUBS);
 }
 
 void lifetimes_add(struct lifetimes *l, uint32_t id, uint64_t ns)
@@ -81,7 +80,8 @@ double lifetime_percentile_s(const uint64_t *counts, uint64_t total, unsigned pc
 	for (b = 0; b < LIFETIME_BUCKETS; b++) {
 		seen += counts[b];
 		if (seen >= k)
-			return lifetime_bucket_high_s(b);
+			return b == 0 ? 0 : b == LIFETIME_BUCKETS - 1 ? lifetime_bucket_low_s(b)
+				: (lifetime_bucket_low_s(b) + lifetime_bucket_high_s(b)) / 2;
 	}
 	return lifetime_bucket_high_s(LIFETIME_BUCKETS - 1);
 }

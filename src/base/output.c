@@ -190,6 +190,12 @@ void out_row_f64(struct out_doc *d, struct out_block *t, double v)
 	append_value(t, OUT_F64)->d = v;
 }
 
+void out_row_f64_ns(struct out_doc *d, struct out_block *t, double v)
+{
+	(void)d;
+	append_value(t, OUT_F64_NS)->d = v;
+}
+
 void out_row_str(struct out_doc *d, struct out_block *t, const char *v)
 {
 	append_value(t, OUT_STR)->s = strtab_intern(&d->strings, v, strlen(v));
@@ -273,7 +279,7 @@ static const char *format_value(const struct out_doc *d, const struct out_value 
 
 	const char *plus = v->plus && format != FORMAT_JSON ? "+" : "";
 
-	if ((kind == OUT_PCT || kind == OUT_F64 || kind == OUT_REAL) && !isfinite(v->d))
+	if ((kind == OUT_PCT || kind == OUT_F64 || kind == OUT_F64_NS || kind == OUT_REAL) && !isfinite(v->d))
 		kind = OUT_NONE;	/* NaN: no value (0 of 0 is no percentage); no infinity */
 	switch (kind) {
 	case OUT_STR:
@@ -292,6 +298,8 @@ static const char *format_value(const struct out_doc *d, const struct out_value 
 		return fixed_value(buf, v->d > 0 ? plus : "", v->d, 2, "");
 	case OUT_F64:
 		return fixed_value(buf, "", v->d, 6, "");
+	case OUT_F64_NS:
+		return fixed_value(buf, "", v->d, 9, "");
 	case OUT_BOOL:
 		return v->b ? "true" : "false";
 	case OUT_NONE:

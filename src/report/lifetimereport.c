@@ -25,9 +25,9 @@ static const struct out_column row_columns[] = {
 	{ "freed", NULL, OUT_U64, false },
 	{ "never_freed", "never freed", OUT_U64, false },
 	{ "within_1us_pct", "<1us%", OUT_PCT, false },
-	{ "median_s", "median (s)", OUT_F64, false },
-	{ "p90_s", "p90 (s)", OUT_F64, false },
-	{ "p99_s", "p99 (s)", OUT_F64, false },
+	{ "median_s", "median (s)", OUT_F64_NS, false },
+	{ "p90_s", "p90 (s)", OUT_F64_NS, false },
+	{ "p99_s", "p99 (s)", OUT_F64_NS, false },
 	{ "short_lived", "short-lived", OUT_BOOL, false },
 };
 
@@ -107,13 +107,15 @@ static void add_buckets(struct out_doc *d, struct out_block *t, const char *name
 	unsigned b = 0, octave;
 	uint64_t n;
 
-	if (l->count[0]) {
+	for (n = 0, b = 0; b < LIFETIME_FIRST_US_BUCKET; b++)
+		n += l->count[b];	/* under 1 us: one row, whatever the finer buckets */
+	if (n) {
 		out_row_str(d, t, name);
 		out_row_f64(d, t, 0);
-		out_row_f64(d, t, lifetime_bucket_high_s(0));
-		out_row_u64(d, t, l->count[0]);
+		out_row_f64(d, t, 1e-6);
+		out_row_u64(d, t, n);
 	}
-	for (octave = 0; octave <= LIFETIME_OCTAVES; octave++) {
+	for (octave = LIFETIME_SUB_OCTAVES; octave <= LIFETIME_OCTAVES; octave++) {
 		unsigned first = 1 + octave * LIFETIME_SUBS, last = octave < LIFETIME_OCTAVES
 			? first + LIFETIME_SUBS - 1 : LIFETIME_BUCKETS - 1;
 
@@ -165,16 +167,22 @@ void write_lifetimes(struct out_dest *o, const struct lifetime_query *q)
 	t->group_by = q->group_by;
 	for (i = 0; i < shown; i++) {
 		const struct lifetime_line *l = &lines[order[i]];
-		double within = l->freed ? (double)l->count[0] / (double)l->freed : 0;
+		uint64_t under = 0;
+		unsigned bb;
+		double within;
+
+		for (bb = 0; bb < LIFETIME_FIRST_US_BUCKET; bb++)
+			under += l->count[bb];
+		within = l->freed ? (double)under / (double)l->freed : 0;
 
 		out_row_str(&d, t, strtab_get(&names, order[i]));
 		out_row_u64(&d, t, l->freed);
 		out_row_u64(&d, t, l->never_freed);
 		out_row_pct(&d, t, 100.0 * within);
 		if (l->freed) {
-			out_row_f64(&d, t, lifetime_percentile_s(l->count, l->freed, 50));
-			out_row_f64(&d, t, lifetime_percentile_s(l->count, l->freed, 90));
-			out_row_f64(&d, t, lifetime_percentile_s(l->count, l->freed, 99));
+			out_row_f64_ns(&d, t, lifetime_percentile_s(l->count, l->freed, 50));
+			out_row_f64_ns(&d, t, lifetime_percentile_s(l->count, l->freed, 90));
+			out_row_f64_ns(&d, t, lifetime_percentile_s(l->count, l->freed, 99));
 		} else {
 			out_row_none(&d, t);
 			out_row_none(&d, t);
