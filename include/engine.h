@@ -102,7 +102,7 @@ struct analysis {
 	bool have_timeline;
 	struct reclaim_counts reclaim;	/* with the timeline: allocations from reclaimable caches */
 	uint64_t first_ns, last_ns;	/* timestamps of the events counted */
-	uint64_t log_first_ns, log_last_ns;	/* with --time: of every event read, in it or not */
+	uint64_t log_first_ns, log_last_ns;	/* with --time or --peak-at: of every event read */
 	uint64_t in_window[KMEM_KIND_COUNT];	/* events counted, by kind (--time) */
 	uint64_t outside_window;
 	uint64_t unnamed_cache_allocs;	/* kmem_cache_alloc* without name=, by cache */

@@ -502,8 +502,8 @@ static void prefetch_event(void *ctx, const struct kmem_event *ev, int far)
 		ptrmap_prefetch_record(&r->account.live, ev->ptr);
 }
 
-/* --time: the log's own span noted (for an empty window's warning); is ev in the window? */
-static bool kept_by_window(struct analysis *r, const struct kmem_event *ev)
+/* The log's own span, of every event read, kept or not (--time's warning, --peak-at's check). */
+static void note_log_span(struct analysis *r, const struct kmem_event *ev)
 {
 	if (ev->ts_ns) {
 		if (!r->log_first_ns || ev->ts_ns < r->log_first_ns)
@@ -511,6 +511,12 @@ static bool kept_by_window(struct analysis *r, const struct kmem_event *ev)
 		if (ev->ts_ns > r->log_last_ns)
 			r->log_last_ns = ev->ts_ns;
 	}
+}
+
+/* --time: is ev in the window? */
+static bool kept_by_window(struct analysis *r, const struct kmem_event *ev)
+{
+	note_log_span(r, ev);
 	if (in_time_window(r->req, ev))
 		return true;
 	r->outside_window++;
@@ -660,8 +666,12 @@ static void consume_ordered(void *ctx, const struct kmem_event *ev)
 		track_order_liveness(r, ev);
 	loss_windows_apply(&r->losses, ev);	/* a fact of the log, whatever is kept */
 
-	if (analysis_time_window_set(r->req) && !kept_by_window(r, ev))
-		return;
+	if (analysis_time_window_set(r->req)) {
+		if (!kept_by_window(r, ev))
+			return;
+	} else if (r->req->has_peak_at) {
+		note_log_span(r, ev);
+	}
 	if (r->have_filters && !kept_by_filters(r, ev))
 		return;
 	r->in_window[ev->kind]++;
@@ -1882,6 +1892,24 @@ static int check_kernel_match(const struct analysis *a, struct ta_error *err)
 	return 0;
 }
 
+/*
+ * --peak-at asks for a moment of the log: one outside its clock would give
+ * the empty start or the end without a word, so it is refused, saying
+ * where the clock runs (as --time's warning does).
+ */
+static int peak_at_outside_the_log(const struct analysis *a, struct ta_error *err)
+{
+	const struct analysis_request *o = a->req;
+
+	if (!o->has_peak_at || !a->log_last_ns ||
+	    (o->peak_at_ns >= a->log_first_ns && o->peak_at_ns <= a->log_last_ns))
+		return 0;
+	return error_set(err, "--peak-at %.6f is outside '%s': its clock runs from %.6f to %.6f s "
+			 "(%.3f s)", (double)o->peak_at_ns / 1e9, a->facts.log_name,
+			 (double)a->log_first_ns / 1e9, (double)a->log_last_ns / 1e9,
+			 (double)(a->log_last_ns - a->log_first_ns) / 1e9);
+}
+
 int analysis_read(struct analysis *a, struct ta_error *err)
 {
 	const struct analysis_request *opts = a->req;
@@ -1891,6 +1919,8 @@ int analysis_read(struct analysis *a, struct ta_error *err)
 	prepare_timeline(a);
 	prepare_peak(a);
 	if ((opts->db_path ? read_db(a, err) : read_log(a, err)) < 0)
+		return -1;
+	if (peak_at_outside_the_log(a, err) < 0)
 		return -1;
 	if (opts->allocinfo_path && read_beside(a, err) < 0)
 		return -1;

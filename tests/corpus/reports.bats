@@ -75,7 +75,7 @@ setup() {
 		# the rows' bytes at the peak add up to it
 		[ "$(jq '[.rows[].bytes] | add' p.json)" = "$(jq .moment.live_bytes p.json)" ]
 	done
-	for at in 0 50.5 93.855825 1000; do
+	for at in 0.29 50.5 93.855825 98.96; do
 		"$TA" -q -f "$WORK" --peak p.json --peak-at "$at" --format json
 		python3 "$TOP/tests/tools/ref_report.py" peak "$WORK" p.json "$at"
 	done
@@ -90,6 +90,15 @@ setup() {
 	run "$TA" -f "$WORK" --peak-at 5
 	[ "$status" -eq 2 ]
 	[ "${lines[0]}" = "trace_analyze: error: --peak-at says when --peak looks: give that too" ]
+	# a moment outside the log's clock is no moment of it: refused, saying where it runs
+	for at in 0 1000; do
+		run "$TA" -f "$WORK" --peak p.txt --peak-at "$at"
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"error: --peak-at $at.000000 is outside '$WORK': its clock runs from 0.2"*" to 98.9"*" s ("* ]]
+		[ ! -e p.txt ]
+	done
+	run "$TA" --db-file w.db --peak p.txt --peak-at 1000
+	[ "$status" -eq 1 ] && [[ "$output" == *"--peak-at 1000.000000 is outside"* ]]
 }
 
 @test "--lifetimes: per row, objects freed and never freed, median, p90 and p99 equal an independent replay" {
