@@ -70,6 +70,7 @@ struct analysis {
 	struct binread_facts binary;	/* of a trace.dat or perf.data read */
 	bool have_binary;
 	char *map_path;		/* System.map actually used, or NULL */
+	char *shown_name;	/* the log's name made valid UTF-8, when it was not */
 	struct kernel_tree ktree;
 	bool have_ktree;	/* walked or loaded from an index */
 	struct dirtree dirs;

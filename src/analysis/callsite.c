@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "callsite.h"
+#include "utf8.h"
 
 bool callsite_is_address(const char *s, size_t len, uint64_t *addr)
 {
@@ -38,7 +39,7 @@ size_t callsite_put(char *out, size_t cap, size_t at, const char *s, size_t n)
 	if (at + 1 >= cap)
 		return at;
 	if (n > cap - 1 - at)
-		n = cap - 1 - at;
+		n = utf8_cut(s, n, cap - 1 - at);
 	memcpy(out + at, s, n);
 	out[at + n] = '\0';
 	return at + n;
@@ -64,12 +65,38 @@ static size_t name_symbolic(const char *s, size_t len, bool by_function,
 	return n;
 }
 
+/*
+ * "sym+0xoff [module]" as %pS prints it (without "+0xoff" when off is
+ * NULL): a name too long for out is cut between characters before the
+ * offset and module, which always fit, so two offsets never merge.
+ */
+static size_t name_of_symbol(const struct symbol_table *syms, const struct ksym *sym,
+			     const uint64_t *addr, char *out, size_t cap)
+{
+	const char *name = ksym_name(syms, sym), *module = ksym_module(syms, sym);
+	char suffix[160];
+	size_t n, keep;
+	int m;
+
+	m = addr ? snprintf(suffix, sizeof(suffix), "+0x%llx", (unsigned long long)(*addr - sym->addr))
+		 : 0;
+	if (module && m >= 0)
+		m += snprintf(suffix + m, sizeof(suffix) - (size_t)m, " [%.64s]", module);
+	suffix[m < 0 ? 0 : m] = '\0';
+	n = m < 0 ? 0 : (size_t)m;
+	if (n + 1 >= cap)
+		return callsite_put(out, cap, 0, name, strlen(name));
+	keep = utf8_cut(name, strlen(name), cap - 1 - n);
+	memcpy(out, name, keep);
+	memcpy(out + keep, suffix, n + 1);
+	return keep + n;
+}
+
 size_t callsite_name(const char *text, size_t len, const struct symbol_table *syms,
 		     bool by_function, char *out, size_t cap)
 {
 	uint64_t addr;
 	const struct ksym *sym;
-	int n;
 
 	if (cap == 0)
 		return 0;
@@ -79,19 +106,7 @@ size_t callsite_name(const char *text, size_t len, const struct symbol_table *sy
 	sym = syms ? symbols_lookup(syms, addr) : NULL;
 	if (!sym)
 		return callsite_put(out, cap, 0, text, len);
-	/* as %pS prints it: a module's code with " [module]" after */
-	if (by_function)
-		n = snprintf(out, cap, "%s%s%s%s", ksym_name(syms, sym),
-			     ksym_module(syms, sym) ? " [" : "",
-			     ksym_module(syms, sym) ? ksym_module(syms, sym) : "",
-			     ksym_module(syms, sym) ? "]" : "");
-	else
-		n = snprintf(out, cap, "%s+0x%llx%s%s%s", ksym_name(syms, sym),
-			     (unsigned long long)(addr - sym->addr),
-			     ksym_module(syms, sym) ? " [" : "",
-			     ksym_module(syms, sym) ? ksym_module(syms, sym) : "",
-			     ksym_module(syms, sym) ? "]" : "");
-	return n < 0 ? 0 : ((size_t)n < cap ? (size_t)n : cap - 1);
+	return name_of_symbol(syms, sym, by_function ? NULL : &addr, out, cap);
 }
 
 size_t callsite_module(const char *text, size_t len, const struct symbol_table *syms,

@@ -10,6 +10,7 @@
 #include "error.h"
 #include "numfmt.h"
 #include "output.h"
+#include "utf8.h"
 #include "outfile.h"
 
 const char *const out_format_names[] = {
@@ -618,9 +619,29 @@ static void write_csv(FILE *f, const struct out_doc *d)
 
 /* ---- JSON -------------------------------------------------------------------------- */
 
+/*
+ * Text in XML (an SVG's labels, the HTML page): the markup characters as
+ * entities; a control or a byte that is no UTF-8 (neither allowed in XML)
+ * as the text \xNN, as utf8_clean writes it.
+ */
 void out_xml_text(FILE *f, const char *s)
 {
-	for (; *s; s++) {
+	size_t n = strlen(s), k;
+
+	for (; *s; s += k, n -= k) {
+		k = 1;
+		if ((unsigned char)*s >= 0x80 || (unsigned char)*s < 0x20 || *s == 0x7f) {
+			if ((unsigned char)*s >= 0x80 && (k = utf8_char_len(s, n)) > 0) {
+				fwrite(s, 1, k, f);
+			} else {
+				k = 1;
+				if (*s == '\t' || *s == '\n')
+					fputc(*s, f);
+				else
+					fprintf(f, "\\x%02x", (unsigned char)*s);
+			}
+			continue;
+		}
 		switch (*s) {
 		case '&':
 			fputs("&amp;", f);
@@ -640,18 +661,32 @@ void out_xml_text(FILE *f, const char *s)
 	}
 }
 
+/*
+ * A JSON string: UTF-8 as it is (a name is valid UTF-8 from where it came
+ * in; a byte that is not shows as the text \xNN, as utf8_clean writes it),
+ * controls as \u00NN.
+ */
 void out_json_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
+	size_t n = strlen(s), i = 0, k;
 
-		if (ch == '"' || ch == '\\')
+	fputc('"', f);
+	while (i < n) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch == '"' || ch == '\\') {
 			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20 || ch >= 0x7f)
+			k = 1;
+		} else if (ch < 0x20 || ch == 0x7f) {
 			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
+			k = 1;
+		} else if ((k = utf8_char_len(s + i, n - i)) > 0) {
+			fwrite(s + i, 1, k, f);
+		} else {
+			fprintf(f, "\\\\x%02x", ch);
+			k = 1;
+		}
+		i += k;
 	}
 	fputc('"', f);
 }

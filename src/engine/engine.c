@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "utf8.h"
 #include "testhook.h"
 #include "binread.h"
 #include "allocgroups.h"
@@ -513,6 +514,23 @@ static void note_log_span(struct analysis *r, const struct kmem_event *ev)
 	}
 }
 
+/*
+ * A file's name as the reports show it (titles, Perfetto, pprof): valid
+ * UTF-8, its other bytes as \xNN (utf8_clean), so no output is made
+ * invalid by a name; the name itself when it is valid already.
+ */
+static const char *shown_name(struct analysis *r, const char *path)
+{
+	size_t n = strlen(path);
+
+	if (utf8_is_clean(path, n))
+		return path;
+	free(r->shown_name);
+	r->shown_name = xmalloc(4 * n + 1);
+	utf8_clean(path, n, r->shown_name, 4 * n + 1);
+	return r->shown_name;
+}
+
 /* --time: is ev in the window? */
 static bool kept_by_window(struct analysis *r, const struct kmem_event *ev)
 {
@@ -980,7 +998,7 @@ static int read_binary(struct analysis *r, int fd, enum binary_kind kind, struct
 		return -1;
 	rc = binread(fd, kind, &cfg, &r->read, &r->binary, err);
 	r->have_binary = true;
-	r->facts.source = r->facts.log_name = r->req->log_path;
+	r->facts.source = r->facts.log_name = shown_name(r, r->req->log_path);
 	r->facts.input.first_malformed_line = r->read.first_malformed_line;
 	r->facts.input.bytes_read = fstat(fd, &st) == 0 ? (uint64_t)st.st_size : 0;
 	r->facts.binary = &r->binary;
@@ -1088,7 +1106,7 @@ static int read_live(struct analysis *r, struct ta_error *err)
 	trace_header_add(&r->read.header, &l.text.header);
 	live_events_release(&l.events);
 	parser_release(&l.text);
-	r->facts.source = r->facts.log_name = r->req->log_path;
+	r->facts.source = r->facts.log_name = shown_name(r, r->req->log_path);
 	if (rc == 0 && r->saving)
 		rc = finish_saving(r, err);
 	return rc;
@@ -1283,7 +1301,8 @@ static int read_snapshots(struct analysis *r, bool opened, struct ta_error *err)
 	if (rc < 0)
 		return -1;
 	alloc_series_finish(&r->snapshots);
-	r->facts.source = r->facts.log_name = strcmp(path, "-") ? path : "standard input";
+	r->facts.source = r->facts.log_name = strcmp(path, "-") ? shown_name(r, path)
+								   : "standard input";
 	if (r->req->branch && !branch_holds_a_site(r))
 		return error_set(err, "branch '%s' holds no allocation site of '%s'", r->req->branch,
 				 r->facts.source);
@@ -1365,7 +1384,7 @@ static int read_log(struct analysis *r, struct ta_error *err)
 		input_end_streams_on_interrupt();
 	rc = read_events(&cfg, &r->read, err);
 	end_progress(r);
-	r->facts.source = r->facts.log_name = input_name(r);
+	r->facts.source = r->facts.log_name = shown_name(r, input_name(r));
 	r->facts.input.overlong_lines = 0;	/* counted with the lines (parse_stats.overlong) */
 	r->facts.input.truncated_last_line = r->input.truncated_last_line;
 	r->facts.input.first_malformed_line = r->read.first_malformed_line;
@@ -1623,6 +1642,7 @@ void analysis_release(struct analysis *r)
 		ptrmap_release(&r->filtered_out);
 	symbols_release(&r->syms);
 	symbols_release(&r->kallsyms);
+	free(r->shown_name);
 	trace_strings_release(&r->strings);
 	if (r->have_dirs)
 		dirtree_release(&r->dirs);

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "symbols.h"
+#include "utf8.h"
 
 void symbols_init(struct symbol_table *t)
 {
@@ -82,7 +83,7 @@ static void drop_aliases(struct symbol_table *t)
 
 static inline bool is_name_end(char c)
 {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\0';
+	return c == ' ' || c == '\t' || c == '\r';
 }
 
 /*
@@ -133,6 +134,16 @@ static void add_symbol(struct symbol_table *t, size_t *cap, size_t *names_cap,
 	if (t->count == *cap) {
 		*cap = *cap ? *cap * 2 : 4096;
 		t->syms = xrealloc(t->syms, *cap * sizeof(*t->syms));
+	}
+	while (t->names_len + name_len + module_len + 2 > *names_cap) {
+		*names_cap = *names_cap ? *names_cap * 2 : 65536;
+		t->names = xrealloc(t->names, *names_cap);
+	}
+	char clean[4096 * 4 + 1];
+
+	if (!utf8_is_clean(name, name_len)) {
+		name_len = utf8_clean(name, name_len, clean, sizeof(clean));
+		name = clean;
 	}
 	while (t->names_len + name_len + module_len + 2 > *names_cap) {
 		*names_cap = *names_cap ? *names_cap * 2 : 65536;

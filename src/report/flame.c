@@ -9,6 +9,7 @@
 
 #include "chartfile.h"
 #include "flame.h"
+#include "utf8.h"
 #include "output.h"
 
 #define FONT_SIZE 12.0
@@ -176,7 +177,7 @@ static const char *label_of(const struct box *b, char *out, size_t cap)
 		return b->name;
 	if (fit - 2 >= cap)
 		fit = cap - 1;
-	snprintf(out, cap, "%.*s..", (int)(fit - 2), b->name);
+	snprintf(out, cap, "%.*s..", (int)utf8_cut(b->name, len, fit - 2), b->name);
 	return out;
 }
 

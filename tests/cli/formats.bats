@@ -128,3 +128,44 @@ number of callers:                1
 ACC
 	diff_or_fail "$BATS_TEST_TMPDIR/expected" "$BATS_TEST_TMPDIR/got"
 }
+
+@test "names with any bytes: invalid UTF-8, a NUL, 1,100 bytes: every output valid for its reader, the same escape everywhere" {
+	# old-2.6.System.map with three names no kernel should have, and a log whose allocations meet them
+	python3 - "$FIX/old-2.6.System.map" bad.map <<'PY'
+import sys
+m = open(sys.argv[1], 'rb').read()
+m = m.replace(b' kmem_cache_create', b' kmem_\xff\xfecache_create').replace(b' cache_grow', b' cache\x00grow')
+m = m.replace(b'c1200000 t alloc_inode\n', b'c1200000 t ' + '\u00e9'.encode() * 549 + b'ab\n')
+m = m.replace(b'c1200000 T alloc_inode_alias\n', b'')
+open(sys.argv[2], 'wb').write(m)
+PY
+	sed 's/call_site=c0000010 /call_site=c10c1c48 /' "$FIX/old-2.6-hex.log" > log.txt
+	mkdir -p dir && cp log.txt "dir/lo$(printf '\377\376')g$(printf '\001').txt"
+	local log="dir/lo$(printf '\377\376')g$(printf '\001').txt"
+	"$TA" -q --system-map bad.map -f "$log" -c a.txt -c - > /dev/null
+	"$TA" -q --system-map bad.map -f "$log" -c a.txt
+	# the bytes that are no UTF-8 as \xNN, the NUL as \0, the long name cut between characters
+	# before its offset, which stays
+	grep -q '  kmem_\\xff\\xfecache_create+0x62$' a.txt
+	grep -q '  cache\\0grow+0x8$' a.txt
+	grep -Eq '  (é)+\+0x4f$' a.txt
+	iconv -f utf-8 -t utf-8 a.txt > /dev/null
+	"$TA" -q --system-map bad.map -f "$log" -c a.json --format json --summary s.json
+	[ "$(jq -r '.callers[].key' a.json | grep -c 'kmem_\\xff\\xfecache_create+0x62\|cache\\0grow+0x8\|^é')" = 3 ]
+	jq -r '.source // .log // empty' s.json > /dev/null
+	"$TA" -q --system-map bad.map -f "$log" -c a.csv --format csv
+	python3 -c 'import csv, sys; list(csv.DictReader(open(sys.argv[1], encoding="utf-8")))' a.csv
+	# protobuf strings must be UTF-8: protoc decodes both with their own schemas
+	"$TA" -q --system-map bad.map -f "$log" --pprof p.pb.gz --perfetto p.pftrace
+	gzip -dc p.pb.gz | protoc --decode=perftools.profiles.Profile -I "$TOP/src/report" profile.proto > /dev/null
+	if [ -d "$TOP/../shared/tools/perfetto" ]; then
+		protoc --decode=perfetto.protos.Trace -I "$TOP/../shared/tools/perfetto" \
+			"$TOP/../shared/tools/perfetto/perfetto_trace.proto" < p.pftrace > p.txt
+		grep -qF 'lo\\xff\\xfeg\\x01.txt' p.txt
+	fi
+	# XML: the flame graph's SVG parses; cairo draws the page's and the timeline's labels
+	"$TA" -q --system-map bad.map -f "$log" --flame f.svg --html h.html --timeline t.png
+	python3 -c 'import xml.etree.ElementTree as E, sys; E.parse(sys.argv[1])' f.svg
+	grep -q 'lo\\xff\\xfeg\\x01.txt' f.svg
+	[ -s h.html ] && [ -s t.png ]
+}

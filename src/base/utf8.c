@@ -1,0 +1,110 @@
+/*
+ * utf8.c - validating and cutting UTF-8 (shortest forms only, no
+ * surrogates, up to U+10FFFF) and the one escape every name gets.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "utf8.h"
+
+static size_t char_len(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	size_t len, i;
+	unsigned cp;
+
+	if (c < 0x80)
+		return c >= 0x20 && c != 0x7f ? 1 : 0;
+	if (c >= 0xc2 && c <= 0xdf) { len = 2; cp = c & 0x1f; }
+	else if (c >= 0xe0 && c <= 0xef) { len = 3; cp = c & 0x0f; }
+	else if (c >= 0xf0 && c <= 0xf4) { len = 4; cp = c & 0x07; }
+	else return 0;
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+size_t utf8_char_len(const char *s, size_t n)
+{
+	return n ? char_len((const unsigned char *)s, n) : 0;
+}
+
+bool utf8_is_clean(const char *s, size_t n)
+{
+	size_t i = 0, k;
+
+	while (i < n) {
+		if ((k = char_len((const unsigned char *)s + i, n - i)) == 0)
+			return false;
+		i += k;
+	}
+	return true;
+}
+
+size_t utf8_cut(const char *s, size_t n, size_t max)
+{
+	size_t i;
+
+	if (n <= max)
+		return n;
+	for (i = max; i > 0 && i > max - 3 && ((unsigned char)s[i] & 0xc0) == 0x80; i--)
+		;
+	return i;
+}
+
+size_t utf8_clean(const char *s, size_t n, char *out, size_t cap)
+{
+	size_t i = 0, at = 0, k;
+	char esc[5];
+
+	if (!cap)
+		return 0;
+	while (i < n) {
+		const char *put = s + i;
+
+		k = char_len((const unsigned char *)s + i, n - i);
+		if (k == 0) {
+			if (s[i] == '\0')
+				memcpy(esc, "\\0", 3);
+			else
+				snprintf(esc, sizeof(esc), "\\x%02x", (unsigned char)s[i]);
+			put = esc;
+			k = strlen(esc);
+			i++;
+		} else {
+			i += k;
+		}
+		if (at + k > cap - 1)
+			break;
+		memcpy(out + at, put, k);
+		at += k;
+	}
+	out[at] = '\0';
+	return at;
+}
+
+size_t utf8_trim(const char *s, size_t n)
+{
+	size_t i = n, back = 0;
+
+	while (i > 0 && back < 3 && ((unsigned char)s[i - 1] & 0xc0) == 0x80) {
+		i--;
+		back++;
+	}
+	if (i > 0) {
+		unsigned c = (unsigned char)s[i - 1];
+		size_t want = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+
+		if (want > back + 1)
+			return i - 1;	/* the last character is cut */
+	}
+	return n;
+}
