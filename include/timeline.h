@@ -57,6 +57,8 @@ struct timeline {
 	uint64_t *lost_count;	/* events lost there, 0 if not said */
 	uint32_t nlost, lost_cap;
 	bool finished;
+	uint64_t snapshots_seen, stride;	/* samples taken whole: every stride-th kept */
+	bool tail;	/* the last sample is off the stride: replaced by the next */
 };
 
 void timeline_init(struct timeline *t, const struct account *account);

@@ -107,21 +107,29 @@ void timeline_before_event(struct timeline *t, const struct kmem_event *ev)
 
 void timeline_add_sample(struct timeline *t, uint64_t ts_ns)
 {
+	uint64_t n = t->snapshots_seen++;
 	uint32_t i;
 
 	if (!t->started) {
 		t->started = true;
 		t->t0 = ts_ns;
+		t->stride = 1;
 	}
-	if (t->nsamples == TIMELINE_SAMPLES) {
-		for (i = 0; i < t->nsamples; i++) {
-			if (i % 2 == 0)
+	if (t->tail) {	/* the one before was kept only as the last so far */
+		free(t->samples[--t->nsamples].live);
+		t->tail = false;
+	}
+	if (n % t->stride == 0 && t->nsamples == TIMELINE_SAMPLES - 1) {
+		for (i = 0; i < t->nsamples; i++) {	/* keep 0, 2, 4...: the first stays */
+			if (i % 2)
 				free(t->samples[i].live);
 			else
 				t->samples[i / 2] = t->samples[i];
 		}
-		t->nsamples /= 2;
+		t->nsamples = (t->nsamples + 1) / 2;
+		t->stride *= 2;
 	}
+	t->tail = n % t->stride != 0;
 	take_sample(t, &t->samples[t->nsamples++], ts_ns);
 	t->last_ts = ts_ns;
 	t->finished = true;	/* timeline_finish adds nothing to samples taken whole */

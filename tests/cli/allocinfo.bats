@@ -245,3 +245,25 @@ setup() {
 	[ "$(jq '.snapshots.untimed_snapshots' s.json)" = 10 ]
 	python3 "$TOP/tests/tools/check_consumers.py" json s.json g.json
 }
+
+@test "allocinfo: an hour of snapshots a second is thinned evenly over its whole span, its first kept" {
+	# 3,600 snapshots, 1 s apart, a site growing 64 bytes a second from 4,096
+	python3 - > hour.txt <<'PY'
+for i in range(3600):
+    print("# trace_analyze allocinfo snapshot: %d.000000000 s (CLOCK_MONOTONIC)" % (1000 + i))
+    print("allocinfo - version: 1.0")
+    print("%d %d mm/a.c:1 func:fa" % (4096 + 64 * i, 1 + i))
+    print("100 1 mm/c.c:3 func:fc")
+PY
+	"$TA" -q hour.txt --growth g.csv --format csv --timeline t.csv
+	python3 - g.csv t.csv <<'PY'
+import csv, sys
+g = {r["key"]: r for r in csv.DictReader(open(sys.argv[1]))}
+a = g["mm/a.c:1 fa"]
+assert (int(a["start_bytes"]), int(a["end_bytes"]), int(a["grew_bytes"])) == (4096, 4096 + 64 * 3599, 64 * 3599), a
+ts = sorted({float(r["time_s"]) for r in csv.DictReader(open(sys.argv[2]))})
+assert ts[0] == 1000 and ts[-1] == 4599, (ts[0], ts[-1])
+gaps = {round(b - a, 6) for a, b in zip(ts, ts[1:-1])}
+assert len(gaps) == 1, sorted(gaps)	# evenly: one step between kept samples (the last apart)
+PY
+}
