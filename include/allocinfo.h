@@ -86,6 +86,7 @@ struct alloc_series {
 	uint64_t bytes_read;
 	/* reading state */
 	uint64_t pending_ns;		/* the time line's, for the next snapshot; 0: none */
+	uint64_t snap_bytes, snap_calls;	/* the snapshot's sums so far: never past INT64_MAX */
 	uint64_t told;			/* snapshots on_snapshot was told of */
 	bool in_snapshot;
 };

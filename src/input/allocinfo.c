@@ -63,9 +63,11 @@ static bool take_number(const char **p, const char *end, uint64_t *v)
 
 	*v = 0;
 	while (q < end && *q >= '0' && *q <= '9') {
-		if (*v > (UINT64_MAX - 9) / 10)
+		uint64_t d = (uint64_t)(*q - '0');
+
+		if (*v > (UINT64_MAX - d) / 10)
 			return false;
-		*v = *v * 10 + (uint64_t)(*q - '0');
+		*v = *v * 10 + d;
 		q++;
 	}
 	if (q == *p)
@@ -238,10 +240,29 @@ static void begin_snapshot(struct alloc_series *s)
 		memset(s->inaccurate, 0, s->nsites * sizeof(*s->inaccurate));
 	}
 	s->rows = s->duplicates = s->inaccurate_sites = 0;
+	s->snap_bytes = s->snap_calls = 0;
 	s->duplicate_key[0] = '\0';
 	s->major = 1;
 	s->minor = 0;
 	s->in_snapshot = true;
+}
+
+/*
+ * A row's bytes and calls added to the snapshot's sums, which no later sum
+ * (a site, a group, a total, pprof's int64 values) can then pass: false if
+ * they would pass INT64_MAX, which no kernel's memory reaches.
+ */
+static bool sums_stay_exact(struct alloc_series *s, const struct alloc_row *r)
+{
+	uint64_t bytes, calls;
+
+	if (__builtin_add_overflow(s->snap_bytes, r->bytes > 0 ? (uint64_t)r->bytes : 0, &bytes) ||
+	    __builtin_add_overflow(s->snap_calls, r->calls, &calls) ||
+	    bytes > INT64_MAX || calls > INT64_MAX)
+		return false;
+	s->snap_bytes = bytes;
+	s->snap_calls = calls;
+	return true;
 }
 
 static void take_row(struct alloc_series *s, const struct alloc_row *r)
@@ -348,6 +369,12 @@ static int take_line(struct alloc_series *s, const char *p, size_t len, uint64_t
 	}
 	if (!s->in_snapshot)
 		begin_snapshot(s);	/* rows with no header line: version 1.0 */
+	if (r.calls > INT64_MAX)	/* a per-CPU sum that went below zero, printed unsigned */
+		r.calls = 0;
+	if (!sums_stay_exact(s, &r))
+		return error_set(err, "'%s' line %llu: the snapshot's live bytes or allocations add up "
+				 "past 2^63-1 here: no kernel holds that much; is the file damaged?",
+				 name, (unsigned long long)lineno);
 	take_row(s, &r);
 	(*rows)++;
 	return 0;

@@ -267,3 +267,15 @@ gaps = {round(b - a, 6) for a, b in zip(ts, ts[1:-1])}
 assert len(gaps) == 1, sorted(gaps)	# evenly: one step between kept samples (the last apart)
 PY
 }
+
+@test "allocinfo: sums that would wrap are refused at their line; a count below zero (-1 printed unsigned) is none" {
+	printf 'allocinfo - version: 1.0\n9223372036854775807 1 mm/a.c:1 func:fa\n9223372036854775807 1 mm/a.c:1 func:fa\n100 1 mm/c.c:3 func:fc\n' > wrap.txt
+	run "$TA" -q -c out.txt wrap.txt
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'wrap.txt' line 3: the snapshot's live bytes or allocations add up past 2^63-1 here: no kernel holds that much; is the file damaged?" ]
+	[ ! -e out.txt ]
+	# the kernel's calls are a sum of per-CPU counters: -1 prints as 18446744073709551615
+	printf 'allocinfo - version: 1.0\n4096 18446744073709551615 mm/a.c:1 func:fa\n100 1 mm/c.c:3 func:fc\n' > neg.txt
+	"$TA" -q -c neg.json --format json neg.txt
+	[ "$(jq '.totals.allocs' neg.json)" = 1 ]
+}
