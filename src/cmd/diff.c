@@ -731,11 +731,22 @@ static int write_doc(const struct out_doc *doc, const struct diff_options *d,
 	return outfile_commit(&out, false, err);
 }
 
+/* A figure as a person reads it: whole numbers whole (618659000, not 6.18659e+08). */
+static const char *plain_number(double v, char *buf, size_t cap)
+{
+	if (v == (double)(long long)v && v > -1e18 && v < 1e18)
+		snprintf(buf, cap, "%lld", (long long)v);
+	else
+		snprintf(buf, cap, "%.2f", v);
+	return buf;
+}
+
 /* --fail-above: did the total grow by more? Says so on stderr, unless -q. */
 static bool over_the_gate(const struct diff_result *r, const struct diff_options *d,
 			  const char *figure)
 {
 	double delta = r->new_total - r->old_total, pct = diff_total_pct(r);
+	char by[32], gate[32];
 	bool over;
 
 	if (!d->has_gate)
@@ -745,9 +756,10 @@ static bool over_the_gate(const struct diff_result *r, const struct diff_options
 	else
 		over = delta > d->gate;
 	if (over && !d->quiet)
-		fprintf(stderr, "trace_analyze: diff: %s grew by %.6g (%+.2f%%), more than "
-			"--fail-above %.6g%s allows\n", figure, delta, pct == pct ? pct : 100.0,
-			d->gate, d->gate_pct ? "%" : "");
+		fprintf(stderr, "trace_analyze: diff: %s grew by %s (%+.2f%%), more than "
+			"--fail-above %s%s allows\n", figure, plain_number(delta, by, sizeof(by)),
+			pct == pct ? pct : 100.0, plain_number(d->gate, gate, sizeof(gate)),
+			d->gate_pct ? "%" : "");
 	return over;
 }
 

@@ -4,6 +4,7 @@
 # figure against tests/tools/ref_allocinfo.py, an independent sum.
 
 load ../lib/helpers
+bats_require_minimum_version 1.5.0
 
 setup() {
 	require_corpus
@@ -117,6 +118,11 @@ setup() {
 	[ "$(jq '.rows[] | select(.key == "jbd2") | .new' n.json)" = "$(awk '$1 == "jbd2" { print $3 }' b)" ]
 	run "$TA" diff -q "$MODS/allocinfo-A.txt" "$MODS/allocinfo-C.txt" --fail-above 1000000 -c /dev/null
 	[ "$status" -eq 3 ]
+	# the gate's words give whole numbers whole, as the rows sum them (not 6.34736e+08)
+	run --separate-stderr "$TA" diff "$MODS/allocinfo-A.txt" "$MODS/allocinfo-B.txt" --fail-above 10000000 -c /dev/null
+	[ "$status" -eq 3 ]
+	grew=$(( $(awk '$1 == "total" { print $2 }' b) - $(python3 "$TOP/tests/tools/ref_allocinfo.py" module "$MODS/allocinfo-A.txt" | awk '$1 == "total" { print $2 }') ))
+	[[ "$stderr" == *"current_dynamic grew by $grew ("*"), more than --fail-above 10000000 allows"* ]]
 }
 
 @test "diff of snapshots: another kernel's built-in sites warned of; accurate:no rows listed; a log is not a snapshot" {
