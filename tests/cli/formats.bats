@@ -130,6 +130,7 @@ ACC
 }
 
 @test "names with any bytes: invalid UTF-8, a NUL, 1,100 bytes: every output valid for its reader, the same escape everywhere" {
+	cd "$BATS_TEST_TMPDIR"
 	# old-2.6.System.map with three names no kernel should have, and a log whose allocations meet them
 	python3 - "$FIX/old-2.6.System.map" bad.map <<'PY'
 import sys
