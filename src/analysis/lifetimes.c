@@ -22,8 +22,12 @@ void lifetimes_release(struct lifetimes *l)
 
 unsigned lifetime_bucket(uint64_t ns)
 {
-	uint64_t s = ns << LIFETIME_SUB_OCTAVES, base;	/* in 1/1024 ns */
+	uint64_t s, base;	/* in 1/1024 ns */
 	unsigned octave, sub;
+
+	if (ns > UINT64_MAX >> LIFETIME_SUB_OCTAVES)
+		return LIFETIME_BUCKETS - 1;	/* over 208 days: the rest */
+	s = ns << LIFETIME_SUB_OCTAVES;
 
 	if (s < 1000)
 		return 0;

@@ -55,7 +55,7 @@ size_t utf8_cut(const char *s, size_t n, size_t max)
 
 	if (n <= max)
 		return n;
-	for (i = max; i > 0 && i > max - 3 && ((unsigned char)s[i] & 0xc0) == 0x80; i--)
+	for (i = max; i > 0 && i + 3 > max && ((unsigned char)s[i] & 0xc0) == 0x80; i--)
 		;
 	return i;
 }

@@ -734,10 +734,10 @@ static int write_doc(const struct out_doc *doc, const struct diff_options *d,
 /* A figure as a person reads it: whole numbers whole (618659000, not 6.18659e+08). */
 static const char *plain_number(double v, char *buf, size_t cap)
 {
-	if (v == (double)(long long)v && v > -1e18 && v < 1e18)
+	if (v > -1e18 && v < 1e18 && v == (double)(long long)v)
 		snprintf(buf, cap, "%lld", (long long)v);
 	else
-		snprintf(buf, cap, "%.2f", v);
+		snprintf(buf, cap, "%.6g", v);	/* a fraction, or beyond any memory */
 	return buf;
 }
 
@@ -746,7 +746,7 @@ static bool over_the_gate(const struct diff_result *r, const struct diff_options
 			  const char *figure)
 {
 	double delta = r->new_total - r->old_total, pct = diff_total_pct(r);
-	char by[32], gate[32];
+	char by[64], gate[64];
 	bool over;
 
 	if (!d->has_gate)

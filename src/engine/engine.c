@@ -521,9 +521,9 @@ static void note_log_span(struct analysis *r, const struct kmem_event *ev)
  */
 static const char *shown_name(struct analysis *r, const char *path)
 {
-	size_t n = strlen(path);
+	size_t n = path ? strlen(path) : 0;
 
-	if (utf8_is_clean(path, n))
+	if (!path || utf8_is_clean(path, n))
 		return path;
 	free(r->shown_name);
 	r->shown_name = xmalloc(4 * n + 1);
