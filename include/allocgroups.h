@@ -53,10 +53,6 @@ struct alloc_rows {
 void alloc_rows_build(struct alloc_rows *r, const struct alloc_series *s, enum alloc_key g,
 		      const char *branch);
 
-/* Is site i's module ("vmlinux" for built-in code) one of modules[0..n) (n == 0: every site)? */
-bool alloc_site_in_modules(const struct alloc_series *s, uint32_t i, const char (*modules)[64],
-			   size_t n);
-
 /* alloc_rows_build() of the sites of these modules only (--module); the others count as outside. */
 void alloc_rows_build_in(struct alloc_rows *r, const struct alloc_series *s, enum alloc_key g,
 			 const char *branch, const char (*modules)[64], size_t nmodules);

@@ -55,10 +55,10 @@ struct symbol_table {
 	struct ksym *syms;	/* sorted by address, one per address */
 	size_t count;
 	char *names;
-	size_t names_len;
+	size_t names_len, names_cap;
 	const char *path;	/* where it was read from, for messages */
 	enum symbol_rule rule;
-	struct kmodule_extent *modules;	/* by start; set by symbols_set_modules */
+	struct kmodule_extent *modules;	/* by start; set by symbols_parse_modules */
 	size_t nmodules;
 	bool modules_given;		/* a modules file was read (it may list none) */
 	bool have_module_symbols;	/* some symbol carries "[module]" */
@@ -97,7 +97,7 @@ uint64_t symbols_size(const struct symbol_table *t, const struct ksym *s);
 /*
  * The symbol holding addr (nearest at or below), or NULL. A module's symbol
  * holds an address only inside that module: within its /proc/modules extent
- * when one was given (symbols_set_modules), else up to the page after the
+ * when one was given (symbols_parse_modules), and up to the page after the
  * module's last symbol (perf's bound), never past the next module's start.
  */
 const struct ksym *symbols_lookup(const struct symbol_table *t, uint64_t addr);

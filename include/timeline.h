@@ -68,8 +68,10 @@ void timeline_release(struct timeline *t);
 void timeline_before_event(struct timeline *t, const struct kmem_event *ev);
 /*
  * A sample of the state at ts_ns, taken whole (an allocinfo snapshot, in
- * time order): when TIMELINE_SAMPLES are taken, every other one is dropped
- * first (the later of each pair kept), so the last one taken stays last.
+ * time order): every stride-th snapshot is kept, the first among them; when
+ * the samples fill, every other one is dropped (the first stays) and the
+ * stride doubles, so a series of any length is kept evenly over its whole
+ * span; the newest off the stride is kept as the last until the next.
  */
 void timeline_add_sample(struct timeline *t, uint64_t ts_ns);
 

@@ -17,8 +17,12 @@ size_t utf8_char_len(const char *s, size_t n);
 /* The longest prefix of s[0..n) of at most max bytes that ends between characters. */
 size_t utf8_cut(const char *s, size_t n, size_t max);
 
-/* n, less a last character cut short (after a truncating snprintf). */
-size_t utf8_trim(const char *s, size_t n);
+/*
+ * The next piece of s[0..n) (n > 0) as valid UTF-8: a character as it is,
+ * or the escape of a byte that is none ("\0" for NUL, "\xNN"), written in
+ * esc; *piece and *len say which. Returns the bytes of s it stands for.
+ */
+size_t utf8_next_piece(const char *s, size_t n, char esc[5], const char **piece, size_t *len);
 
 /*
  * s[0..n) as valid UTF-8 into out (cap bytes, NUL-terminated): a valid

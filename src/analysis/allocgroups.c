@@ -82,8 +82,9 @@ static int by_bytes(const void *pa, const void *pb, void *ctx)
 	return strcmp(strtab_get(names, a->name), strtab_get(names, b->name));
 }
 
-bool alloc_site_in_modules(const struct alloc_series *s, uint32_t i, const char (*modules)[64],
-			   size_t n)
+/* Is site i's module ("vmlinux" for built-in code) one of modules[0..n) (n == 0: every site)? */
+static bool alloc_site_in_modules(const struct alloc_series *s, uint32_t i,
+				  const char (*modules)[64], size_t n)
 {
 	const char *m = alloc_name(s, s->sites[i].module);
 	size_t k;

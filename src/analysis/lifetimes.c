@@ -28,7 +28,6 @@ unsigned lifetime_bucket(uint64_t ns)
 	if (ns > UINT64_MAX >> LIFETIME_SUB_OCTAVES)
 		return LIFETIME_BUCKETS - 1;	/* over 208 days: the rest */
 	s = ns << LIFETIME_SUB_OCTAVES;
-
 	if (s < 1000)
 		return 0;
 	octave = 63u - (unsigned)__builtin_clzll(s / 1000);

@@ -626,67 +626,60 @@ static void write_csv(FILE *f, const struct out_doc *d)
  */
 void out_xml_text(FILE *f, const char *s)
 {
-	size_t n = strlen(s), k;
+	size_t n = strlen(s), i = 0, len, k;
+	const char *piece;
+	char esc[5];
 
-	for (; *s; s += k, n -= k) {
-		k = 1;
-		if ((unsigned char)*s >= 0x80 || (unsigned char)*s < 0x20 || *s == 0x7f) {
-			if ((unsigned char)*s >= 0x80 && (k = utf8_char_len(s, n)) > 0) {
-				fwrite(s, 1, k, f);
-			} else {
-				k = 1;
-				if (*s == '\t' || *s == '\n')
-					fputc(*s, f);
-				else
-					fprintf(f, "\\x%02x", (unsigned char)*s);
-			}
+	while (i < n) {
+		if (s[i] == '\t' || s[i] == '\n') {
+			fputc(s[i++], f);
 			continue;
 		}
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			fputc(*s, f);
+		i += utf8_next_piece(s + i, n - i, esc, &piece, &len);
+		for (k = 0; k < len; k++) {
+			switch (piece[k]) {
+			case '&':
+				fputs("&amp;", f);
+				break;
+			case '<':
+				fputs("&lt;", f);
+				break;
+			case '>':
+				fputs("&gt;", f);
+				break;
+			case '"':
+				fputs("&quot;", f);
+				break;
+			default:
+				fputc(piece[k], f);
+			}
 		}
 	}
 }
 
 /*
- * A JSON string: UTF-8 as it is (a name is valid UTF-8 from where it came
- * in; a byte that is not shows as the text \xNN, as utf8_clean writes it),
- * controls as \u00NN.
+ * A JSON string: controls as \u00NN, UTF-8 as it is (a name is valid UTF-8
+ * from where it came in; a byte that is not shows as the text \xNN, as
+ * utf8_clean writes it).
  */
 void out_json_string(FILE *f, const char *s)
 {
-	size_t n = strlen(s), i = 0, k;
+	size_t n = strlen(s), i = 0, len, k;
+	const char *piece;
+	char esc[5];
 
 	fputc('"', f);
 	while (i < n) {
-		unsigned char ch = (unsigned char)s[i];
-
-		if (ch == '"' || ch == '\\') {
-			fprintf(f, "\\%c", ch);
-			k = 1;
-		} else if (ch < 0x20 || ch == 0x7f) {
-			fprintf(f, "\\u%04x", ch);
-			k = 1;
-		} else if ((k = utf8_char_len(s + i, n - i)) > 0) {
-			fwrite(s + i, 1, k, f);
-		} else {
-			fprintf(f, "\\\\x%02x", ch);
-			k = 1;
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
+			fprintf(f, "\\u%04x", (unsigned char)s[i++]);
+			continue;
 		}
-		i += k;
+		i += utf8_next_piece(s + i, n - i, esc, &piece, &len);
+		for (k = 0; k < len; k++) {
+			if (piece[k] == '"' || piece[k] == '\\')
+				fputc('\\', f);
+			fputc(piece[k], f);
+		}
 	}
 	fputc('"', f);
 }

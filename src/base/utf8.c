@@ -60,51 +60,41 @@ size_t utf8_cut(const char *s, size_t n, size_t max)
 	return i;
 }
 
+size_t utf8_next_piece(const char *s, size_t n, char esc[5], const char **piece, size_t *len)
+{
+	size_t k = char_len((const unsigned char *)s, n);
+
+	if (k) {
+		*piece = s;
+		*len = k;
+		return k;
+	}
+	if (s[0] == '\0')
+		memcpy(esc, "\\0", 3);
+	else
+		snprintf(esc, 5, "\\x%02x", (unsigned char)s[0]);
+	*piece = esc;
+	*len = strlen(esc);
+	return 1;
+}
+
 size_t utf8_clean(const char *s, size_t n, char *out, size_t cap)
 {
-	size_t i = 0, at = 0, k;
+	size_t i = 0, at = 0, len;
+	const char *piece;
 	char esc[5];
 
 	if (!cap)
 		return 0;
 	while (i < n) {
-		const char *put = s + i;
+		size_t took = utf8_next_piece(s + i, n - i, esc, &piece, &len);
 
-		k = char_len((const unsigned char *)s + i, n - i);
-		if (k == 0) {
-			if (s[i] == '\0')
-				memcpy(esc, "\\0", 3);
-			else
-				snprintf(esc, sizeof(esc), "\\x%02x", (unsigned char)s[i]);
-			put = esc;
-			k = strlen(esc);
-			i++;
-		} else {
-			i += k;
-		}
-		if (at + k > cap - 1)
+		if (at + len > cap - 1)
 			break;
-		memcpy(out + at, put, k);
-		at += k;
+		memcpy(out + at, piece, len);
+		at += len;
+		i += took;
 	}
 	out[at] = '\0';
 	return at;
-}
-
-size_t utf8_trim(const char *s, size_t n)
-{
-	size_t i = n, back = 0;
-
-	while (i > 0 && back < 3 && ((unsigned char)s[i - 1] & 0xc0) == 0x80) {
-		i--;
-		back++;
-	}
-	if (i > 0) {
-		unsigned c = (unsigned char)s[i - 1];
-		size_t want = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
-
-		if (want > back + 1)
-			return i - 1;	/* the last character is cut */
-	}
-	return n;
 }

@@ -527,6 +527,9 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 		return po_usage_error(cmd, "--allocinfo compares by function (--group-by callsite "
 				      "or function), module or dir, not %s",
 				      po_group_names[opts->req.group_by]);
+	if (opts->req.modules_path && !opts->req.kallsyms_path)
+		return po_usage_error(cmd, "%s", "--modules says where the modules of a saved kallsyms "
+				      "lay: give that kallsyms too (--kallsyms FILE)");
 	if (opts->req.allocinfo_path) {
 		const char *which = beside_refuses(&opts->req);
 

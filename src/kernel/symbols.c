@@ -127,40 +127,42 @@ static bool parse_map_line(const char *line, size_t n, uint64_t *addr, char *typ
 	return *name_len > 0;
 }
 
-static void add_symbol(struct symbol_table *t, size_t *cap, size_t *names_cap,
-		       uint64_t addr, char type, const char *name, size_t name_len,
-		       const char *module, size_t module_len)
+/*
+ * A name appended to t->names, made valid UTF-8 (utf8_clean: a kallsyms
+ * may hold any bytes): its offset there.
+ */
+static uint32_t append_name(struct symbol_table *t, const char *name, size_t len)
+{
+	char clean[4 * 4096 + 1];	/* lines are under 4096 bytes; a byte cleans to 4 */
+	uint32_t at = (uint32_t)t->names_len;
+
+	if (!utf8_is_clean(name, len)) {
+		len = utf8_clean(name, len < 4096 ? len : 4095, clean, sizeof(clean));
+		name = clean;
+	}
+	while (t->names_len + len + 1 > t->names_cap) {
+		t->names_cap = t->names_cap ? t->names_cap * 2 : 65536;
+		t->names = xrealloc(t->names, t->names_cap);
+	}
+	memcpy(t->names + at, name, len);
+	t->names[at + len] = '\0';
+	t->names_len += len + 1;
+	return at;
+}
+
+static void add_symbol(struct symbol_table *t, size_t *cap, uint64_t addr, char type,
+		       const char *name, size_t name_len, const char *module, size_t module_len)
 {
 	if (t->count == *cap) {
 		*cap = *cap ? *cap * 2 : 4096;
 		t->syms = xrealloc(t->syms, *cap * sizeof(*t->syms));
 	}
-	while (t->names_len + name_len + module_len + 2 > *names_cap) {
-		*names_cap = *names_cap ? *names_cap * 2 : 65536;
-		t->names = xrealloc(t->names, *names_cap);
-	}
-	char clean[4096 * 4 + 1];
-
-	if (!utf8_is_clean(name, name_len)) {
-		name_len = utf8_clean(name, name_len, clean, sizeof(clean));
-		name = clean;
-	}
-	while (t->names_len + name_len + module_len + 2 > *names_cap) {
-		*names_cap = *names_cap ? *names_cap * 2 : 65536;
-		t->names = xrealloc(t->names, *names_cap);
-	}
-	memcpy(t->names + t->names_len, name, name_len);
-	t->names[t->names_len + name_len] = '\0';
 	t->syms[t->count].addr = addr;
 	t->syms[t->count].type = type;
-	t->syms[t->count].name = (uint32_t)t->names_len;
-	t->names_len += name_len + 1;
+	t->syms[t->count].name = append_name(t, name, name_len);
 	t->syms[t->count].module = KSYM_BUILT_IN;
 	if (module && module_len) {
-		memcpy(t->names + t->names_len, module, module_len);
-		t->names[t->names_len + module_len] = '\0';
-		t->syms[t->count].module = (uint32_t)t->names_len;
-		t->names_len += module_len + 1;
+		t->syms[t->count].module = append_name(t, module, module_len);
 		t->have_module_symbols = true;
 	}
 	t->count++;
@@ -238,10 +240,11 @@ static int parse_symbols(struct symbol_table *t, const char *text, size_t len,
 		[SYMRULE_PERF] = compare_as_perf,
 		[SYMRULE_TEP] = compare_in_file_order,
 	};
-	size_t cap = len / 40 + 16, names_cap = len + 1, lines = 0, bad = 0, texts = 0, at = 0;
+	size_t cap = len / 40 + 16, lines = 0, bad = 0, texts = 0, at = 0;
 
 	t->syms = xrealloc(t->syms, cap * sizeof(*t->syms));	/* lines are ~40 bytes */
-	t->names = xrealloc(t->names, names_cap);		/* names fit in the text */
+	t->names_cap = t->names_len + len + 1;			/* names fit in the text */
+	t->names = xrealloc(t->names, t->names_cap);
 	while (at < len) {
 		const char *nl = memchr(text + at, '\n', len - at);
 		size_t n = nl ? (size_t)(nl - (text + at)) : len - at, sym_len;
@@ -254,7 +257,7 @@ static int parse_symbols(struct symbol_table *t, const char *text, size_t len,
 		if (n < 4096 && parse_map_line(text + at, n, &addr, &type, &sym, &sym_len, &module,
 					       &module_len)) {
 			if (rule != SYMRULE_TEP || tep_keeps(type, sym))
-				add_symbol(t, &cap, &names_cap, addr, type, sym, sym_len, module,
+				add_symbol(t, &cap, addr, type, sym, sym_len, module,
 					   module_len);
 			texts += is_text_type(type);
 		} else {
@@ -430,15 +433,16 @@ static enum symbol_miss module_reaches(const struct symbol_table *t, size_t i, u
 }
 
 /*
- * Why addr names no symbol: below or past every symbol, in data (the
- * nearest one is no code), or past its module. Symbols of every kind are
- * kept so that an address past a function's end (in data, or past _end) is
- * not passed off as an offset into it. libtraceevent's rule: a symbol of any
- * kind, none past the last one.
+ * Whether addr is named after the symbol nearest at or below it (*at, its
+ * index), or why not: below or past every symbol, in data (the nearest one
+ * is no code), or past its module. Symbols of every kind are kept so that
+ * an address past a function's end (in data, or past _end) is not passed
+ * off as an offset into it. libtraceevent's rule: a symbol of any kind,
+ * none past the last one.
  */
-enum symbol_miss symbols_why_not(const struct symbol_table *t, uint64_t addr)
+static enum symbol_miss resolve(const struct symbol_table *t, uint64_t addr, ptrdiff_t *at)
 {
-	ptrdiff_t i = nearest_symbol(t, addr);
+	ptrdiff_t i = *at = nearest_symbol(t, addr);
 	const struct ksym *s;
 
 	if (i < 0)
@@ -457,23 +461,18 @@ enum symbol_miss symbols_why_not(const struct symbol_table *t, uint64_t addr)
 	return SYMMISS_NONE;
 }
 
-/* The symbol holding addr, if symbols_why_not finds no reason against it. */
+enum symbol_miss symbols_why_not(const struct symbol_table *t, uint64_t addr)
+{
+	ptrdiff_t i;
+
+	return resolve(t, addr, &i);
+}
+
 const struct ksym *symbols_lookup(const struct symbol_table *t, uint64_t addr)
 {
 	ptrdiff_t i;
 
-	if (!t->count || addr < t->syms[0].addr)
-		return NULL;
-	if (!t->have_module_symbols && !t->modules_given) {	/* the common, quick case */
-		i = nearest_symbol(t, addr);
-		if (t->rule == SYMRULE_TEP)
-			return (size_t)i + 1 < t->count || t->syms[i].addr == addr ? &t->syms[i]
-										   : NULL;
-		return is_text_type(t->syms[i].type) ? &t->syms[i] : NULL;
-	}
-	if (symbols_why_not(t, addr) != SYMMISS_NONE)
-		return NULL;
-	return &t->syms[nearest_symbol(t, addr)];
+	return resolve(t, addr, &i) == SYMMISS_NONE ? &t->syms[i] : NULL;
 }
 
 static int compare_extents(const void *a, const void *b)
@@ -483,42 +482,61 @@ static int compare_extents(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* One /proc/modules line: "ext4 692224 1 - Live 0xffffffffa0054000 (E)". */
+/* The next blank-separated field of line[*at..n): false at the line's end. */
+static bool next_field(const char *line, size_t n, size_t *at, const char **f, size_t *len)
+{
+	size_t i = *at;
+
+	while (i < n && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	*f = line + i;
+	while (i < n && line[i] != ' ' && line[i] != '\t')
+		i++;
+	*len = (size_t)(line + i - *f);
+	*at = i;
+	return *len > 0;
+}
+
+/* f[0..len) as a whole number of that base, with no overflow. */
+static bool whole_number(const char *f, size_t len, unsigned base, uint64_t *v)
+{
+	size_t i;
+
+	*v = 0;
+	for (i = 0; i < len; i++) {
+		unsigned c = (unsigned char)f[i], d;
+
+		if (c - '0' < 10)
+			d = c - '0';
+		else if (base == 16 && (c | 0x20) - 'a' < 6)
+			d = (c | 0x20) - 'a' + 10;
+		else
+			return false;
+		if (*v > (UINT64_MAX - d) / base)
+			return false;
+		*v = *v * base + d;
+	}
+	return len > 0;
+}
+
+/*
+ * One /proc/modules line: "ext4 692224 1 - Live 0xffffffffa0054000 (E)":
+ * its name, size and address (the used-by list, however long, is one field).
+ */
 static bool parse_modules_line(const char *line, size_t n, const char **name, size_t *name_len,
 			       uint64_t *size, uint64_t *addr)
 {
-	char buf[512], *fields[6], *save = NULL, *end;
-	int k = 0;
+	const char *f;
+	size_t at = 0, len, k;
 
-	if (n == 0 || n >= sizeof(buf))
+	if (!next_field(line, n, &at, name, name_len) || !next_field(line, n, &at, &f, &len) ||
+	    !whole_number(f, len, 10, size))
 		return false;
-	memcpy(buf, line, n);
-	buf[n] = '\0';
-	for (char *f = strtok_r(buf, " \t", &save); f && k < 6; f = strtok_r(NULL, " \t", &save))
-		fields[k++] = f;
-	if (k < 6 || strncmp(fields[5], "0x", 2) != 0)
-		return false;
-	errno = 0;
-	*size = strtoull(fields[1], &end, 10);
-	if (errno || *end || end == fields[1])
-		return false;
-	*addr = strtoull(fields[5] + 2, &end, 16);
-	if (errno || *end || end == fields[5] + 2)
-		return false;
-	*name = line + (fields[0] - buf);
-	*name_len = strlen(fields[0]);
-	return true;
-}
-
-static uint32_t add_name(struct symbol_table *t, const char *name, size_t len)
-{
-	uint32_t at = (uint32_t)t->names_len;
-
-	t->names = xrealloc(t->names, t->names_len + len + 1);
-	memcpy(t->names + at, name, len);
-	t->names[at + len] = '\0';
-	t->names_len += len + 1;
-	return at;
+	for (k = 0; k < 3; k++)	/* refs, used by, state */
+		if (!next_field(line, n, &at, &f, &len))
+			return false;
+	return next_field(line, n, &at, &f, &len) && len > 2 && f[0] == '0' && f[1] == 'x' &&
+	       whole_number(f + 2, len - 2, 16, addr);
 }
 
 int symbols_parse_modules(struct symbol_table *t, const char *text, size_t len,
@@ -544,7 +562,7 @@ int symbols_parse_modules(struct symbol_table *t, const char *text, size_t len,
 		}
 		t->modules[t->nmodules].start = addr;
 		t->modules[t->nmodules].end = addr + size < addr ? UINT64_MAX : addr + size;
-		t->modules[t->nmodules].name = add_name(t, mname, mlen);
+		t->modules[t->nmodules].name = append_name(t, mname, mlen);
 		t->nmodules++;
 		any_address |= addr != 0;
 		at += n + 1;

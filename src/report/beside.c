@@ -216,8 +216,8 @@ void beside_add_tables(struct out_doc *d, const struct beside_query *q)
 
 	memset(&b, 0, sizeof(b));
 	strtab_init(&b.names);
-	alloc_rows_build_in(&ar, q->s, by, q->branch, q->filters ? (const char (*)[64])q->filters->module : NULL,
-			    q->filters ? q->filters->nmodule : 0);
+	alloc_rows_build_in(&ar, q->s, by, q->branch, (const char (*)[64])q->filters->module,
+			    q->filters->nmodule);
 	for (i = 0; i < ar.n; i++) {
 		const struct alloc_row_sum *r = &ar.rows[i];
 		struct beside_key *k = key_of(&b, strtab_get(&ar.names, r->name),

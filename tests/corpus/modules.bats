@@ -134,4 +134,8 @@ PY
 	run "$TA" -f "$MODS/workload-kmem.log.xz" --kallsyms kallsyms-B --modules kallsyms-B -c /dev/null
 	[ "$status" -eq 1 ]
 	[ "$output" = "trace_analyze: error: kallsyms-B:1: not a /proc/modules line ('name size refs deps state 0xaddress')" ]
+	# alone it bounds nothing: a usage error, not a silent no-op
+	run "$TA" -f "$MODS/workload-kmem.log.xz" --modules "$MODS/modules-B.txt" -c /dev/null
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: --modules says where the modules of a saved kallsyms lay: give that kallsyms too (--kallsyms FILE)" ]
 }

@@ -199,6 +199,15 @@ static void module_symbols_name_only_their_module(void **state)
 	assert_int_equal(symbols_parse_modules(&t, only_jbd2, sizeof(only_jbd2) - 1, "m", &err), 0);
 	assert_null(symbols_lookup(&t, 0xffffffffa0025100ULL));
 	assert_int_equal(symbols_why_not(&t, 0xffffffffa0025100ULL), SYMMISS_OTHER_LOAD);
+	/* a used-by list of any length is one field */
+	char long_line[2048];
+	int n = snprintf(long_line, sizeof(long_line), "dummy 8192 130 ");
+	for (int k = 0; k < 130; k++)
+		n += snprintf(long_line + n, sizeof(long_line) - (size_t)n, "user_module_%d,", k);
+	n += snprintf(long_line + n, sizeof(long_line) - (size_t)n, " Live 0xffffffffa0025000\n");
+	assert_true(n > 1024);
+	assert_int_equal(symbols_parse_modules(&t, long_line, (size_t)n, "m", &err), 0);
+	assert_non_null(symbols_lookup(&t, 0xffffffffa0025100ULL));
 	symbols_release(&t);
 }
 
