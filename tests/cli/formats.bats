@@ -159,9 +159,9 @@ PY
 	# protobuf strings must be UTF-8: protoc decodes both with their own schemas
 	"$TA" -q --system-map bad.map -f "$log" --pprof p.pb.gz --perfetto p.pftrace
 	gzip -dc p.pb.gz | protoc --decode=perftools.profiles.Profile -I "$TOP/src/report" profile.proto > /dev/null
-	if [ -d "$TOP/../shared/tools/perfetto" ]; then
-		protoc --decode=perfetto.protos.Trace -I "$TOP/../shared/tools/perfetto" \
-			"$TOP/../shared/tools/perfetto/perfetto_trace.proto" < p.pftrace > p.txt
+	if [ -f "$PERFETTO_SCHEMA" ]; then
+		protoc --decode=perfetto.protos.Trace -I "$(dirname "$PERFETTO_SCHEMA")" \
+			"$PERFETTO_SCHEMA" < p.pftrace > p.txt
 		grep -qF 'lo\\xff\\xfeg\\x01.txt' p.txt
 	fi
 	# XML: the flame graph's SVG parses; cairo draws the page's and the timeline's labels

@@ -7,12 +7,12 @@
 
 load ../lib/helpers
 
-SCHEMA="$TOP/../shared/tools/perfetto/perfetto_trace.proto"
+SCHEMA="$PERFETTO_SCHEMA"
 WORK="$CORPUS/linux-6.1-tiny/workload-kmem.log"
 
 setup() {
 	command -v protoc > /dev/null || skip "no protoc (scripts/deps.sh: protobuf-compiler)"
-	[ -f "$SCHEMA" ] || skip "no Perfetto schema at $SCHEMA"
+	require_shared "$SCHEMA"
 	cd "$BATS_TEST_TMPDIR"
 }
 

@@ -690,7 +690,8 @@ PY
 
 @test "record --perfetto: the recording's heap as a Perfetto trace that Perfetto's schema decodes" {
 	command -v protoc > /dev/null || skip "no protoc (scripts/deps.sh: protobuf-compiler)"
+	require_shared "$PERFETTO_SCHEMA"
 	"$TA" record -q --perfetto t.pftrace -c a.json --format json -- "$PIPES" 50
-	python3 "$TOP/tests/tools/check_perfetto.py" t.pftrace > t.json
+	python3 "$TOP/tests/tools/check_perfetto.py" t.pftrace "$PERFETTO_SCHEMA" > t.json
 	[ "$(jq -r '.tracks["live slab bytes"].last_value' t.json)" = "$(jq '.totals.current_bytes_allocated' a.json)" ]
 }

@@ -41,7 +41,7 @@ summary_value() {
 
 @test "lost, implicit, failed and null frees equal the shared replay's counts, or the tick-ordered replay's" {
 	local replay="$CORPUS/../tools/kmem_replay.py" log
-	[ -f "$replay" ] || skip "no $replay"
+	require_shared "$replay"
 	for log in "$CORPUS/linux-6.1-tiny/workload-kmem.log" "$CORPUS/host-6.18/small-kmem.log" \
 		"$CORPUS/host-6.18/overrun-kmem.log" "$CORPUS/linux-6.1-tiny/boot-kmem.log"; do
 		# the shared replay takes the printed order; where a tick was reordered

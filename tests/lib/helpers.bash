@@ -4,12 +4,20 @@
 TOP="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
 TA="${TA_BIN:-$TOP/trace_analyze}"
 FIX="$TOP/tests/fixtures"
-CORPUS="${CORPUS:-$TOP/../shared/corpus}"
+SHARED="${SHARED:-$TOP/../shared}"
+CORPUS="${CORPUS:-$SHARED/corpus}"
+PERFETTO_SCHEMA="$SHARED/tools/perfetto/perfetto_trace.proto"
 REF_CACHE="${TA_REF_CACHE:-${BATS_RUN_TMPDIR:-/tmp}/ref-cache}"
 
-# Skip, saying so, when the shared corpus is not there.
+# require_shared PATH: skip, with the one reason make check counts, when a
+# file of ../shared (the corpus, Perfetto's schema, the replay) is not there:
+# a clone of the repository alone.
+require_shared() {
+	[ -e "$1" ] || skip "no ../shared corpus ($1)"
+}
+
 require_corpus() {
-	[ -d "$CORPUS" ] || skip "corpus not found at $CORPUS"
+	require_shared "$CORPUS"
 }
 
 # ref_account LOG [ARGS...]: the account tests/tools/ref_account.py computes

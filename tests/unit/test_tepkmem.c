@@ -400,6 +400,7 @@ static void unpacked_corpus(const char *name, char *out, size_t cap)
 		 name, out);
 	if (system(cmd) != 0) {
 		unlink(out);
+		print_message("# skip: no ../shared corpus (%s/%s.xz)\n", dir, name);
 		skip();
 	}
 }
@@ -428,8 +429,10 @@ static void other_versions(void **state)
 	snprintf(zstd, sizeof(zstd), "%s/ta-test-%ld-zstd.dat", P_tmpdir, (long)getpid());
 	snprintf(cmd, sizeof(cmd), "command -v trace-cmd > /dev/null && trace-cmd convert -i "
 		 "tests/fixtures/small-stacks.dat --file-version 6 -o %s > /dev/null 2>&1", v6);
-	if (system(cmd) != 0)
+	if (system(cmd) != 0) {
+		print_message("# skip: no trace-cmd that converts (scripts/deps.sh)\n");
 		skip();
+	}
 	check_capture(v6, true);
 	unlink(v6);
 	snprintf(cmd, sizeof(cmd), "trace-cmd convert -i tests/fixtures/small-stacks.dat "
