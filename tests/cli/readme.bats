@@ -1,17 +1,17 @@
 #!/usr/bin/env bats
-# The README's and the man page's examples run as printed
-# (scripts/readme-examples.sh): on the corpus files the README names, each
-# gives an answer (no empty report), or fails where the README shows an
-# error.
+# The examples of the README, the guide and the man page run as printed
+# (scripts/readme-examples.sh): on the corpus files they name, each prints
+# what the document shows under it, or gives an answer (no empty report), or
+# fails where the document shows an error.
 
 load ../lib/helpers
 
-@test "every example of README.md and of the man page runs as printed, none empty" {
+@test "every example of README.md, the guide and the man page runs as printed and prints what it shows" {
 	require_corpus
 	CORPUS="$CORPUS" run "$TOP/scripts/readme-examples.sh" "$TA"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[[ "$output" == "readme-examples: "*" examples of README.md, docs/GUIDE.md and the man page ran as printed" ]]
+	[[ "$output" == "doc-examples: "*" examples of README.md, GUIDE.md, trace_analyze.1 ran as printed, "*" of them compared with the output they show" ]]
 }
 
 @test "the man page renders at 80 columns without a troff warning" {
