@@ -3,7 +3,8 @@
 #   1. unit tests (cmocka) of the normal build
 #   2. CLI and corpus tests (bats) against ./trace_analyze
 #   3. both again with the AddressSanitizer/UBSan build
-# Ends with the line "N passed, N failed"; exits 1 if anything failed.
+# Ends with the line "N passed, N failed[, N skipped (...: no ../shared corpus)]";
+# exits 1 if anything failed.
 # Corpus tests skip (saying so) when ../shared/corpus is absent.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -132,15 +133,18 @@ done
 passed=$(grep -E '^ok ' "$out/all.tap" | grep -vc '# [Ss][Kk][Ii][Pp]')
 skipped=$(grep -E '^ok ' "$out/all.tap" | grep -c '# [Ss][Kk][Ii][Pp]')
 failed=$(grep -c '^not ok' "$out/all.tap")
-# the closing line: "N passed, N failed", then the skips and, when every one of them
-# is the missing corpus (a clone of the repository alone), that reason
+# the closing line: "N passed, N failed", then the skips and how many of them are
+# for the missing corpus (a clone of the repository alone)
 shared=$(grep -E '^ok ' "$out/all.tap" | grep -ci '# skip no \.\./shared corpus')
+[ "$skipped" -gt "$shared" ] &&
+	echo "# skipped for other reasons: $((skipped - shared)) (see $out/all.tap)"
 if [ "$skipped" -eq 0 ]; then
 	echo "$passed passed, $failed failed"
+elif [ "$shared" -eq 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
 elif [ "$shared" -eq "$skipped" ]; then
 	echo "$passed passed, $failed failed, $skipped skipped (no ../shared corpus)"
 else
-	echo "# skipped: $shared for no ../shared corpus, $((skipped - shared)) for other reasons (see $out/all.tap)"
-	echo "$passed passed, $failed failed, $skipped skipped"
+	echo "$passed passed, $failed failed, $skipped skipped ($shared of them: no ../shared corpus)"
 fi
 [ "$failed" -eq 0 ]
