@@ -296,8 +296,9 @@
 		sec.querySelector('.body').prepend(h('p', { class: 'note' },
 			isSnapshot() ? 'live bytes at the last snapshot: ' : 'live slab bytes at the log\'s last event: ',
 			h('b', { id: 'tl-end', 'data-bytes': end }, grouped(end) + ' bytes (' + bytes(end) + ')'),
-			'; ' + t.ts_s.length + (isSnapshot() ? ' snapshots' : ' samples') + ' over ' +
-			t.ts_s[t.ts_s.length - 1].toFixed(3) + ' s',
+			'; ' + t.ts_s.length + (isSnapshot() ? ' snapshots' : ' samples') +
+			(t.untimed ? ' without a time, in order' :
+			 ' over ' + t.ts_s[t.ts_s.length - 1].toFixed(3) + ' s'),
 			t.lost_s.length ? '; events lost at ' + t.lost_s.length + ' places (red)' : ''));
 	}
 

@@ -40,6 +40,10 @@
 
 #define ALLOCINFO_MAJOR_MAX 2	/* newer major versions are refused */
 #define ALLOCINFO_TIME_LINE "# trace_analyze allocinfo snapshot: "
+
+/* Why a kernel has no /proc/allocinfo, as record and top say it. */
+#define ALLOCINFO_MISSING_WHY \
+	"a kernel without CONFIG_MEM_ALLOC_PROFILING, or older than 6.10"
 #define ALLOCINFO_EXAMPLE_MAX 160	/* bytes kept of the first bad row's text */
 
 /* One allocation site: the tag's source line, function and module. */
@@ -74,6 +78,7 @@ struct alloc_series {
 	/* what was read */
 	uint64_t snapshots;		/* snapshots read */
 	uint64_t untimed;		/* of them, with no time line */
+	uint64_t snapshots_at_file;	/* before the file being read */
 	unsigned major, minor;		/* the last snapshot's version */
 	uint64_t rows;			/* rows of the last snapshot, duplicates included */
 	uint64_t duplicates;		/* rows of the last snapshot added to an earlier one */

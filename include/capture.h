@@ -171,6 +171,7 @@ struct live_source {
 	size_t (*on_item)(void *ctx, const struct capture_item *it);
 	bool (*admit)(void *ctx, const struct kmem_event *ev);
 	int (*on_end)(void *ctx, const char **trailer, struct ta_error *err);
+	uint64_t (*log_bytes)(void *ctx);	/* after on_end: the bytes of the log written, or NULL */
 	void *ctx;
 	pthread_mutex_t *lock;
 };

@@ -61,6 +61,7 @@ struct analysis {
 	struct loss_windows losses;	/* when events were lost (losses.h) */
 	struct peak_watch peak;		/* NEED_PEAK: the rows account's peak (peak.h) */
 	bool have_peak;
+	struct strtab peak_groups;	/* the peak's groups: the rows' names as first seen */
 	struct heap_samples heap;	/* NEED_HEAP_SAMPLES: the heap over time (heapsamples.h) */
 	bool have_heap;
 	struct lifetimes lifetimes;	/* NEED_LIFETIMES: of the rows account's objects */
@@ -71,6 +72,7 @@ struct analysis {
 	bool have_binary;
 	char *map_path;		/* System.map actually used, or NULL */
 	char *shown_name;	/* the log's name made valid UTF-8, when it was not */
+	char *series_name;		/* a series of snapshots as titles name it: first ... last (N) */
 	struct kernel_tree ktree;
 	bool have_ktree;	/* walked or loaded from an index */
 	struct dirtree dirs;

@@ -29,6 +29,7 @@ struct outfile {
 	int fd;
 	FILE *f;		/* outfile_stream(), or stdout */
 	int slot;		/* in the table of files removed on a signal, or -1 */
+	int lock_fd;		/* the temporary file locked (flock) until it is in place */
 };
 
 /* Start writing path ("-" = standard output); nothing appears under path yet. */

@@ -20,6 +20,7 @@
 #include "error.h"
 #include "findings.h"
 #include "heapsamples.h"
+#include "peak.h"
 #include "losses.h"
 #include "rows.h"
 #include "suspects.h"
@@ -37,6 +38,7 @@ struct perfetto_source {
 	const struct findings *findings;	/* or NULL */
 	const struct loss_windows *losses;	/* or NULL */
 	uint64_t peak_ns, peak_bytes;		/* the peak of live slab bytes (peak.h) */
+	const struct peak_watch *watch;		/* the rows' exact peaks, or NULL */
 	const struct suspect_mark *suspects;
 	size_t nsuspects;
 };

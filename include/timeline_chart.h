@@ -17,6 +17,7 @@
 #include "output.h"
 #include "report.h"
 #include "losses.h"
+#include "peak.h"
 #include "timeline.h"
 
 #define TIMELINE_DEFAULT_ROWS 8
@@ -30,20 +31,30 @@ struct timeline_rows {
 	char **names;
 	double *values;			/* nrows x nsamples, a row's at slot[row] */
 	uint32_t *slot;			/* row (peak order) -> its series' place in values */
-	double *peak;
+	double *peak;			/* a row's own highest live bytes, exact with a watcher */
+	uint64_t *peak_ns;		/* and when, first */
+	uint32_t peaks_sampled;		/* rows whose peak is the highest sample: not exact */
+	uint32_t peak_sample;		/* the sample that is the state at the peak, or UINT32_MAX */
+	bool peak_replaced;		/* it stands for a sample of its very time */
 	struct growth_fit *fit;
 	double span_s;
 	const struct loss_windows *losses;	/* shaded on the chart when set (losses.h) */
 	const char *measure;		/* what the values are: NULL, "live slab bytes" */
 	const char *clock;		/* whose time: NULL, "the log's clock" */
+	bool untimed;			/* snapshots without times, numbered 1 s apart: no rates */
 };
 
 /*
  * Rows of the timeline's keys as namer names them; with kept (-b), only
- * the keys it keeps, and the total is theirs.
+ * the keys it keeps, and the total is theirs. With the watcher of the
+ * keys' account (peak.h), each row's peak is its exact own (the highest
+ * sample without one: samples taken whole are the data), and with
+ * peak_sample the state at the peak is a sample too, so that what is
+ * drawn or written out reaches the peak.
  */
 void timeline_rows_build(struct timeline_rows *rows, const struct timeline *t,
-			 const struct row_namer *namer, const struct row_filter *kept);
+			 const struct row_namer *namer, const struct row_filter *kept,
+			 const struct peak_watch *watch, bool peak_sample);
 void timeline_rows_release(struct timeline_rows *rows);
 
 static inline const double *timeline_row_values(const struct timeline_rows *r, uint32_t row)
@@ -54,7 +65,8 @@ static inline const double *timeline_row_values(const struct timeline_rows *r, u
 
 /*
  * The samples as JSON for the --html page: {"t0_s", "ts_s" (seconds since
- * t0), "total", "pages" (null without page events), "lost_s", "rows":
+ * t0), "total", "pages" (null without page events; null at the peak's
+ * sample), "untimed" (snapshots without times: numbered, no span), "lost_s", "rows":
  * [{"name", "values"}] of the top rows by peak}.
  */
 void timeline_rows_write_json(FILE *f, const struct timeline_rows *rows, size_t top);

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -175,6 +177,66 @@ static int open_in_place(struct outfile *o, struct ta_error *err)
 	return 0;
 }
 
+/*
+ * The temporary file is locked (flock, on a descriptor of its own, so that
+ * closing the written one keeps it) until it is renamed into place: a
+ * later run tells a live writer's temporary from a killed run's by it.
+ */
+static void lock_while_written(struct outfile *o)
+{
+	o->lock_fd = open(o->tmp_path, O_RDONLY | O_CLOEXEC);
+	if (o->lock_fd >= 0 && flock(o->lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		close(o->lock_fd);
+		o->lock_fd = -1;
+	}
+}
+
+/* Is name "<base>.tmp.XXXXXX", a temporary file of base as mkostemp names them? */
+static bool is_temporary_of(const char *name, const char *base)
+{
+	size_t n = strlen(base), i;
+
+	if (strncmp(name, base, n) != 0 || strncmp(name + n, ".tmp.", 5) != 0 ||
+	    strlen(name + n + 5) != 6)
+		return false;
+	for (i = n + 5; name[i]; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+		      (name[i] >= '0' && name[i] <= '9')))
+			return false;
+	return true;
+}
+
+/*
+ * A killed run's temporaries of target (SIGKILL leaves them): removed when
+ * no writer holds their lock. A live writer's stay.
+ */
+static void remove_stale_temporaries(const char *target)
+{
+	char *dir = directory_of(target), path[PATH_MAX];
+	const char *slash = strrchr(target, '/'), *base = slash ? slash + 1 : target;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d)) != NULL) {
+		struct stat st;
+		int fd;
+
+		if (!is_temporary_of(e->d_name, base) ||
+		    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= (int)sizeof(path))
+			continue;
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+		    flock(fd, LOCK_EX | LOCK_NB) == 0)
+			unlink(path);
+		close(fd);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+}
+
 static int open_temporary(struct outfile *o, const struct stat *existing,
 			  struct ta_error *err)
 {
@@ -204,6 +266,7 @@ static int open_temporary(struct outfile *o, const struct stat *existing,
 		outfile_abort(o);
 		return error_set_errno(err, e, "cannot write '%s'", o->name);
 	}
+	lock_while_written(o);
 	return 0;
 }
 
@@ -214,6 +277,7 @@ int outfile_open(struct outfile *o, const char *path, struct ta_error *err)
 	memset(o, 0, sizeof(*o));
 	o->fd = -1;
 	o->slot = -1;
+	o->lock_fd = -1;
 	o->name = xstrdup(path);
 	if (strcmp(path, "-") == 0) {
 		o->f = stdout;
@@ -353,8 +417,10 @@ int outfile_commit(struct outfile *o, bool durable, struct ta_error *err)
 	}
 	forget_pending(o->slot);
 	o->slot = -1;
-	if (o->tmp_path)	/* a file of its own: not standard output, a device, a FIFO */
+	if (o->tmp_path) {	/* a file of its own: not standard output, a device, a FIFO */
 		note_written(o->name);
+		remove_stale_temporaries(o->target);
+	}
 	free(o->tmp_path);
 	o->tmp_path = NULL;	/* in place now: nothing to remove */
 	outfile_abort(o);
@@ -374,6 +440,9 @@ void outfile_abort(struct outfile *o)
 	o->fd = -1;
 	if (o->tmp_path)
 		unlink(o->tmp_path);
+	if (o->lock_fd >= 0)	/* after the unlink or the rename: never a gap unlocked */
+		close(o->lock_fd);
+	o->lock_fd = -1;
 	forget_pending(o->slot);
 	o->slot = -1;
 	free(o->tmp_path);

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "allocinfo.h"
 #include "allocsnap.h"
 #include "capture.h"
 #include "commands.h"
@@ -387,15 +388,15 @@ static int end_of_capture(void *ctx, const char **trailer, struct ta_error *err)
 		r->failed = true;
 	}
 	capture_release_instances(r->capture);
-	if (r->dat) {	/* no trailer: trace-cmd report prints none */
+	n = capture_trailer(&r->stats, r->trailer, sizeof(r->trailer));
+	*trailer = r->trailer;	/* the engine reads it: the ring buffer's counts */
+	if (r->dat) {	/* not written: trace-cmd report prints none */
 		if (!atomic_load(&r->log_stopped) && dat_writer_finish(r->dat, r->log.fd, &e) < 0) {
 			dat_failed(r, errno, &e);
 			log_failed(r, &e);
 		}
-		*trailer = NULL;
 		return 0;
 	}
-	n = capture_trailer(&r->stats, r->trailer, sizeof(r->trailer));
 	if (r->have_log && !atomic_load(&r->log_stopped)) {
 		if (r->text.len + n > r->text.cap) {
 			r->text.cap = r->text.len + n;
@@ -406,8 +407,20 @@ static int end_of_capture(void *ctx, const char **trailer, struct ta_error *err)
 		if (flush_log(r, &e) < 0)
 			log_failed(r, &e);
 	}
-	*trailer = r->trailer;
 	return 0;
+}
+
+/* The engine's log_bytes: the text written, or the trace.dat's size. */
+static uint64_t bytes_of_the_log(void *ctx)
+{
+	struct recording *r = ctx;
+	struct stat st;
+
+	if (!r->have_log)
+		return 0;
+	if (r->dat)
+		return fstat(r->log.fd, &st) == 0 ? (uint64_t)st.st_size : 0;
+	return (uint64_t)r->log_bytes;
 }
 
 /* ---- CMD ---- */
@@ -763,9 +776,8 @@ static int start_snapshots(struct recording *r, struct ta_error *err)
 	if (rc < 0)
 		return -1;
 	if (rc > 0) {
-		fprintf(stderr, "trace_analyze: warning: --allocinfo: '%s' does not exist (a kernel "
-			"without CONFIG_MEM_ALLOC_PROFILING, or older than 6.10): no snapshot saved\n",
-			r->snapshots.source);
+		fprintf(stderr, "trace_analyze: warning: --allocinfo: '%s' does not exist (%s): no "
+			"snapshot saved\n", r->snapshots.source, ALLOCINFO_MISSING_WHY);
 		return 0;
 	}
 	return allocinfo_saver_take(&r->snapshots, err);
@@ -916,6 +928,7 @@ static int run_record(struct record_args *args)
 	source.usec = !r.dat;	/* a trace.dat keeps nanoseconds */
 	source.on_item = log_item;
 	source.on_end = end_of_capture;
+	source.log_bytes = bytes_of_the_log;
 	source.ctx = &r;
 	args->analysis.opts.req.live = &source;
 	rc = pipeline_run(&args->analysis.opts, &err);	/* reads the capture to its end */

@@ -229,6 +229,29 @@ static bool by_origin(const struct analysis *r)
 	return r->req->group_by == GROUP_ORIGIN;
 }
 
+/* Where call site id's function is defined (or, by origin, key id's origin function). */
+static uint32_t place_of_row_id(struct analysis *r, uint32_t id)
+{
+	const struct strtab *cs = &r->strings.call_sites;
+	struct origin_namer on = { &r->keys, &r->chains };
+	char name[CALLSITE_NAME_MAX], module[CALLSITE_NAME_MAX];
+	enum place_kind kind;
+	uint64_t size = 0;
+	size_t n;
+
+	module[0] = '\0';
+	if (by_origin(r)) {
+		n = origin_row_name(&on, id, name, sizeof(name));
+	} else {
+		n = callsite_function(strtab_get(cs, id), strtab_length(cs, id), &r->syms, name,
+				      sizeof(name), &size);
+		callsite_module(strtab_get(cs, id), strtab_length(cs, id), &r->syms, module,
+				sizeof(module));
+	}
+	return dirtree_place_function(&r->dirs, name, n, size,
+				      module[0] && module[0] != '(' ? module : NULL, &kind);
+}
+
 /*
  * Put every call site that allocated where its function is defined (or,
  * by origin, every origin key where its origin function is), and add its
@@ -236,34 +259,17 @@ static bool by_origin(const struct analysis *r)
  */
 static void place_call_sites(struct analysis *r)
 {
-	const struct strtab *cs = &r->strings.call_sites;
 	const struct account *a = by_origin(r) ? &r->by_key : &r->account;
-	struct origin_namer on = { &r->keys, &r->chains };
-	char name[CALLSITE_NAME_MAX], module[CALLSITE_NAME_MAX];
 	uint32_t id, *place;
 
 	place = xcalloc(a->nsites ? a->nsites : 1, sizeof(*place));
 	for (id = 0; id < a->nsites; id++) {
 		const struct site_stats *s = account_site(a, id);
-		enum place_kind kind;
-		uint64_t size = 0;
-		size_t n;
 
 		place[id] = DIR_NONE;
 		if (!s)
 			continue;
-		module[0] = '\0';
-		if (by_origin(r)) {
-			n = origin_row_name(&on, id, name, sizeof(name));
-		} else {
-			n = callsite_function(strtab_get(cs, id), strtab_length(cs, id), &r->syms, name,
-					      sizeof(name), &size);
-			callsite_module(strtab_get(cs, id), strtab_length(cs, id), &r->syms, module,
-					sizeof(module));
-		}
-		place[id] = dirtree_place_function(&r->dirs, name, n, size,
-						   module[0] && module[0] != '(' ? module : NULL,
-						   &kind);
+		place[id] = place_of_row_id(r, id);
 		dirtree_add_dynamic(&r->dirs, place[id], s->total_dynamic, s->current_dynamic,
 				    s->current_req);
 	}
@@ -289,14 +295,9 @@ static bool row_is_in_branch(const struct account_row *row, const void *ctx)
 	return row->place != DIR_NONE && dirtree_is_within(&r->dirs, row->place, r->branch);
 }
 
-/*
- * --group-by dir: a call site by the directory it is placed in, at the
- * level under -b (or the top level); "(not in the tree)" when unplaced.
- */
-static size_t dir_row_name(const void *ctx, uint32_t id, char *out, size_t cap)
+/* A directory as --group-by dir names it, at the level under -b (or the top level). */
+static size_t dir_name_of_place(const struct analysis *r, uint32_t node, char *out, size_t cap)
 {
-	const struct analysis *r = ctx;
-	uint32_t node = r->site_place && id < r->account.nsites ? r->site_place[id] : DIR_NONE;
 	int n;
 
 	if (node != DIR_NONE)
@@ -305,6 +306,18 @@ static size_t dir_row_name(const void *ctx, uint32_t id, char *out, size_t cap)
 		return dirtree_path(&r->dirs, node, out, cap);
 	n = snprintf(out, cap, "%s", r->req->branch ? "(not under -b)" : "(not in the tree)");
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
+/*
+ * --group-by dir: a call site by the directory it is placed in, at the
+ * level under -b (or the top level); "(not in the tree)" when unplaced.
+ */
+static size_t dir_row_name(const void *ctx, uint32_t id, char *out, size_t cap)
+{
+	const struct analysis *r = ctx;
+
+	return dir_name_of_place(r, r->site_place && id < r->account.nsites ? r->site_place[id]
+								       : DIR_NONE, out, cap);
 }
 
 /*
@@ -801,14 +814,14 @@ static bool reads_the_whole_log(const struct analysis_request *o)
  */
 static bool saves_results(const struct analysis_request *o)
 {
-	return o->save_db && !o->live && reads_the_whole_log(o) &&
-	       !group_is_by_event_field(o->group_by) && o->group_by != GROUP_ORIGIN;
+	return o->save_db && !o->live && reads_the_whole_log(o) && o->group_by == GROUP_CALLSITE;
 }
 
 /*
  * May this run take a DB's results instead of replaying its events? Its
- * rows are call sites (or made of them), or origins when nothing it asks
- * is kept by row; its stacks are the DB's; it wants no heap samples.
+ * rows are call sites (or made of them, when it asks no row's peak: the
+ * kept peaks are the call sites'), or origins when nothing it asks is kept
+ * by row; its stacks are the DB's; it wants no heap samples.
  */
 static bool takes_results(const struct analysis *r)
 {
@@ -817,6 +830,8 @@ static bool takes_results(const struct analysis *r)
 	if (!reads_the_whole_log(o) || group_is_by_event_field(o->group_by) ||
 	    (o->needs & NEED_HEAP_SAMPLES) || o->user_frames != r->db.user_frames)
 		return false;
+	if ((o->needs & NEED_PEAK) && o->group_by != GROUP_CALLSITE)
+		return false;	/* the kept peaks are grouped by call site */
 	return o->group_by != GROUP_ORIGIN ||
 	       !(o->needs & (NEED_TIMELINE | NEED_PEAK | NEED_LIFETIMES));
 }
@@ -1103,6 +1118,8 @@ static int read_live(struct analysis *r, struct ta_error *err)
 		rc = -1;
 	read_text_lines(&l, trailer);
 	parse_stats_add(&r->read.stats, &l.text.stats);
+	if (src->log_bytes)	/* the lines were the log's: so are its bytes */
+		r->read.stats.bytes = src->log_bytes(src->ctx);
 	trace_header_add(&r->read.header, &l.text.header);
 	live_events_release(&l.events);
 	parser_release(&l.text);
@@ -1207,7 +1224,7 @@ static int build_tree_of_source_files(struct analysis *r, struct ta_error *err)
 		if (s->listed_in[k] == s->snapshots)
 			files[n++] = strtab_get(&s->names, s->sites[k].file);
 	qsort(files, n, sizeof(*files), compare_strings);
-	r->ktree.name = xstrdup("kernel");
+	r->ktree.name = xstrdup("all sites");	/* not "kernel": kernel/ is a ring of its own */
 	r->ktree.objects = xcalloc(n ? n : 1, sizeof(*r->ktree.objects));
 	for (i = 0; i < n; i++)
 		if (!i || strcmp(files[i], files[i - 1]))
@@ -1266,6 +1283,40 @@ static void sample_snapshot(void *ctx, const struct alloc_series *s)
 	timeline_add_sample(&r->timeline, s->last_ns);
 }
 
+/* The last part of a path. */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+/*
+ * A series as titles name it: "A ... C (3 snapshots)" from files, "A (3
+ * snapshots)" from one; a single snapshot keeps its file's name.
+ */
+static void name_the_series(struct analysis *r)
+{
+	const struct alloc_series *s = &r->snapshots;
+	char first[512], last[512];
+	size_t cap;
+
+	if (s->snapshots < 2)
+		return;
+	utf8_clean(base_name(s->first_source), strlen(base_name(s->first_source)), first,
+		   sizeof(first));
+	utf8_clean(base_name(s->last_source), strlen(base_name(s->last_source)), last,
+		   sizeof(last));
+	cap = strlen(first) + strlen(last) + 64;
+	r->series_name = xmalloc(cap);
+	if (s->files > 1 && strcmp(s->first_source, s->last_source) != 0)
+		snprintf(r->series_name, cap, "%s ... %s (%llu snapshots)", first, last,
+			 (unsigned long long)s->snapshots);
+	else
+		snprintf(r->series_name, cap, "%s (%llu snapshots)", first,
+			 (unsigned long long)s->snapshots);
+}
+
 /*
  * -f of allocinfo snapshots: the series, from the input already open (its
  * first line said so) or from the path (a directory of them), then every
@@ -1303,6 +1354,7 @@ static int read_snapshots(struct analysis *r, bool opened, struct ta_error *err)
 	alloc_series_finish(&r->snapshots);
 	r->facts.source = r->facts.log_name = strcmp(path, "-") ? shown_name(r, path)
 								   : "standard input";
+	name_the_series(r);
 	if (r->req->branch && !branch_holds_a_site(r))
 		return error_set(err, "branch '%s' holds no allocation site of '%s'", r->req->branch,
 				 r->facts.source);
@@ -1629,8 +1681,10 @@ void analysis_release(struct analysis *r)
 	if (r->have_order_live)
 		ptrmap_release(&r->order_live);
 	loss_windows_release(&r->losses);
-	if (r->have_peak)
+	if (r->have_peak) {
 		peak_watch_release(&r->peak);
+		strtab_release(&r->peak_groups);
+	}
 	if (r->have_lifetimes)
 		lifetimes_release(&r->lifetimes);
 	if (r->saving)
@@ -1643,6 +1697,7 @@ void analysis_release(struct analysis *r)
 	symbols_release(&r->syms);
 	symbols_release(&r->kallsyms);
 	free(r->shown_name);
+	free(r->series_name);
 	trace_strings_release(&r->strings);
 	if (r->have_dirs)
 		dirtree_release(&r->dirs);
@@ -1688,6 +1743,32 @@ static void prepare_timeline(struct analysis *r)
 	r->have_timeline = true;
 }
 
+/*
+ * The peak watcher's group of a row id: the name its row has, as the id
+ * is first seen, so that a merged row's peak is its own (peak.h); by
+ * directory, the call site is placed then (the places are made after the
+ * log); by origin, the new stacks' origins are found then. Names that come later (a binary capture's own symbols) may group
+ * otherwise: the reports check (peak_watch_row_peaks).
+ */
+static uint32_t group_of_row_id(void *ctx, uint32_t id)
+{
+	struct analysis *r = ctx;
+	char name[CALLSITE_NAME_MAX];
+	struct namers n;
+	size_t len;
+
+	if (r->req->group_by == GROUP_DIR) {
+		len = dir_name_of_place(r, r->have_dirs ? place_of_row_id(r, id) : DIR_NONE, name,
+					sizeof(name));
+	} else {
+		if (by_origin(r))	/* the origins of the stacks seen so far */
+			callchains_update(&r->chains);
+		analysis_rows_account(r, &n);
+		len = n.namer.name(n.namer.ctx, id, name, sizeof(name));
+	}
+	return strtab_intern(&r->peak_groups, name, len);
+}
+
 /* --peak, --lifetimes: the rows' account tells them every change of a row. */
 static void prepare_peak(struct analysis *r)
 {
@@ -1703,6 +1784,10 @@ static void prepare_peak(struct analysis *r)
 	if (!(r->req->needs & NEED_PEAK))
 		return;
 	peak_watch_init(&r->peak, r->req->has_peak_at, r->req->peak_at_ns);
+	strtab_init(&r->peak_groups);
+	r->peak.grouping.group_of = group_of_row_id;
+	r->peak.grouping.ctx = r;
+	r->peak.grouped_as = (uint32_t)r->req->group_by;
 	account_watch(rows, &r->peak);
 	r->have_peak = true;
 	if (r->req->needs & NEED_HEAP_SAMPLES) {	/* told every change the peak is */
@@ -1987,6 +2072,8 @@ const char *analysis_log_name(const struct analysis *a)
 {
 	const char *slash;
 
+	if (a->series_name)
+		return a->series_name;
 	if (!a->facts.log_name)
 		return NULL;
 	if (strcmp(a->facts.log_name, "standard input") == 0)

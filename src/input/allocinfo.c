@@ -327,15 +327,20 @@ static int take_header(struct alloc_series *s, const char *p, size_t len, const 
 	return 0;
 }
 
-/* "# trace_analyze allocinfo snapshot: 1234.567890123 s ...": the next snapshot's time. */
-static void take_time_line(struct alloc_series *s, const char *p, size_t len)
+/*
+ * "# trace_analyze allocinfo snapshot: 1234.567890123 s ...": the next
+ * snapshot's time; -1 with err when it is before the snapshot before it
+ * (a series is read in time order: its growth, rates and timeline need it).
+ */
+static int take_time_line(struct alloc_series *s, const char *p, size_t len, const char *name,
+			  uint64_t lineno, struct ta_error *err)
 {
 	const char *end = p + len;
 	uint64_t sec, frac = 0, scale = NS_PER_S;
 
 	p += strlen(ALLOCINFO_TIME_LINE);
-	if (!take_number(&p, end, &sec))
-		return;
+	if (!take_number(&p, end, &sec) || sec > UINT64_MAX / NS_PER_S - 1)
+		return 0;
 	if (p < end && *p == '.')
 		for (p++; p < end && *p >= '0' && *p <= '9'; p++)
 			if (scale > 1) {
@@ -346,6 +351,17 @@ static void take_time_line(struct alloc_series *s, const char *p, size_t len)
 	if (!s->pending_ns)
 		s->pending_ns = 1;	/* 0 says "no time" */
 	s->in_snapshot = false;	/* it stands before the next snapshot's header */
+	if (s->snapshots && s->pending_ns < s->last_ns) {
+		bool before = s->snapshots == s->snapshots_at_file;	/* in the file before */
+
+		return error_set(err, "'%s' line %llu: this snapshot, taken at %.6f s, is before "
+				 "the one before it (%.6f s%s%s%s): a series is read in time order; "
+				 "give its files oldest first", name, (unsigned long long)lineno,
+				 (double)s->pending_ns / 1e9, (double)s->last_ns / 1e9,
+				 before ? ", in '" : "", before ? s->last_source : "",
+				 before ? "'" : "");
+	}
+	return 0;
 }
 
 /* One line of a snapshot file; -1 with err on a header we do not read. */
@@ -358,8 +374,7 @@ static int take_line(struct alloc_series *s, const char *p, size_t len, uint64_t
 		return take_header(s, p, len, name, err);
 	if (len >= strlen(ALLOCINFO_TIME_LINE) &&
 	    memcmp(p, ALLOCINFO_TIME_LINE, strlen(ALLOCINFO_TIME_LINE)) == 0) {
-		take_time_line(s, p, len);
-		return 0;
+		return take_time_line(s, p, len, name, lineno, err);
 	}
 	if (*p == '#' || skip_blanks(p, p + len) == p + len || *skip_blanks(p, p + len) == '\n')
 		return 0;
@@ -389,6 +404,7 @@ int alloc_series_read(struct alloc_series *s, struct input *in, const char *name
 
 	chunk_init(&c, INPUT_CHUNK_SIZE);
 	s->in_snapshot = false;	/* a file begins a snapshot of its own */
+	s->snapshots_at_file = s->snapshots;
 	while ((rc = input_read_chunk(in, &c, err)) > 0) {
 		const char *p = c.data, *end = c.data + c.len;
 

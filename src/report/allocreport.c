@@ -63,11 +63,11 @@ static void snapshot_facts(struct out_doc *d, struct out_block *b, const struct 
 	snprintf(version, sizeof(version), "%u.%u", s->major, s->minor);
 	out_item_str(d, b, "version", "allocinfo version", version);
 	out_item_u64(d, b, "snapshots", "snapshots", s->snapshots);
-	if (s->snapshots > 1)
+	if (s->snapshots > 1 && !s->untimed)	/* a span needs real times */
 		out_item_f64(d, b, "span_s", "from first to last (s)",
 			     (double)(s->last_ns - s->first_ns) / 1e9);
 	if (s->untimed && s->snapshots > 1)
-		out_item_u64(d, b, "untimed_snapshots", "without a time (1 s after the one before)",
+		out_item_u64(d, b, "untimed_snapshots", "without a time (numbered 1, 2... in order)",
 			     s->untimed);
 }
 

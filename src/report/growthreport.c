@@ -106,20 +106,20 @@ void write_growth(struct out_dest *o, const struct timeline_rows *rows, const ch
 	for (i = 0; i < shown && rows->nsamples; i++) {
 		const double *v = timeline_row_values(rows, l[i].row);
 		const struct growth_fit *f = &rows->fit[l[i].row];
-		uint32_t s, at = 0, from, to;
+		uint32_t from, to;
 		double by;
 
-		for (s = 1; s < rows->nsamples; s++)
-			if (v[s] > v[at])
-				at = s;
 		grew_most(rows, v, &from, &to, &by);
 		out_row_str(&d, t, rows->names[l[i].row]);
 		out_row_u64(&d, t, bytes_of(v[0]));
 		out_row_u64(&d, t, bytes_of(v[rows->nsamples - 1]));
 		out_row_i64(&d, t, change_of(l[i].grew));
-		out_row_u64(&d, t, bytes_of(v[at]));
-		out_row_f64(&d, t, (double)rows->ts[at] / 1e9);
-		out_row_real(&d, t, f->slope);
+		out_row_u64(&d, t, bytes_of(rows->peak[l[i].row]));
+		out_row_f64(&d, t, (double)rows->peak_ns[l[i].row] / 1e9);
+		if (rows->untimed)	/* a rate needs real times */
+			out_row_none(&d, t);
+		else
+			out_row_real(&d, t, f->slope);
 		out_row_real(&d, t, f->r2);
 		out_row_f64(&d, t, (double)rows->ts[from] / 1e9);
 		out_row_f64(&d, t, (double)rows->ts[to] / 1e9);

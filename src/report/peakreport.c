@@ -15,8 +15,7 @@
 struct peak_line {
 	uint32_t name;			/* in the names table */
 	uint64_t bytes, objects;	/* at the moment */
-	uint64_t own_peak, own_peak_ns;
-	uint32_t members;		/* ids of that name: more than one, no own peak */
+	struct row_peak own;		/* the row's own peak (merged rows: the sum's) */
 };
 
 static const struct out_column peak_columns[] = {
@@ -37,37 +36,46 @@ static int by_bytes(const void *pa, const void *pb)
 	return (a->name > b->name) - (a->name < b->name);
 }
 
-/* The watcher's rows merged by name, those holding anything at the moment. */
+/*
+ * The watcher's rows merged by name, those holding anything at the
+ * moment first; each with its own peak, a merged row's that of its sum.
+ */
 static struct peak_line *lines_of(const struct peak_query *q, struct strtab *names, size_t *n)
 {
 	const struct peak_watch *w = q->watch;
+	uint32_t *row_of = xmalloc((w->nrows ? w->nrows : 1) * sizeof(*row_of));
 	struct peak_line *l = xcalloc(w->nrows ? w->nrows : 1, sizeof(*l));
+	struct row_peak *own;
 	char name[CALLSITE_NAME_MAX];
-	uint32_t id, at;
+	uint32_t id, r, held = 0;
 
-	*n = 0;
+	for (id = 0; id < w->nrows; id++) {
+		row_of[id] = UINT32_MAX;
+		if (!w->rows[id].group)	/* never changed */
+			continue;
+		row_of[id] = strtab_intern(names, name,
+					   q->namer->name(q->namer->ctx, id, name, sizeof(name)));
+		l[row_of[id]].name = row_of[id];
+	}
+	own = xcalloc(names->count + 1, sizeof(*own));
+	peak_watch_row_peaks(w, row_of, w->nrows, names->count, own);
 	for (id = 0; id < w->nrows; id++) {
 		uint64_t bytes, objects;
-		size_t len;
 
-		peak_watch_row(w, id, &bytes, &objects);
-		if (!bytes)	/* held nothing at the moment */
+		if (row_of[id] == UINT32_MAX)
 			continue;
-		len = q->namer->name(q->namer->ctx, id, name, sizeof(name));
-		at = strtab_intern(names, name, len);
-		if (at == *n) {
-			memset(&l[*n], 0, sizeof(l[*n]));
-			l[*n].name = at;
-			(*n)++;
-		}
-		l[at].bytes += bytes;
-		l[at].objects += objects;
-		l[at].members++;
-		if (w->rows[id].own_peak > l[at].own_peak) {
-			l[at].own_peak = w->rows[id].own_peak;
-			l[at].own_peak_ns = w->rows[id].own_peak_ns;
-		}
+		peak_watch_row(w, id, &bytes, &objects);
+		l[row_of[id]].bytes += bytes;
+		l[row_of[id]].objects += objects;
 	}
+	for (r = 0; r < names->count; r++) {	/* those that held nothing then are left out */
+		l[r].own = own[r];
+		if (l[r].bytes)
+			l[held++] = l[r];
+	}
+	*n = held;
+	free(own);
+	free(row_of);
 	return l;
 }
 
@@ -114,10 +122,10 @@ void write_peak(struct out_dest *o, const struct peak_query *q)
 		out_row_u64(&d, t, l[i].bytes);
 		out_row_u64(&d, t, l[i].objects);
 		out_row_pct(&d, t, total ? 100.0 * (double)l[i].bytes / (double)total : 0);
-		if (l[i].members == 1) {	/* a merged row's own peak is not its members' */
-			out_row_u64(&d, t, l[i].own_peak);
-			out_row_f64(&d, t, (double)l[i].own_peak_ns / 1e9);
-		} else {
+		if (l[i].own.exact) {
+			out_row_u64(&d, t, l[i].own.bytes);
+			out_row_f64(&d, t, (double)l[i].own.ns / 1e9);
+		} else {	/* its ids were grouped otherwise as the log was read */
 			out_row_none(&d, t);
 			out_row_none(&d, t);
 		}

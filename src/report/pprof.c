@@ -464,7 +464,7 @@ int pprof_write_sites(FILE *f, const struct alloc_series *s,
 	prof.mapping = mp;
 	prof.n_string_table = p.b.strings.count;
 	prof.string_table = strings;
-	if (s->snapshots > 1)
+	if (s->snapshots > 1 && !s->untimed)	/* numbered snapshots have no duration */
 		prof.duration_nanos = (int64_t)(s->last_ns - s->first_ns);
 	rc = write_gzipped(f, &prof, err);
 	free(strings);

@@ -42,25 +42,40 @@
 #include "summary.h"
 #include "timeline_chart.h"
 
+/* What the timeline's rows are for: what the peak adds to them. */
+enum rows_use {
+	ROWS_TO_JUDGE,	/* growth findings and suspects: the samples alone, as any run has them */
+	ROWS_WITH_PEAKS,	/* --growth: each row's exact peak too */
+	ROWS_TO_SHOW,	/* drawn or written out: and the state at the peak as a sample */
+};
+
 /* The timeline's rows as the reports name and cut them (--group-by, -b). */
-static void timeline_rows_of(const struct analysis *r, struct timeline_rows *rows)
+static void timeline_rows_of(const struct analysis *r, struct timeline_rows *rows,
+			     enum rows_use use)
 {
+	const struct peak_watch *watch = r->have_peak && use != ROWS_TO_JUDGE ? &r->peak : NULL;
+
 	struct row_filter kept, keys;
 	struct alloc_namer an;
 	struct namers n;
 
 	if (r->have_snapshots) {	/* the sites' live bytes over the snapshots */
 		alloc_namer_init(&an, &r->snapshots, alloc_key_for(r->req->group_by), r->req->branch);
-		timeline_rows_build(rows, &r->timeline, &an.namer, &an.kept);
+		timeline_rows_build(rows, &r->timeline, &an.namer, &an.kept, NULL, false);
 		rows->measure = "live bytes of allocinfo's sites";
-		rows->clock = r->snapshots.untimed ? "one snapshot a second, in order"
-						   : "the snapshots' CLOCK_MONOTONIC";
+		rows->untimed = r->snapshots.untimed && r->snapshots.snapshots > 1;
+		rows->clock = rows->untimed ? "snapshots without a time, numbered in order"
+					    : "the snapshots' CLOCK_MONOTONIC";
 		return;
 	}
 	analysis_rows_account(r, &n);
 	analysis_branch_filters(r, &kept, &keys);
-	timeline_rows_build(rows, &r->timeline, &n.namer, &kept);
+	timeline_rows_build(rows, &r->timeline, &n.namer, &kept, watch, use == ROWS_TO_SHOW);
 	rows->losses = &r->losses;
+	if (rows->peaks_sampled)
+		warn("the peaks of %u merged row%s are the timeline's highest sample, not exact: "
+		     "the names of their ids came after the log was read", rows->peaks_sampled,
+		     rows->peaks_sampled == 1 ? "" : "s");
 }
 
 /* What a row of the account is, as --group-by names it: CSV's group_by column. */
@@ -198,7 +213,7 @@ static void write_summary_file(struct out_dest *o, const struct report_run *run)
 		memcpy(window.events, r->in_window, sizeof(window.events));
 		s.stats = &window;
 	}
-	timeline_rows_of(r, &growth);
+	timeline_rows_of(r, &growth, ROWS_TO_JUDGE);
 	write_summary_report(o, &s);
 	timeline_rows_release(&growth);
 }
@@ -227,7 +242,7 @@ static void write_outstanding_file(struct out_dest *o, const struct report_run *
 		q.chains = &r->chains;
 	}
 	analysis_branch_filters(r, &q.rows_kept, &q.keys_kept);
-	timeline_rows_of(r, &growth);
+	timeline_rows_of(r, &growth, ROWS_TO_JUDGE);
 	q.growth = &growth;
 	write_outstanding(o, &q);
 	timeline_rows_release(&growth);
@@ -378,7 +393,7 @@ static void write_timeline_samples(struct out_dest *o, const struct report_run *
 	struct timeline_rows rows;
 	struct out_doc d;
 
-	timeline_rows_of(r, &rows);
+	timeline_rows_of(r, &rows, ROWS_TO_SHOW);
 	out_doc_init(&d, "timeline");
 	timeline_rows_report(&d, &rows, timeline_rows_shown(run->o));
 	out_emit(o, &d);
@@ -402,7 +417,7 @@ static int write_timeline_chart(const struct report_run *run, const char *path, 
 				       write_timeline_samples, err);
 	if (outfile_open(&out, path, err) < 0)
 		return -1;
-	timeline_rows_of(r, &rows);
+	timeline_rows_of(r, &rows, ROWS_TO_SHOW);
 	snprintf(title, sizeof(title), "Live bytes of '%s' over time, %s%s", analysis_log_name(r),
 		 rows_noun(o), o->req.families == FAMILY_MALLOC ? " (kmalloc only)" :
 		 o->req.families == FAMILY_CACHE ? " (kmem_cache only)" : "");
@@ -439,7 +454,7 @@ static void write_snapshot_summary_file(struct out_dest *o, const struct report_
 	struct timeline_rows rows;
 
 	snapshot_query(run, &q);
-	timeline_rows_of(run->a, &rows);
+	timeline_rows_of(run->a, &rows, ROWS_TO_JUDGE);
 	q.rows = &rows;
 	write_snapshot_summary(o, &q);
 	timeline_rows_release(&rows);
@@ -498,10 +513,11 @@ static int write_perfetto_trace(const struct report_run *run, const char *path,
 		.findings = r->have_findings ? &r->findings : NULL, .losses = &r->losses,
 		.peak_ns = r->have_peak ? r->peak.peak_ns : 0,
 		.peak_bytes = r->have_peak ? r->peak.peak_bytes : 0,
+		.watch = r->have_peak ? &r->peak : NULL,
 	};
 
 	analysis_branch_filters(r, &kept, &keys);
-	timeline_rows_of(r, &growth);
+	timeline_rows_of(r, &growth, ROWS_TO_JUDGE);
 	src.nsuspects = leak_suspects_marks(&growth, &ev, &marks);
 	src.suspects = marks;
 	if (outfile_open(&out, path, err) < 0) {
@@ -570,7 +586,7 @@ static void write_timeline_json(struct out_dest *o, const struct report_run *run
 	FILE *f = o->f;
 	struct timeline_rows rows;
 
-	timeline_rows_of(r, &rows);
+	timeline_rows_of(r, &rows, ROWS_TO_SHOW);
 	timeline_rows_write_json(f, &rows, timeline_rows_shown(run->o));
 	timeline_rows_release(&rows);
 }
@@ -584,7 +600,7 @@ static int timeline_svg(const struct report_run *run, struct memory_text *m, str
 	FILE *f = xopen_memstream(&m->text, &m->len);
 	int rc;
 
-	timeline_rows_of(r, &rows);
+	timeline_rows_of(r, &rows, ROWS_TO_SHOW);
 	snprintf(title, sizeof(title), "Live bytes over time, %s", rows_noun(run->o));
 	rc = timeline_chart_write(&rows, timeline_rows_shown(run->o), title, "timeline.svg", f, err);
 	timeline_rows_release(&rows);
@@ -765,7 +781,7 @@ static void write_growth_rows(struct out_dest *o, const struct report_run *run)
 {
 	struct timeline_rows rows;
 
-	timeline_rows_of(run->a, &rows);
+	timeline_rows_of(run->a, &rows, ROWS_WITH_PEAKS);
 	write_growth(o, &rows, grouping_name(run->o->req.group_by), run->o->top);
 	timeline_rows_release(&rows);
 }
@@ -898,7 +914,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.help = "per row (per slab cache with --group-by cache), how its live bytes grew: "
 			"at the start, the end and the peak, bytes per second and r2, the eighth "
 			"of the log in which it grew most",
-		.shape = SHAPE_TABLES, .needs = NEED_TIMELINE | NEED_EVENTS,
+		.shape = SHAPE_TABLES, .needs = NEED_TIMELINE | NEED_PEAK | NEED_EVENTS,
 		.requires = REQUIRES_LOG, .top = true,
 		.without_log = "--growth needs a log (-f LOG or --db-file DB)",
 		.hint = "--growth", .tables = write_growth_rows, .snapshot_tables = write_growth_rows,
@@ -947,7 +963,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.help = "live bytes over the log's time, stacked per row (the N largest and "
 			"'other'), pages held on a second panel, lost events marked: PNG, or "
 			"SVG/PDF by the name; FILE.csv, FILE.json or '-': the samples as data",
-		.shape = SHAPE_CHART_OR_DATA, .needs = NEED_TIMELINE | NEED_PAGES,
+		.shape = SHAPE_CHART_OR_DATA, .needs = NEED_TIMELINE | NEED_PEAK | NEED_PAGES,
 		.requires = REQUIRES_LOG, .top = true, .without_log = NEEDS_A_LOG_FOR_TIME,
 		.hint = "--timeline", .write = write_timeline_chart,
 		.snapshot_write = write_timeline_chart, .draws = timeline_draws,
@@ -970,7 +986,8 @@ const struct report_decl report_table[REPORT_COUNT] = {
 			"timeline, the summary, with -k a zoomable sunburst, with stacks a "
 			"zoomable flame graph",
 		.shape = SHAPE_OWN,
-		.needs = NEED_OBJECTS | NEED_FINDINGS | NEED_STACKS | NEED_TIMELINE | NEED_PAGES,
+		.needs = NEED_OBJECTS | NEED_FINDINGS | NEED_STACKS | NEED_TIMELINE | NEED_PEAK |
+			 NEED_PAGES,
 		.requires = REQUIRES_LOG, .top = true, .without_log = NEEDS_A_LOG_FOR_TIME,
 		.hint = "--html", .write = write_html_report, .snapshot_write = write_html_report,
 		.draws = always_draws,

@@ -143,9 +143,12 @@ static int by_evidence(const void *pa, const void *pb)
 	return (a->row > b->row) - (a->row < b->row);
 }
 
-static void why_text(const struct suspect *s, const struct growth_fit *f, bool listed_by_log,
-		     bool objects_known, char *out, size_t cap)
+static void why_text(const struct suspect *s, const struct growth_fit *f,
+		     const struct timeline_rows *rows, bool listed_by_log, bool objects_known,
+		     char *out, size_t cap)
 {
+	char over[48];
+
 	char size[32];
 	int n = 0;
 
@@ -158,13 +161,17 @@ static void why_text(const struct suspect *s, const struct growth_fit *f, bool l
 		return;
 	out += n;
 	cap -= (size_t)n;
+	if (rows->untimed)	/* numbered snapshots: no time */
+		snprintf(over, sizeof(over), "over %u snapshots", rows->nsamples);
+	else
+		snprintf(over, sizeof(over), "in %.1f s", f->span_s);
 	if (!objects_known)	/* counts without objects (allocinfo): no age, nothing came back */
-		snprintf(out, cap, "grew %s in %.1f s (r2 %.2f), up in %u/%u windows; no object's "
-			 "age is known (counts, not objects: at most medium)", size, f->span_s, f->r2,
+		snprintf(out, cap, "grew %s %s (r2 %.2f), up in %u/%u windows; no object's "
+			 "age is known (counts, not objects: at most medium)", size, over, f->r2,
 			 s->rising, SUSPECT_WINDOWS - 1);
 	else
-		snprintf(out, cap, "grew %s in %.1f s (r2 %.2f), up in %u/%u windows, oldest live "
-			 "%.0f%% of the log old, %s", size, f->span_s, f->r2, s->rising,
+		snprintf(out, cap, "grew %s %s (r2 %.2f), up in %u/%u windows, oldest live "
+			 "%.0f%% of the log old, %s", size, over, f->r2, s->rising,
 			 SUSPECT_WINDOWS - 1, 100.0 * s->age_share,
 			 s->untraced_share > 0 ? "a few came back live" : "none came back live");
 }
@@ -255,13 +262,18 @@ size_t leak_suspects_report(struct out_doc *d, const struct timeline_rows *rows,
 			const struct growth_fit *f = &rows->fit[s[i].row];
 			char why[384];
 
-			why_text(&s[i], f, ev && ev->reclaimable_list && *ev->reclaimable_list,
+			why_text(&s[i], f, rows, ev && ev->reclaimable_list && *ev->reclaimable_list,
 				 e != NULL, why, sizeof(why));
 			out_row_str(d, t, rows->names[s[i].row]);
 			out_row_str(d, t, level[s[i].confidence + 1]);
 			out_row_u64(d, t, (uint64_t)llround(f->grew));
-			out_row_f64(d, t, f->span_s);
-			out_row_real(d, t, f->slope);
+			if (rows->untimed) {	/* a span and a rate need real times */
+				out_row_none(d, t);
+				out_row_none(d, t);
+			} else {
+				out_row_f64(d, t, f->span_s);
+				out_row_real(d, t, f->slope);
+			}
 			out_row_real(d, t, f->r2);
 			out_row_u64(d, t, s[i].rising);
 			if (e) {

@@ -63,26 +63,120 @@ static double *zeroed_by_writing(size_t n)
 	return v;
 }
 
+/*
+ * The state at the peak, from the watcher: every key's bytes then, as a
+ * sample (its live is the caller's to free); false without a peak.
+ */
+static bool sample_at_peak(const struct peak_watch *w, uint32_t nkeys,
+			   struct timeline_sample *s)
+{
+	uint32_t k;
+
+	if (!w || !w->peak_ns)
+		return false;
+	s->ts_ns = w->peak_ns;
+	s->nkeys = nkeys;
+	s->live = xcalloc(nkeys ? nkeys : 1, sizeof(*s->live));
+	s->total = 0;
+	for (k = 0; k < nkeys; k++) {
+		s->live[k] = peak_watch_row_at_peak(w, k);
+		s->total += s->live[k];
+	}
+	s->pages = 0;
+	return true;
+}
+
+/*
+ * The samples in time order, the peak's among them: before the first
+ * sample after it; in place of a sample of its very time, but the last
+ * (the log's end, which the account's live bytes are).
+ */
+static const struct timeline_sample **samples_with_peak(const struct timeline *t,
+							 const struct timeline_sample *peak,
+							 uint32_t *n, uint32_t *at, bool *replaced)
+{
+	const struct timeline_sample **s = xcalloc(t->nsamples + 2, sizeof(*s));
+	uint32_t i, m = 0;
+	bool placed = !peak || !t->nsamples;
+
+	*at = UINT32_MAX;
+	*replaced = false;
+	for (i = 0; i < t->nsamples; i++) {
+		const struct timeline_sample *x = &t->samples[i];
+
+		if (!placed && x->ts_ns >= peak->ts_ns) {
+			placed = true;
+			if (x->ts_ns > peak->ts_ns) {
+				*at = m;
+				s[m++] = peak;
+			} else if (i + 1 < t->nsamples) {
+				*at = m;
+				*replaced = true;
+				x = peak;	/* the state at the peak's own time */
+			}
+		}
+		s[m++] = x;
+	}
+	*n = m;
+	return s;
+}
+
+/* Each row's own peak: the watcher's, exact, or the highest sample when it has none. */
+static void take_row_peaks(struct timeline_rows *rows, const struct peak_watch *w,
+			   const uint32_t *row_of, uint32_t nkeys, uint32_t nnames,
+			   const double *values, const uint64_t *ts, uint32_t n, double *peak,
+			   uint64_t *peak_ns)
+{
+	struct row_peak *exact = NULL;
+	uint32_t r, i;
+
+	if (w) {
+		exact = xcalloc(nnames + 1, sizeof(*exact));
+		peak_watch_row_peaks(w, row_of, nkeys, nnames, exact);
+	}
+	for (r = 0; r < nnames; r++) {
+		if (exact && exact[r].exact) {
+			peak[r] = (double)exact[r].bytes;
+			peak_ns[r] = exact[r].ns;
+			continue;
+		}
+		if (exact)
+			rows->peaks_sampled++;
+		for (i = 0; i < n; i++)
+			if (values[(size_t)r * n + i] > peak[r]) {
+				peak[r] = values[(size_t)r * n + i];
+				peak_ns[r] = ts[i];
+			}
+	}
+	free(exact);
+}
+
 void timeline_rows_build(struct timeline_rows *rows, const struct timeline *t,
-			 const struct row_namer *namer, const struct row_filter *kept)
+			 const struct row_namer *namer, const struct row_filter *kept,
+			 const struct peak_watch *watch, bool peak_sample)
 {
 	bool cut = kept && kept->keep;
 	uint32_t nkeys = t->nsamples ? t->samples[t->nsamples - 1].nkeys : 0;
 	uint32_t *row_of = xcalloc(nkeys ? nkeys : 1, sizeof(*row_of));
+	const struct timeline_sample **samples;
+	struct timeline_sample at_peak = { 0 };
 	struct peak_order *order;
 	struct strtab names;
 	double *values, *peak;
-	uint32_t k, i, r, n = t->nsamples;
+	uint64_t *peak_ns;
+	uint32_t k, i, r, n;
 	char name[1024];
 
 	memset(rows, 0, sizeof(*rows));
+	samples = samples_with_peak(t, peak_sample && sample_at_peak(watch, nkeys, &at_peak)
+				       ? &at_peak : NULL, &n, &rows->peak_sample, &rows->peak_replaced);
 	rows->timeline = t;
 	rows->nsamples = n;
 	rows->ts = xcalloc(n ? n : 1, sizeof(*rows->ts));
 	rows->total = xcalloc(n ? n : 1, sizeof(*rows->total));
 	for (i = 0; i < n; i++) {
-		rows->ts[i] = t->samples[i].ts_ns;
-		rows->total[i] = cut ? 0 : (double)t->samples[i].total;
+		rows->ts[i] = samples[i]->ts_ns;
+		rows->total[i] = cut ? 0 : (double)samples[i]->total;
 	}
 	rows->span_s = n > 1 ? (double)(rows->ts[n - 1] - rows->ts[0]) / 1e9 : 0;
 	strtab_init(&names);
@@ -97,7 +191,7 @@ void timeline_rows_build(struct timeline_rows *rows, const struct timeline *t,
 	}
 	values = zeroed_by_writing((size_t)names.count * (n ? n : 1) + 1);
 	for (i = 0; i < n; i++) {
-		const struct timeline_sample *s = &t->samples[i];
+		const struct timeline_sample *s = samples[i];
 
 		for (k = 0; k < s->nkeys; k++) {
 			if (row_of[k] == NOT_KEPT)
@@ -108,11 +202,11 @@ void timeline_rows_build(struct timeline_rows *rows, const struct timeline *t,
 		}
 	}
 	peak = xcalloc(names.count + 1, sizeof(*peak));
+	peak_ns = xcalloc(names.count + 1, sizeof(*peak_ns));
+	take_row_peaks(rows, watch, row_of, nkeys, names.count, values, rows->ts, n, peak,
+		       peak_ns);
 	order = xcalloc(names.count + 1, sizeof(*order));
 	for (r = 0; r < names.count; r++) {
-		for (i = 0; i < n; i++)
-			if (values[(size_t)r * n + i] > peak[r])
-				peak[r] = values[(size_t)r * n + i];
 		order[r].peak = peak[r];
 		order[r].row = r;
 		order[r].name = strtab_get(&names, r);
@@ -123,18 +217,23 @@ void timeline_rows_build(struct timeline_rows *rows, const struct timeline *t,
 	rows->values = values;	/* in the names' order: slot says where each row's series is */
 	rows->slot = xcalloc(names.count + 1, sizeof(*rows->slot));
 	rows->peak = xcalloc(names.count + 1, sizeof(*rows->peak));
+	rows->peak_ns = xcalloc(names.count + 1, sizeof(*rows->peak_ns));
 	rows->fit = xcalloc(names.count + 1, sizeof(*rows->fit));
 	for (r = 0; r < names.count; r++) {
 		uint32_t from = order[r].row;
 
 		rows->names[r] = xstrdup(order[r].name);
 		rows->peak[r] = peak[from];
+		rows->peak_ns[r] = peak_ns[from];
 		rows->slot[r] = from;
 		growth_fit_series(rows->ts, timeline_row_values(rows, r), n, &rows->fit[r]);
 	}
 	free(order);
 	free(peak);
+	free(peak_ns);
 	free(row_of);
+	free(samples);
+	free(at_peak.live);
 	strtab_release(&names);
 }
 
@@ -148,6 +247,7 @@ void timeline_rows_release(struct timeline_rows *rows)
 	free(rows->values);
 	free(rows->slot);
 	free(rows->peak);
+	free(rows->peak_ns);
 	free(rows->fit);
 	free(rows->ts);
 	free(rows->total);
@@ -187,14 +287,21 @@ void timeline_rows_write_json(FILE *f, const struct timeline_rows *rows, size_t 
 	fputs("],\n\"total\":", f);
 	write_number_array(f, rows->total, rows->nsamples);
 	fputs(",\n\"pages\":", f);
-	if (t->page_events) {
+	if (t->page_events) {	/* by the rows' samples: the peak's pages are not known */
 		fputc('[', f);
-		for (i = 0; i < t->nsamples; i++)
-			fprintf(f, "%s%lld", i ? "," : "", (long long)t->samples[i].pages);
+		for (i = 0; i < rows->nsamples; i++) {
+			uint32_t from = i > rows->peak_sample && !rows->peak_replaced ? i - 1 : i;
+
+			if (i == rows->peak_sample)
+				fprintf(f, "%snull", i ? "," : "");
+			else
+				fprintf(f, "%s%lld", i ? "," : "", (long long)t->samples[from].pages);
+		}
 		fputc(']', f);
 	} else {
 		fputs("null", f);
 	}
+	fprintf(f, ",\n\"untimed\":%s", rows->untimed ? "true" : "false");
 	fputs(",\n\"lost_s\":[", f);
 	for (i = 0; i < t->nlost; i++)
 		write_fixed(f, i == 0, (double)(t->lost_at[i] - t->t0) / 1e9, 6);
@@ -224,30 +331,89 @@ static const struct out_column lost_columns[] = {
 	{ "time_s", NULL, OUT_F64, false },
 };
 
+/* A shown row's own peak, as a line of its own between the samples. */
+struct peak_point {
+	uint64_t ts;
+	uint32_t row;
+};
+
+static int by_point_time(const void *pa, const void *pb)
+{
+	const struct peak_point *a = pa, *b = pb;
+
+	if (a->ts != b->ts)
+		return (a->ts > b->ts) - (a->ts < b->ts);
+	return (a->row > b->row) - (a->row < b->row);
+}
+
+/* Is ts one of the samples' times (ts[] rises)? */
+static bool is_sample_time(const struct timeline_rows *rows, uint64_t ts)
+{
+	uint32_t lo = 0, hi = rows->nsamples;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (rows->ts[mid] < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < rows->nsamples && rows->ts[lo] == ts;
+}
+
+/* The shown rows' exact peaks that fall between samples, in time order: how many. */
+static size_t peak_points(const struct timeline_rows *rows, size_t shown, struct peak_point *p)
+{
+	size_t n = 0, r;
+
+	for (r = 0; rows->peak_ns && r < shown; r++)
+		if (rows->peak[r] > 0 && !is_sample_time(rows, rows->peak_ns[r])) {
+			p[n].ts = rows->peak_ns[r];
+			p[n].row = (uint32_t)r;
+			n++;
+		}
+	qsort(p, n, sizeof(*p), by_point_time);
+	return n;
+}
+
+static void write_series_line(struct out_doc *d, struct out_block *b, uint64_t ts,
+			      const char *name, double v)
+{
+	out_row_f64(d, b, (double)ts / 1e9);
+	out_row_str(d, b, name);
+	out_row_u64(d, b, v > 0 ? (uint64_t)llround(v) : 0);
+}
+
 void timeline_rows_report(struct out_doc *d, const struct timeline_rows *rows, size_t top)
 {
 	const struct timeline *t = rows->timeline;
-	size_t shown = top < rows->nrows ? top : rows->nrows, r;
+	size_t shown = top < rows->nrows ? top : rows->nrows, r, npoints, next = 0;
+	struct peak_point *points = xcalloc(shown + 1, sizeof(*points));
 	struct out_block *b;
 	uint32_t i;
 
-	b = out_table(d, "series", "live bytes over time, a row per sample and row",
+	b = out_table(d, "series", "live bytes over time, a row per sample and row; a shown "
+		      "row's own peak between samples, a line of its own",
 		      series_columns, sizeof(series_columns) / sizeof(series_columns[0]));
 	b->keyed = true;
 	b->key_column = 1;	/* CSV: group_by,key,time_s,live_bytes */
+	npoints = peak_points(rows, shown, points);
 	for (i = 0; i < rows->nsamples; i++) {
 		double rest = rows->total[i];
 
+		for (; next < npoints && points[next].ts < rows->ts[i]; next++)
+			write_series_line(d, b, points[next].ts, rows->names[points[next].row],
+					  rows->peak[points[next].row]);
 		for (r = 0; r <= shown; r++) {
 			double v = r < shown ? timeline_row_values(rows, (uint32_t)r)[i] : rest;
 
 			if (r < shown)
 				rest -= v;
-			out_row_f64(d, b, (double)rows->ts[i] / 1e9);
-			out_row_str(d, b, r < shown ? rows->names[r] : "(other)");
-			out_row_u64(d, b, v > 0 ? (uint64_t)llround(v) : 0);
+			write_series_line(d, b, rows->ts[i], r < shown ? rows->names[r] : "(other)", v);
 		}
 	}
+	free(points);
 	if (t->page_events) {
 		b = out_table(d, "pages", "pages held over time", pages_columns,
 			      sizeof(pages_columns) / sizeof(pages_columns[0]));
@@ -313,6 +479,7 @@ struct chart {
 	bool pages;
 	double x0, x1;		/* plot area, x */
 	double span;		/* seconds on the x axis */
+	double t0_s;		/* the first time on it, in s of the clock */
 	double height;		/* of the image */
 };
 
@@ -369,6 +536,8 @@ static void draw_time_axis(struct chart *c, double y0, double y1)
 	if (c->span <= 0)
 		return;
 	step = nice_step(c->span, 8);
+	if (c->rows->untimed && step < 1)	/* numbered snapshots: whole numbers */
+		step = 1;
 	cairo_set_font_size(cr, 11);
 	for (v = 0; v <= c->span * 1.0001; v += step) {
 		double x = c->x0 + v / c->span * (c->x1 - c->x0);
@@ -379,7 +548,7 @@ static void draw_time_axis(struct chart *c, double y0, double y1)
 		cairo_stroke(cr);
 		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
 		snprintf(label, sizeof(label), step < 0.01 ? "%.3f" : step < 0.1 ? "%.2f" :
-			 step < 1 ? "%.1f" : "%.0f", v);
+			 step < 1 ? "%.1f" : "%.0f", c->rows->untimed ? v + c->t0_s : v);
 		text_at(cr, x, y1 + 16, label, 0.5);
 	}
 }
@@ -704,10 +873,15 @@ static void draw_timeline(cairo_t *cr, void *ctx)
 	text_at(cr, LEFT, 28, c->title, 0);
 	cairo_select_font_face(cr, CHART_FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(cr, 12);
-	snprintf(sub, sizeof(sub), "%s, stacked: the %zu largest rows by peak and the "
-		 "rest; time in s since %.6f s (%s)", rows->measure ? rows->measure :
-		 "live slab bytes", c->shown, (double)rows->timeline->t0 / 1e9,
-		 rows->clock ? rows->clock : "the log's clock");
+	if (rows->untimed)
+		snprintf(sub, sizeof(sub), "%s, stacked: the %zu largest rows by peak and the "
+			 "rest; by snapshot (%s)", rows->measure ? rows->measure : "live slab bytes",
+			 c->shown, rows->clock);
+	else
+		snprintf(sub, sizeof(sub), "%s, stacked: the %zu largest rows by peak and the "
+			 "rest; time in s since %.6f s (%s)", rows->measure ? rows->measure :
+			 "live slab bytes", c->shown, (double)rows->timeline->t0 / 1e9,
+			 rows->clock ? rows->clock : "the log's clock");
 	text_at(cr, LEFT, 48, sub, 0);
 	for (i = 0; i < rows->nsamples; i++)
 		hi = fmax(hi, rows->total[i]);
@@ -725,7 +899,7 @@ static void draw_timeline(cairo_t *cr, void *ctx)
 	draw_legend(c, y0 + 10, c->height - 12);
 	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
 	cairo_set_font_size(cr, 12);
-	text_at(cr, (c->x0 + c->x1) / 2, y1 + 36, "time (s)", 0.5);
+	text_at(cr, (c->x0 + c->x1) / 2, y1 + 36, c->rows->untimed ? "snapshot" : "time (s)", 0.5);
 	if (rows->losses && rows->losses->n) {
 		cairo_set_source_rgb(cr, 0.7, 0.1, 0.1);
 		cairo_set_font_size(cr, 11);
@@ -748,6 +922,7 @@ int timeline_chart_write(const struct timeline_rows *rows, size_t top, const cha
 	c.pages = rows->timeline->page_events > 0;
 	c.x0 = LEFT;
 	c.x1 = WIDTH - RIGHT;
+	c.t0_s = (double)rows->timeline->t0 / 1e9;
 	c.span = rows->nsamples ? (double)(rows->ts[rows->nsamples - 1] - rows->timeline->t0) / 1e9
 				: 0;
 	height = TOP + PANEL_HEIGHT + BOTTOM + (c.pages ? GAP + PAGES_HEIGHT + BOTTOM - 10 : 0);

@@ -15,7 +15,7 @@
 
 #include "dbresults.h"
 
-#define RESULTS_MAGIC "TARESLT1"
+#define RESULTS_MAGIC "TARESLT2"
 
 enum {
 	PART_SPAN, PART_ACCOUNT, PART_FINDINGS, PART_KEYS, PART_BY_KEY, PART_PAGES,
@@ -192,14 +192,26 @@ static uint32_t rows_used(const void *rows, uint32_t n, size_t size)
 	return n;
 }
 
+/* The peak's groups its rows name: up to the highest (an empty one may be named). */
+static uint32_t groups_named(const struct peak_watch *w)
+{
+	uint32_t n = 0, i;
+
+	for (i = 0; i < w->nrows; i++)
+		if (w->rows[i].group > n)
+			n = w->rows[i].group;
+	return w->groups ? n : 0;
+}
+
 static void put_peak_part(struct blob *b, const struct db_results *r)
 {
 	const struct peak_watch *w = r->peak;
 	uint64_t scalars[] = { w->live, w->objects, w->peak_bytes, w->peak_objects, w->peak_ns,
-			       w->gen };
+			       w->gen, w->grouped_as };
 
 	put(b, scalars, sizeof(scalars));
 	put_array(b, w->rows, rows_used(w->rows, w->nrows, sizeof(*w->rows)), sizeof(*w->rows));
+	put_array(b, w->groups, groups_named(w), sizeof(*w->groups));
 }
 
 static void put_losses_part(struct blob *b, const struct db_results *r)
@@ -602,7 +614,8 @@ static bool take_reclaim(struct cursor *c, struct reclaim_counts *r,
 
 static bool take_peak(struct cursor *c, struct peak_watch *w, uint32_t nrows)
 {
-	uint64_t v[6];
+	uint64_t v[7];
+	uint32_t i;
 
 	if (!take_into(c, v, sizeof(v)))
 		return false;
@@ -612,8 +625,15 @@ static bool take_peak(struct cursor *c, struct peak_watch *w, uint32_t nrows)
 	w->peak_objects = v[3];
 	w->peak_ns = v[4];
 	w->gen = (uint32_t)v[5];
+	w->grouped_as = (uint32_t)v[6];
 	w->rows = take_array(c, sizeof(*w->rows), UINT32_MAX, &w->nrows);
-	return !c->problem && rows_within(c, w->rows, w->nrows, sizeof(*w->rows), nrows);
+	w->groups = take_array(c, sizeof(*w->groups), UINT32_MAX, &w->ngroups);
+	if (c->problem || !rows_within(c, w->rows, w->nrows, sizeof(*w->rows), nrows))
+		return false;
+	for (i = 0; i < w->nrows; i++)
+		if (w->ngroups && w->rows[i].group > w->ngroups)
+			return fail(c, "its saved peaks name a group they have not");
+	return true;
 }
 
 static bool take_lifetimes(struct cursor *c, struct lifetimes *l, uint32_t nrows)

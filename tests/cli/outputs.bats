@@ -239,3 +239,28 @@ teardown() {
 	[ "$status" -eq 0 ]
 	[ "${lines[-1]}" = "trace_analyze: wrote 'rings_static.png'" ]
 }
+
+@test "a killed run's FILE.tmp.XXXXXX is removed by the next run that writes FILE; a live writer's (locked) stays" {
+	command -v flock > /dev/null || skip "no flock(1) (util-linux)"
+	echo killed > out.txt.tmp.AbC123
+	echo writing > out.txt.tmp.held99
+	echo other > out.txt.tmp.toolong1
+	echo other > other.txt.tmp.XyZ789
+	# flock(1) holds held99's lock as a writer still writing would
+	flock out.txt.tmp.held99 "$TA" -q -f victim.log --summary out.txt
+	[ -s out.txt ]
+	[ ! -e out.txt.tmp.AbC123 ]
+	[ "$(cat out.txt.tmp.held99)" = writing ]
+	[ -e out.txt.tmp.toolong1 ]
+	[ -e other.txt.tmp.XyZ789 ]
+}
+
+@test "a write that fails names the file and the OS reason, for every kind of output" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	local opt
+	for opt in --summary --perfetto --pprof --folded; do
+		run "$TA" -q -f victim.log $opt /dev/full
+		[ "$status" -eq 1 ]
+		[ "$output" = "trace_analyze: error: cannot write '/dev/full': No space left on device" ] || { echo "$opt: $output"; false; }
+	done
+}

@@ -58,6 +58,13 @@ PY
 	"$TA" -q -f "$WORK" --peak p.json --format json
 	[ "$(jq -c '[.marks[] | select(.name == "peak of live slab bytes") | [.ts, .args.bytes]][0]' t.json)" = \
 	  "$(jq -c '[(.moment.time_s * 1e9 | round), .moment.live_bytes]' p.json)" ]
+	# the counters reach their marks: live slab bytes the peak's, each row its own exact peak
+	[ "$(track 'live slab bytes' max_value)" = "$(jq .moment.live_bytes p.json)" ]
+	"$TA" -q -f "$WORK" --growth g.json --format json
+	for row in $(jq -r '.tracks | keys[] | select(startswith("live: ")) | select(startswith("live: other") | not) | ltrimstr("live: ")' t.json); do
+		want=$(jq --arg k "$row" '.rows[] | select(.key == $k) | .peak_bytes' g.json)
+		[ "$(track "live: $row" max_value)" = "$want" ] || { echo "$row: $want"; false; }
+	done
 	# thinned: not a point per event
 	[ "$(jq '.packets' t.json)" -lt 20000 ]
 }

@@ -644,11 +644,12 @@ PY
 	"$TA" -q -f kmem.dat -c again.account --summary again.summary --group-by origin
 	cmp live.account again.account
 	# the same summary, but that the file names its lost events as a trace.dat does
-	# (the lists then align on another label: spaces squeezed) and cites its findings
-	# by time, not line (their counts compared)
+	# (the lists then align on another label: spaces squeezed), cites its findings
+	# by time, not line (their counts compared), and has not the ring buffer's
+	# counts that the live run read (a trace.dat keeps none)
 	local counted='/^findings$/ { f = 1; print; next } f && /^$/ { f = 0 }
 		f && /^(finding |-)/ { next } f { print $1, $2; next } { print }'
-	diff <(grep -v ' in [0-9.]* s$\|^events lost \|^lost events marker' live.summary | sed 1d |
+	diff <(grep -v ' in [0-9.]* s$\|^events lost \|^lost events marker\|^entries in buffer\|^entries written\|^dropped by the ring buffer' live.summary | sed 1d |
 		awk "$counted" | tr -s ' ') \
 	     <(grep -v ' in [0-9.]* s$\|^events lost \|^pages after missed events' again.summary | sed 1d |
 		awk "$counted" | tr -s ' ')
@@ -694,4 +695,16 @@ PY
 	"$TA" record -q --perfetto t.pftrace -c a.json --format json -- "$PIPES" 50
 	python3 "$TOP/tests/tools/check_perfetto.py" t.pftrace "$PERFETTO_SCHEMA" > t.json
 	[ "$(jq -r '.tracks["live slab bytes"].last_value' t.json)" = "$(jq '.totals.current_bytes_allocated' a.json)" ]
+}
+
+@test "record's status counts the log it wrote: its bytes, and a trace.dat's ring buffer as the text's" {
+	run "$TA" record -o k.log -- "$PIPES" 20
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"summary of 'k.log': "*" lines, $(stat -c %s k.log) bytes in "* ]]
+	[[ "$output" == *"ring buffer:            no events dropped"* || "$output" == *"ring buffer:            "*" dropped"* ]]
+	run "$TA" record -o k.dat -- "$PIPES" 20
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"summary of 'k.dat': "*" lines, $(stat -c %s k.dat) bytes in "* ]]
+	[[ "$output" != *"no header: the log does not say whether events were dropped"* ]]
+	[[ "$output" == *"ring buffer:            "*"entries-in-buffer/entries-written: "* ]]
 }

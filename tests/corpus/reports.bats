@@ -79,14 +79,19 @@ setup() {
 		"$TA" -q -f "$WORK" --peak p.json --peak-at "$at" --format json
 		python3 "$TOP/tests/tools/ref_report.py" peak "$WORK" p.json "$at"
 	done
-	# a DB gives the same; by function a merged row has no own peak
+	# a DB gives the same; a row merged by function or cache has the peak of its sum
 	"$TA" -q -f "$WORK" --save-db w.db
 	"$TA" -q -f w.db --peak db.json --format json
 	"$TA" -q -f "$WORK" --peak log.json --format json
 	cmp db.json log.json
-	"$TA" -q -f "$WORK" --peak f.json --group-by function --format json
-	[ "$(jq '[.rows[] | select(.own_peak_bytes == null)] | length' f.json)" -gt 0 ]
-	[ "$(jq '[.rows[].bytes] | add' f.json)" = "$(jq .moment.live_bytes log.json)" ]
+	for by in function cache; do
+		"$TA" -q -f "$WORK" --peak f.json --group-by $by --format json
+		python3 "$TOP/tests/tools/ref_report.py" peak "$WORK" f.json - $by
+		[ "$(jq '[.rows[] | select(.own_peak_bytes == null)] | length' f.json)" = 0 ]
+		[ "$(jq '[.rows[].bytes] | add' f.json)" = "$(jq .moment.live_bytes log.json)" ]
+		"$TA" -q -f w.db --peak fdb.json --group-by $by --format json
+		cmp f.json fdb.json
+	done
 	run "$TA" -f "$WORK" --peak-at 5
 	[ "$status" -eq 2 ]
 	[ "${lines[0]}" = "trace_analyze: error: --peak-at says when --peak looks: give that too" ]
@@ -151,6 +156,47 @@ setup() {
 	# by slab cache
 	"$TA" -q -f "$CORPUS/host-6.18/stack-kmem.log" --growth c.json --group-by cache --format json
 	[ "$(jq -r '.rows[0].group_by' c.json)" = cache ]
+}
+
+@test "--growth: every row's peak is its own exact highest and when, by call site, function and cache, from a log and from a DB" {
+	local log by
+	cd "$BATS_TEST_TMPDIR"
+	for log in "$WORK" "$SMALL"; do
+		"$TA" -q -f "$log" --save-db g.db
+		for by in callsite function cache; do
+			"$TA" -q -f "$log" --growth g.json --group-by $by --format json
+			python3 "$TOP/tests/tools/ref_report.py" growth "$log" g.json $by
+			"$TA" -q -f g.db --growth gdb.json --group-by $by --format json
+			cmp g.json gdb.json
+		done
+	done
+	# the highest timeline sample was taken for it once: names_cache 12288 of a true 20480
+	"$TA" -q -f "$SMALL" --growth g.json --group-by cache --format json
+	[ "$(jq '.rows[] | select(.key == "names_cache") | .peak_bytes' g.json)" = 20480 ]
+}
+
+@test "--timeline's data reaches the peak: the samples' total tops out at --peak's bytes, each shown row at its --growth peak" {
+	local log
+	cd "$BATS_TEST_TMPDIR"
+	for log in "$WORK" "$SMALL"; do
+		"$TA" -q -f "$log" --timeline t.csv --top 6
+		"$TA" -q -f "$log" --peak p.json --growth g.json --format json
+		python3 - t.csv p.json g.json <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+total, top = {}, {}
+for r in rows:
+    total[r['time_s']] = total.get(r['time_s'], 0) + int(r['live_bytes'])
+    top[r['key']] = max(top.get(r['key'], 0), int(r['live_bytes']))
+peak = json.load(open(sys.argv[2]))['moment']['live_bytes']
+assert max(total.values()) == peak, (max(total.values()), peak)
+growth = {g['key']: g['peak_bytes'] for g in json.load(open(sys.argv[3]))['rows']}
+shown = [k for k in top if k != '(other)']
+assert len(shown) == 6, shown
+for k in shown:
+    assert top[k] == growth[k], (k, top[k], growth[k])
+PY
+	done
 }
 
 @test "every table of every report says the same in text, CSV and JSON" {

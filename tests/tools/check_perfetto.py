@@ -13,7 +13,7 @@ what the Perfetto UI needs of it:
 
 Prints a JSON summary for the tests to judge further: the tracks by name
 (uuid, counter or not, unit, y_axis_share_key, events, first and last
-timestamps, last counter value) and the marks (name, timestamp, args).
+timestamps, last and highest counter value) and the marks (name, timestamp, args).
 Exit 1 with the reason on the first thing that would not load."""
 import json
 import os
@@ -92,7 +92,7 @@ def main():
                 fail("track %s described twice" % uuid)
             c = one(t, "counter")
             info = {"uuid": uuid, "counter": c is not None, "events": 0, "first_ts": None,
-                    "last_ts": None, "last_value": None,
+                    "last_ts": None, "last_value": None, "max_value": None,
                     "unit": one(c, "unit") if c else None,
                     "share": one(c, "y_axis_share_key") if c else None,
                     "parent": one(t, "parent_uuid")}
@@ -136,6 +136,8 @@ def main():
         t["last_ts"] = ts
         if kind == "TYPE_COUNTER":
             t["last_value"] = one(e, "counter_value")
+            if t["max_value"] is None or t["last_value"] > t["max_value"]:
+                t["max_value"] = t["last_value"]
     if any(open_slices.values()):
         fail("a slice never ended")
     json.dump({"packets": len(packets), "tracks": tracks, "marks": marks}, sys.stdout, indent=1)

@@ -7,6 +7,10 @@ check trace_analyze's JSON against.
   ref_report.py pages LOG PAGE_JSON         page-allocator totals and tables
   ref_report.py outstanding LOG OUT_JSON [MIN_AGE]
                                             live allocations at the end by call site
+  ref_report.py peak LOG PEAK_JSON [AT|-] [callsite|function|cache]
+                                            the peak and each row's part, own peak
+  ref_report.py growth LOG GROWTH_JSON callsite|function|cache
+                                            each row's own peak (bytes, first time) and end
   ref_report.py perf-pages PERF_PAGE_TXT PAGE_JSON
                                             the same against perf kmem --page
 
@@ -252,7 +256,7 @@ def check_outstanding(log, out_json, min_age='0'):
                                                            sum(v[0] for v in rows.values())))
 
 
-def peak(log, at_us=None):
+def peak(log, at_us=None, key=None):
     """Replay the slab events (tick-ordered) twice: the first finds the
     peak of live bytes (its first moment) and each call site's own peak; the
     second stops there (or at at_us) and says what each site held."""
@@ -272,7 +276,7 @@ def peak(log, at_us=None):
             if kind in ALLOCS:
                 if p in live:
                     changes.append((live[p][0], -live[p][1], -1))
-                site = re.sub(r'/0x[0-9a-f]+$', '', f['call_site'])
+                site = (key or ROW_KEYS['callsite'])(kind, f)
                 live[p] = (site, int(f['bytes_alloc']))
                 changes.append((site, int(f['bytes_alloc']), 1))
             elif p in live:
@@ -297,10 +301,10 @@ def peak(log, at_us=None):
     return rows, total, objs, at_us, own
 
 
-def check_peak(log, peak_json, at=None):
+def check_peak(log, peak_json, at=None, grouping='callsite'):
     p = json.load(open(peak_json))
-    at_us = int(round(float(at) * 1e6)) if at else None
-    rows, total, objs, ts, own = peak(log, at_us)
+    at_us = int(round(float(at) * 1e6)) if at and at != '-' else None
+    rows, total, objs, ts, own = peak(log, at_us, ROW_KEYS[grouping])
     m = p['moment']
     check('live bytes', m['live_bytes'], total)
     check('objects', m['objects'], objs)
@@ -312,6 +316,55 @@ def check_peak(log, peak_json, at=None):
         check('%s own peak' % k, (r['own_peak_bytes'], round(r['own_peak_s'], 6)),
               (own[k][0], round(own[k][1] / 1e6, 6)))
     print('peak: %d bytes, %d objects at %.6f s; %d rows agree' % (total, objs, ts / 1e6, len(got)))
+
+
+ROW_KEYS = {
+    'callsite': lambda kind, f: re.sub(r'/0x[0-9a-f]+$', '', f['call_site']),
+    'function': lambda kind, f: re.sub(r'\+0x[0-9a-f]+/0x[0-9a-f]+$', '', f['call_site']),
+    'cache': lambda kind, f: f.get('name') or (
+        kmalloc_cache(f) if kind.startswith('kmalloc') else
+        '(unnamed, %s bytes)' % f['bytes_alloc']),
+}
+
+
+def row_peaks(log, key):
+    """Replay the slab events (tick-ordered): each row's live bytes, its
+    own highest and when first, rows named by key(kind, fields) of the
+    allocation (a free is its allocation's row)."""
+    live, now, own = {}, {}, {}
+    for no, cpu, ts, kind, f in in_tick_order(events(log)):
+        if kind not in ALLOCS + FREES or is_null(f.get('ptr', '0')):
+            continue
+        p = f['ptr']
+        changes = []
+        if kind in ALLOCS:
+            if p in live:
+                changes.append((live[p][0], -live[p][1]))
+            row = key(kind, f)
+            live[p] = (row, int(f['bytes_alloc']))
+            changes.append((row, int(f['bytes_alloc'])))
+        elif p in live:
+            row, b = live.pop(p)
+            changes.append((row, -b))
+        for row, b in changes:
+            now[row] = now.get(row, 0) + b
+            if now[row] > own.get(row, (0, 0))[0]:
+                own[row] = (now[row], ts)
+    return now, own
+
+
+def check_growth(log, growth_json, grouping):
+    rows, n = json.load(open(growth_json))['rows'], 0
+    now, own = row_peaks(log, ROW_KEYS[grouping])
+    for r in rows:
+        k = r['key']
+        check('%s end' % k, r['end_bytes'], now.get(k, 0))
+        peak, ts = own.get(k, (0, 0))
+        check('%s peak' % k, r['peak_bytes'], peak)
+        if peak:
+            check('%s peak time' % k, round(r['peak_s'], 6), round(ts / 1e6, 6))
+        n += 1
+    print('growth: %d rows agree (own peak, its time, end) by %s' % (n, grouping))
 
 
 def within_stated_precision(got_s, exact_ns):
@@ -507,7 +560,7 @@ def main():
         sys.exit(__doc__)
     {'findings': check_findings, 'pages': check_pages, 'outstanding': check_outstanding,
      'peak': check_peak, 'lifetimes': check_lifetimes, 'uncertain': check_uncertain,
-     'perf-pages': check_perf_pages}[sys.argv[1]](*sys.argv[2:])
+     'growth': check_growth, 'perf-pages': check_perf_pages}[sys.argv[1]](*sys.argv[2:])
 
 
 if __name__ == '__main__':
