@@ -35,7 +35,6 @@ struct timeline_rows {
 	uint64_t *peak_ns;		/* and when, first */
 	uint32_t peaks_sampled;		/* rows whose peak is the highest sample: not exact */
 	uint32_t peak_sample;		/* the sample that is the state at the peak, or UINT32_MAX */
-	bool peak_replaced;		/* it stands for a sample of its very time */
 	struct growth_fit *fit;
 	double span_s;
 	const struct loss_windows *losses;	/* shaded on the chart when set (losses.h) */

@@ -178,17 +178,24 @@ static int open_in_place(struct outfile *o, struct ta_error *err)
 }
 
 /*
- * The temporary file is locked (flock, on a descriptor of its own, so that
- * closing the written one keeps it) until it is renamed into place: a
- * later run tells a live writer's temporary from a killed run's by it.
+ * The temporary file is locked (flock, through a second descriptor of the
+ * same open file, so that closing the written one keeps it) until it is
+ * renamed into place: a later run tells a live writer's temporary from a
+ * killed run's by it. False when another run removes it or has removed
+ * it before the lock was taken (it found it unlocked): then it is made
+ * again. A file system
+ * without flock leaves it unlocked, and another run cannot take it either.
  */
-static void lock_while_written(struct outfile *o)
+static bool lock_while_written(struct outfile *o)
 {
-	o->lock_fd = open(o->tmp_path, O_RDONLY | O_CLOEXEC);
-	if (o->lock_fd >= 0 && flock(o->lock_fd, LOCK_EX | LOCK_NB) < 0) {
-		close(o->lock_fd);
-		o->lock_fd = -1;
-	}
+	struct stat st;
+
+	o->lock_fd = fcntl(o->fd, F_DUPFD_CLOEXEC, 0);
+	if (o->lock_fd < 0)
+		return true;
+	if (flock(o->lock_fd, LOCK_EX | LOCK_NB) < 0)
+		return errno != EWOULDBLOCK;	/* held: another run is removing it */
+	return fstat(o->lock_fd, &st) < 0 || st.st_nlink > 0;
 }
 
 /* Is name "<base>.tmp.XXXXXX", a temporary file of base as mkostemp names them? */
@@ -243,6 +250,9 @@ static int open_temporary(struct outfile *o, const struct stat *existing,
 	size_t n = strlen(o->target) + sizeof(".tmp.XXXXXX");
 	mode_t mode = existing ? existing->st_mode & 07777 : default_file_mode();
 
+	int tries = 0;
+
+again:
 	o->tmp_path = xmalloc(n);
 	snprintf(o->tmp_path, n, "%s.tmp.XXXXXX", o->target);
 	o->slot = remember_pending(o->tmp_path);
@@ -266,7 +276,16 @@ static int open_temporary(struct outfile *o, const struct stat *existing,
 		outfile_abort(o);
 		return error_set_errno(err, e, "cannot write '%s'", o->name);
 	}
-	lock_while_written(o);
+	if (!lock_while_written(o) && ++tries < 8) {	/* removed as we locked it: again */
+		close(o->fd);
+		close(o->lock_fd);
+		o->fd = o->lock_fd = -1;
+		forget_pending(o->slot);
+		o->slot = -1;
+		free(o->tmp_path);
+		o->tmp_path = NULL;
+		goto again;
+	}
 	return 0;
 }
 

@@ -525,13 +525,13 @@ static void take_snapshot_rows(struct top_view *v, bool remember)
 	v->nrows = 0;
 	strtab_release(&v->names);
 	strtab_init(&v->names);
-	alloc_series_init(&s);
 	if (access(test_allocinfo_path(), F_OK) < 0 && errno == ENOENT) {
 		error_set(&v->error, "'%s' does not exist (%s): top --allocinfo has nothing to read",
 			  test_allocinfo_path(), ALLOCINFO_MISSING_WHY);
 		v->failed = true;
 		return;
 	}
+	alloc_series_init(&s);
 	if (alloc_series_read_path(&s, test_allocinfo_path(), &v->error) < 0) {
 		alloc_series_release(&s);
 		v->failed = true;

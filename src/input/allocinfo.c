@@ -219,11 +219,21 @@ static void tell_last_snapshot(struct alloc_series *s)
 	}
 }
 
-/* A new snapshot: its time (the time line's, else a second after the last), values cleared. */
-static void begin_snapshot(struct alloc_series *s)
+/*
+ * A new snapshot: its time (the time line's, else a second after the last:
+ * numbered), values cleared; -1 with err when a series would mix timed and
+ * numbered snapshots (a number is no time: no order or span between them).
+ */
+static int begin_snapshot(struct alloc_series *s, const char *name, uint64_t lineno,
+			  struct ta_error *err)
 {
 	uint64_t ts = s->pending_ns;
 
+	if (s->snapshots && (s->untimed != 0) != !ts)
+		return error_set(err, "'%s' line %llu: this snapshot has %s time line and the ones "
+				 "before %s: a series is timed throughout (record --allocinfo) or "
+				 "not at all", name, (unsigned long long)lineno, ts ? "a" : "no",
+				 ts ? "have none" : "have one");
 	if (!ts) {
 		ts = s->snapshots ? s->last_ns + NS_PER_S : NS_PER_S;
 		s->untimed++;
@@ -245,6 +255,7 @@ static void begin_snapshot(struct alloc_series *s)
 	s->major = 1;
 	s->minor = 0;
 	s->in_snapshot = true;
+	return 0;
 }
 
 /*
@@ -300,7 +311,7 @@ static void note_bad_row(struct alloc_series *s, const char *name, uint64_t line
 
 /* "allocinfo - version: M.m": the version, or -1 when it is not one we read. */
 static int take_header(struct alloc_series *s, const char *p, size_t len, const char *name,
-		       struct ta_error *err)
+		       uint64_t lineno, struct ta_error *err)
 {
 	const char *end = p + len;
 	uint64_t major, minor = 0;
@@ -320,8 +331,8 @@ static int take_header(struct alloc_series *s, const char *p, size_t len, const 
 				 (unsigned long long)minor);
 	if (s->in_snapshot && s->rows)
 		s->in_snapshot = false;	/* the next snapshot of a file of several */
-	if (!s->in_snapshot)
-		begin_snapshot(s);
+	if (!s->in_snapshot && begin_snapshot(s, name, lineno, err) < 0)
+		return -1;
 	s->major = (unsigned)major;
 	s->minor = (unsigned)minor;
 	return 0;
@@ -351,7 +362,7 @@ static int take_time_line(struct alloc_series *s, const char *p, size_t len, con
 	if (!s->pending_ns)
 		s->pending_ns = 1;	/* 0 says "no time" */
 	s->in_snapshot = false;	/* it stands before the next snapshot's header */
-	if (s->snapshots && s->pending_ns < s->last_ns) {
+	if (s->snapshots && !s->untimed && s->pending_ns < s->last_ns) {
 		bool before = s->snapshots == s->snapshots_at_file;	/* in the file before */
 
 		return error_set(err, "'%s' line %llu: this snapshot, taken at %.6f s, is before "
@@ -371,7 +382,7 @@ static int take_line(struct alloc_series *s, const char *p, size_t len, uint64_t
 	struct alloc_row r;
 
 	if (len >= strlen(HEADER) && memcmp(p, HEADER, strlen(HEADER)) == 0)
-		return take_header(s, p, len, name, err);
+		return take_header(s, p, len, name, lineno, err);
 	if (len >= strlen(ALLOCINFO_TIME_LINE) &&
 	    memcmp(p, ALLOCINFO_TIME_LINE, strlen(ALLOCINFO_TIME_LINE)) == 0) {
 		return take_time_line(s, p, len, name, lineno, err);
@@ -382,8 +393,8 @@ static int take_line(struct alloc_series *s, const char *p, size_t len, uint64_t
 		note_bad_row(s, name, lineno, p, len);
 		return 0;
 	}
-	if (!s->in_snapshot)
-		begin_snapshot(s);	/* rows with no header line: version 1.0 */
+	if (!s->in_snapshot && begin_snapshot(s, name, lineno, err) < 0)
+		return -1;	/* (rows with no header line: version 1.0) */
 	if (r.calls > INT64_MAX)	/* a per-CPU sum that went below zero, printed unsigned */
 		r.calls = 0;
 	if (!sums_stay_exact(s, &r))

@@ -257,21 +257,25 @@ static void sum_series(const struct heap_samples *h, const uint32_t *ids, uint32
 }
 
 /*
- * Series p[0..*n) with the point (ts, value) in its time order, in place of
- * a point of that very time: a new array, p freed; *n counts it.
+ * Series p[0..*n) with the point (ts, value) in its time order: before a
+ * point of that very time, which is the value after the events of that
+ * time (the last of a series is its end's); none when one of that time
+ * has the value. A new array, p freed; *n counts it.
  */
 static struct heap_point *with_point(struct heap_point *p, uint32_t *n, uint64_t ts,
 				     int64_t value)
 {
 	struct heap_point *out = xmalloc((*n + 1) * sizeof(*out));
-	uint32_t i = 0, m = 0;
+	uint32_t i = 0, m = 0, j;
 
 	while (i < *n && p[i].ts < ts)
 		out[m++] = p[i++];
-	out[m].ts = ts;
-	out[m++].value = value;
-	if (i < *n && p[i].ts == ts)
-		i++;
+	for (j = i; j < *n && p[j].ts == ts && p[j].value != value; j++)
+		;
+	if (j == *n || p[j].ts != ts) {	/* no point of that time shows it */
+		out[m].ts = ts;
+		out[m++].value = value;
+	}
 	while (i < *n)
 		out[m++] = p[i++];
 	free(p);

@@ -87,35 +87,35 @@ static bool sample_at_peak(const struct peak_watch *w, uint32_t nkeys,
 }
 
 /*
- * The samples in time order, the peak's among them: before the first
- * sample after it; in place of a sample of its very time, but the last
- * (the log's end, which the account's live bytes are).
+ * The samples in time order, the peak's among them. A sample closing a
+ * slice at time T is the state before the events of T, so the peak at T
+ * comes after it; the last sample is the state after the log's last
+ * event, so a peak of its very time comes before it.
  */
 static const struct timeline_sample **samples_with_peak(const struct timeline *t,
 							 const struct timeline_sample *peak,
-							 uint32_t *n, uint32_t *at, bool *replaced)
+							 uint32_t *n, uint32_t *at)
 {
 	const struct timeline_sample **s = xcalloc(t->nsamples + 2, sizeof(*s));
 	uint32_t i, m = 0;
 	bool placed = !peak || !t->nsamples;
 
 	*at = UINT32_MAX;
-	*replaced = false;
 	for (i = 0; i < t->nsamples; i++) {
 		const struct timeline_sample *x = &t->samples[i];
+		bool last = i + 1 == t->nsamples;
 
-		if (!placed && x->ts_ns >= peak->ts_ns) {
+		if (!placed && (x->ts_ns > peak->ts_ns || (x->ts_ns == peak->ts_ns && last))) {
 			placed = true;
-			if (x->ts_ns > peak->ts_ns) {
-				*at = m;
-				s[m++] = peak;
-			} else if (i + 1 < t->nsamples) {
-				*at = m;
-				*replaced = true;
-				x = peak;	/* the state at the peak's own time */
-			}
+			*at = m;
+			s[m++] = peak;
 		}
 		s[m++] = x;
+		if (!placed && x->ts_ns == peak->ts_ns) {
+			placed = true;
+			*at = m;
+			s[m++] = peak;
+		}
 	}
 	*n = m;
 	return s;
@@ -135,13 +135,14 @@ static void take_row_peaks(struct timeline_rows *rows, const struct peak_watch *
 		peak_watch_row_peaks(w, row_of, nkeys, nnames, exact);
 	}
 	for (r = 0; r < nnames; r++) {
-		if (exact && exact[r].exact) {
+		if (exact && exact[r].exact) {	/* a row that held nothing: the first sample's time */
 			peak[r] = (double)exact[r].bytes;
-			peak_ns[r] = exact[r].ns;
+			peak_ns[r] = exact[r].bytes || !n ? exact[r].ns : ts[0];
 			continue;
 		}
 		if (exact)
 			rows->peaks_sampled++;
+		peak_ns[r] = n ? ts[0] : 0;
 		for (i = 0; i < n; i++)
 			if (values[(size_t)r * n + i] > peak[r]) {
 				peak[r] = values[(size_t)r * n + i];
@@ -169,7 +170,7 @@ void timeline_rows_build(struct timeline_rows *rows, const struct timeline *t,
 
 	memset(rows, 0, sizeof(*rows));
 	samples = samples_with_peak(t, peak_sample && sample_at_peak(watch, nkeys, &at_peak)
-				       ? &at_peak : NULL, &n, &rows->peak_sample, &rows->peak_replaced);
+				       ? &at_peak : NULL, &n, &rows->peak_sample);
 	rows->timeline = t;
 	rows->nsamples = n;
 	rows->ts = xcalloc(n ? n : 1, sizeof(*rows->ts));
@@ -290,7 +291,7 @@ void timeline_rows_write_json(FILE *f, const struct timeline_rows *rows, size_t 
 	if (t->page_events) {	/* by the rows' samples: the peak's pages are not known */
 		fputc('[', f);
 		for (i = 0; i < rows->nsamples; i++) {
-			uint32_t from = i > rows->peak_sample && !rows->peak_replaced ? i - 1 : i;
+			uint32_t from = i > rows->peak_sample ? i - 1 : i;
 
 			if (i == rows->peak_sample)
 				fprintf(f, "%snull", i ? "," : "");
@@ -346,9 +347,10 @@ static int by_point_time(const void *pa, const void *pb)
 	return (a->row > b->row) - (a->row < b->row);
 }
 
-/* Is ts one of the samples' times (ts[] rises)? */
-static bool is_sample_time(const struct timeline_rows *rows, uint64_t ts)
+/* Does a sample of time ts show row r at v already (ts[] rises)? */
+static bool a_sample_shows(const struct timeline_rows *rows, uint32_t r, uint64_t ts, double v)
 {
+	const double *values = timeline_row_values(rows, r);
 	uint32_t lo = 0, hi = rows->nsamples;
 
 	while (lo < hi) {
@@ -359,16 +361,24 @@ static bool is_sample_time(const struct timeline_rows *rows, uint64_t ts)
 		else
 			hi = mid;
 	}
-	return lo < rows->nsamples && rows->ts[lo] == ts;
+	for (; lo < rows->nsamples && rows->ts[lo] == ts; lo++)
+		if (values[lo] == v)
+			return true;
+	return false;
 }
 
-/* The shown rows' exact peaks that fall between samples, in time order: how many. */
+/*
+ * The shown rows' exact peaks that no sample shows, in time order: how
+ * many. (A sample at a peak's very time is the state before or after its
+ * events: the peak is a line of its own after it.)
+ */
 static size_t peak_points(const struct timeline_rows *rows, size_t shown, struct peak_point *p)
 {
 	size_t n = 0, r;
 
 	for (r = 0; rows->peak_ns && r < shown; r++)
-		if (rows->peak[r] > 0 && !is_sample_time(rows, rows->peak_ns[r])) {
+		if (rows->peak[r] > 0 &&
+		    !a_sample_shows(rows, (uint32_t)r, rows->peak_ns[r], rows->peak[r])) {
 			p[n].ts = rows->peak_ns[r];
 			p[n].row = (uint32_t)r;
 			n++;
@@ -413,6 +423,9 @@ void timeline_rows_report(struct out_doc *d, const struct timeline_rows *rows, s
 			write_series_line(d, b, rows->ts[i], r < shown ? rows->names[r] : "(other)", v);
 		}
 	}
+	for (; next < npoints; next++)	/* at the last sample's time */
+		write_series_line(d, b, points[next].ts, rows->names[points[next].row],
+				  rows->peak[points[next].row]);
 	free(points);
 	if (t->page_events) {
 		b = out_table(d, "pages", "pages held over time", pages_columns,

@@ -259,7 +259,7 @@ setup() {
 	[ "$(jq '.snapshots.span_s' s.json)" = 90 ]
 }
 
-@test "allocinfo series out of time order: refused at the line, the file before named; in order, read" {
+@test "allocinfo series out of time order, or timed and numbered mixed: refused at the line, the file before named; in order, read" {
 	for t in 100.5 50.25; do
 		printf '# trace_analyze allocinfo snapshot: %s s (CLOCK_MONOTONIC)\nallocinfo - version: 1.0\n4096 1 mm/a.c:1 func:fa\n' $t > at-$t.txt
 	done
@@ -272,6 +272,15 @@ setup() {
 	[ "$status" -eq 1 ]
 	[ "$output" = "trace_analyze: error: 'both.txt' line 4: this snapshot, taken at 50.250000 s, is before the one before it (100.500000 s): a series is read in time order; give its files oldest first" ]
 	"$TA" -q --growth g.txt at-50.25.txt at-100.5.txt
+	# a number is no time: timed and numbered snapshots in one series are refused
+	printf 'allocinfo - version: 1.0\n4096 1 mm/a.c:1 func:fa\n' > untimed.txt
+	run "$TA" -q --growth g2.txt at-50.25.txt untimed.txt at-100.5.txt
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'untimed.txt' line 1: this snapshot has no time line and the ones before have one: a series is timed throughout (record --allocinfo) or not at all" ]
+	run "$TA" -q --growth g2.txt untimed.txt at-50.25.txt
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'at-50.25.txt' line 2: this snapshot has a time line and the ones before have none: a series is timed throughout (record --allocinfo) or not at all" ]
+	[ ! -e g2.txt ]
 }
 
 @test "allocinfo: an hour of snapshots a second is thinned evenly over its whole span, its first kept" {

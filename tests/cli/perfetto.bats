@@ -105,3 +105,18 @@ PY
 	[[ "$output" == *"gives no slab event with a timestamp: nothing to place on a trace viewer's timeline"* ]]
 	[ ! -e t.pftrace ]
 }
+
+@test "--perfetto: a peak at the log's last time is a point before the end's, so every counter ends at the account's and reaches its peak" {
+	for i in $(seq 0 9); do
+		line 0 "1.0${i}0000" kmalloc "call_site=fa+0x10/0x100 ptr=ffff88800010000$i bytes_req=1024 bytes_alloc=1024 gfp_flags=GFP_KERNEL node=-1 accounted=false"
+	done > log
+	line 0 2.000000 kmalloc "call_site=fb+0x10/0x100 ptr=ffff888000209999 bytes_req=65536 bytes_alloc=65536 gfp_flags=GFP_KERNEL node=-1 accounted=false" >> log
+	line 0 2.000000 kfree "call_site=fb+0x20/0x100 ptr=ffff888000209999" >> log
+	"$TA" -q -f log --perfetto t.pftrace --group-by function
+	python3 "$TOP/tests/tools/check_perfetto.py" t.pftrace "$SCHEMA" > t.json
+	[ "$(track 'live slab bytes' last_value)" = 10240 ]
+	[ "$(track 'live slab bytes' max_value)" = 75776 ]
+	[ "$(track 'live: fb' last_value)" = 0 ]
+	[ "$(track 'live: fb' max_value)" = 65536 ]
+	[ "$(track 'live: fa' last_value)" = 10240 ]
+}

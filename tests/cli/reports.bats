@@ -273,3 +273,45 @@ number of callers:                  2
 	run "$TA" -q -f "$BATS_TEST_TMPDIR/log" --summary - --format json
 	[ "$(jq -c '.bytes | [.net, .live, .net_minus_live]' <<< "$output")" = "[160,32,128]" ]
 }
+
+@test "a peak at a sample's very time, or at the log's last, is in the timeline's data; each row reaches its --growth peak (edited log)" {
+	cd "$BATS_TEST_TMPDIR"
+	{
+		for i in $(seq 0 99); do	# fa: 1 KiB each 10 ms, never freed
+			line 0 "$(printf '%d.%06d' $((1 + i / 100)) $(( (i % 100) * 10000 )))" kmalloc \
+				"call_site=fa+0x10/0x100 ptr=ffff88800010$(printf '%04x' $i) bytes_req=1024 bytes_alloc=1024 gfp_flags=GFP_KERNEL node=-1 accounted=false"
+		done
+		# fc: 50000 bytes for half a millisecond from 1.5 s, a slice's end
+		line 0 1.500000 kmalloc "call_site=fc+0x10/0x100 ptr=ffff888000207777 bytes_req=50000 bytes_alloc=50000 gfp_flags=GFP_KERNEL node=-1 accounted=false"
+		line 0 1.500500 kfree "call_site=fc+0x20/0x100 ptr=ffff888000207777"
+		line 0 1.990000 kmalloc "call_site=fa+0x10/0x100 ptr=ffff888000301000 bytes_req=1024 bytes_alloc=1024 gfp_flags=GFP_KERNEL node=-1 accounted=false"
+		# fb: 64 KiB allocated and freed at the log's last time
+		line 0 2.000000 kmalloc "call_site=fb+0x10/0x100 ptr=ffff888000209999 bytes_req=65536 bytes_alloc=65536 gfp_flags=GFP_KERNEL node=-1 accounted=false"
+		line 0 2.000000 kfree "call_site=fb+0x20/0x100 ptr=ffff888000209999"
+	} > log
+	"$TA" -q -f log --growth g.json --peak p.json --format json
+	"$TA" -q -f log --timeline t.csv
+	[ "$(jq -c '[.rows[] | select(.key == "fc+0x10" or .key == "fb+0x10") | [.key, .peak_bytes, .peak_s]]' g.json)" = '[["fb+0x10",65536,2],["fc+0x10",50000,1.5]]' ]
+	python3 - t.csv g.json p.json <<'PY'
+import csv, json, sys
+# a sample is the block of a line per row shown that "(other)" ends; a row's own
+# peak between samples is a line of its own before it (one time may have two
+# samples: before and after the events of that time)
+rows = list(csv.DictReader(open(sys.argv[1])))
+shown = len({r["key"] for r in rows}) - 1
+top, totals, pending = {}, [], []
+for r in rows:
+    top[r["key"]] = max(top.get(r["key"], 0), int(r["live_bytes"]))
+    pending.append(int(r["live_bytes"]))
+    if r["key"] == "(other)":
+        totals.append(sum(pending[-(shown + 1):]))
+        pending = []
+for g in json.load(open(sys.argv[2]))["rows"]:
+    if g["key"] in top:
+        assert top[g["key"]] == g["peak_bytes"], (g["key"], top[g["key"]], g["peak_bytes"])
+assert top["fc+0x10"] == 50000 and top["fb+0x10"] == 65536, top
+assert max(totals) == json.load(open(sys.argv[3]))["moment"]["live_bytes"], (max(totals),)
+PY
+	# the last sample is the log's end, after fb's free: fa's 101 KiB alone
+	[ "$(tail -n 1 t.csv | cut -d, -f3)" != 2.000000 ] || [ "$(awk -F, '$3 == "2.000000" && $2 == "fb+0x10" { v = $4 } END { print v }' t.csv)" = 0 ]
+}
