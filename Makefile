@@ -3,6 +3,7 @@
 #   make            build ./trace_analyze (-O2, warnings are errors in CI)
 #   make check      every test: unit (cmocka), CLI (bats), corpus, and the
 #                   same suite again under AddressSanitizer/UBSan
+#   make check-fast the unit tests and the CLI stories without tracefs (a minute)
 #   make demo       run the main job on data shipped in data/
 #   make examples   examples/: the files README.md's examples name, to run them there
 #   make install    PREFIX=/usr/local by default: the binary, the man page,
@@ -281,6 +282,11 @@ check: deps
 	@$(MAKE) --no-print-directory check-build
 	@scripts/run-tests.sh
 
+# the one-minute loop: the unit tests and the CLI stories that need no tracefs,
+# on the normal build only (make check runs everything)
+check-fast: check-deps check-test-deps trace_analyze $(UNIT_BINS)
+	@scripts/run-tests.sh --fast
+
 check-build: check-deps check-test-deps trace_analyze $(UNIT_BINS) $(BUILD)/san/trace_analyze \
 	$(SAN_UNIT_BINS) $(BUILD)/tools/open_pipes \
 	$(SEED_BINS) $(FUZZ_KIDX) $(BUILD)/fuzz/seeds/.made $(if $(HAVE_CLANG),$(FUZZ_BINS))
@@ -322,7 +328,7 @@ clean:
 # the headers each object and test was built from (absent before a first build)
 -include $(shell find $(BUILD) -name '*.d' 2> /dev/null)
 
-.PHONY: all deps check-deps check-test-deps check check-build demo examples bench same-outputs install completion clean fuzz
+.PHONY: all deps check-deps check-test-deps check check-fast check-build demo examples bench same-outputs install completion clean fuzz
 .SECONDARY:
 
 endif

@@ -1,8 +1,11 @@
 #!/bin/sh
-# run-tests.sh - every test of `make check`, counted from TAP output:
+# run-tests.sh [--fast] - every test of `make check`, counted from TAP output:
 #   1. unit tests (cmocka) of the normal build
-#   2. CLI and corpus tests (bats) against ./trace_analyze
+#   2. CLI and corpus tests (bats) against ./trace_analyze, BATS_JOBS files
+#      at a time (default: the CPUs)
 #   3. both again with the AddressSanitizer/UBSan build
+#   4. the fuzz targets' seeds and a fixed number of libFuzzer runs
+# --fast (make check-fast): 1 and the CLI files but record, build and readme.
 # Ends with the line "N passed, N failed[, N skipped (...: no ../shared corpus)]";
 # exits 1 if anything failed.
 # Corpus tests skip (saying so) when ../shared/corpus is absent.
@@ -15,6 +18,17 @@ exec < /dev/null
 top=$(pwd)
 out=$top/build/test-output
 mkdir -p "$out"
+# run_bats's workers (xargs): one bats file into $out/bats/NAME.tap, its
+# exit code into NAME.rc
+if [ "${1:-}" = --one-bats-file ]; then
+	name=$(echo "$2" | sed 's#^tests/##; s#/#_#g')
+	start=$(date +%s)
+	timeout -k 30 "${BATS_LIMIT:-900}" bats --tap "$2" > "$out/bats/$name.tap" 2>&1
+	echo $? > "$out/bats/$name.rc"
+	echo "$(( $(date +%s) - start )) $2" > "$out/bats/$name.secs"
+	exit 0
+fi
+
 : > "$out/all.tap"
 
 export CMOCKA_MESSAGE_OUTPUT=TAP
@@ -51,27 +65,65 @@ run_units() {	# $1: directory of unit test binaries, $2: label
 }
 
 # A test that hangs fails the run with its place, instead of using up CI's
-# time: one pass takes 3-8 minutes here (the sanitized one the longer).
-BATS_LIMIT=${BATS_LIMIT:-1500}
+# time: the longest file takes about a minute and a half here (sanitized).
+BATS_LIMIT=${BATS_LIMIT:-900}
+# bats files run this many at a time (no two share state: each test works in
+# its own BATS_TEST_TMPDIR, record's tracefs instances are named by pid)
+BATS_JOBS=${BATS_JOBS:-$(nproc 2> /dev/null || echo 2)}
+
+# The bats files, the longest first, so that those run at once end together;
+# $BATS_FILES (a list) instead when set.
+bats_files() {
+	if [ -n "${BATS_FILES:-}" ]; then
+		printf '%s\n' $BATS_FILES
+		return
+	fi
+	heavy="tests/cli/record.bats tests/corpus/reports.bats tests/corpus/account.bats
+		tests/cli/bad-input.bats tests/cli/html.bats tests/corpus/db.bats
+		tests/corpus/consumers.bats tests/cli/build.bats tests/cli/readme.bats
+		tests/cli/binary.bats tests/corpus/threads.bats tests/corpus/allocinfo.bats
+		tests/cli/options.bats tests/cli/filters.bats"
+	for f in $heavy; do
+		[ -f "$f" ] && echo "$f"
+	done
+	for f in tests/cli/*.bats tests/corpus/*.bats; do
+		case " $(echo $heavy) " in
+		*" $f "*) ;;
+		*) echo "$f" ;;
+		esac
+	done
+}
 
 run_bats() {	# $1: binary under test, $2: label
-	echo "# bats with $1"
-	TA_BIN="$top/$1" timeout -k 30 "$BATS_LIMIT" bats --tap tests/cli tests/corpus \
-		> "$out/bats.tap" 2>&1
-	rc=$?
-	hung=false
-	case $rc in 124|137) hung=true ;; esac	# timeout's TERM, or its KILL after it
-	if $hung; then
-		echo "not ok - bats ($2) did not end within $BATS_LIMIT s; the test after this one hung:" \
-			"$(grep -E '^(not )?ok ' "$out/bats.tap" | tail -n 1)" | tee -a "$out/all.tap"
-	fi
-	sed "s#^\(not ok\|ok\) \([0-9]*\)#\1 \2 $2:#" "$out/bats.tap" | grep -E '^(not )?ok ' >> "$out/all.tap"
-	# show failures with their diagnostics
-	awk '/^not ok/ {show=1; print; next} /^ok/ {show=0} show && /^#/ {print}' "$out/bats.tap"
-	if [ $rc -ne 0 ] && ! $hung && ! grep -q '^not ok' "$out/bats.tap"; then
-		echo "not ok - bats ($2) exited with $rc" | tee -a "$out/all.tap"
-		tail -n 20 "$out/bats.tap"
-	fi
+	echo "# bats with $1 ($BATS_JOBS files at a time)"
+	rm -rf "$out/bats"
+	mkdir -p "$out/bats"
+	bats_files | TA_BIN="$top/$1" BATS_LIMIT=$BATS_LIMIT \
+		xargs -P "$BATS_JOBS" -n 1 "$top/scripts/run-tests.sh" --one-bats-file
+	echo "# the longest files: $(cat "$out"/bats/*.secs | sort -rn | head -n 4 |
+		awk '{ printf "%s%s %d s", (NR > 1 ? ", " : ""), $2, $1 }')"
+	# the files' results in the files' order, whatever order they ended in
+	bats_files | while read -r f; do
+		name=$(echo "$f" | sed 's#^tests/##; s#/#_#g')
+		tap="$out/bats/$name.tap"
+		rc=$(cat "$out/bats/$name.rc" 2> /dev/null || echo 1)
+		case $rc in
+		124|137)	# timeout's TERM, or its KILL after it
+			echo "not ok - bats ($2) $f did not end within $BATS_LIMIT s; the test after" \
+				"this one hung: $(grep -E '^(not )?ok ' "$tap" | tail -n 1)" |
+				tee -a "$out/all.tap"
+			;;
+		esac
+		sed "s#^\(not ok\|ok\) \([0-9]*\)#\1 \2 $2 ${f#tests/}:#" "$tap" |
+			grep -E '^(not )?ok ' >> "$out/all.tap"
+		# show failures with their diagnostics
+		awk '/^not ok/ {show=1; print; next} /^ok/ {show=0} show && /^#/ {print}' "$tap"
+		if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] &&
+		   ! grep -q '^not ok' "$tap"; then
+			echo "not ok - bats ($2) $f exited with $rc" | tee -a "$out/all.tap"
+			tail -n 20 "$tap"
+		fi
+	done
 }
 
 if [ ! -d ../shared/corpus ] && [ -z "${CORPUS:-}" ]; then
@@ -119,16 +171,25 @@ run_fuzzer() {	# $1: target name, $2: runs
 	fi
 }
 
-run_units build/tests unit
-run_bats trace_analyze cli
-run_units build/san/tests unit-asan
-run_bats build/san/trace_analyze cli-asan
-# runs: a few seconds each (a text run reads its log twice, every report on)
-for t in db:3000 text:300 compressed:3000 tracedat:1000 perfdata:1000 tepkmem:5000 \
-	datlayout:2000; do
-	run_fuzz_seeds "${t%%:*}"
-	run_fuzzer "${t%%:*}" "${t##*:}"
-done
+if [ "${1:-}" = --fast ]; then	# make check-fast: the one-minute loop
+	# the CLI stories but record's (tracefs, root, its workload), the build's (make
+	# clean all in a copy) and the documents' examples: no sanitizer, no fuzzing
+	BATS_FILES=$(bats_files | grep '^tests/cli/' |
+		grep -v '^tests/cli/\(record\|build\|readme\)\.bats$')
+	run_units build/tests unit
+	run_bats trace_analyze cli
+else
+	run_units build/tests unit
+	run_bats trace_analyze cli
+	run_units build/san/tests unit-asan
+	run_bats build/san/trace_analyze cli-asan
+	# runs: a few seconds each (a text run reads its log twice, every report on)
+	for t in db:3000 text:300 compressed:3000 tracedat:1000 perfdata:1000 tepkmem:5000 \
+		datlayout:2000; do
+		run_fuzz_seeds "${t%%:*}"
+		run_fuzzer "${t%%:*}" "${t##*:}"
+	done
+fi
 
 passed=$(grep -E '^ok ' "$out/all.tap" | grep -vc '# [Ss][Kk][Ii][Pp]')
 skipped=$(grep -E '^ok ' "$out/all.tap" | grep -c '# [Ss][Kk][Ii][Pp]')

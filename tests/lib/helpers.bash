@@ -34,8 +34,9 @@ ref_account() {
 		done
 		cat "$TOP/tests/tools/ref_account.py"; } | sha1sum | cut -c1-16)
 	if [ ! -s "$REF_CACHE/$key" ]; then
-		python3 "$TOP/tests/tools/ref_account.py" "$@" > "$REF_CACHE/$key.tmp" &&
-			mv "$REF_CACHE/$key.tmp" "$REF_CACHE/$key"
+		# a temporary of its own: another bats file may be making the same one
+		python3 "$TOP/tests/tools/ref_account.py" "$@" > "$REF_CACHE/$key.tmp.$$" &&
+			mv "$REF_CACHE/$key.tmp.$$" "$REF_CACHE/$key"
 	fi
 	cat "$REF_CACHE/$key"
 }
