@@ -62,6 +62,8 @@ struct analysis {
 	struct peak_watch peak;		/* NEED_PEAK: the rows account's peak (peak.h) */
 	bool have_peak;
 	struct strtab peak_groups;	/* the peak's groups: the rows' names as first seen */
+	uint32_t *first_place;		/* --group-by dir: 1 + a call site's place, found then */
+	uint32_t nfirst_place;
 	struct heap_samples heap;	/* NEED_HEAP_SAMPLES: the heap over time (heapsamples.h) */
 	bool have_heap;
 	struct lifetimes lifetimes;	/* NEED_LIFETIMES: of the rows account's objects */

@@ -253,6 +253,19 @@ static uint32_t place_of_row_id(struct analysis *r, uint32_t id)
 }
 
 /*
+ * A call site's place found as it is first seen (--group-by dir's peak
+ * groups), kept so that it is placed (and counted) once.
+ */
+static uint32_t first_place_of(struct analysis *r, uint32_t id)
+{
+	r->first_place = xgrow_zeroed(r->first_place, &r->nfirst_place, id,
+				      sizeof(*r->first_place));
+	if (!r->first_place[id])
+		r->first_place[id] = place_of_row_id(r, id) + 1;
+	return r->first_place[id] - 1;
+}
+
+/*
  * Put every call site that allocated where its function is defined (or,
  * by origin, every origin key where its origin function is), and add its
  * bytes to that directory.
@@ -269,7 +282,8 @@ static void place_call_sites(struct analysis *r)
 		place[id] = DIR_NONE;
 		if (!s)
 			continue;
-		place[id] = place_of_row_id(r, id);
+		place[id] = !by_origin(r) && id < r->nfirst_place && r->first_place[id]
+			    ? r->first_place[id] - 1 : place_of_row_id(r, id);
 		dirtree_add_dynamic(&r->dirs, place[id], s->total_dynamic, s->current_dynamic,
 				    s->current_req);
 	}
@@ -1698,6 +1712,7 @@ void analysis_release(struct analysis *r)
 	symbols_release(&r->kallsyms);
 	free(r->shown_name);
 	free(r->series_name);
+	free(r->first_place);
 	trace_strings_release(&r->strings);
 	if (r->have_dirs)
 		dirtree_release(&r->dirs);
@@ -1758,7 +1773,7 @@ static uint32_t group_of_row_id(void *ctx, uint32_t id)
 	size_t len;
 
 	if (r->req->group_by == GROUP_DIR) {
-		len = dir_name_of_place(r, r->have_dirs ? place_of_row_id(r, id) : DIR_NONE, name,
+		len = dir_name_of_place(r, r->have_dirs ? first_place_of(r, id) : DIR_NONE, name,
 					sizeof(name));
 	} else {
 		if (by_origin(r))	/* the origins of the stacks seen so far */
