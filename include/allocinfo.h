@@ -102,12 +102,6 @@ void alloc_series_release(struct alloc_series *s);
 /* Does a file's first line (its first n bytes) say an allocinfo snapshot (or its time)? */
 bool allocinfo_is_snapshot(const unsigned char *head, size_t n);
 
-/*
- * Is path (not standard input) a file (plain or compressed) whose first
- * line is an allocinfo snapshot's, or a directory whose first file is one?
- * The command line's checks ask before anything is read.
- */
-bool allocinfo_path_is_snapshot(const char *path);
 
 /*
  * Every snapshot of an open input into s; name says it in messages. A

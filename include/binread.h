@@ -22,14 +22,12 @@
 
 #include "error.h"
 #include "text_reader.h"
+#include "formats.h"
 #include "symbols.h"
-
-#define TRACEDAT_MAGIC "\027\010\104tracing"
-#define PERFDATA_MAGIC "PERFILE2"
 
 enum binary_kind { BINARY_NONE, BINARY_TRACEDAT, BINARY_PERFDATA };
 
-/* What the first n bytes of a file say it is. */
+/* What the first n bytes of a file say it is, of the binary captures (formats.h). */
 enum binary_kind binary_kind_of(const unsigned char *head, size_t n);
 const char *binary_kind_name(enum binary_kind k);
 

@@ -30,6 +30,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "formats.h"
 #include "account.h"
 #include "binfile.h"
 #include "dbresults.h"
@@ -37,7 +38,6 @@
 #include "event.h"
 #include "text_parse.h"
 
-#define DB_MAGIC "TAKMEMDB"
 #define DB_MAJOR 3	/* 3: the results sections; 2 is read too */
 #define DB_MINOR 0
 

@@ -18,6 +18,7 @@
 #include "db.h"
 #include "error.h"
 #include "dirtree.h"
+#include "formats.h"
 #include "options.h"
 #include "outfile.h"
 #include "parseopt.h"
@@ -516,7 +517,7 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 	char list[256];
 	int status;
 
-	if (opts->req.log_path && allocinfo_path_is_snapshot(opts->req.log_path))
+	if (opts->req.log_path && input_kind_of_path(opts->req.log_path) == INPUT_ALLOCINFO)
 		return check_snapshot_combinations(cmd, opts);
 	if (opts->req.allocinfo_path && !opts->report_path[REPORT_ACCOUNT])
 		return po_usage_error(cmd, "%s", "--allocinfo adds allocinfo's figures to the "
@@ -689,8 +690,7 @@ static int take_the_log_argument(struct options *o, int n, char **args)
 /* -f DB: read as --db-file, which is what the user meant. */
 static int take_a_db_given_as_log(struct options *o)
 {
-	if (!o->req.log_path || strcmp(o->req.log_path, "-") == 0 ||
-	    !binfile_has_magic(o->req.log_path, DB_MAGIC))
+	if (!o->req.log_path || input_kind_of_path(o->req.log_path) != INPUT_DB)
 		return -1;
 	if (o->req.save_db)
 		return po_usage_error(&analyse_command, "--save-db saves the events of a log: "

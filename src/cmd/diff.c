@@ -24,6 +24,7 @@
 #include "allocreport.h"
 #include "engine.h"
 #include "callsite.h"
+#include "formats.h"
 #include "parseopt.h"
 #include "commands.h"
 #include "db.h"
@@ -134,7 +135,7 @@ static int check_snapshot_diff(const struct diff_options *d)
 	int i;
 
 	for (i = 0; i < 2; i++)
-		if (strcmp(d->paths[i], "-") && !allocinfo_path_is_snapshot(d->paths[i]))
+		if (strcmp(d->paths[i], "-") && input_kind_of_path(d->paths[i]) != INPUT_ALLOCINFO)
 			return diff_usage("'%s' is an allocinfo snapshot and '%s' is not: diff "
 					  "compares two of a kind", d->paths[!i], d->paths[i]);
 	if (!(SNAPSHOT_DIFF_GROUPS & (1u << d->group_by)))
@@ -281,8 +282,8 @@ static int parse_diff_options(int argc, char **argv, struct diff_options *d)
 	}
 	d->families = d->malloc_only ? FAMILY_MALLOC : d->cache_only ? FAMILY_CACHE : FAMILY_ALL;
 	if (status < 0 && !d->statics)
-		d->snapshots = allocinfo_path_is_snapshot(d->paths[0]) ||
-			       allocinfo_path_is_snapshot(d->paths[1]);
+		d->snapshots = input_kind_of_path(d->paths[0]) == INPUT_ALLOCINFO ||
+			       input_kind_of_path(d->paths[1]) == INPUT_ALLOCINFO;
 	if (status < 0)
 		status = check_diff_combinations(d);
 	if (status < 0)
@@ -318,19 +319,7 @@ struct places {
 
 static bool is_db_file(const char *path)
 {
-	char magic[sizeof(DB_MAGIC) - 1];
-	int fd;
-	bool db;
-
-	if (strcmp(path, "-") == 0)
-		return false;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;	/* opening it as a log will say why */
-	db = read(fd, magic, sizeof(magic)) == (ssize_t)sizeof(magic) &&
-	     memcmp(magic, DB_MAGIC, sizeof(magic)) == 0;
-	close(fd);
-	return db;
+	return input_kind_of_path(path) == INPUT_DB;	/* else opening it as a log says why */
 }
 
 static const char *side_name(int i)

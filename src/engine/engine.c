@@ -19,6 +19,7 @@
 
 #include "engine.h"
 #include "utf8.h"
+#include "formats.h"
 #include "testhook.h"
 #include "binread.h"
 #include "allocgroups.h"
@@ -1383,7 +1384,7 @@ static bool input_is_snapshot(struct analysis *r, struct ta_error *err, int *rc)
 	size_t n = 0;
 
 	*rc = input_peek(&r->input, head, sizeof(head), &n, err);
-	return *rc == 0 && allocinfo_is_snapshot(head, n);
+	return *rc == 0 && input_kind_of_head(head, n, false) == INPUT_ALLOCINFO;
 }
 
 /* --allocinfo: the snapshot put beside the log's account. */
@@ -1418,7 +1419,8 @@ static int read_log(struct analysis *r, struct ta_error *err)
 	if (r->req->live)
 		return read_live(r, err);
 	if (r->req->nmore_logs ||
-	    (is_directory(r->req->log_path) && allocinfo_path_is_snapshot(r->req->log_path)))
+	    (is_directory(r->req->log_path) &&
+	     input_kind_of_path(r->req->log_path) == INPUT_ALLOCINFO))
 		return read_snapshots(r, false, err);
 	kind = binary_input(r, &bin_fd);
 

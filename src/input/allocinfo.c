@@ -475,52 +475,6 @@ static int read_one_file(struct alloc_series *s, const char *path, struct ta_err
 	return rc;
 }
 
-static int not_hidden(const struct dirent *e);
-
-/* A directory whose first file (by name) is a snapshot is a series of them. */
-static bool directory_of_snapshots(const char *path)
-{
-	struct dirent **names;
-	struct stat st;
-	bool yes = false, found = false;
-	int n = scandir(path, &names, not_hidden, versionsort), i;
-
-	for (i = 0; i < n; i++) {
-		char file[4096];
-
-		snprintf(file, sizeof(file), "%s/%s", path, names[i]->d_name);
-		if (!found && stat(file, &st) == 0 && S_ISREG(st.st_mode)) {
-			found = true;
-			yes = allocinfo_path_is_snapshot(file);
-		}
-		free(names[i]);
-	}
-	if (n >= 0)
-		free(names);
-	return yes;
-}
-
-bool allocinfo_path_is_snapshot(const char *path)
-{
-	struct input in;
-	struct ta_error err;
-	unsigned char head[256];
-	struct stat st;
-	size_t got = 0;
-	bool yes;
-
-	if (strcmp(path, "-") == 0 || stat(path, &st) < 0)
-		return false;
-	if (S_ISDIR(st.st_mode))
-		return directory_of_snapshots(path);
-	if (!S_ISREG(st.st_mode) || input_open(&in, path, &err) < 0)
-		return false;
-	yes = input_peek(&in, head, sizeof(head), &got, &err) == 0 &&
-	      allocinfo_is_snapshot(head, got);
-	input_close(&in);
-	return yes;
-}
-
 static int not_hidden(const struct dirent *e)
 {
 	return e->d_name[0] != '.';

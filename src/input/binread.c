@@ -11,13 +11,14 @@
 
 enum binary_kind binary_kind_of(const unsigned char *head, size_t n)
 {
-	if (n >= sizeof(TRACEDAT_MAGIC) - 1 &&
-	    memcmp(head, TRACEDAT_MAGIC, sizeof(TRACEDAT_MAGIC) - 1) == 0)
+	switch (input_kind_of_head(head, n, false)) {
+	case INPUT_TRACEDAT:
 		return BINARY_TRACEDAT;
-	if (n >= sizeof(PERFDATA_MAGIC) - 1 &&
-	    memcmp(head, PERFDATA_MAGIC, sizeof(PERFDATA_MAGIC) - 1) == 0)
+	case INPUT_PERFDATA:
 		return BINARY_PERFDATA;
-	return BINARY_NONE;
+	default:
+		return BINARY_NONE;
+	}
 }
 
 const char *binary_kind_name(enum binary_kind k)
