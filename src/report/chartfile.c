@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -134,6 +135,46 @@ void chart_warm_up_end(void)
 	pthread_mutex_unlock(&warm_up.lock);
 }
 
+/*
+ * An SVG's surface ids ("surface71") as cairo numbers them: by every
+ * surface the process made before, so one chart's bytes depended on what
+ * else the run drew (a flame graph before the --html page's timeline).
+ * Numbered again by first appearance, 1, 2..., they are the chart's own.
+ */
+static void write_svg_numbered(FILE *f, const char *svg, size_t len)
+{
+	static const char word[] = "surface";
+	unsigned long seen[64];
+	size_t nseen = 0, i = 0;
+
+	while (i < len) {
+		const char *at = memmem(svg + i, len - i, word, sizeof(word) - 1);
+		size_t from, digits = 0, k;
+		unsigned long n = 0;
+
+		if (!at) {
+			fwrite(svg + i, 1, len - i, f);
+			return;
+		}
+		from = (size_t)(at - svg) + sizeof(word) - 1;
+		while (from + digits < len && svg[from + digits] >= '0' && svg[from + digits] <= '9' &&
+		       digits < 9)
+			n = n * 10 + (unsigned long)(svg[from + digits++] - '0');
+		fwrite(svg + i, 1, from - i, f);
+		i = from + digits;
+		if (!digits)
+			continue;
+		for (k = 0; k < nseen && seen[k] != n; k++)
+			;
+		if (k == nseen && nseen < sizeof(seen) / sizeof(seen[0]))
+			seen[nseen++] = n;
+		if (k < nseen)
+			fprintf(f, "%zu", k + 1);
+		else	/* more surfaces than a chart of ours makes: as cairo said */
+			fprintf(f, "%lu", n);
+	}
+}
+
 int chart_render(enum chart_format fmt, double width, double height,
 		 void (*draw)(cairo_t *cr, void *ctx), void *ctx, const char *path, FILE *f,
 		 struct ta_error *err)
@@ -142,10 +183,14 @@ int chart_render(enum chart_format fmt, double width, double height,
 	cairo_surface_t *surface;
 	cairo_t *cr;
 	cairo_status_t status;
+	char *svg = NULL;
+	size_t svg_len = 0;
 
 	chart_warm_up_end();
 	if (cairo_library_load(err))
 		return -1;
+	if (fmt == CHART_SVG)	/* into memory first: its ids numbered again (write_svg_numbered) */
+		sink.f = xopen_memstream(&svg, &svg_len);
 	surface = create_surface(fmt, width, height, &sink);
 	cr = cairo_create(surface);
 	draw(cr, ctx);
@@ -157,6 +202,16 @@ int chart_render(enum chart_format fmt, double width, double height,
 	if (status == CAIRO_STATUS_SUCCESS)
 		status = cairo_surface_status(surface);
 	cairo_surface_destroy(surface);
+	if (fmt == CHART_SVG) {
+		fclose(sink.f);
+		if (status == CAIRO_STATUS_SUCCESS && !sink.error) {
+			errno = 0;
+			write_svg_numbered(f, svg, svg_len);
+			if (ferror(f))
+				sink.error = errno ? errno : EIO;
+		}
+		free(svg);
+	}
 	if (sink.error)
 		return error_set_errno(err, sink.error, "cannot write '%s'", path);
 	if (status != CAIRO_STATUS_SUCCESS)
