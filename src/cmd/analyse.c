@@ -700,6 +700,38 @@ static int take_a_db_given_as_log(struct options *o)
 	return -1;
 }
 
+/*
+ * --reports-helper (as --completion-helper): the report table, a line per
+ * report, "NAME OPTION SHAPE NEEDS SNAPSHOTS|-" (NEEDS: tree, log or -),
+ * for the tests that name every report: they take the list from here, not
+ * from a copy of it.
+ */
+static int print_reports(void)
+{
+	static const char *const shapes[] = {
+		[SHAPE_TABLES] = "tables", [SHAPE_CHART] = "chart",
+		[SHAPE_CHART_OR_DATA] = "chart-or-data", [SHAPE_OWN] = "own",
+	};
+	char option[64], name[64], *p;
+	int id;
+
+	for (id = 0; id < REPORT_COUNT; id++) {
+		const struct report_decl *d = &report_table[id];
+
+		snprintf(name, sizeof(name), "%s", d->name);
+		while ((p = strchr(name, ' ')))	/* one field: "flame-graph" */
+			*p = '-';
+		if (d->short_name)
+			snprintf(option, sizeof(option), "-%c", d->short_name);
+		else
+			snprintf(option, sizeof(option), "--%s", d->long_name);
+		printf("%s %s %s %s %s\n", name, option, shapes[d->shape],
+		       d->requires & REQUIRES_TREE ? "tree" : d->requires & REQUIRES_LOG ? "log" : "-",
+		       report_of_snapshots((enum report_id)id) ? "snapshots" : "-");
+	}
+	return EXIT_OK;
+}
+
 int cmd_analyse(int argc, char **argv)
 {
 	struct analysis_args args;
@@ -707,6 +739,8 @@ int cmd_analyse(int argc, char **argv)
 	struct ta_error err;
 	int status, rest;
 
+	if (argc == 2 && strcmp(argv[1], "--reports-helper") == 0)
+		return print_reports();
 	analysis_args_init(&args);
 	table = analysis_option_table(&args, false);
 	status = po_parse(&analyse_command, table, argc, argv, &rest);

@@ -308,17 +308,18 @@ PY
 	done
 }
 
-# every_report PREFIX LOG [options]: each report a log gives into PREFIX.NAME
-ALL_REPORTS="summary outstanding peak lifetimes growth page pprof timeline html perfetto account stats"
+# every report a log gives without a tree, from the report table itself
+# (trace_analyze --reports-helper: NAME OPTION SHAPE NEEDS SNAPSHOTS)
+ALL_REPORTS=$("$TA" --reports-helper | awk '$4 != "tree" { print $1 }' | tr '\n' ' ')
+# report_option NAME PREFIX: its option and a file PREFIX.NAME[.ext] of its shape
 report_option() {
-	case $1 in
-	account) echo "-c $2.account" ;;
-	timeline) echo "--timeline $2.timeline.csv" ;;
-	*) echo "--$1 $2.$1" ;;
-	esac
+	"$TA" --reports-helper | awk -v r="$1" -v p="$2" '$1 == r {
+		ext = $3 == "chart" ? ".png" : $3 == "chart-or-data" ? ".csv" : ""
+		print $2, p "." r ext }'
 }
 
 @test "a report's numbers are the same asked alone or beside every other report" {
+	[ "$(echo $ALL_REPORTS | wc -w)" -ge 15 ]	# the table read, not nothing
 	# growth, asked alone, once read a timeline without the page events' times, and
 	# --outstanding's suspects a timeline without the caches' names (reclaimable or not)
 	cd "$BATS_TEST_TMPDIR"
@@ -330,8 +331,8 @@ report_option() {
 		for r in $ALL_REPORTS; do
 			# shellcheck disable=SC2046
 			"$TA" -q -f "$log" $(report_option "$r" one)
-			f=$r; [ "$r" = timeline ] && f=timeline.csv
-			cmp "one.$f" "all.$f" || { echo "$log: $r differs"; return 1; }
+			f=$(report_option "$r" one | cut -d' ' -f2)
+			cmp "$f" "all.${f#one.}" || { echo "$log: $r differs"; return 1; }
 		done
 	done
 }
