@@ -221,6 +221,7 @@ void binfile_abort(struct binfile_writer *w)
 	memset(w, 0, sizeof(*w));
 	w->out.fd = -1;
 	w->out.slot = -1;
+	w->out.lock_fd = -1;	/* nothing open: a second abort closes nothing */
 }
 
 bool binfile_has_magic(const char *path, const char *magic)
