@@ -38,6 +38,10 @@ struct binread_config {
 	const struct symbol_table *syms;	/* -k/System.map (or --kallsyms alone), or NULL */
 	const struct symbol_table *kallsyms;	/* --kallsyms after System.map, or NULL */
 	bool running_kallsyms;		/* perf.data: /proc/kallsyms may be used if it matches */
+	/* trace.dat: a /proc/modules saved with it (--modules), for its own kallsyms, or NULL */
+	const char *modules_text;
+	size_t modules_len;
+	const char *modules_path;
 	bool salvage;			/* perf.data a killed perf record left: read what is whole,
 					   with the running kernel's event formats */
 	bool usec_timestamps;		/* cut to microseconds, as the text forms print them

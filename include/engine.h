@@ -70,6 +70,8 @@ struct analysis {
 	bool have_lifetimes;
 	struct symbol_table syms;	/* System.map (-k, --system-map), else --kallsyms */
 	struct symbol_table kallsyms;	/* --kallsyms, when System.map came first */
+	char *modules_text;		/* --modules, read: for a trace.dat's own kallsyms too */
+	size_t modules_len;
 	struct binread_facts binary;	/* of a trace.dat or perf.data read */
 	bool have_binary;
 	char *map_path;		/* System.map actually used, or NULL */

@@ -68,6 +68,9 @@ const char *test_slab_dir(void);
  * or TA_TEST_ALLOCINFO when a test sets it (a saved snapshot, so that a
  * kernel without the profiler can be tested).
  */
+/* The /proc/modules record saves beside a trace.dat (TA_TEST_MODULES). */
+const char *test_modules_path(void);
+
 const char *test_allocinfo_path(void);
 
 #endif

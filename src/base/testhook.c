@@ -64,6 +64,13 @@ const char *test_slab_dir(void)
 	return v && *v ? v : "/sys/kernel/slab";
 }
 
+const char *test_modules_path(void)
+{
+	const char *v = getenv("TA_TEST_MODULES");
+
+	return v && *v ? v : "/proc/modules";
+}
+
 const char *test_allocinfo_path(void)
 {
 	const char *v = getenv("TA_TEST_ALLOCINFO");

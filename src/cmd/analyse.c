@@ -528,9 +528,11 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 		return po_usage_error(cmd, "--allocinfo compares by function (--group-by callsite "
 				      "or function), module or dir, not %s",
 				      po_group_names[opts->req.group_by]);
-	if (opts->req.modules_path && !opts->req.kallsyms_path)
+	if (opts->req.modules_path && !opts->req.kallsyms_path &&
+	    !(opts->req.log_path && input_kind_of_path(opts->req.log_path) == INPUT_TRACEDAT))
 		return po_usage_error(cmd, "%s", "--modules says where the modules of a saved kallsyms "
-				      "lay: give that kallsyms too (--kallsyms FILE)");
+				      "lay: give that kallsyms too (--kallsyms FILE), or a trace.dat, "
+				      "whose kallsyms are inside it");
 	if (opts->req.allocinfo_path) {
 		const char *which = beside_refuses(&opts->req);
 

@@ -372,6 +372,49 @@ static size_t log_item(void *ctx, const struct capture_item *it)
 }
 
 /*
+ * A trace.dat's kallsyms name module symbols; LOG.modules beside it, a
+ * copy of /proc/modules taken as they are, says where each module lay, so
+ * that reading it with --modules names an address after a module only
+ * inside it. None when no module is loaded. A failure is said, not fatal:
+ * the trace.dat is whole without it.
+ */
+static void save_modules_beside(struct recording *r)
+{
+	char path[4096 + 16], buf[1 << 16];
+	struct ta_error err;
+	struct outfile out;
+	int fd = open(test_modules_path(), O_RDONLY | O_CLOEXEC), rc = 0;
+	size_t total = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return;
+	snprintf(path, sizeof(path), "%s.modules", r->args->log_path);
+	if (outfile_open(&out, path, &err) < 0) {
+		close(fd);
+		warn("%s", err.msg);
+		return;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = error_set_errno(&err, errno, "cannot read '%s'", test_modules_path());
+			break;
+		}
+		fwrite(buf, 1, (size_t)n, outfile_stream(&out));
+		total += (size_t)n;
+	}
+	close(fd);
+	if (rc == 0 && !total) {	/* no module loaded: nothing to place */
+		outfile_abort(&out);
+		return;
+	}
+	if (outfile_finish(&out, rc, &err) < 0)
+		warn("%s", err.msg);
+}
+
+/*
  * The engine's on_end, once the capture is drained: the log's last text
  * and its trailer written, the per-CPU stats read, the instances removed
  * (before any report is written).
@@ -394,6 +437,8 @@ static int end_of_capture(void *ctx, const char **trailer, struct ta_error *err)
 		if (!atomic_load(&r->log_stopped) && dat_writer_finish(r->dat, r->log.fd, &e) < 0) {
 			dat_failed(r, errno, &e);
 			log_failed(r, &e);
+		} else if (!atomic_load(&r->log_stopped)) {
+			save_modules_beside(r);
 		}
 		return 0;
 	}

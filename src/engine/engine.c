@@ -1024,6 +1024,9 @@ static int read_binary(struct analysis *r, int fd, enum binary_kind kind, struct
 
 	binary_symbols(r, &cfg);
 	cfg.salvage = r->req->salvage;
+	cfg.modules_text = r->modules_text;
+	cfg.modules_len = r->modules_len;
+	cfg.modules_path = r->req->modules_path;
 	if (start_saving(r, err) < 0)
 		return -1;
 	rc = binread(fd, kind, &cfg, &r->read, &r->binary, err);
@@ -1714,6 +1717,7 @@ void analysis_release(struct analysis *r)
 	symbols_release(&r->kallsyms);
 	free(r->shown_name);
 	free(r->series_name);
+	free(r->modules_text);
 	free(r->first_place);
 	trace_strings_release(&r->strings);
 	if (r->have_dirs)
@@ -1881,8 +1885,20 @@ static int load_modules(struct analysis *a, struct ta_error *err)
 		rc = symbols_parse_modules(&a->syms, text, len, path, err);
 	if (rc == 0 && a->kallsyms.count)
 		rc = symbols_parse_modules(&a->kallsyms, text, len, path, err);
-	free(text);
-	return rc;
+	if (rc == 0 && !a->syms.count && !a->kallsyms.count) {	/* a trace.dat's: checked now */
+		struct symbol_table check;
+
+		symbols_init(&check);
+		rc = symbols_parse_modules(&check, text, len, path, err);
+		symbols_release(&check);
+	}
+	if (rc < 0) {
+		free(text);
+		return -1;
+	}
+	a->modules_text = text;	/* a trace.dat's own kallsyms take it as they are read */
+	a->modules_len = len;
+	return 0;
 }
 
 /* -k, --system-map, --kallsyms: the tree (walked or from its index), its directories. */

@@ -339,6 +339,9 @@ int tracedat_read(int fd, const struct binread_config *cfg, struct read_result *
 		}
 		tep = tracecmd_get_tep(handle);
 	}
+	if (cfg->modules_text && r.file_syms.count)	/* checked as it was loaded */
+		(void)symbols_parse_modules(&r.file_syms, cfg->modules_text, cfg->modules_len,
+					    cfg->modules_path, err);
 	r.cfg = cfg;
 	r.out = out;
 	r.facts = facts;

@@ -318,3 +318,17 @@ for r in sorted(csv.DictReader(open(sys.argv[1])), key=lambda r: r["key"]):
 	[ "$(jq -r '[.callers[].key | select(endswith(" [fakemod]") | not)] | length' p.json)" = 0 ]
 	[ "$(jq '.totals.allocs' p.json)" -gt 0 ]
 }
+
+@test "--modules with a trace.dat: read for its own kallsyms; a file that is no /proc/modules refused by its line; with a text log it needs --kallsyms" {
+	"$TA" -q -f "$FIX/small-stacks.dat" --modules "$FIX/modules-6.12.txt" -c with.txt
+	"$TA" -q -f "$FIX/small-stacks.dat" -c without.txt
+	cmp with.txt without.txt	# its kallsyms name no module symbol
+	printf 'ext4 1 0 - Live 0x0\nnot a modules line\n' > bad.modules
+	run "$TA" -q -f "$FIX/small-stacks.dat" --modules bad.modules -c x.txt
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: bad.modules:2: not a /proc/modules line ('name size refs deps state 0xaddress')" ]
+	[ ! -e x.txt ]
+	run "$TA" -q -f "$FIX/trace-pipe-6.18.log" --modules "$FIX/modules-6.12.txt" -c x.txt
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: --modules says where the modules of a saved kallsyms lay: give that kallsyms too (--kallsyms FILE), or a trace.dat, whose kallsyms are inside it" ]
+}

@@ -708,3 +708,15 @@ PY
 	[[ "$output" != *"no header: the log does not say whether events were dropped"* ]]
 	[[ "$output" == *"ring buffer:            "*"entries-in-buffer/entries-written: "* ]]
 }
+
+@test "record -o FILE.dat saves /proc/modules beside it as FILE.dat.modules, which --modules reads back with the trace.dat's own kallsyms" {
+	# this kernel may have no modules: a saved 6.12 /proc/modules stands for it
+	TA_TEST_MODULES="$FIX/modules-6.12.txt" "$TA" record -q -o k.dat -- "$PIPES" 20
+	cmp "$FIX/modules-6.12.txt" k.dat.modules
+	"$TA" -q -f k.dat --modules k.dat.modules -c with.csv --format csv
+	"$TA" -q -f k.dat -c without.csv --format csv
+	cmp with.csv without.csv	# this kernel's symbols lie in none of those modules
+	# a text log says its call sites' names: no modules file beside it
+	"$TA" record -q -o k.log -- "$PIPES" 5
+	[ ! -e k.log.modules ]
+}
