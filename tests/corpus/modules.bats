@@ -137,5 +137,5 @@ PY
 	# alone it bounds nothing: a usage error, not a silent no-op
 	run "$TA" -f "$MODS/workload-kmem.log.xz" --modules "$MODS/modules-B.txt" -c /dev/null
 	[ "$status" -eq 2 ]
-	[ "${lines[0]}" = "trace_analyze: error: --modules says where the modules of a saved kallsyms lay: give that kallsyms too (--kallsyms FILE)" ]
+	[ "${lines[0]}" = "trace_analyze: error: --modules says where the modules of a saved kallsyms lay: give that kallsyms too (--kallsyms FILE), or a trace.dat, whose kallsyms are inside it" ]
 }
