@@ -58,8 +58,9 @@ LDLIBS  += $(EXPORTED) -lxxhash $(PKG_LIBS) -lm -lpthread
 
 BUILD   := build
 # src/ is grouped by stage (docs/HACKING.md): base kernel input analysis store
-# capture engine report cmd; include/ holds every module's interface.
-SRCS    := $(wildcard src/*/*.c)
+# capture engine report cmd, a stage's parts in folders of their own (src/input/
+# by format); include/ holds every module's interface.
+SRCS    := $(wildcard src/*/*.c src/*/*/*.c)
 LIB_SRCS := $(filter-out src/cmd/main.c src/cmd/analyse.c src/cmd/diff.c src/cmd/check.c \
 		src/cmd/record.c src/cmd/top.c,$(SRCS))
 # generated C, linked into every build: pprof's profile.proto and the

@@ -24,7 +24,8 @@ def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "build/obj"
     src = os.path.join(root, "..", "..", "src")
     # the objects of today's sources (a renamed file's old object may linger in build/)
-    objs = sorted(o for o in glob.glob(os.path.join(root, "*", "*.o"))
+    objs = sorted(o for o in glob.glob(os.path.join(root, "*", "*.o")) +
+                  glob.glob(os.path.join(root, "*", "*", "*.o"))
                   if os.sep + "gen" + os.sep not in o and
                   os.path.exists(os.path.join(src, os.path.relpath(o, root)[:-2] + ".c")))
     name = {o: os.path.relpath(o, root)[:-2] + ".c" for o in objs}

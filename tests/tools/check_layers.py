@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """check_layers.py [ROOT]: no file of src/ or include/ includes a header of a
-stage above its own (docs/HACKING.md draws the stages). A header's stage is
-the folder of the .c of its name; the few headers without one are listed
+stage above its own (docs/HACKING.md draws the stages). A source's stage is
+its folder under src/ (src/input/text/text_parse.c is input's); a header's
+is that of the .c of its name; the few headers without one are listed
 here. Prints each include that points up and exits 1, or says how many
 includes it checked."""
 import glob
@@ -17,10 +18,13 @@ NO_SOURCE = {"options.h": "report", "request.h": "engine", "capture.h": "capture
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "."
     home = dict(NO_SOURCE)
-    for c in glob.glob(os.path.join(root, "src/*/*.c")):
-        home[os.path.basename(c)[:-2] + ".h"] = c.split(os.sep)[-2]
+    sources = glob.glob(os.path.join(root, "src/*/*.c")) + glob.glob(os.path.join(root, "src/*/*/*.c"))
+    # a source's stage is the folder under src/ (src/input/text/x.c: input)
+    stage_of = {c: os.path.relpath(c, os.path.join(root, "src")).split(os.sep)[0] for c in sources}
+    for c in sources:
+        home[os.path.basename(c)[:-2] + ".h"] = stage_of[c]
     rank = {d: i for i, d in enumerate(ORDER)}
-    files = [(c, c.split(os.sep)[-2]) for c in glob.glob(os.path.join(root, "src/*/*.c"))]
+    files = [(c, stage_of[c]) for c in sources]
     files += [(h, home.get(os.path.basename(h))) for h in glob.glob(os.path.join(root, "include/*.h"))]
     bad, checked = [], 0
     for path, stage in files:
