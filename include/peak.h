@@ -59,7 +59,6 @@ struct peak_watch {
 	struct peak_grouping grouping;	/* no group_of: every id is a group of its own */
 	struct peak_group *groups;
 	uint32_t ngroups;		/* room for (grown as ids are grouped) */
-	uint32_t grouped_as;		/* the grouping's tag (a --group-by), for a DB */
 };
 
 /* A watcher of the peak; with at_set, also of the moment at_ns. */

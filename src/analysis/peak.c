@@ -109,15 +109,13 @@ void peak_watch_finish(struct peak_watch *w)
 		take_the_moment(w);
 }
 
-void peak_watch_row(const struct peak_watch *w, uint32_t id, uint64_t *bytes,
-		    uint64_t *objects)
+/* What row id held at the peak: saved if it changed since, else what it holds now. */
+static void held_at_peak(const struct peak_watch *w, uint32_t id, uint64_t *bytes,
+			 uint64_t *objects)
 {
 	const struct peak_row *r = id < w->nrows ? &w->rows[id] : NULL;
 
-	if (w->at_set) {
-		*bytes = id < w->at_nrows ? w->at_bytes[id] : 0;
-		*objects = id < w->at_nrows ? w->at_objects[id] : 0;
-	} else if (!r) {
+	if (!r) {
 		*bytes = *objects = 0;
 	} else if (r->gen == w->gen && w->gen) {	/* changed since the peak */
 		*bytes = r->saved_bytes;
@@ -128,13 +126,23 @@ void peak_watch_row(const struct peak_watch *w, uint32_t id, uint64_t *bytes,
 	}
 }
 
+void peak_watch_row(const struct peak_watch *w, uint32_t id, uint64_t *bytes,
+		    uint64_t *objects)
+{
+	if (!w->at_set) {
+		held_at_peak(w, id, bytes, objects);
+		return;
+	}
+	*bytes = id < w->at_nrows ? w->at_bytes[id] : 0;
+	*objects = id < w->at_nrows ? w->at_objects[id] : 0;
+}
+
 uint64_t peak_watch_row_at_peak(const struct peak_watch *w, uint32_t id)
 {
-	const struct peak_row *r = id < w->nrows ? &w->rows[id] : NULL;
+	uint64_t bytes, objects;
 
-	if (!r)
-		return 0;
-	return r->gen == w->gen && w->gen ? r->saved_bytes : r->bytes;
+	held_at_peak(w, id, &bytes, &objects);
+	return bytes;
 }
 
 /* How many of a group's ids changed, by group: counted once over the ids. */

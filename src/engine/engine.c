@@ -1768,8 +1768,9 @@ static void prepare_timeline(struct analysis *r)
  * The peak watcher's group of a row id: the name its row has, as the id
  * is first seen, so that a merged row's peak is its own (peak.h); by
  * directory, the call site is placed then (the places are made after the
- * log); by origin, the new stacks' origins are found then. Names that come later (a binary capture's own symbols) may group
- * otherwise: the reports check (peak_watch_row_peaks).
+ * log); by origin, the new stacks' origins are found then. Names that
+ * come later (a binary capture's own symbols) may group otherwise: the
+ * reports check (peak_watch_row_peaks).
  */
 static uint32_t group_of_row_id(void *ctx, uint32_t id)
 {
@@ -1808,7 +1809,6 @@ static void prepare_peak(struct analysis *r)
 	strtab_init(&r->peak_groups);
 	r->peak.grouping.group_of = group_of_row_id;
 	r->peak.grouping.ctx = r;
-	r->peak.grouped_as = (uint32_t)r->req->group_by;
 	account_watch(rows, &r->peak);
 	r->have_peak = true;
 	if (r->req->needs & NEED_HEAP_SAMPLES) {	/* told every change the peak is */
@@ -2103,14 +2103,11 @@ int analysis_read(struct analysis *a, struct ta_error *err)
 
 const char *analysis_log_name(const struct analysis *a)
 {
-	const char *slash;
-
 	if (a->series_name)
 		return a->series_name;
 	if (!a->facts.log_name)
 		return NULL;
 	if (strcmp(a->facts.log_name, "standard input") == 0)
 		return "standard input";
-	slash = strrchr(a->facts.log_name, '/');
-	return slash ? slash + 1 : a->facts.log_name;
+	return base_name(a->facts.log_name);
 }

@@ -27,8 +27,7 @@ static bool is_db(const unsigned char *head, size_t n)
 
 static bool is_tracedat(const unsigned char *head, size_t n)
 {
-	return n >= sizeof(TRACEDAT_MAGIC) - 1 &&
-	       memcmp(head, TRACEDAT_MAGIC, sizeof(TRACEDAT_MAGIC) - 1) == 0;
+	return starts_with(head, n, TRACEDAT_MAGIC);
 }
 
 static bool is_perfdata(const unsigned char *head, size_t n)

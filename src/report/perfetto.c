@@ -599,6 +599,5 @@ int perfetto_write(FILE *f, const struct perfetto_source *src, struct ta_error *
 	free(w.buf);
 	strtab_release(&w.text);
 	strtab_release(&names);
-	(void)err;	/* a write that failed is the output file's to say (outfile.h): its name, why */
-	return 0;
+	return 0;	/* a write that failed is the output file's to say (outfile.h): name, why */
 }

@@ -54,7 +54,6 @@ static void timeline_rows_of(const struct analysis *r, struct timeline_rows *row
 			     enum rows_use use)
 {
 	const struct peak_watch *watch = r->have_peak && use != ROWS_TO_JUDGE ? &r->peak : NULL;
-
 	struct row_filter kept, keys;
 	struct alloc_namer an;
 	struct namers n;

@@ -135,7 +135,7 @@ static void take_row_peaks(struct timeline_rows *rows, const struct peak_watch *
 		peak_watch_row_peaks(w, row_of, nkeys, nnames, exact);
 	}
 	for (r = 0; r < nnames; r++) {
-		if (exact && exact[r].exact) {	/* a row that held nothing: the first sample's time */
+		if (exact && exact[r].exact) {	/* one that held nothing: at the first sample */
 			peak[r] = (double)exact[r].bytes;
 			peak_ns[r] = exact[r].bytes || !n ? exact[r].ns : ts[0];
 			continue;

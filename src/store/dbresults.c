@@ -207,7 +207,7 @@ static void put_peak_part(struct blob *b, const struct db_results *r)
 {
 	const struct peak_watch *w = r->peak;
 	uint64_t scalars[] = { w->live, w->objects, w->peak_bytes, w->peak_objects, w->peak_ns,
-			       w->gen, w->grouped_as };
+			       w->gen };
 
 	put(b, scalars, sizeof(scalars));
 	put_array(b, w->rows, rows_used(w->rows, w->nrows, sizeof(*w->rows)), sizeof(*w->rows));
@@ -614,7 +614,7 @@ static bool take_reclaim(struct cursor *c, struct reclaim_counts *r,
 
 static bool take_peak(struct cursor *c, struct peak_watch *w, uint32_t nrows)
 {
-	uint64_t v[7];
+	uint64_t v[6];
 	uint32_t i;
 
 	if (!take_into(c, v, sizeof(v)))
@@ -625,7 +625,6 @@ static bool take_peak(struct cursor *c, struct peak_watch *w, uint32_t nrows)
 	w->peak_objects = v[3];
 	w->peak_ns = v[4];
 	w->gen = (uint32_t)v[5];
-	w->grouped_as = (uint32_t)v[6];
 	w->rows = take_array(c, sizeof(*w->rows), UINT32_MAX, &w->nrows);
 	w->groups = take_array(c, sizeof(*w->groups), UINT32_MAX, &w->ngroups);
 	if (c->problem || !rows_within(c, w->rows, w->nrows, sizeof(*w->rows), nrows))
