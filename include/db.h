@@ -16,9 +16,10 @@
  *    9-11          the account of all slab events, of --malloc and of
  *                  --cache: struct db_account then struct site_stats per
  *                  call-site id
- *    1 << 24 ...   RESULTS: the analyses' state at the end of the log, for
- *                  the reports that would replay every event (dbresults.h);
- *                  kept when the run that saved the DB read the whole log
+ *    1 << 24 ...   PARTS: the analysis passes' state at the end of the log,
+ *                  a part per pass that stores one, named and versioned by
+ *                  it, and their directory (dbparts.h); kept when the run
+ *                  that saved the DB read the whole log
  * Every section is checksummed on opening, so no number ever comes from a
  * damaged file. Loading maps the file; records are fixed-size structs read
  * in place, never parsed.
@@ -33,7 +34,7 @@
 #include "formats.h"
 #include "account.h"
 #include "binfile.h"
-#include "dbresults.h"
+#include "dbparts.h"
 #include "error.h"
 #include "event.h"
 #include "text_parse.h"
@@ -76,7 +77,7 @@ int db_writer_finish(struct db_writer *w, const char *source, const struct trace
 		     const struct parse_stats *stats, const struct trace_header *header,
 		     const struct db_input_facts *facts, const struct db_capture_facts *capture,
 		     uint64_t reordered, const struct account *run_account, unsigned families,
-		     const struct db_results *results, struct ta_error *err);
+		     const struct db_part *parts, size_t nparts, struct ta_error *err);
 
 /* Give up (on an error elsewhere): nothing is left under the final name. */
 void db_writer_abort(struct db_writer *w);
@@ -108,18 +109,25 @@ void db_close(struct db *db);
 int db_load_account(struct db *db, unsigned families, uint32_t ncall_sites,
 		    struct account *a, struct ta_error *err);
 
+/* Which parts of the passes' state the DB keeps (dbparts.h); -1 with err. */
+int db_parts_kept_by(struct db *db, enum db_parts_kept *kept, struct ta_error *err);
+
 /*
- * The analyses' state the DB keeps (dbresults.h) into into's parts: 1
- * done, 0 when it keeps none a run of this build can take (replay), -1
- * with err when it is damaged.
+ * The part a pass named name kept: 1 with its bytes, version and sizes;
+ * 0 when the DB keeps none so named; -1 with err when it is damaged.
  */
-int db_load_results(struct db *db, const struct db_results *into,
-		    const struct trace_strings *strings, struct ta_error *err);
+int db_find_part(struct db *db, const char *name, uint32_t *version,
+		 uint32_t sizes[DB_PART_SIZES], const void **data, size_t *len,
+		 struct ta_error *err);
 
 /* Check the events' checksums (db_replay does it first). */
 int db_check_events(struct db *db, struct ta_error *err);
 
-/* Check every section's checksum, every account section and every event record. */
+/*
+ * Check every section's checksum, every account section and every event
+ * record (what the passes' parts hold is theirs to check: the engine's
+ * analysis_check_db_parts).
+ */
 int db_check_all(struct db *db, const struct trace_strings *strings, struct ta_error *err);
 
 /* Hand every saved event to fn, in log order (strings: as db_open filled them). */

@@ -25,6 +25,7 @@
 #include "input.h"
 #include "ktree.h"
 #include "origins.h"
+#include "pass.h"
 #include "losses.h"
 #include "pages.h"
 #include "peak.h"
@@ -50,6 +51,11 @@ struct log_facts {
 
 struct analysis {
 	const struct analysis_request *req;
+	uint32_t passes_on;		/* 1 << enum pass_id: the passes running (pass.h) */
+	void *pass_state[PASS_COUNT];	/* a pass's own state (its .state_size), or NULL */
+	/* the running passes' hooks, in the table's order (pass.h) */
+	pass_event_fn *every[PASS_COUNT], *before[PASS_COUNT], *on_event[PASS_COUNT];
+	unsigned nevery, nbefore, non_event;
 	const struct analysis_request *asked;	/* the request as made: what the run reports */
 	struct analysis_request saving_req;	/* --save-db: that, and what the DB keeps */
 	struct trace_strings strings;
@@ -60,14 +66,11 @@ struct analysis {
 	bool have_order_live;
 	struct loss_windows losses;	/* when events were lost (losses.h) */
 	struct peak_watch peak;		/* NEED_PEAK: the rows account's peak (peak.h) */
-	bool have_peak;
 	struct strtab peak_groups;	/* the peak's groups: the rows' names as first seen */
 	uint32_t *first_place;		/* --group-by dir: 1 + a call site's place, found then */
 	uint32_t nfirst_place;
 	struct heap_samples heap;	/* NEED_HEAP_SAMPLES: the heap over time (heapsamples.h) */
-	bool have_heap;
 	struct lifetimes lifetimes;	/* NEED_LIFETIMES: of the rows account's objects */
-	bool have_lifetimes;
 	struct symbol_table syms;	/* System.map (-k, --system-map), else --kallsyms */
 	struct symbol_table kallsyms;	/* --kallsyms, when System.map came first */
 	char *modules_text;		/* --modules, read: for a trace.dat's own kallsyms too */
@@ -89,12 +92,10 @@ struct analysis {
 	struct callchains chains;	/* what stack frames mean */
 	struct origin_keys keys;	/* (call site, stack) of allocations */
 	struct account by_key;	/* the allocations counted by origin key */
-	bool have_keys;
 	/* --group-by cache, size-class, comm, pid, gfp: the keys' names, their account */
 	struct strtab cache_keys;
 	struct account by_cache;
 	enum event_key cache_key;	/* what those keys are */
-	bool have_caches;
 	struct db db;		/* --db-file */
 	bool have_db;
 	struct db_writer *saving;	/* --save-db */
@@ -102,11 +103,8 @@ struct analysis {
 	bool save_failed;
 	struct log_facts facts;	/* of the log read, or of the one the DB was made from */
 	struct findings findings;	/* --summary */
-	bool have_findings;
 	struct page_stats pages;	/* --page */
-	bool have_pages;
 	struct timeline timeline;	/* --timeline, --html; growth for --summary, --outstanding */
-	bool have_timeline;
 	struct reclaim_counts reclaim;	/* with the timeline: allocations from reclaimable caches */
 	uint64_t first_ns, last_ns;	/* timestamps of the events counted */
 	uint64_t log_first_ns, log_last_ns;	/* with --time or --peak-at: of every event read */
@@ -138,6 +136,27 @@ struct namers {
 	struct row_namer namer;
 };
 
+/* Does the run have pass id running? */
+static inline bool analysis_runs(const struct analysis *a, enum pass_id id)
+{
+	return a->passes_on >> id & 1;
+}
+
+/* Pass id's own state (pass.h: .state_size), or NULL when it is not running. */
+static inline void *analysis_pass_state(const struct analysis *a, enum pass_id id)
+{
+	return a->pass_state[id];
+}
+
+/* The peak watcher's group of a row id (peak_pass.c): its row's name as first seen. */
+uint32_t analysis_peak_group(void *ctx, uint32_t id);
+
+/*
+ * The parts of the passes' state a DB keeps (dbparts.h), each read and
+ * checked as a run would take it: 0, or -1 with err naming the damage.
+ */
+int analysis_check_db_parts(const char *db_path, struct ta_error *err);
+
 void analysis_init(struct analysis *a, const struct analysis_request *req);
 void analysis_release(struct analysis *a);
 
@@ -147,19 +166,15 @@ int analysis_load_kernel(struct analysis *a, struct ta_error *err);
 /* -f or --db-file: every event through the accounts; warnings on stderr. */
 int analysis_read(struct analysis *a, struct ta_error *err);
 
+/* Are the rows origins (--group-by origin): the account by origin key? */
+static inline bool analysis_by_origin(const struct analysis *a)
+{
+	return a->req->group_by == GROUP_ORIGIN;
+}
+
 /* The account the rows come from, for req->group_by, and how they are named. */
 const struct account *analysis_rows_account(const struct analysis *a, struct namers *n);
 
-/*
- * -b as the reports that read live allocations apply it: the ids of the
- * rows' account (rows) and of the account by origin key (keys) placed
- * under the branch; both keep everything without -b.
- */
-void analysis_branch_filters(const struct analysis *a, struct row_filter *rows,
-			     struct row_filter *keys);
-
-/* The rows of the account as -c lists them: grouped, sorted, placed, cut to -b. */
-void analysis_rows(const struct analysis *a, struct account_rows *rows);
 
 /* Does the request need the summary's findings? */
 bool analysis_needs_findings(const struct analysis_request *q);

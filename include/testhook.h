@@ -37,9 +37,16 @@ int test_linescan(void);
 /*
  * TA_TEST_NO_REPLAY=1: reading a DB's events one by one is an error
  * ("replayed"), so that a test shows which runs take the report data the
- * DB keeps (dbresults.h) rather than timing them. Unset: false.
+ * DB keeps (dbparts.h) rather than timing them. Unset: false.
  */
 bool test_no_replay(void);
+
+/*
+ * TA_TEST_LATER_PART=NAME: --save-db writes the part of the pass named
+ * NAME as a later build would, one version up (dbparts.h), so that a test
+ * shows a run from that DB passing it over. Unset: false for every name.
+ */
+bool test_later_part(const char *name);
 
 /*
  * TA_TEST_DRAW_INLINE=1: cairo is not made ready beside the reading

@@ -97,6 +97,13 @@ bool test_no_replay(void)
 	return v && *v && strcmp(v, "0") != 0;
 }
 
+bool test_later_part(const char *name)
+{
+	const char *v = getenv("TA_TEST_LATER_PART");
+
+	return v && strcmp(v, name) == 0;
+}
+
 bool test_draw_inline(void)
 {
 	const char *v = getenv("TA_TEST_DRAW_INLINE");

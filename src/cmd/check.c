@@ -14,6 +14,7 @@
 
 #include "commands.h"
 #include "db.h"
+#include "engine.h"
 #include "kindex.h"
 #include "ktree.h"
 
@@ -39,6 +40,8 @@ static int check_db(const char *path, bool quiet, struct ta_error *err)
 	rc = db_open(&db, path, &strings, err);
 	if (rc == 0) {
 		rc = db_check_all(&db, &strings, err);
+		if (rc == 0)
+			rc = analysis_check_db_parts(path, err);
 		if (rc == 0 && !quiet)
 			printf("%s: good: DB file %u.%u made from '%s': %u sections, %llu events, "
 			       "%llu lines\n", path, db.file.major, db.file.minor, db.source,

@@ -22,6 +22,7 @@
 #include "allocgroups.h"
 #include "allocinfo.h"
 #include "allocreport.h"
+#include "rowview.h"
 #include "engine.h"
 #include "callsite.h"
 #include "formats.h"

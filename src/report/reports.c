@@ -35,6 +35,7 @@
 #include "pprof.h"
 #include "report.h"
 #include "reports.h"
+#include "rowview.h"
 #include "ringchart.h"
 #include "ringview.h"
 #include "outstanding.h"
@@ -53,7 +54,7 @@ enum rows_use {
 static void timeline_rows_of(const struct analysis *r, struct timeline_rows *rows,
 			     enum rows_use use)
 {
-	const struct peak_watch *watch = r->have_peak && use != ROWS_TO_JUDGE ? &r->peak : NULL;
+	const struct peak_watch *watch = analysis_runs(r, PASS_PEAK) && use != ROWS_TO_JUDGE ? &r->peak : NULL;
 	struct row_filter kept, keys;
 	struct alloc_namer an;
 	struct namers n;
@@ -171,7 +172,7 @@ static const struct reclaim_counts *rows_reclaim(const struct analysis *r)
 {
 	struct namers n;
 
-	return r->have_timeline && analysis_rows_account(r, &n) == &r->account ? &r->reclaim : NULL;
+	return analysis_runs(r, PASS_TIMELINE) && analysis_rows_account(r, &n) == &r->account ? &r->reclaim : NULL;
 }
 
 static void write_summary_file(struct out_dest *o, const struct report_run *run)
@@ -235,7 +236,7 @@ static void write_outstanding_file(struct out_dest *o, const struct report_run *
 		.top = run->o->top,
 	};
 
-	if (r->have_keys && r->read.stats.stacks.events_with) {
+	if (analysis_runs(r, PASS_ORIGINS) && r->read.stats.stacks.events_with) {
 		q.by_key = &r->by_key;
 		q.keys = &r->keys;
 		q.chains = &r->chains;
@@ -253,7 +254,7 @@ static void write_page_file(struct out_dest *o, const struct report_run *run)
 	struct origin_namer on = { &r->keys, &r->chains };
 	struct row_namer origins = { origin_row_name, &on };
 
-	write_pages(o, &r->pages, &r->strings.gfps, r->have_keys ? &origins : NULL);
+	write_pages(o, &r->pages, &r->strings.gfps, analysis_runs(r, PASS_ORIGINS) ? &origins : NULL);
 }
 
 /* Is path the only output asked for (the summary on stderr aside)? */
@@ -509,10 +510,10 @@ static int write_perfetto_trace(const struct report_run *run, const char *path,
 	struct perfetto_source src = {
 		.log_name = analysis_log_name(r), .rows_noun = row_noun_of(run->o->req.group_by),
 		.heap = &r->heap, .namer = &n.namer, .kept = &kept, .top = run->o->top,
-		.findings = r->have_findings ? &r->findings : NULL, .losses = &r->losses,
-		.peak_ns = r->have_peak ? r->peak.peak_ns : 0,
-		.peak_bytes = r->have_peak ? r->peak.peak_bytes : 0,
-		.watch = r->have_peak ? &r->peak : NULL,
+		.findings = analysis_runs(r, PASS_FINDINGS) ? &r->findings : NULL, .losses = &r->losses,
+		.peak_ns = analysis_runs(r, PASS_PEAK) ? r->peak.peak_ns : 0,
+		.peak_bytes = analysis_runs(r, PASS_PEAK) ? r->peak.peak_bytes : 0,
+		.watch = analysis_runs(r, PASS_PEAK) ? &r->peak : NULL,
 	};
 
 	analysis_branch_filters(r, &kept, &keys);
@@ -638,7 +639,7 @@ static int write_html_report(const struct report_run *run, const char *path, str
 		write_to_memory(&text[PIECE_CALLERS], &as_json, write_callers_rows);
 		write_to_memory(&text[PIECE_TREE], &as_json, write_tree_json);
 	}
-	if (r->have_keys && r->read.stats.stacks.events_with && !r->have_snapshots)
+	if (analysis_runs(r, PASS_ORIGINS) && r->read.stats.stacks.events_with && !r->have_snapshots)
 		write_to_memory(&text[PIECE_FOLDED], &as_json, write_folded_json);
 	write_to_memory(&text[PIECE_TIMELINE], run, write_timeline_json);
 	if (timeline_svg(run, &svg, err) < 0)
@@ -751,7 +752,7 @@ static void write_peak_rows(struct out_dest *o, const struct report_run *run)
 		.watch = &r->peak,
 		.group_by = grouping_name(run->o->req.group_by),
 		.top = run->o->top,
-		.have_pages = r->have_timeline && r->timeline.page_events,
+		.have_pages = analysis_runs(r, PASS_TIMELINE) && r->timeline.page_events,
 		.peak_pages = r->timeline.peak_pages,
 		.peak_pages_ns = r->timeline.peak_pages_ns,
 	};

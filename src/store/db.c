@@ -35,8 +35,8 @@ enum db_section {
 	SEC_CAPTURE = 14,	/* struct db_capture_facts; absent: made from a text log */
 	SEC_REORDERED = 15,	/* uint64: events of one tick put in pairing order; absent: 0 */
 	SEC_MORE_EVENTS = 16,	/* sections 16 .. 16 + n - 2 continue the events */
-	SEC_RESULTS = 1u << 24,	/* the analyses' state at the end (dbresults.h), a section
-				   a part from here on; absent: none kept */
+	SEC_RESULTS = 1u << 24,	/* the passes' parts' directory (dbparts.h), then a section
+				   a part; absent: none kept */
 };
 
 /* Events are cut into sections of this many records (31 MB): their
@@ -306,7 +306,7 @@ int db_writer_finish(struct db_writer *w, const char *source, const struct trace
 		     const struct parse_stats *stats, const struct trace_header *header,
 		     const struct db_input_facts *facts, const struct db_capture_facts *capture,
 		     uint64_t reordered, const struct account *run_account, unsigned families,
-		     const struct db_results *results, struct ta_error *err)
+		     const struct db_part *parts, size_t nparts, struct ta_error *err)
 {
 	static const uint32_t account_ids[3] = { SEC_ACCOUNT_ALL, SEC_ACCOUNT_MALLOC,
 						 SEC_ACCOUNT_CACHE };
@@ -338,7 +338,7 @@ int db_writer_finish(struct db_writer *w, const char *source, const struct trace
 		if (write_account_section(w, account_ids[i], a, err) < 0)
 			goto out;
 	}
-	if (results && db_results_write(&w->file, SEC_RESULTS, results, err) < 0)
+	if (nparts && db_parts_write(&w->file, SEC_RESULTS, parts, nparts, err) < 0)
 		goto out;
 	rc = binfile_commit(&w->file, err);
 out:
@@ -544,10 +544,16 @@ int db_load_account(struct db *db, unsigned families, uint32_t ncall_sites,
 	return 0;
 }
 
-int db_load_results(struct db *db, const struct db_results *into,
-		    const struct trace_strings *strings, struct ta_error *err)
+int db_parts_kept_by(struct db *db, enum db_parts_kept *kept, struct ta_error *err)
 {
-	return db_results_load(&db->file, SEC_RESULTS, into, strings, err);
+	return db_parts_kept(&db->file, SEC_RESULTS, kept, err);
+}
+
+int db_find_part(struct db *db, const char *name, uint32_t *version,
+		 uint32_t sizes[DB_PART_SIZES], const void **data, size_t *len,
+		 struct ta_error *err)
+{
+	return db_parts_find(&db->file, SEC_RESULTS, name, version, sizes, data, len, err);
 }
 
 /* Is every string id of ev one its table has? */
@@ -646,7 +652,5 @@ int db_check_all(struct db *db, const struct trace_strings *strings, struct ta_e
 			return -1;
 		free(a.sites);
 	}
-	if (db_results_check(&db->file, SEC_RESULTS, strings, err) < 0)
-		return -1;
 	return db_replay(db, strings, ignore_event, NULL, err);
 }

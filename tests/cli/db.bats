@@ -4,6 +4,7 @@
 # names the file and the problem, never numbers; usage rules.
 
 load ../lib/helpers
+bats_require_minimum_version 1.5.0
 
 setup() {
 	LOG="$FIX/tracefs-6.1-rawptr.log"
@@ -119,20 +120,43 @@ for i in range(nsec):
 PY
 }
 
+# part_section NAME: the section of the part a pass named NAME keeps in $DB (its directory: 1 << 24)
+part_section() {
+	python3 - "$DB" "$1" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+nsec, = struct.unpack_from("<I", d, 24)
+table, = struct.unpack_from("<Q", d, 32)
+secs = {}
+for i in range(nsec):
+    sid, flags, o, length, csum = struct.unpack_from("<IIQQQ", d, table + 32 * i)
+    secs[sid] = o
+at = secs[1 << 24]
+assert d[at:at + 8] == b"TAPARTS1"
+n, = struct.unpack_from("<Q", d, at + 8)
+for i in range(n):
+    e = at + 16 + 64 * i
+    if d[e:e + 24].rstrip(b"\0").decode() == sys.argv[2]:
+        print((1 << 24) + struct.unpack_from("<I", d, e + 28)[0])
+PY
+}
+
 @test "a damaged part of the kept report data: refused by the reports that read it, and by check" {
-	# the findings' part (id 1 << 24 + 2): --summary reads it, --page does not
-	off=$(section_offset $(((1 << 24) + 2)))
+	# the findings' part: --summary reads it, --page does not
+	sec=$(part_section findings)
+	[ -n "$sec" ]
+	off=$(section_offset "$sec")
 	patch "$DB" $((off + 8)) ff
 	refused_report() {
 		run "$TA" --db-file "$DB" "$@" "$BATS_TEST_TMPDIR/out"
 		[ "$status" -eq 1 ]
-		[ "$output" = "trace_analyze: error: '$DB' is not a usable DB file: bad checksum of section $(((1 << 24) + 2)) (damaged file)" ]
+		[ "$output" = "trace_analyze: error: '$DB' is not a usable DB file: bad checksum of section $sec (damaged file)" ]
 	}
 	refused_report --summary
 	"$TA" -q --db-file "$DB" --page "$BATS_TEST_TMPDIR/page"
 	run "$TA" check "$DB"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"bad checksum of section $(((1 << 24) + 2)) (damaged file)" ]]
+	[[ "$output" == *"bad checksum of section $sec (damaged file)" ]]
 }
 
 @test "a damaged account section is refused by the account, and by check" {
@@ -161,7 +185,9 @@ PY
 	run "$TA" check "$BATS_TEST_TMPDIR/good.db"
 	[ "$status" -eq 0 ]
 	events=$(grep -cE ': (kmalloc|kfree|kmem_cache_alloc|kmem_cache_free|mm_page_[a-z_]*)(_node)?:' "$LOG")
-	[ "$output" = "$BATS_TEST_TMPDIR/good.db: good: DB file 3.0 made from '$LOG': 23 sections, $events events, $(wc -l < "$LOG") lines" ]
+	# the sections as the file's header counts them (binfile.h: a u32 at byte 24)
+	nsec=$(python3 -c 'import struct, sys; print(struct.unpack_from("<I", open(sys.argv[1], "rb").read(), 24)[0])' "$DB")
+	[ "$output" = "$BATS_TEST_TMPDIR/good.db: good: DB file 3.0 made from '$LOG': $nsec sections, $events events, $(wc -l < "$LOG") lines" ]
 	patch "$DB" 200 ff
 	run "$TA" check -q "$BATS_TEST_TMPDIR/good.db" "$DB" /nonexistent.db
 	[ "$status" -eq 1 ]
@@ -233,4 +259,39 @@ PY
 		n=$((n + 1))
 	done
 	[ "$n" -ge 20 ]
+}
+
+@test "a DB of the earlier layout (one stamp for every part) still opens: its events replay, and it says so" {
+	# made by the build before the passes kept their parts by name (issue 56), from the fixture
+	old="$FIX/old-layout-6.1-rawptr.db"
+	(cd "$FIX" && "$TA" -q -f tracefs-6.1-rawptr.log --summary "$BATS_TEST_TMPDIR/log.summary" \
+		--peak "$BATS_TEST_TMPDIR/log.peak")
+	run --separate-stderr "$TA" --db-file "$old" --summary "$BATS_TEST_TMPDIR/db.summary" \
+		--peak "$BATS_TEST_TMPDIR/db.peak"
+	[ "$status" -eq 0 ]
+	[ "${stderr_lines[0]}" = "trace_analyze: note: '$old' keeps its report data in an older build's layout: its events are replayed" ]
+	diff_or_fail "$BATS_TEST_TMPDIR/log.summary" "$BATS_TEST_TMPDIR/db.summary"
+	diff_or_fail "$BATS_TEST_TMPDIR/log.peak" "$BATS_TEST_TMPDIR/db.peak"
+	# -q says nothing; check finds it good
+	run --separate-stderr "$TA" -q --db-file "$old" --summary "$BATS_TEST_TMPDIR/q.summary"
+	[ "$status" -eq 0 ] && [ -z "$stderr" ]
+	run "$TA" check -q "$old"
+	[ "$status" -eq 0 ]
+	# a DB of this build takes its parts: no event replayed
+	"$TA" -q -f "$LOG" --summary "$BATS_TEST_TMPDIR/log2.summary"
+	TA_TEST_NO_REPLAY=1 "$TA" -q --db-file "$DB" --summary "$BATS_TEST_TMPDIR/new.summary" \
+		--peak "$BATS_TEST_TMPDIR/new.peak"
+	diff_or_fail "$BATS_TEST_TMPDIR/log2.summary" "$BATS_TEST_TMPDIR/new.summary"
+}
+
+@test "a part of another version is passed over by name: the run replays and says which" {
+	TA_TEST_LATER_PART=findings "$TA" -q -f "$LOG" --save-db "$BATS_TEST_TMPDIR/later.db"
+	"$TA" -q -f "$LOG" --summary "$BATS_TEST_TMPDIR/log.summary"
+	run --separate-stderr "$TA" --db-file "$BATS_TEST_TMPDIR/later.db" \
+		--summary "$BATS_TEST_TMPDIR/db.summary"
+	[ "$status" -eq 0 ]
+	[ "${stderr_lines[0]}" = "trace_analyze: note: '$BATS_TEST_TMPDIR/later.db' keeps its findings data as version 2, this build reads version 1: its events are replayed" ]
+	diff_or_fail "$BATS_TEST_TMPDIR/log.summary" "$BATS_TEST_TMPDIR/db.summary"
+	# a run that reads no findings still takes the parts it reads
+	TA_TEST_NO_REPLAY=1 "$TA" -q --db-file "$BATS_TEST_TMPDIR/later.db" --peak "$BATS_TEST_TMPDIR/p"
 }

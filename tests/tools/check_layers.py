@@ -11,7 +11,7 @@ import re
 import sys
 
 ORDER = ["base", "kernel", "input", "analysis", "store", "capture", "engine", "report", "cmd"]
-NO_SOURCE = {"options.h": "report", "request.h": "engine", "capture.h": "capture", "commands.h": "cmd",
+NO_SOURCE = {"options.h": "report", "engine_local.h": "engine", "request.h": "engine", "capture.h": "capture", "commands.h": "cmd",
              "capture_local.h": "capture"}
 
 

@@ -90,7 +90,7 @@ static void save(struct parsed *p)
 		assert_int_equal(db_writer_add(w, &p->events[i], &err), 0);
 	assert_int_equal(db_writer_finish(w, "fixture.log", &p->strings, &p->parser.stats,
 					  &p->parser.header, &facts, NULL, 0, &p->accounts[0],
-					  FAMILY_ALL, NULL, &err), 0);
+					  FAMILY_ALL, NULL, 0, &err), 0);
 }
 
 struct replay {

@@ -1,0 +1,29 @@
+/*
+ * needs.c - what a request needs of a run, read off its needs bits, its
+ * grouping and its window: stacks, findings, the timeline, a time window.
+ * Plain predicates, shared by the engine and the passes.
+ */
+#include "engine.h"
+
+bool analysis_time_window_set(const struct analysis_request *o)
+{
+	return o->has_time_start || o->has_time_end;
+}
+
+/* The summary's findings and caches: --summary, and --html, which shows them. */
+bool analysis_needs_findings(const struct analysis_request *o)
+{
+	return o->needs & NEED_FINDINGS;
+}
+
+/* Do the reports asked for need stacks: origins, folded stacks, leaks by stack? */
+bool analysis_needs_stacks(const struct analysis_request *o)
+{
+	return o->group_by == GROUP_ORIGIN || (o->needs & NEED_STACKS);
+}
+
+/* Do the reports asked for need live bytes over time? */
+bool analysis_needs_timeline(const struct analysis_request *o)
+{
+	return o->needs & NEED_TIMELINE;
+}

@@ -1,0 +1,588 @@
+/*
+ * sources.c - where a run's events come from: a text log (plain,
+ * compressed, a pipe), a trace.dat or perf.data (given, or spooled from a
+ * pipe), record's and top's live capture, allocinfo snapshots (one, a
+ * series, a directory) and a snapshot beside a log; the progress line;
+ * each event handed to the dispatch (dispatch.c). Counts nothing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "engine_local.h"
+#include "utf8.h"
+#include "formats.h"
+#include "testhook.h"
+#include "binread.h"
+#include "allocgroups.h"
+#include "capture.h"
+#include "liveevents.h"
+#include "callsite.h"
+#include "kindex.h"
+#include "text_reader.h"
+#include "scratch.h"
+#include "tickorder.h"
+#include "regroup.h"
+#include "text_stacks.h"
+
+/* record's and top's live capture, as it is read */
+struct live_read {
+	struct analysis *r;
+	struct parser text;	/* the header's and trailer's lines, read as a log's */
+	struct live_events events;
+};
+
+/*
+ * A kmem log of this kind holds about one live object per 3 KB of text at
+ * its peak (0.9 M in a 2.86 GB capture of a busy machine); sizing the live
+ * tables for one per 2 KiB of a file before it is read saves their growth
+ * on the way (6% of a one-thread account of that capture). A pipe gives no
+ * size: the tables grow as they always did.
+ */
+#define LOG_BYTES_PER_LIVE_OBJECT 2048
+
+/*
+ * "reading 'x.log': 1204 of 2677 MB, 45%, 1050 MB/s, 1.4 s left": the
+ * position in the file as given (compressed bytes for a compressed one),
+ * the speed at which it is read; a stream shows what it has read so far.
+ */
+static void show_progress_line(const struct input *in, double elapsed)
+{
+	double done = (double)input_position(in), rate = elapsed > 0 ? done / elapsed : 0;
+	const char *name = in->is_stdin ? "standard input" : in->name;
+
+	if (in->size_hint && done <= (double)in->size_hint) {
+		double left = rate > 0 ? ((double)in->size_hint - done) / rate : 0;
+
+		fprintf(stderr, "\rtrace_analyze: reading '%s': %.0f of %.0f MB, %.0f%%, %.0f MB/s, "
+			"%.0f s left\033[K", name, done / 1e6, (double)in->size_hint / 1e6,
+			100.0 * done / (double)in->size_hint, rate / 1e6, left + 0.5);
+	} else {
+		fprintf(stderr, "\rtrace_analyze: reading '%s': %.0f MB, %.0f MB/s\033[K", name,
+			done / 1e6, rate / 1e6);
+	}
+}
+
+static void show_progress(void *ctx, const struct input *in)
+{
+	struct analysis *r = ctx;
+	double t = analysis_clock();
+
+	if (r->req->quiet || t - r->started < 1.0 || t - r->last_progress < 0.5 ||
+	    !isatty(STDERR_FILENO))
+		return;
+	r->last_progress = t;
+	r->progress_shown = true;
+	show_progress_line(in, t - r->started);
+}
+
+static void end_progress(struct analysis *r)
+{
+	if (r->progress_shown)
+		fputs("\r\033[K", stderr);
+}
+
+/* The live table's bucket, then record, of an event about to come. */
+static void prefetch_event(void *ctx, const struct kmem_event *ev, int far)
+{
+	struct analysis *r = ctx;
+
+	if (!kmem_is_slab(ev->kind) || !ev->ptr)
+		return;
+	if (far)
+		ptrmap_prefetch_bucket(&r->account.live, ev->ptr);
+	else
+		ptrmap_prefetch_record(&r->account.live, ev->ptr);
+}
+
+/*
+ * A file's name as the reports show it (titles, Perfetto, pprof): valid
+ * UTF-8, its other bytes as \xNN (utf8_clean), so no output is made
+ * invalid by a name; the name itself when it is valid already.
+ */
+static const char *shown_name(struct analysis *r, const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+
+	if (!path || utf8_is_clean(path, n))
+		return path;
+	free(r->shown_name);
+	r->shown_name = xmalloc(4 * n + 1);
+	utf8_clean(path, n, r->shown_name, 4 * n + 1);
+	return r->shown_name;
+}
+
+/* The symbols a binary file's addresses may be named with, in the order they are tried. */
+static void binary_symbols(const struct analysis *r, struct binread_config *cfg)
+{
+	cfg->syms = r->syms.count ? &r->syms : NULL;
+	cfg->kallsyms = r->kallsyms.count ? &r->kallsyms : NULL;
+	cfg->running_kallsyms = true;	/* only if it is the file's kernel */
+	cfg->usec_timestamps = getenv("TA_TEST_TIMESTAMPS") &&
+			       strcmp(getenv("TA_TEST_TIMESTAMPS"), "usec") == 0;
+}
+
+/*
+ * A trace.dat or perf.data (known by its magic): decoded straight into
+ * events, as a log is parsed. fd is the file, open.
+ */
+static int read_binary(struct analysis *r, int fd, enum binary_kind kind, struct ta_error *err)
+{
+	struct binread_config cfg = {
+		.name = r->req->log_path,
+		.strings = &r->strings,
+		.want = run_fields_wanted(r->req),
+		.threads = r->req->threads,
+		.on_event = run_consume_event,
+		.on_lookahead = prefetch_event,
+		.ctx = r,
+	};
+	struct stat st;
+	int rc;
+
+	binary_symbols(r, &cfg);
+	cfg.salvage = r->req->salvage;
+	cfg.modules_text = r->modules_text;
+	cfg.modules_len = r->modules_len;
+	cfg.modules_path = r->req->modules_path;
+	if (run_start_saving(r, err) < 0)
+		return -1;
+	rc = binread(fd, kind, &cfg, &r->read, &r->binary, err);
+	r->have_binary = true;
+	r->facts.source = r->facts.log_name = shown_name(r, r->req->log_path);
+	r->facts.input.first_malformed_line = r->read.first_malformed_line;
+	r->facts.input.bytes_read = fstat(fd, &st) == 0 ? (uint64_t)st.st_size : 0;
+	r->facts.binary = &r->binary;
+	if (rc == 0 && r->binary.salvaged)
+		warn("'%s' was not finished by perf record: salvaged %llu records with the running "
+		     "kernel's event formats; %llu bytes at its end were not a whole record",
+		     r->req->log_path, (unsigned long long)r->binary.records,
+		     (unsigned long long)r->binary.salvage_bytes_left);
+	if (rc == 0 && parse_stats_kmem_lines(&r->read.stats) == 0)
+		warn("'%s' (a %s) has no allocation event (kmalloc, kfree, kmem_cache_*, "
+		     "mm_page_*) in its %llu records: were the kmem events recorded?",
+		     r->req->log_path, binary_kind_name(kind),
+		     (unsigned long long)r->binary.records);
+	if (rc == 0 && r->saving)
+		rc = run_finish_saving(r, err);
+	return rc;
+}
+
+static void live_emit(void *ctx, const struct kmem_event *ev)
+{
+	struct analysis *r = ((struct live_read *)ctx)->r;
+	const struct live_source *src = r->req->live;
+
+	if (!src->admit || src->admit(src->ctx, ev))
+		run_consume_event(r, ev);
+}
+
+/* One item of the capture into the accounts, under the source's lock if it has one. */
+static void take_live_item(struct live_read *l, const struct capture_item *it)
+{
+	const struct live_source *src = l->r->req->live;
+	size_t lines = src->on_item ? src->on_item(src->ctx, it) : 0;
+
+	if (src->lock)
+		pthread_mutex_lock(src->lock);
+	live_events_take(&l->events, it, lines);
+	if (src->lock)
+		pthread_mutex_unlock(src->lock);
+}
+
+/* Lines of tracefs header text through the text parser: the header counts and facts. */
+static void read_text_lines(struct live_read *l, const char *text)
+{
+	struct kmem_event ev;
+
+	while (text && *text) {
+		size_t n = strcspn(text, "\n");
+
+		parse_line(&l->text, text, n, ++l->events.line, &ev);
+		text += n + (text[n] == '\n');
+	}
+}
+
+/*
+ * record's or top's capture: each record decoded straight into the accounts (and
+ * written to the log by the source, which says how many lines it made
+ * there, so that line numbers are the log's); the log's header and
+ * trailer read as a log's are.
+ */
+static int read_live(struct analysis *r, struct ta_error *err)
+{
+	const struct live_source *src = r->req->live;
+	struct capture *c = src->capture;
+	struct live_read l;
+	struct capture_item it;
+	const char *trailer = NULL;
+	unsigned want = run_fields_wanted(r->req) | src->want;
+	int rc;
+
+	memset(&l, 0, sizeof(l));
+	l.r = r;
+	parser_init(&l.text, &r->strings, want);
+	live_events_init(&l.events, c, &r->strings, want, (want & WANT_STACK) != 0,
+			 &r->read.stats, live_emit, &l);
+	l.events.k.round_to_usec = src->usec;	/* the microseconds a text log gives, -o or not */
+	if (run_start_saving(r, err) < 0) {
+		live_events_release(&l.events);
+		parser_release(&l.text);
+		return -1;
+	}
+	read_text_lines(&l, src->header);
+	for (;;) {
+		rc = capture_next(c, &it, err);
+		if (rc <= 0)
+			break;
+		take_live_item(&l, &it);
+	}
+	if (src->lock)
+		pthread_mutex_lock(src->lock);
+	live_events_flush(&l.events);
+	if (src->lock)
+		pthread_mutex_unlock(src->lock);
+	if (rc == 0 && src->on_end && src->on_end(src->ctx, &trailer, err) < 0)
+		rc = -1;
+	read_text_lines(&l, trailer);
+	parse_stats_add(&r->read.stats, &l.text.stats);
+	if (src->log_bytes)	/* the lines were the log's: so are its bytes */
+		r->read.stats.bytes = src->log_bytes(src->ctx);
+	trace_header_add(&r->read.header, &l.text.header);
+	live_events_release(&l.events);
+	parser_release(&l.text);
+	r->facts.source = r->facts.log_name = shown_name(r, r->req->log_path);
+	if (rc == 0 && r->saving)
+		rc = run_finish_saving(r, err);
+	return rc;
+}
+
+static void expect_live_objects(struct analysis *r, uint64_t log_bytes)
+{
+	size_t live = (size_t)(log_bytes / LOG_BYTES_PER_LIVE_OBJECT);
+
+	ptrmap_expect(&r->account.live, live);
+	if (analysis_runs(r, PASS_FINDINGS))
+		ptrmap_expect(&r->findings.live, live);
+}
+
+/* A binary capture given as -f: its kind, and the file open on *fd; BINARY_NONE if text. */
+static enum binary_kind binary_input(const struct analysis *r, int *fd)
+{
+	unsigned char head[16];
+	struct stat st;
+	ssize_t n;
+
+	*fd = -1;
+	if (strcmp(r->req->log_path, "-") == 0)
+		return BINARY_NONE;
+	*fd = open(r->req->log_path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0)
+		return BINARY_NONE;	/* input_open says why */
+	n = fstat(*fd, &st) == 0 && S_ISREG(st.st_mode) ? read(*fd, head, sizeof(head)) : -1;
+	if (n > 0 && binary_kind_of(head, (size_t)n) != BINARY_NONE)
+		return binary_kind_of(head, (size_t)n);
+	close(*fd);
+	*fd = -1;
+	return BINARY_NONE;
+}
+
+/*
+ * A capture tool's binary file that came compressed or on a pipe: its
+ * content made an unnamed file in $TMPDIR (both formats are read at
+ * random), then read as the file itself would be.
+ */
+static int read_spooled_binary(struct analysis *r, enum binary_kind kind, struct ta_error *err)
+{
+	const char *dir = scratch_dir();
+	char where[4096];
+	int fd, rc;
+
+	snprintf(where, sizeof(where), "%s (a copy of '%s')", dir, input_name(r));
+	fd = scratch_file_open(dir);
+	if (fd < 0) {
+		rc = error_set_errno(err, errno, "cannot make a file in '%s' to read the %s '%s' from",
+				     dir, binary_kind_name(kind), input_name(r));
+		input_close(&r->input);
+		return rc;
+	}
+	rc = input_copy_to(&r->input, fd, where, err);
+	input_close(&r->input);
+	if (rc == 0 && lseek(fd, 0, SEEK_SET) < 0)
+		rc = error_set_errno(err, errno, "cannot read back '%s'", where);
+	if (rc == 0)
+		rc = read_binary(r, fd, kind, err);
+	close(fd);
+	return rc;
+}
+
+/* The first bytes of the log's content (decompressed) name a binary capture, or none. */
+static enum binary_kind binary_content(struct analysis *r, struct ta_error *err, int *rc)
+{
+	unsigned char head[16];
+	size_t n = 0;
+
+	*rc = input_peek(&r->input, head, sizeof(head), &n, err);
+	return *rc == 0 ? binary_kind_of(head, n) : BINARY_NONE;
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Without -k: a tree whose objects are the snapshot's source files, so that they have places. */
+static int build_tree_of_source_files(struct analysis *r, struct ta_error *err)
+{
+	const struct alloc_series *s = &r->snapshots;
+	const char **files = xcalloc(s->nsites ? s->nsites : 1, sizeof(*files));
+	size_t n = 0, i;
+	uint32_t k;
+
+	for (k = 0; k < s->nsites; k++)
+		if (s->listed_in[k] == s->snapshots)
+			files[n++] = strtab_get(&s->names, s->sites[k].file);
+	qsort(files, n, sizeof(*files), compare_strings);
+	r->ktree.name = xstrdup("all sites");	/* not "kernel": kernel/ is a ring of its own */
+	r->ktree.objects = xcalloc(n ? n : 1, sizeof(*r->ktree.objects));
+	for (i = 0; i < n; i++)
+		if (!i || strcmp(files[i], files[i - 1]))
+			r->ktree.objects[r->ktree.nobjects++].path =
+				strtab_intern(&r->ktree.strings, files[i], strlen(files[i]));
+	free(files);
+	r->have_ktree = true;
+	dirtree_build(&r->dirs, &r->ktree);
+	r->have_dirs = true;
+	if (r->req->branch && (r->branch = dirtree_find(&r->dirs, r->req->branch)) == DIR_NONE)
+		return error_set(err, "branch '%s' holds no allocation site of '%s'", r->req->branch,
+				 r->facts.source);
+	return 0;
+}
+
+/* -b: does any site of the last snapshot have its source under the branch? */
+static bool branch_holds_a_site(const struct analysis *r)
+{
+	const struct alloc_series *s = &r->snapshots;
+	uint32_t k;
+
+	for (k = 0; k < s->nsites; k++)
+		if (s->listed_in[k] == s->snapshots && alloc_site_in_branch(s, k, r->req->branch))
+			return true;
+	return false;
+}
+
+/* Each site of the last snapshot: its live bytes in the directory of its source file. */
+static int place_snapshot_sites(struct analysis *r, struct ta_error *err)
+{
+	const struct alloc_series *s = &r->snapshots;
+	uint32_t k;
+
+	if (!r->have_dirs && build_tree_of_source_files(r, err) < 0)
+		return -1;
+	r->site_place = xcalloc(s->nsites ? s->nsites : 1, sizeof(*r->site_place));
+	for (k = 0; k < s->nsites; k++) {
+		r->site_place[k] = DIR_NONE;
+		if (s->listed_in[k] != s->snapshots || !s->bytes[k])
+			continue;
+		r->site_place[k] = dirtree_place_path(&r->dirs,
+						      strtab_get(&s->names, s->sites[k].file));
+		dirtree_add_dynamic(&r->dirs, r->site_place[k], s->bytes[k], s->bytes[k],
+				    s->bytes[k]);
+	}
+	return 0;
+}
+
+/* A snapshot read: a sample of the sites' live bytes (as a log's timeline samples its account). */
+static void sample_snapshot(void *ctx, const struct alloc_series *s)
+{
+	struct analysis *r = ctx;
+
+	r->snapshot_values.v = s->bytes;
+	r->snapshot_values.n = s->nsites;
+	timeline_add_sample(&r->timeline, s->last_ns);
+}
+
+/* The last part of a path. */
+const char *run_base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+/*
+ * A series as titles name it: "A ... C (3 snapshots)" from files, "A (3
+ * snapshots)" from one; a single snapshot keeps its file's name.
+ */
+static void name_the_series(struct analysis *r)
+{
+	const struct alloc_series *s = &r->snapshots;
+	char first[512], last[512];
+	size_t cap;
+
+	if (s->snapshots < 2)
+		return;
+	utf8_clean(run_base_name(s->first_source), strlen(run_base_name(s->first_source)), first,
+		   sizeof(first));
+	utf8_clean(run_base_name(s->last_source), strlen(run_base_name(s->last_source)), last,
+		   sizeof(last));
+	cap = strlen(first) + strlen(last) + 64;
+	r->series_name = xmalloc(cap);
+	if (s->files > 1 && strcmp(s->first_source, s->last_source) != 0)
+		snprintf(r->series_name, cap, "%s ... %s (%llu snapshots)", first, last,
+			 (unsigned long long)s->snapshots);
+	else
+		snprintf(r->series_name, cap, "%s (%llu snapshots)", first,
+			 (unsigned long long)s->snapshots);
+}
+
+/*
+ * -f of allocinfo snapshots: the series, from the input already open (its
+ * first line said so) or from the path (a directory of them), then every
+ * file after it.
+ */
+static int read_snapshots(struct analysis *r, bool opened, struct ta_error *err)
+{
+	const char *path = r->req->log_path;
+	size_t i;
+	int rc;
+
+	alloc_series_init(&r->snapshots);
+	r->have_snapshots = true;
+	if (analysis_runs(r, PASS_TIMELINE)) {	/* every snapshot a sample of the timeline */
+		timeline_release(&r->timeline);
+		reclaim_counts_release(&r->reclaim);
+	}
+	timeline_init(&r->timeline, NULL);
+	r->timeline.values = &r->snapshot_values;
+	reclaim_counts_init(&r->reclaim);
+	passes_mark_running(r, PASS_TIMELINE);
+	r->snapshots.on_snapshot = sample_snapshot;
+	r->snapshots.ctx = r;
+	if (opened) {
+		rc = alloc_series_read(&r->snapshots, &r->input, input_name(r), err);
+		input_close(&r->input);
+	} else {
+		rc = alloc_series_read_path(&r->snapshots, path, err);
+	}
+	for (i = 0; rc == 0 && i < r->req->nmore_logs; i++)
+		rc = alloc_series_read_path(&r->snapshots, r->req->more_logs[i], err);
+	if (rc < 0)
+		return -1;
+	alloc_series_finish(&r->snapshots);
+	r->facts.source = r->facts.log_name = strcmp(path, "-") ? shown_name(r, path)
+								   : "standard input";
+	name_the_series(r);
+	if (r->req->branch && !branch_holds_a_site(r))
+		return error_set(err, "branch '%s' holds no allocation site of '%s'", r->req->branch,
+				 r->facts.source);
+	/* the directories only for what draws or places them (-r, --html, -k) */
+	return (r->req->needs & NEED_OBJECTS) || r->have_dirs ? place_snapshot_sites(r, err) : 0;
+}
+
+/* Does the open input begin as an allocinfo snapshot does? */
+static bool input_is_snapshot(struct analysis *r, struct ta_error *err, int *rc)
+{
+	unsigned char head[256];
+	size_t n = 0;
+
+	*rc = input_peek(&r->input, head, sizeof(head), &n, err);
+	return *rc == 0 && input_kind_of_head(head, n, false) == INPUT_ALLOCINFO;
+}
+
+/* --allocinfo: the snapshot put beside the log's account. */
+int run_read_beside(struct analysis *r, struct ta_error *err)
+{
+	alloc_series_init(&r->beside);
+	r->have_beside = true;
+	if (r->have_snapshots)
+		return error_set(err, "'%s' is an allocinfo snapshot already: --allocinfo puts one "
+				 "beside a kmem log", r->facts.source);
+	if (alloc_series_read_path(&r->beside, r->req->allocinfo_path, err) < 0)
+		return -1;
+	alloc_series_finish(&r->beside);
+	return 0;
+}
+
+int run_read_log(struct analysis *r, struct ta_error *err)
+{
+	struct read_config cfg = {
+		.input = &r->input,
+		.strings = &r->strings,
+		.want = run_fields_wanted(r->req),
+		.threads = r->req->threads,
+		.on_event = run_consume_event,
+		.on_progress = show_progress,
+		.on_lookahead = prefetch_event,
+		.ctx = r,
+	};
+	int rc, bin_fd;
+	enum binary_kind kind;
+
+	if (r->req->live)
+		return read_live(r, err);
+	if (r->req->nmore_logs ||
+	    (is_directory(r->req->log_path) &&
+	     input_kind_of_path(r->req->log_path) == INPUT_ALLOCINFO))
+		return read_snapshots(r, false, err);
+	kind = binary_input(r, &bin_fd);
+
+	if (kind != BINARY_NONE) {
+		rc = read_binary(r, bin_fd, kind, err);
+		close(bin_fd);
+		return rc;
+	}
+	if (input_open(&r->input, r->req->log_path, err) < 0)
+		return -1;
+	kind = binary_content(r, err, &rc);
+	if (rc < 0) {
+		input_close(&r->input);
+		return -1;
+	}
+	if (kind != BINARY_NONE)
+		return read_spooled_binary(r, kind, err);
+	if (input_is_snapshot(r, err, &rc) || rc < 0) {
+		if (rc < 0) {
+			input_close(&r->input);
+			return -1;
+		}
+		return read_snapshots(r, true, err);
+	}
+	expect_live_objects(r, r->input.size_hint);
+	if (run_start_saving(r, err) < 0)
+		return -1;
+	if (r->input.is_stream)
+		input_end_streams_on_interrupt();
+	rc = read_events(&cfg, &r->read, err);
+	end_progress(r);
+	r->facts.source = r->facts.log_name = shown_name(r, input_name(r));
+	r->facts.input.overlong_lines = 0;	/* counted with the lines (parse_stats.overlong) */
+	r->facts.input.truncated_last_line = r->input.truncated_last_line;
+	r->facts.input.first_malformed_line = r->read.first_malformed_line;
+	r->facts.input.interrupted = r->input.interrupted;
+	r->facts.input.bytes_read = r->input.bytes_read;
+	if (r->input.compression != COMPRESSION_NONE) {
+		r->facts.compression = compression_name(r->input.compression);
+		r->facts.compressed_bytes = input_position(&r->input);
+	}
+	if (rc == 0)
+		rc = run_check_it_is_a_kmem_log(r, err);
+	if (rc == 0 && r->saving)
+		rc = run_finish_saving(r, err);
+	return rc;
+}
+
+double analysis_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
