@@ -18,6 +18,7 @@
 #include "db.h"
 #include "error.h"
 #include "dirtree.h"
+#include "engine.h"
 #include "formats.h"
 #include "options.h"
 #include "outfile.h"
@@ -28,7 +29,8 @@
 #include "timeline_chart.h"
 
 static const char usage_line[] =
-	"usage: trace_analyze [-k DIR|INDEX] [--system-map FILE] -f LOG|--db-file DB|LOG\n"
+	"usage: trace_analyze [-k DIR|INDEX] [--system-map FILE] [--kallsyms FILE]\n"
+	"                     [--modules FILE] -f LOG|--db-file DB|LOG [--salvage]\n"
 	"                     [--save-db DB] [-c FILE] [-o KEY]\n"
 	"                     [--malloc | --cache] [--group-by callsite|function|origin|\n"
 	"                                 cache|size-class|comm|pid|gfp|dir|module|file]\n"
@@ -42,7 +44,7 @@ static const char usage_line[] =
 	"                     [--pprof FILE]\n"
 	"                     [--weight bytes|live|waste|count] [--wrappers FILE]\n"
 	"                     [--user-frames] [--page-size BYTES] [--timeline FILE]\n"
-	"                     [--html FILE] [--strict-kernel] [--threads N]\n"
+	"                     [--html FILE] [--perfetto FILE] [--strict-kernel] [--threads N]\n"
 	"                     [--allocinfo SNAPSHOT] [--format text|csv|json] [-q]\n"
 	"       trace_analyze -k DIR|INDEX [-b DIR] [-r FILE] [-c FILE] [--save-index FILE]\n"
 	"       trace_analyze [-c FILE] [--summary FILE] [--growth FILE] [--timeline FILE]\n"
@@ -703,10 +705,29 @@ static int take_a_db_given_as_log(struct options *o)
 }
 
 /*
+ * Does a DB keep what report d reads (by call site, the whole log)? Every
+ * pass its needs turn on keeps a part (pass.h): "kept"; else "replayed".
+ */
+static const char *kept_by_a_db(const struct report_decl *d)
+{
+	struct analysis_request q;
+	int id;
+
+	memset(&q, 0, sizeof(q));
+	q.needs = d->needs;
+	q.families = FAMILY_ALL;
+	q.group_by = GROUP_CALLSITE;
+	for (id = 0; id < PASS_COUNT; id++)
+		if (pass_wanted((enum pass_id)id, &q) && !analysis_pass((enum pass_id)id)->store)
+			return "replayed";
+	return "kept";
+}
+
+/*
  * --reports-helper (as --completion-helper): the report table, a line per
- * report, "NAME OPTION SHAPE NEEDS SNAPSHOTS|-" (NEEDS: tree, log or -),
- * for the tests that name every report: they take the list from here, not
- * from a copy of it.
+ * report, "NAME OPTION SHAPE NEEDS SNAPSHOTS|- KEPT|REPLAYED" (NEEDS: tree,
+ * log or -; the last: whether a DB keeps what it reads), for the tests that
+ * name every report: they take the list from here, not from a copy of it.
  */
 static int print_reports(void)
 {
@@ -727,9 +748,9 @@ static int print_reports(void)
 			snprintf(option, sizeof(option), "-%c", d->short_name);
 		else
 			snprintf(option, sizeof(option), "--%s", d->long_name);
-		printf("%s %s %s %s %s\n", name, option, shapes[d->shape],
+		printf("%s %s %s %s %s %s\n", name, option, shapes[d->shape],
 		       d->requires & REQUIRES_TREE ? "tree" : d->requires & REQUIRES_LOG ? "log" : "-",
-		       report_of_snapshots((enum report_id)id) ? "snapshots" : "-");
+		       report_of_snapshots((enum report_id)id) ? "snapshots" : "-", kept_by_a_db(d));
 	}
 	return EXIT_OK;
 }

@@ -46,8 +46,9 @@
 static const char usage_line[] =
 	"usage: trace_analyze record [-o LOG] [--stacks] [--buffer-kb N]\n"
 	"                            [--events slab|page|all] [--duration S] [--linger S] [--pid P,...]\n"
+	"                            [--allocinfo [--interval S]]\n"
 	"                            [analysis options: --save-db DB, -c FILE, --summary FILE,\n"
-	"                            -k DIR, ...] [-- CMD [ARGS...]]\n";
+	"                            --order-by KEY, -k DIR, ...] [-- CMD [ARGS...]]\n";
 
 static const struct po_command record_command = {
 	.name = "record",

@@ -38,6 +38,12 @@ every_report() {
 	"$TA" -q -f "$WORK" --save-db work.db
 	"$TA" diff -q --format "$f" -c "$f/diff.$x" boot.db work.db
 	"$TA" diff -q --format "$f" --per 1000 -c "$f/diff-per.$x" boot.db work.db
+	# and every report of tables the report table lists, so that a new one is read too
+	local r opt
+	for r in $("$TA" --reports-helper | awk '$3 == "tables" && $4 != "tree" { print $1 ":" $2 }'); do
+		opt=${r#*:}
+		"$TA" -q -f "$STACKS" --format "$f" "$opt" "$f/table-${r%%:*}.$x"
+	done
 }
 
 @test "CSV: one table a file, its header first, as many fields on every row" {

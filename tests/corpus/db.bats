@@ -81,10 +81,15 @@ same_from_db() {
 	diff_or_fail "$d/from-log" "$d/pipe-run"
 }
 
-# REPORTS: each report the DB keeps the data of, as OPTION and its file
-KEPT_REPORTS="--summary:summary --outstanding:outstanding --peak:peak --lifetimes:lifetimes
-	--growth:growth --page:page --pprof:pprof --timeline:timeline.csv --html:html
-	--folded:folded --stats:stats"
+# the reports of a log (no tree), as OPTION:FILE, whose data a DB keeps (kept) or whose
+# events it replays (replayed), from the report table (trace_analyze --reports-helper)
+reports_a_db() {
+	"$TA" --reports-helper | awk -v k="$1" '$4 != "tree" && $6 == k {
+		ext = $3 == "chart" ? ".svg" : $3 == "chart-or-data" ? ".csv" : ""
+		printf "%s:%s%s ", $2, $1, ext }'
+}
+KEPT_REPORTS=$(reports_a_db kept)
+REPLAYED_REPORTS=$(reports_a_db replayed)
 
 # kept_from_db LOG: every kept report from the DB, none replaying an event, is the log's
 kept_from_db() {
@@ -110,6 +115,7 @@ kept_from_db() {
 }
 
 @test "a DB keeps the report data: every report but the trace viewer's comes from it, not its events" {
+	[ "$(echo $KEPT_REPORTS | wc -w)" -ge 14 ]	# the table read, not nothing
 	kept_from_db "$CORPUS/linux-6.1-tiny/workload-kmem.log"
 	kept_from_db "$CORPUS/linux-6.1-tiny/stacktrace-kmem.log"
 	kept_from_db "$CORPUS/host-6.18/stack-kmem.log"
@@ -141,4 +147,19 @@ kept_from_db() {
 	"$TA" -q -f "$log" --outstanding "$d/log.o"
 	"$TA" -q --db-file "$d/part.db" --outstanding "$d/db.o"
 	cmp "$d/log.o" "$d/db.o"
+}
+
+@test "a report whose pass keeps no part replays the DB's events: the DB run equals the log run" {
+	local log="$CORPUS/host-6.18/stack-kmem.log" d="$BATS_TEST_TMPDIR" r opt file
+	[ -n "$REPLAYED_REPORTS" ]	# --perfetto's heap samples at least
+	"$TA" -q -f "$log" --save-db "$d/kept.db"
+	for r in $REPLAYED_REPORTS; do
+		opt=${r%%:*} file=${r#*:}
+		"$TA" -q -f "$log" "$opt" "$d/log.$file"
+		"$TA" -q --db-file "$d/kept.db" "$opt" "$d/db.$file"
+		cmp "$d/log.$file" "$d/db.$file" || { echo "$opt differs"; return 1; }
+		run env TA_TEST_NO_REPLAY=1 "$TA" -q --db-file "$d/kept.db" "$opt" "$d/x.$file"
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"its events were replayed (TA_TEST_NO_REPLAY)"* ]]
+	done
 }

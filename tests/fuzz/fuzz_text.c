@@ -41,6 +41,7 @@
 #include "dirtree.h"
 #include "options.h"
 #include "pipeline.h"
+#include "reports.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -71,41 +72,39 @@ static void *feed_pipe(void *arg)
 /* A file of the fuzzer's own, one per name ("log", "db", "a.account", ...). */
 static const char *scratch_path(const char *what)
 {
-	static char paths[32][64];
-	static char names[32][24];
+	static char paths[64][64];
+	static char names[64][24];
 	int i;
 
-	for (i = 0; i < 32 && names[i][0]; i++)
+	for (i = 0; i < 64 && names[i][0]; i++)
 		if (strcmp(names[i], what) == 0)
 			return paths[i];
-	if (i == 32)
+	if (i == 64)
 		abort();
 	snprintf(names[i], sizeof(names[i]), "%s", what);
 	snprintf(paths[i], sizeof(paths[i]), "/tmp/ta-fuzz-text-%ld.%s", (long)getpid(), what);
 	return paths[i];
 }
 
-static const char *const report_names[] = { "account", "stats", "outstanding", "summary",
-					    "page", "folded", "callers" };
-#define NREPORTS (sizeof(report_names) / sizeof(report_names[0]))
-
-/* Point every report of o at the files of run `run` ('a' or 'b'). */
-static void aim_reports(struct options *o, char run)
+/* A report's file of run `run` ('a' or 'b'): named by its id. */
+static const char *report_file(char run, int id)
 {
 	char name[24];
-	const char **slots[NREPORTS] = { &o->report_path[REPORT_ACCOUNT], &o->report_path[REPORT_STATS],
-					 &o->report_path[REPORT_OUTSTANDING],
-					 &o->report_path[REPORT_SUMMARY], &o->report_path[REPORT_PAGE],
-					 &o->report_path[REPORT_FOLDED],
-					 &o->report_path[REPORT_CALLERS] };
-	size_t i;
 
-	for (i = 0; i < NREPORTS; i++) {
-		if (!*slots[i])
+	snprintf(name, sizeof(name), "%c.report-%d", run, id);
+	return scratch_path(name);
+}
+
+/* Point every report o asks for at the files of run `run` ('a' or 'b'). */
+static void aim_reports(struct options *o, char run)
+{
+	int id;
+
+	for (id = 0; id < REPORT_COUNT; id++) {
+		if (!o->report_path[id])
 			continue;
-		snprintf(name, sizeof(name), "%c.%s", run, report_names[i]);
-		*slots[i] = scratch_path(name);
-		unlink(*slots[i]);
+		o->report_path[id] = report_file(run, id);
+		unlink(o->report_path[id]);
 	}
 }
 
@@ -138,23 +137,28 @@ static char *report_text(const char *path, size_t *len)
 	return buf ? buf : calloc(1, 1);
 }
 
+/* Every report but the pictures: the same whichever way the log was read. */
 static void compare_runs(void)
 {
-	char a[24], b[24];
-	size_t i, la, lb;
+	size_t la, lb;
+	int id;
 
-	for (i = 0; i < NREPORTS; i++) {
-		snprintf(a, sizeof(a), "a.%s", report_names[i]);
-		snprintf(b, sizeof(b), "b.%s", report_names[i]);
-		char *x = report_text(scratch_path(a), &la), *y = report_text(scratch_path(b), &lb);
+	for (id = 0; id < REPORT_COUNT; id++) {
+		char *x, *y;
 
+		if (report_table[id].shape == SHAPE_CHART)
+			continue;
+		x = report_text(report_file('a', id), &la);
+		y = report_text(report_file('b', id), &lb);
 		if ((x == NULL) != (y == NULL) || la != lb || (x && memcmp(x, y, la) != 0)) {
 			fprintf(stderr, "fuzz_text: %s differs between a file or pipe read with one "
-				"thread and the other read with two\n", report_names[i]);
+				"thread and the other read with two\n", report_table[id].name);
 			abort();
 		}
 		free(x);
 		free(y);
+		unlink(report_file('a', id));
+		unlink(report_file('b', id));
 	}
 }
 
@@ -177,6 +181,7 @@ static void choose_run(struct options *o, uint8_t a, uint8_t b, uint8_t c)
 	};
 	static const unsigned families[4] = { FAMILY_ALL, FAMILY_MALLOC, FAMILY_CACHE, FAMILY_ALL };
 	const char *kidx = getenv("TA_FUZZ_KIDX");
+	int id;
 
 	memset(o, 0, sizeof(*o));
 	o->req.threads = (a & 1) ? 2 : 1;
@@ -184,9 +189,10 @@ static void choose_run(struct options *o, uint8_t a, uint8_t b, uint8_t c)
 	o->req.families = families[(a >> 2) & 3];
 	o->format = (enum out_format)(((a >> 4) & 3) % 3);
 	o->req.order = orders[(b >> 3) & 7];
-	o->report_path[REPORT_ACCOUNT] = o->report_path[REPORT_SUMMARY] = "/dev/null";
-	o->report_path[REPORT_STATS] = "/dev/null";
-	o->report_path[REPORT_OUTSTANDING] = o->report_path[REPORT_PAGE] = "/dev/null";
+	for (id = 0; id < REPORT_COUNT; id++)	/* every report of tables a log gives */
+		if (report_table[id].shape == SHAPE_TABLES &&
+		    !(report_table[id].requires & REQUIRES_TREE))
+			o->report_path[id] = "/dev/null";
 	o->rings_attr = ATTR_CURRENT_DYNAMIC;
 	o->req.quiet = true;
 	if ((a & 0x80) && kidx && *kidx) {

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """check_option_docs.py TRACE_ANALYZE MANPAGE COMPLETION: every option of every
-command's table (its --completion-helper) appears in its --help, in the man
+command's table (its --completion-helper) appears in its --help (in its usage
+lines too, as git's t0450 checks them: record's own options there, the analysis
+options it shares under OPTIONS), in the man
 page's SYNOPSIS line of that command and in the man page section that
 documents it, and in the shell completion's option list for that command;
-and no option is documented for a command that does not take it. Prints
+and no option is documented for a command that does not take it; every
+report of the report table (--reports-helper) has its option. Prints
 what is missing and exits 1, or prints a count and exits 0."""
 import re
 import subprocess
@@ -102,7 +105,11 @@ def main():
                 missing.append("%s: %s not in the completion" % (label, long))
             if short and short not in completion.get(cmd, set()):
                 missing.append("%s: %s not in the completion" % (label, short))
+        usage = helptext.split("\n\n")[0]
         for short, long in own:
+            if long not in NOT_IN_SYNOPSIS and not has_option(usage, long) \
+                    and not (short and has_option(usage, short)):
+                missing.append("%s: %s not in the usage lines of --help" % (label, long))
             if long not in NOT_IN_SYNOPSIS and not has_option(synopsis.get(cmd, ""), long) \
                     and not (short and has_option(synopsis.get(cmd, ""), short)):
                 missing.append("%s: %s not in the man page's SYNOPSIS" % (label, long))
@@ -115,6 +122,16 @@ def main():
         for opt in set(re.findall(r'(?<![\w-])--[a-z][a-z-]+', synopsis.get(cmd, ""))):
             if opt not in {l for _, l in opts}:
                 missing.append("%s: %s in the SYNOPSIS but not an option" % (label, opt))
+    # every report of the report table has its option in the bare command's table
+    reports = subprocess.run([TA, "--reports-helper"], capture_output=True, text=True,
+                             check=True).stdout.split("\n")
+    names = {l for _, l in table("")} | {s for s, _ in table("") if s}
+    for line in filter(None, reports):
+        checked += 1
+        name, option = line.split()[:2]
+        if option not in names:
+            missing.append("report %s: its option %s is not in the bare command's table "
+                           "(an OPT_REPORT line)" % (name, option))
     for m in missing:
         print(m)
     if missing:
