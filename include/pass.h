@@ -19,7 +19,7 @@
  *
  * Adding a pass: a line in ANALYSIS_PASSES, its file in
  * src/engine/passes/ with its entry, and the NEED_* bit (request.h) that
- * turns it on.
+ * turns it on; docs/HACKING.md walks through --sizes.
  */
 #ifndef TA_PASS_H
 #define TA_PASS_H
@@ -50,7 +50,8 @@ typedef void pass_event_fn(struct analysis *a, const struct kmem_event *ev);
 	X(TIMELINE, timeline_pass)	/* live bytes over time, reclaimable */ \
 	X(LIFETIMES, lifetimes_pass)	/* how long the rows' objects lived */ \
 	X(PEAK, peak_pass)		/* the peak, each row's own */	\
-	X(HEAP, heap_pass)		/* the heap over time, for Perfetto */
+	X(HEAP, heap_pass)		/* the heap over time, for Perfetto */ \
+	X(SIZES, sizes_pass)		/* requested sizes, by power of two */
 
 enum pass_id {
 #define PASS_ID(id, entry) PASS_##id,

@@ -71,6 +71,7 @@ enum analysis_need {
 	NEED_PEAK = 1u << 8,		/* the peak of live bytes and each row's part (peak.h) */
 	NEED_LIFETIMES = 1u << 9,	/* how long each row's objects lived (lifetimes.h) */
 	NEED_HEAP_SAMPLES = 1u << 10,	/* the heap over time for a trace viewer (heapsamples.h) */
+	NEED_SIZES = 1u << 11,		/* slab allocations by requested size (sizes.h) */
 };
 
 struct analysis_request {

@@ -38,6 +38,7 @@ static const char usage_line[] =
 	"                     [--module NAME,...] [-b DIR]\n"
 	"                     [-l FILE] [-r FILE [-a ATTR] [-i]] [--save-index FILE]\n"
 	"                     [--summary FILE] [--stats FILE [--top N]] [--page FILE]\n"
+	"                     [--sizes FILE]\n"
 	"                     [--outstanding FILE [--min-age S]] [--peak FILE [--peak-at T]]\n"
 	"                     [--lifetimes FILE] [--growth FILE] [--time START,END]\n"
 	"                     [--folded FILE] [--folded-pages FILE] [--flame FILE]\n"
@@ -279,6 +280,7 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 		OPT_REPORT(REPORT_LIFETIMES, o->report_path),
 		OPT_REPORT(REPORT_GROWTH, o->report_path),
 		OPT_REPORT(REPORT_PAGE, o->report_path),
+		OPT_REPORT(REPORT_SIZES, o->report_path),
 		OPT_UINT(0, "top", &o->top, "N", 1, SIZE_MAX, "a number of rows",
 			 "-c, --stats, --outstanding: the first N rows only (the account's "
 			 "totals stay the log's); --timeline, --html: N series (default 8)"),

@@ -36,6 +36,7 @@
 #include "report.h"
 #include "reports.h"
 #include "rowview.h"
+#include "sizereport.h"
 #include "ringchart.h"
 #include "ringview.h"
 #include "outstanding.h"
@@ -928,6 +929,14 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.needs = NEED_STACKS | NEED_EVENTS | NEED_PAGES | NEED_PAGE_ACCOUNT | NEED_GFP,
 		.requires = REQUIRES_LOG, .without_log = NEEDS_A_LOG_FOR_COUNTS,
 		.hint = "--page", .tables = write_page_file,
+	},
+	[REPORT_SIZES] = {
+		.name = "sizes", .long_name = "sizes",
+		.help = "slab allocations by requested size, in power-of-two ranges: "
+			"allocations, bytes requested and allocated, the waste between them",
+		.shape = SHAPE_TABLES, .needs = NEED_SIZES | NEED_EVENTS,
+		.requires = REQUIRES_LOG, .without_log = "--sizes needs a log (-f LOG or --db-file DB)",
+		.hint = "--sizes", .tables = write_sizes_report,
 	},
 	[REPORT_FOLDED] = {
 		.name = "folded", .long_name = "folded",
