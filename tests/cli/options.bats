@@ -219,6 +219,17 @@ complete_words() {
 	[ "$status" -eq 0 ]
 }
 
+@test "the layer check finds a header that includes itself through another" {
+	mkdir -p "$BATS_TEST_TMPDIR/t/include" "$BATS_TEST_TMPDIR/t/src/base"
+	printf '#include "b.h"\n' > "$BATS_TEST_TMPDIR/t/include/a.h"
+	printf '#include "a.h"\n' > "$BATS_TEST_TMPDIR/t/include/b.h"
+	: > "$BATS_TEST_TMPDIR/t/src/base/a.c"
+	: > "$BATS_TEST_TMPDIR/t/src/base/b.c"
+	run python3 "$TOP/tests/tools/check_layers.py" "$BATS_TEST_TMPDIR/t"
+	[ "$status" -eq 1 ]
+	[ "$output" = "include circle: a.h -> b.h -> a.h" ]
+}
+
 @test "no circle of files that call each other (read off the built objects)" {
 	[ -f "$TOP/build/obj/cmd/main.o" ] || skip "not built (make check builds it)"
 	run python3 "$TOP/tests/tools/check_cycles.py" "$TOP/build/obj"
