@@ -4,6 +4,7 @@
  * account, by gfp, CPU and origin key, and its live pages.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine.h"
 
@@ -39,8 +40,15 @@ static void pages_sizes(uint32_t sizes[DB_PART_SIZES])
 static void put_pages(struct db_blob *b, const struct analysis *a)
 {
 	const struct page_stats *p = &a->pages;
+	struct page_stats counts = *p;
 
-	db_put(b, p, sizeof(*p));	/* its pointers are taken from what follows */
+	/* its counts; the pointers and the live map are taken from what follows (and
+	 * written as zeros: a file holds no address of the run that made it) */
+	counts.by_gfp = NULL;
+	counts.cpus = NULL;
+	counts.by_key = NULL;
+	memset(&counts.live, 0, sizeof(counts.live));
+	db_put(b, &counts, sizeof(counts));
 	db_put_array(b, p->by_gfp, p->ngfp, sizeof(*p->by_gfp));
 	db_put_array(b, p->cpus, p->ncpus, sizeof(*p->cpus));
 	db_put_array(b, p->by_key, p->nkeys, sizeof(*p->by_key));
