@@ -273,25 +273,33 @@ static void expect_live_objects(struct analysis *r, uint64_t log_bytes)
 		ptrmap_expect(&r->findings.live, live);
 }
 
-/* A binary capture given as -f: its kind, and the file open on *fd; BINARY_NONE if text. */
-static enum binary_kind binary_input(const struct analysis *r, int *fd)
+/*
+ * The format of -f's file from its own first bytes (formats.h), with the
+ * file open on *fd at its start; INPUT_TEXT (and *fd -1) for a pipe,
+ * standard input or anything the probes do not claim raw: the input is
+ * then opened as a stream, and probed again on its content.
+ */
+static enum input_kind format_of_file(const struct analysis *r, int *fd)
 {
-	unsigned char head[16];
+	unsigned char head[INPUT_PROBE_BYTES];
+	enum input_kind kind;
 	struct stat st;
 	ssize_t n;
 
 	*fd = -1;
 	if (strcmp(r->req->log_path, "-") == 0)
-		return BINARY_NONE;
+		return INPUT_TEXT;
 	*fd = open(r->req->log_path, O_RDONLY | O_CLOEXEC);
 	if (*fd < 0)
-		return BINARY_NONE;	/* input_open says why */
+		return INPUT_TEXT;	/* input_open says why */
 	n = fstat(*fd, &st) == 0 && S_ISREG(st.st_mode) ? read(*fd, head, sizeof(head)) : -1;
-	if (n > 0 && binary_kind_of(head, (size_t)n) != BINARY_NONE)
-		return binary_kind_of(head, (size_t)n);
-	close(*fd);
-	*fd = -1;
-	return BINARY_NONE;
+	kind = n > 0 ? input_kind_of_head(head, (size_t)n, true) : INPUT_TEXT;
+	if (kind == INPUT_TEXT || lseek(*fd, 0, SEEK_SET) < 0) {
+		close(*fd);
+		*fd = -1;
+		return INPUT_TEXT;
+	}
+	return kind;
 }
 
 /*
@@ -323,14 +331,16 @@ static int read_spooled_binary(struct analysis *r, enum binary_kind kind, struct
 	return rc;
 }
 
-/* The first bytes of the log's content (decompressed) name a binary capture, or none. */
-static enum binary_kind binary_content(struct analysis *r, struct ta_error *err, int *rc)
+/* The format of the open input's content, decompressed (formats.h): -1 with err. */
+static int format_of_content(struct analysis *r, enum input_kind *kind, struct ta_error *err)
 {
-	unsigned char head[16];
+	unsigned char head[INPUT_PROBE_BYTES];
 	size_t n = 0;
 
-	*rc = input_peek(&r->input, head, sizeof(head), &n, err);
-	return *rc == 0 ? binary_kind_of(head, n) : BINARY_NONE;
+	if (input_peek(&r->input, head, sizeof(head), &n, err) < 0)
+		return -1;
+	*kind = input_kind_of_head(head, n, false);
+	return 0;
 }
 
 static int compare_strings(const void *a, const void *b)
@@ -487,16 +497,6 @@ static int read_snapshots(struct analysis *r, bool opened, struct ta_error *err)
 	return (r->req->needs & NEED_OBJECTS) || r->have_dirs ? place_snapshot_sites(r, err) : 0;
 }
 
-/* Does the open input begin as an allocinfo snapshot does? */
-static bool input_is_snapshot(struct analysis *r, struct ta_error *err, int *rc)
-{
-	unsigned char head[256];
-	size_t n = 0;
-
-	*rc = input_peek(&r->input, head, sizeof(head), &n, err);
-	return *rc == 0 && input_kind_of_head(head, n, false) == INPUT_ALLOCINFO;
-}
-
 /* --allocinfo: the snapshot put beside the log's account. */
 int run_read_beside(struct analysis *r, struct ta_error *err)
 {
@@ -511,7 +511,8 @@ int run_read_beside(struct analysis *r, struct ta_error *err)
 	return 0;
 }
 
-int run_read_log(struct analysis *r, struct ta_error *err)
+/* A kmem log's text (plain, compressed or on a pipe), open: parsed into events. */
+static int read_text(struct analysis *r, struct ta_error *err)
 {
 	struct read_config cfg = {
 		.input = &r->input,
@@ -523,38 +524,8 @@ int run_read_log(struct analysis *r, struct ta_error *err)
 		.on_lookahead = prefetch_event,
 		.ctx = r,
 	};
-	int rc, bin_fd;
-	enum binary_kind kind;
+	int rc;
 
-	if (r->req->live)
-		return read_live(r, err);
-	if (r->req->nmore_logs ||
-	    (is_directory(r->req->log_path) &&
-	     input_kind_of_path(r->req->log_path) == INPUT_ALLOCINFO))
-		return read_snapshots(r, false, err);
-	kind = binary_input(r, &bin_fd);
-
-	if (kind != BINARY_NONE) {
-		rc = read_binary(r, bin_fd, kind, err);
-		close(bin_fd);
-		return rc;
-	}
-	if (input_open(&r->input, r->req->log_path, err) < 0)
-		return -1;
-	kind = binary_content(r, err, &rc);
-	if (rc < 0) {
-		input_close(&r->input);
-		return -1;
-	}
-	if (kind != BINARY_NONE)
-		return read_spooled_binary(r, kind, err);
-	if (input_is_snapshot(r, err, &rc) || rc < 0) {
-		if (rc < 0) {
-			input_close(&r->input);
-			return -1;
-		}
-		return read_snapshots(r, true, err);
-	}
 	expect_live_objects(r, r->input.size_hint);
 	if (run_start_saving(r, err) < 0)
 		return -1;
@@ -577,6 +548,78 @@ int run_read_log(struct analysis *r, struct ta_error *err)
 	if (rc == 0 && r->saving)
 		rc = run_finish_saving(r, err);
 	return rc;
+}
+
+static int read_tracedat_file(struct analysis *r, int fd, struct ta_error *err)
+{
+	return read_binary(r, fd, BINARY_TRACEDAT, err);
+}
+
+static int read_perfdata_file(struct analysis *r, int fd, struct ta_error *err)
+{
+	return read_binary(r, fd, BINARY_PERFDATA, err);
+}
+
+static int read_spooled_tracedat(struct analysis *r, struct ta_error *err)
+{
+	return read_spooled_binary(r, BINARY_TRACEDAT, err);
+}
+
+static int read_spooled_perfdata(struct analysis *r, struct ta_error *err)
+{
+	return read_spooled_binary(r, BINARY_PERFDATA, err);
+}
+
+static int read_open_snapshots(struct analysis *r, struct ta_error *err)
+{
+	return read_snapshots(r, true, err);
+}
+
+/*
+ * How each input format is read once its probe (formats.h) knows it: from
+ * the file itself, open at its start (read_file), or from the open input,
+ * decompressed or on a pipe (read_open). A new format: its probe there,
+ * its readers here. A DB is none of them: it is read in place
+ * (run_read_db), and the commands take a DB given as -f for --db-file; its
+ * probe is raw only, so a DB's bytes on a pipe are read as text (and
+ * refused as no kmem log).
+ */
+static const struct source_reader {
+	int (*read_file)(struct analysis *r, int fd, struct ta_error *err);
+	int (*read_open)(struct analysis *r, struct ta_error *err);
+} source_readers[INPUT_KIND_COUNT] = {
+	[INPUT_TEXT] = { NULL, read_text },
+	[INPUT_TRACEDAT] = { read_tracedat_file, read_spooled_tracedat },
+	[INPUT_PERFDATA] = { read_perfdata_file, read_spooled_perfdata },
+	[INPUT_ALLOCINFO] = { NULL, read_open_snapshots },
+};
+
+int run_read_log(struct analysis *r, struct ta_error *err)
+{
+	enum input_kind kind;
+	int rc, fd;
+
+	if (r->req->live)
+		return read_live(r, err);
+	if (r->req->nmore_logs ||
+	    (is_directory(r->req->log_path) &&
+	     input_kind_of_path(r->req->log_path) == INPUT_ALLOCINFO))
+		return read_snapshots(r, false, err);
+	kind = format_of_file(r, &fd);
+	if (fd >= 0 && source_readers[kind].read_file) {
+		rc = source_readers[kind].read_file(r, fd, err);
+		close(fd);
+		return rc;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (input_open(&r->input, r->req->log_path, err) < 0)
+		return -1;
+	if (format_of_content(r, &kind, err) < 0) {
+		input_close(&r->input);
+		return -1;
+	}
+	return source_readers[kind].read_open(r, err);
 }
 
 double analysis_clock(void)
