@@ -11,7 +11,8 @@
  * CMD started), "record-stopping" (record: told to stop, about to stop
  * the command and drain the buffer), "record-child-grace" (record: CMD sent
  * SIGTERM, its grace time not begun), "top-refreshed" (top: a refresh
- * shown).
+ * shown), "stream-idle" (a log read from a pipe: all it holds read, about
+ * to wait for more).
  */
 #ifndef TA_TESTHOOK_H
 #define TA_TESTHOOK_H

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "input.h"
+#include "testhook.h"
 
 /* Set by the SIGINT handler: a global, as signals require. */
 static volatile sig_atomic_t interrupt_seen;
@@ -303,6 +304,8 @@ static bool stream_interrupted_while_waiting(struct input *in)
 {
 	struct pollfd p = { .fd = in->fd, .events = POLLIN };
 
+	if (poll(&p, 1, 0) == 0)	/* nothing to read now: the stream is idle */
+		test_pause_point("stream-idle");
 	while (!interrupt_seen) {
 		if (poll(&p, 1, 200) != 0)
 			break;	/* data, end, or an error read() will report */

@@ -170,16 +170,22 @@ PY
 }
 
 @test "Ctrl-C on a stream ends the input and still writes the account" {
+	# the log in a pipe whose writer stays open (a descriptor of this shell): trace_analyze
+	# reads it all, stops where it would wait for more (stream-idle), and is sent
+	# Ctrl-C there; job control and SIGINT's default as in a terminal (outputs.bats)
 	mkfifo stream
-	( cat "$FIX/trace-pipe-6.18.log"; sleep 20 ) > stream &
-	writer=$!
-	"$TA" -f - -c account < stream 2> summary &
+	exec {w}<> stream
+	cat "$FIX/trace-pipe-6.18.log" >&"$w"
+	set -m
+	TA_TEST_PAUSE=stream-idle env --default-signal=INT "$TA" -f - -c account < stream 2> summary &
 	ta=$!
-	sleep 2
+	set +m
+	wait_stopped "$ta"
 	kill -INT "$ta"
-	wait "$ta"
-	status=$?
-	kill "$writer" 2> /dev/null || true
+	kill -CONT "$ta"
+	status=0
+	wait "$ta" || status=$?
+	exec {w}>&-
 	[ "$status" -eq 0 ]
 	diff_or_fail "$FIX/trace-pipe-6.18.account" account
 	grep -q "reading 'standard input' was interrupted" summary
