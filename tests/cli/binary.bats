@@ -217,7 +217,7 @@ PY
 	[[ "$output" == *"was not finished by perf record: salvaged $(awk '/^samples/ { print $2 }' all.facts) records with the running kernel's event formats; 0 bytes at its end were not a whole record"* ]]
 	cmp done.txt all.txt
 	# killed inside a record: the whole ones read, the rest counted
-	python3 "$TOP/tests/tools/perf_records.py" done.perf.data --kill cut.perf.data 100000 > cut.facts
+	python3 "$TOP/tests/tools/perf_records.py" done.perf.data --kill cut.perf.data mid > cut.facts
 	run --separate-stderr "$TA" -f cut.perf.data --salvage -c /dev/null
 	[ "$status" -eq 0 ]
 	samples=$(awk '/^samples/ { print $2 }' cut.facts)

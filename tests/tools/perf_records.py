@@ -6,7 +6,8 @@ with --damage, the first record of that type gets its payload's middle bytes
 inverted in place; with --kill, OUT is FILE as a killed perf record leaves
 it: data size 0 in the header, nothing after the data (no features, so no
 event formats), and only KEEP bytes of the data section ("all" for all of
-it); then "samples N" (PERF_RECORD_SAMPLE records whole in OUT) and "left B"
+it, "mid" for up to the middle of the record that holds the data's middle
+byte: always inside a record, whatever the capture's size); then "samples N" (PERF_RECORD_SAMPLE records whole in OUT) and "left B"
 (bytes at its end that are no whole record); with --spread-ids, OUT is FILE
 with every sample id (in the attrs' id lists and in each sample)
 multiplied by 1000, so that they no longer
@@ -31,6 +32,9 @@ def records(data):
 
 def kill(data, out, keep):
     off, size = struct.unpack_from("<QQ", data, 40)
+    if keep == "mid":
+        at, rsize = next((a, r) for a, _t, r in records(data) if a + r > off + size // 2)
+        keep = at - off + rsize // 2
     keep = size if keep == "all" else min(int(keep), size)
     killed = bytearray(data[:off + keep])
     struct.pack_into("<Q", killed, 48, 0)
