@@ -110,6 +110,18 @@ int input_peek(struct input *in, unsigned char *head, size_t n, size_t *got,
  */
 int input_copy_to(struct input *in, int fd, const char *to, struct ta_error *err);
 
+/*
+ * The whole content of path (plain or compressed) into *text (malloc'd,
+ * NUL after its *len bytes); more than max bytes, or a last line without
+ * its newline (a cut file), is an error naming it.
+ */
+int input_read_whole(const char *path, size_t max, char **text, size_t *len,
+		     struct ta_error *err);
+
+/* The same, of an input open (from where reading stands); in stays open. */
+int input_read_all(struct input *in, size_t max, char **text, size_t *len,
+		   struct ta_error *err);
+
 /* How far into the input as given (compressed bytes when it is): for progress. */
 uint64_t input_position(const struct input *in);
 

@@ -49,36 +49,6 @@ static bool file_is_compressed(const char *path)
 	return n > 0 && compression_of(head, (size_t)n) != COMPRESSION_NONE;
 }
 
-/* A compressed symbol file's whole text, decompressed as a log is (the input module). */
-static int read_compressed_text(const char *path, char **text, size_t *len, struct ta_error *err)
-{
-	struct input in;
-	struct chunk c;
-	size_t cap = 0;
-	int rc;
-
-	*text = NULL;
-	*len = 0;
-	if (input_open(&in, path, err) < 0)
-		return -1;
-	chunk_init(&c, 0);
-	while ((rc = input_read_chunk(&in, &c, err)) > 0) {
-		if (*len + c.len > cap) {
-			cap = (*len + c.len) * 2;
-			*text = xrealloc(*text, cap);
-		}
-		memcpy(*text + *len, c.data, c.len);
-		*len += c.len;
-	}
-	chunk_release(&c);
-	input_close(&in);
-	if (rc < 0) {
-		free(*text);
-		*text = NULL;
-	}
-	return rc;
-}
-
 /*
  * A System.map or kallsyms file into t: plain, or compressed as the corpus
  * ships them (kallsyms.xz), known by its first bytes as a log is.
@@ -93,7 +63,7 @@ static int load_symbol_file(struct symbol_table *t, const char *path, bool kalls
 	if (!file_is_compressed(path))
 		return kallsyms ? symbols_load_kallsyms(t, path, err)
 				: symbols_load_system_map(t, path, err);
-	if (read_compressed_text(path, &text, &len, err) < 0)
+	if (input_read_whole(path, (size_t)1 << 30, &text, &len, err) < 0)
 		return -1;
 	rc = kallsyms ? symbols_parse_kallsyms(t, text, len, path, err)
 		      : symbols_parse_system_map(t, text, len, path, err);
@@ -244,7 +214,7 @@ static int load_modules(struct analysis *a, struct ta_error *err)
 		return 0;
 	if (is_directory(path))
 		return error_set_errno(err, EISDIR, "cannot read '%s'", path);
-	if (read_compressed_text(path, &text, &len, err) < 0)
+	if (input_read_whole(path, (size_t)1 << 30, &text, &len, err) < 0)
 		return -1;
 	if (a->syms.count)
 		rc = symbols_parse_modules(&a->syms, text, len, path, err);

@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -482,5 +483,58 @@ int input_copy_to(struct input *in, int fd, const char *to, struct ta_error *err
 		rc = -1;
 out:
 	free(buf);
+	return rc;
+}
+
+int input_read_all(struct input *in, size_t max, char **text, size_t *len,
+		   struct ta_error *err)
+{
+	struct chunk c;
+	size_t cap = 0;
+	int rc;
+
+	*text = NULL;
+	*len = 0;
+	chunk_init(&c, 0);
+	while ((rc = input_read_chunk(in, &c, err)) > 0) {
+		if (*len + c.len > max) {
+			rc = error_set(err, "'%s' is larger than %zu MB: not a file of this kind",
+				       in->name, max >> 20);
+			break;
+		}
+		if (*len + c.len + 1 > cap) {
+			cap = (*len + c.len + 1) * 2;
+			*text = xrealloc(*text, cap);
+		}
+		memcpy(*text + *len, c.data, c.len);
+		*len += c.len;
+	}
+	chunk_release(&c);
+	if (rc == 0 && in->truncated_last_line)
+		rc = error_set(err, "'%s' is cut: its last line has no newline", in->name);
+	if (rc < 0) {
+		free(*text);
+		*text = NULL;
+		*len = 0;
+		return -1;
+	}
+	if (!*text)
+		*text = xmalloc(1);
+	(*text)[*len] = '\0';
+	return 0;
+}
+
+int input_read_whole(const char *path, size_t max, char **text, size_t *len,
+		     struct ta_error *err)
+{
+	struct input in;
+	int rc;
+
+	*text = NULL;
+	*len = 0;
+	if (input_open(&in, path, err) < 0)
+		return -1;
+	rc = input_read_all(&in, max, text, len, err);
+	input_close(&in);
 	return rc;
 }
