@@ -23,6 +23,7 @@
 #include "error.h"
 #include "findings.h"
 #include "input.h"
+#include "ksnapshot.h"
 #include "ktree.h"
 #include "origins.h"
 #include "pass.h"
@@ -121,6 +122,9 @@ struct analysis {
 	bool have_snapshots;
 	struct timeline_values snapshot_values;	/* the timeline's of them: the sites' bytes */
 	struct alloc_series beside;	/* --allocinfo: a snapshot beside the log (beside.h) */
+	/* -f of a kernel snapshot (a folder with meminfo, or meminfo): no events (ksnapshot.h) */
+	struct kernel_snapshot ksnap;
+	bool have_ksnap;
 	bool have_beside;
 	double started;
 	double last_progress;

@@ -1,7 +1,7 @@
 /*
  * formats.h - what an input is, from its first bytes: one entry per format
  * trace_analyze reads (a kmem log's text, a DB, a trace.dat, a perf.data,
- * /proc/allocinfo snapshots), each with its probe, asked in one place by
+ * /proc/allocinfo snapshots, a kernel snapshot), each with its probe, asked in one place by
  * every command. A DB is known by its own bytes (it is read in place); the
  * others by their content, decompressed.
  *
@@ -26,6 +26,7 @@ enum input_kind {
 	INPUT_TRACEDAT,		/* trace-cmd's trace.dat */
 	INPUT_PERFDATA,		/* perf record's perf.data */
 	INPUT_ALLOCINFO,	/* /proc/allocinfo snapshots (or a directory of them) */
+	INPUT_KSNAPSHOT,	/* a kernel snapshot: a folder with meminfo, or /proc/meminfo */
 	INPUT_KIND_COUNT
 };
 
@@ -43,8 +44,9 @@ extern const struct input_format input_formats[INPUT_KIND_COUNT];
 enum input_kind input_kind_of_head(const unsigned char *head, size_t n, bool raw);
 
 /*
- * What the file or directory at path is: a directory whose first file (by
- * versionsort) is a snapshot is a series of them; a file by its own first
+ * What the file or directory at path is: a directory with a meminfo file
+ * is a kernel snapshot; one whose first file (by versionsort) is an
+ * allocinfo snapshot is a series of them; a file by its own first
  * bytes, then by its content decompressed. Standard input ("-"), a file
  * that cannot be read or a directory of anything else: INPUT_TEXT (opening
  * it as a log says why).

@@ -30,6 +30,7 @@ enum report_id {
 	REPORT_GROWTH,
 	REPORT_PAGE,
 	REPORT_SIZES,
+	REPORT_LEDGER,
 	REPORT_FOLDED,
 	REPORT_FOLDED_PAGES,
 	REPORT_FLAME,
@@ -52,6 +53,7 @@ enum report_shape {
 enum report_requirement {
 	REQUIRES_TREE = 1u << 0,	/* -k DIR */
 	REQUIRES_LOG = 1u << 1,		/* -f LOG or --db-file DB (else without_log says so) */
+	REQUIRES_KSNAPSHOT = 1u << 2,	/* -f of a kernel snapshot (ksnapshot.h), no other input */
 };
 
 struct report_run;	/* pipeline.h: the analysis and the options */
@@ -76,6 +78,8 @@ struct report_decl {
 	/* of /proc/allocinfo snapshots (allocinfo.h): its writer, none when it needs events */
 	void (*snapshot_tables)(struct out_dest *o, const struct report_run *run);
 	int (*snapshot_write)(const struct report_run *run, const char *path, struct ta_error *err);
+	/* of a kernel snapshot (ksnapshot.h): its writer; the only one such an input gives */
+	void (*ksnapshot_tables)(struct out_dest *o, const struct report_run *run);
 	/* does writing it to path draw with cairo? NULL: never */
 	bool (*draws)(const char *path);
 };
@@ -84,6 +88,9 @@ extern const struct report_decl report_table[REPORT_COUNT];
 
 /* Can report id be made of allocinfo snapshots? */
 bool report_of_snapshots(enum report_id id);
+
+/* Is report id made of a kernel snapshot (and of nothing else)? */
+bool report_of_kernel_snapshots(enum report_id id);
 
 /* Does any report opts asks for draw with cairo (chartfile.h)? */
 bool reports_draw(const struct options *opts);

@@ -38,7 +38,7 @@ static const char usage_line[] =
 	"                     [--module NAME,...] [-b DIR]\n"
 	"                     [-l FILE] [-r FILE [-a ATTR] [-i]] [--save-index FILE]\n"
 	"                     [--summary FILE] [--stats FILE [--top N]] [--page FILE]\n"
-	"                     [--sizes FILE]\n"
+	"                     [--sizes FILE] [--ledger FILE]\n"
 	"                     [--outstanding FILE [--min-age S]] [--peak FILE [--peak-at T]]\n"
 	"                     [--lifetimes FILE] [--growth FILE] [--time START,END]\n"
 	"                     [--folded FILE] [--folded-pages FILE] [--flame FILE]\n"
@@ -281,6 +281,7 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 		OPT_REPORT(REPORT_GROWTH, o->report_path),
 		OPT_REPORT(REPORT_PAGE, o->report_path),
 		OPT_REPORT(REPORT_SIZES, o->report_path),
+		OPT_REPORT(REPORT_LEDGER, o->report_path),
 		OPT_UINT(0, "top", &o->top, "N", 1, SIZE_MAX, "a number of rows",
 			 "-c, --stats, --outstanding: the first N rows only (the account's "
 			 "totals stay the log's); --timeline, --html: N series (default 8)"),
@@ -301,7 +302,8 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 		OPT_WRAPPERS(&o->req.wrappers_path),
 		OPT_USER_FRAMES(&o->req.user_frames),
 		OPT_CALL(0, "page-size", &o->page_size, "BYTES", read_page_size,
-			 "the page size for --folded-pages (default 4096)"),
+			 "the page size for --folded-pages, and of --ledger's slabinfo and "
+			 "vmallocinfo page counts (default 4096)"),
 		OPT_GROUP("Kernel tree (-k)"),
 		OPT_BRANCH(&o->req.branch),
 		OPT_REPORT(REPORT_CALLERS, o->report_path),
@@ -490,6 +492,29 @@ static int check_snapshot_combinations(const struct po_command *cmd, struct opti
 	return check_reports(cmd, opts);
 }
 
+/* -f of a kernel snapshot (a folder with meminfo, or meminfo): --ledger, nothing of a log's. */
+static int check_kernel_snapshot_combinations(const struct po_command *cmd, struct options *opts)
+{
+	char name[64];
+	size_t i;
+
+	for (i = 0; i < REPORT_COUNT; i++)
+		if (opts->report_path[i] && !report_of_kernel_snapshots((enum report_id)i))
+			return po_usage_error(cmd, "'%s' is a kernel snapshot: %s needs a kmem log's "
+					      "events or allocinfo (a kernel snapshot gives --ledger)",
+					      opts->req.log_path,
+					      report_option_name((enum report_id)i, name,
+								 sizeof(name)));
+	if (task_filters_set(&opts->req.filters) || opts->req.has_time_start ||
+	    opts->req.has_time_end || opts->req.save_db || opts->req.allocinfo_path ||
+	    opts->req.group_by != GROUP_CALLSITE || opts->req.kernel || opts->req.branch)
+		return po_usage_error(cmd, "'%s' is a kernel snapshot: it has no events or sites to "
+				      "filter, group or place (--comm, --pid, --gfp, --module, --time, "
+				      "--group-by, -k, -b), save (--save-db) or put beside "
+				      "(--allocinfo)", opts->req.log_path);
+	return check_reports(cmd, opts);
+}
+
 /*
  * The first filter given that cannot apply to an allocinfo snapshot beside
  * the trace (its tags carry a module and a source path, which --module and
@@ -520,9 +545,16 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 	enum out_format data_format;
 	char list[256];
 	int status;
+	size_t i;
 
 	if (opts->req.log_path && input_kind_of_path(opts->req.log_path) == INPUT_ALLOCINFO)
 		return check_snapshot_combinations(cmd, opts);
+	if (opts->req.log_path && input_kind_of_path(opts->req.log_path) == INPUT_KSNAPSHOT)
+		return check_kernel_snapshot_combinations(cmd, opts);
+	for (i = 0; i < REPORT_COUNT; i++)	/* a log, or standard input (the run checks) */
+		if (opts->report_path[i] && report_of_kernel_snapshots((enum report_id)i) &&
+		    (opts->req.db_path || (opts->req.log_path && strcmp(opts->req.log_path, "-"))))
+			return po_usage_error(cmd, "%s", report_table[i].without_log);
 	if (opts->req.allocinfo_path && !opts->report_path[REPORT_ACCOUNT])
 		return po_usage_error(cmd, "%s", "--allocinfo adds allocinfo's figures to the "
 				      "account: give -c FILE");
@@ -728,7 +760,7 @@ static const char *kept_by_a_db(const struct report_decl *d)
 /*
  * --reports-helper (as --completion-helper): the report table, a line per
  * report, "NAME OPTION SHAPE NEEDS SNAPSHOTS|- KEPT|REPLAYED" (NEEDS: tree,
- * log or -; the last: whether a DB keeps what it reads), for the tests that
+ * log, ksnapshot or -; the last: whether a DB keeps what it reads), for the tests that
  * name every report: they take the list from here, not from a copy of it.
  */
 static int print_reports(void)
@@ -751,7 +783,8 @@ static int print_reports(void)
 		else
 			snprintf(option, sizeof(option), "--%s", d->long_name);
 		printf("%s %s %s %s %s %s\n", name, option, shapes[d->shape],
-		       d->requires & REQUIRES_TREE ? "tree" : d->requires & REQUIRES_LOG ? "log" : "-",
+		       d->requires & REQUIRES_TREE ? "tree" : d->requires & REQUIRES_KSNAPSHOT
+		       ? "ksnapshot" : d->requires & REQUIRES_LOG ? "log" : "-",
 		       report_of_snapshots((enum report_id)id) ? "snapshots" : "-", kept_by_a_db(d));
 	}
 	return EXIT_OK;

@@ -576,6 +576,43 @@ static int read_open_snapshots(struct analysis *r, struct ta_error *err)
 }
 
 /*
+ * A kernel snapshot: a folder (from its path), or a meminfo file, open
+ * (from a pipe too): its files parsed, no events. A meminfo without
+ * MemTotal is no ledger's start.
+ */
+static int read_kernel_snapshot(struct analysis *r, bool opened, struct ta_error *err)
+{
+	const char *path = r->req->log_path;
+	uint64_t total;
+	int rc;
+
+	ksnapshot_init(&r->ksnap);
+	r->have_ksnap = true;
+	if (opened) {
+		char *text;
+		size_t len;
+
+		rc = input_read_all(&r->input, (size_t)256 << 20, &text, &len, err);
+		input_close(&r->input);
+		if (rc == 0)
+			rc = ksnapshot_parse_meminfo(&r->ksnap, input_name(r), text, len, err);
+		free(text);
+	} else {
+		rc = ksnapshot_read_folder(&r->ksnap, path, err);
+	}
+	r->facts.source = r->facts.log_name = strcmp(path, "-") ? shown_name(r, path)
+								   : "standard input";
+	if (rc == 0 && !ksnap_field(&r->ksnap.meminfo, "MemTotal", &total))
+		rc = error_set(err, "'%s' has no MemTotal line: no /proc/meminfo", r->facts.source);
+	return rc;
+}
+
+static int read_open_kernel_snapshot(struct analysis *r, struct ta_error *err)
+{
+	return read_kernel_snapshot(r, true, err);
+}
+
+/*
  * How each input format is read once its probe (formats.h) knows it: from
  * the file itself, open at its start (read_file), or from the open input,
  * decompressed or on a pipe (read_open). A new format: its probe there,
@@ -592,6 +629,7 @@ static const struct source_reader {
 	[INPUT_TRACEDAT] = { read_tracedat_file, read_spooled_tracedat },
 	[INPUT_PERFDATA] = { read_perfdata_file, read_spooled_perfdata },
 	[INPUT_ALLOCINFO] = { NULL, read_open_snapshots },
+	[INPUT_KSNAPSHOT] = { NULL, read_open_kernel_snapshot },
 };
 
 int run_read_log(struct analysis *r, struct ta_error *err)
@@ -605,6 +643,8 @@ int run_read_log(struct analysis *r, struct ta_error *err)
 	    (is_directory(r->req->log_path) &&
 	     input_kind_of_path(r->req->log_path) == INPUT_ALLOCINFO))
 		return read_snapshots(r, false, err);
+	if (is_directory(r->req->log_path) && ksnapshot_is_folder(r->req->log_path))
+		return read_kernel_snapshot(r, false, err);
 	kind = format_of_file(r, &fd);
 	if (fd >= 0 && source_readers[kind].read_file) {
 		rc = source_readers[kind].read_file(r, fd, err);

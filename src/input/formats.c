@@ -12,6 +12,7 @@
 #include "allocinfo.h"
 #include "formats.h"
 #include "input.h"
+#include "ksnapshot.h"
 
 static bool starts_with(const unsigned char *head, size_t n, const char *magic)
 {
@@ -47,6 +48,7 @@ const struct input_format input_formats[INPUT_KIND_COUNT] = {
 	{ INPUT_TRACEDAT, "trace.dat", false, is_tracedat },
 	{ INPUT_PERFDATA, "perf.data", false, is_perfdata },
 	{ INPUT_ALLOCINFO, "allocinfo snapshot", false, allocinfo_is_snapshot },
+	{ INPUT_KSNAPSHOT, "kernel snapshot", false, ksnapshot_is_meminfo },
 	{ INPUT_TEXT, "kmem log", false, is_anything },
 };
 
@@ -132,6 +134,6 @@ enum input_kind input_kind_of_path(const char *path)
 	if (strcmp(path, "-") == 0 || stat(path, &st) < 0)
 		return INPUT_TEXT;
 	if (S_ISDIR(st.st_mode))
-		return kind_of_directory(path);
+		return ksnapshot_is_folder(path) ? INPUT_KSNAPSHOT : kind_of_directory(path);
 	return S_ISREG(st.st_mode) ? kind_of_file(path) : INPUT_TEXT;
 }

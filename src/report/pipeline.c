@@ -88,6 +88,9 @@ static int write_log_reports(const struct report_run *run, struct ta_error *err)
 	size_t i;
 
 	for (i = 0; i < REPORT_COUNT; i++)
+		if (opts->report_path[i] && report_of_kernel_snapshots((enum report_id)i))
+			return error_set(err, "%s", report_table[i].without_log);
+	for (i = 0; i < REPORT_COUNT; i++)
 		if (opts->report_path[i] &&
 		    report_write(run, (enum report_id)i, opts->report_path[i], err) < 0)
 			return -1;
@@ -146,6 +149,9 @@ static int write_snapshot_reports(const struct report_run *run, struct ta_error 
 
 	snapshot_report_list(list, sizeof(list));
 	for (i = 0; i < REPORT_COUNT; i++)
+		if (opts->report_path[i] && report_of_kernel_snapshots((enum report_id)i))
+			return error_set(err, "%s", report_table[i].without_log);
+	for (i = 0; i < REPORT_COUNT; i++)
 		if (opts->report_path[i] && !report_of_snapshots((enum report_id)i))
 			return error_set(err, "'%s' is an allocinfo snapshot: %s needs a kmem log's "
 					 "events (allocinfo gives %s)", run->a->facts.source,
@@ -161,6 +167,46 @@ static int write_snapshot_reports(const struct report_run *run, struct ta_error 
 		if (!options_ask_for_an_output(opts))
 			fprintf(stderr, "trace_analyze: this snapshot gives: %s ('-' writes to "
 				"standard output; trace_analyze --help)\n", list);
+	}
+	return 0;
+}
+
+/*
+ * -f of a kernel snapshot: the reports made of it (the table's), and what
+ * was read; any other report is refused, saying which it gives.
+ */
+static int write_kernel_snapshot_reports(const struct report_run *run, struct ta_error *err)
+{
+	const struct options *opts = run->o;
+	const struct kernel_snapshot *s = &run->a->ksnap;
+	char name[64];
+	size_t i;
+
+	for (i = 0; i < REPORT_COUNT; i++)
+		if (opts->report_path[i] && !report_of_kernel_snapshots((enum report_id)i))
+			return error_set(err, "'%s' is a kernel snapshot: %s needs a kmem log's "
+					 "events or allocinfo (a kernel snapshot gives --ledger)",
+					 run->a->facts.source,
+					 report_option_name((enum report_id)i, name, sizeof(name)));
+	for (i = 0; i < REPORT_COUNT; i++)
+		if (opts->report_path[i] &&
+		    report_write(run, (enum report_id)i, opts->report_path[i], err) < 0)
+			return -1;
+	if (!opts->req.quiet) {
+		fprintf(stderr, "trace_analyze: kernel snapshot '%s': meminfo (%u fields)",
+			run->a->facts.source, s->meminfo.n);
+		if (s->has_slabinfo)
+			fprintf(stderr, ", slabinfo (%u caches)", s->nslabs);
+		if (s->has_vmallocinfo)
+			fprintf(stderr, ", vmallocinfo (%u areas)", s->nvmallocs);
+		if (s->ncgroups)
+			fprintf(stderr, ", %u cgroup%s", s->ncgroups, s->ncgroups == 1 ? "" : "s");
+		if (s->has_stamp && s->host[0])
+			fprintf(stderr, "; taken on %s (%s)", s->host, s->release);
+		fputc('\n', stderr);
+		if (!options_ask_for_an_output(opts))
+			fprintf(stderr, "trace_analyze: this snapshot gives: --ledger ('-' writes to "
+				"standard output; trace_analyze --help)\n");
 	}
 	return 0;
 }
@@ -196,7 +242,8 @@ int pipeline_run(const struct options *opts, struct ta_error *err)
 	if (opts->save_index && kindex_save(&r.ktree, opts->save_index, err) < 0)
 		goto out;
 	if (req.log_path || req.db_path)
-		rc = analysis_read(&r, err) < 0 ? -1 : r.have_snapshots ?
+		rc = analysis_read(&r, err) < 0 ? -1 : r.have_ksnap ?
+			write_kernel_snapshot_reports(&run, err) : r.have_snapshots ?
 			write_snapshot_reports(&run, err) : write_log_reports(&run, err);
 	else
 		rc = report_static_footprint(&run, err);

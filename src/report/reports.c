@@ -37,6 +37,7 @@
 #include "reports.h"
 #include "rowview.h"
 #include "sizereport.h"
+#include "ledgerreport.h"
 #include "ringchart.h"
 #include "ringview.h"
 #include "outstanding.h"
@@ -938,6 +939,17 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.requires = REQUIRES_LOG, .without_log = "--sizes needs a log (-f LOG or --db-file DB)",
 		.hint = "--sizes", .tables = write_sizes_report,
 	},
+	[REPORT_LEDGER] = {
+		.name = "ledger", .long_name = "ledger",
+		.help = "of a kernel snapshot (-f DIR as 'trace_analyze snapshot' writes it, or "
+			"-f /proc/meminfo): MemTotal split into free, user and kernel lines, each "
+			"with its meminfo fields, and what is unexplained; slab by cache, vmalloc "
+			"by caller, each cgroup's kernel memory",
+		.shape = SHAPE_TABLES, .requires = REQUIRES_LOG | REQUIRES_KSNAPSHOT, .top = true,
+		.without_log = "--ledger needs a kernel snapshot: -f DIR (a folder with meminfo, "
+			       "as 'trace_analyze snapshot' writes it) or -f /proc/meminfo",
+		.ksnapshot_tables = write_ledger_report,
+	},
 	[REPORT_FOLDED] = {
 		.name = "folded", .long_name = "folded",
 		.help = "slab allocations as folded stacks, for flamegraph.pl, speedscope, "
@@ -1008,10 +1020,17 @@ int report_write(const struct report_run *run, enum report_id id, const char *pa
 {
 	const struct report_decl *d = &report_table[id];
 
+	if (run->a->have_ksnap)
+		return write_report(run, path, d->ksnapshot_tables, err);
 	if (run->a->have_snapshots)
 		return d->snapshot_tables ? write_report(run, path, d->snapshot_tables, err)
 					  : d->snapshot_write(run, path, err);
 	return d->tables ? write_report(run, path, d->tables, err) : d->write(run, path, err);
+}
+
+bool report_of_kernel_snapshots(enum report_id id)
+{
+	return report_table[id].ksnapshot_tables != NULL;
 }
 
 bool report_of_snapshots(enum report_id id)

@@ -40,7 +40,7 @@ every_report() {
 	"$TA" diff -q --format "$f" --per 1000 -c "$f/diff-per.$x" boot.db work.db
 	# and every report of tables the report table lists, so that a new one is read too
 	local r opt
-	for r in $("$TA" --reports-helper | awk '$3 == "tables" && $4 != "tree" { print $1 ":" $2 }'); do
+	for r in $("$TA" --reports-helper | awk '$3 == "tables" && ($4 == "log" || $4 == "-") { print $1 ":" $2 }'); do
 		opt=${r#*:}
 		"$TA" -q -f "$STACKS" --format "$f" "$opt" "$f/table-${r%%:*}.$x"
 	done

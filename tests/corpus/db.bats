@@ -84,7 +84,7 @@ same_from_db() {
 # the reports of a log (no tree), as OPTION:FILE, whose data a DB keeps (kept) or whose
 # events it replays (replayed), from the report table (trace_analyze --reports-helper)
 reports_a_db() {
-	"$TA" --reports-helper | awk -v k="$1" '$4 != "tree" && $6 == k {
+	"$TA" --reports-helper | awk -v k="$1" '($4 == "log" || $4 == "-") && $6 == k {
 		ext = $3 == "chart" ? ".svg" : $3 == "chart-or-data" ? ".csv" : ""
 		printf "%s:%s%s ", $2, $1, ext }'
 }

@@ -310,7 +310,7 @@ PY
 
 # every report a log gives without a tree, from the report table itself
 # (trace_analyze --reports-helper: NAME OPTION SHAPE NEEDS SNAPSHOTS)
-ALL_REPORTS=$("$TA" --reports-helper | awk '$4 != "tree" { print $1 }' | tr '\n' ' ')
+ALL_REPORTS=$("$TA" --reports-helper | awk '($4 == "log" || $4 == "-") { print $1 }' | tr '\n' ' ')
 # report_option NAME PREFIX: its option and a file PREFIX.NAME[.ext] of its shape
 report_option() {
 	"$TA" --reports-helper | awk -v r="$1" -v p="$2" '$1 == r {

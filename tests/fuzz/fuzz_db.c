@@ -71,7 +71,7 @@ static void report_from(const char *path)
 	for (id = 0; id < REPORT_COUNT; id++)
 		if (report_table[id].shape != SHAPE_CHART &&
 		    report_table[id].shape != SHAPE_CHART_OR_DATA && id != REPORT_HTML &&
-		    !(report_table[id].requires & REQUIRES_TREE))
+		    !(report_table[id].requires & (REQUIRES_TREE | REQUIRES_KSNAPSHOT)))
 			o.report_path[id] = "/dev/null";
 	o.req.db_path = path;
 	o.req.families = FAMILY_ALL;

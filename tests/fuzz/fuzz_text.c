@@ -191,7 +191,7 @@ static void choose_run(struct options *o, uint8_t a, uint8_t b, uint8_t c)
 	o->req.order = orders[(b >> 3) & 7];
 	for (id = 0; id < REPORT_COUNT; id++)	/* every report of tables a log gives */
 		if (report_table[id].shape == SHAPE_TABLES &&
-		    !(report_table[id].requires & REQUIRES_TREE))
+		    !(report_table[id].requires & (REQUIRES_TREE | REQUIRES_KSNAPSHOT)))
 			o->report_path[id] = "/dev/null";
 	o->rings_attr = ATTR_CURRENT_DYNAMIC;
 	o->req.quiet = true;

@@ -1,0 +1,93 @@
+/*
+ * ksnapshot.h - the kernel's own memory totals at one moment, as a folder
+ * of the files /proc and /sys/fs/cgroup print (named as there: meminfo,
+ * slabinfo, vmallocinfo, cgroup/<path>/memory.stat and memory.current),
+ * or one such file: parsed into numbers, each file known by its first
+ * line, plain or compressed. A slabinfo of another version, a cut or
+ * garbled line, a file of the wrong kind under a name: an error naming
+ * the file and the line. No arithmetic across files here (the ledger,
+ * ledger.h), no allocinfo (allocinfo.h reads the folder's).
+ */
+#ifndef TA_KSNAPSHOT_H
+#define TA_KSNAPSHOT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+
+#define KSNAP_NAME_MAX 64
+
+/* "Key: value" files (meminfo in bytes, memory.stat as printed). */
+struct ksnap_field {
+	char name[KSNAP_NAME_MAX];
+	uint64_t value;
+};
+
+struct ksnap_fields {
+	struct ksnap_field *f;
+	uint32_t n, cap;
+};
+
+/* A /proc/slabinfo 2.1 row. */
+struct ksnap_slab {
+	char name[KSNAP_NAME_MAX];
+	uint64_t active_objs, num_objs, objsize, objperslab, pagesperslab;
+	uint64_t active_slabs, num_slabs;
+};
+
+/* A /proc/vmallocinfo area. */
+struct ksnap_vmalloc {
+	char caller[KSNAP_NAME_MAX];	/* the function, without +off/len */
+	uint64_t size;			/* the area's bytes, its guard page included */
+	uint64_t pages;			/* pages=N, or 0 when none is printed */
+	char kind[16];			/* vmalloc, vmap, ioremap, user, vpages, unpurged... */
+};
+
+/* A cgroup v2 group's memory files. */
+struct ksnap_cgroup {
+	char path[256];			/* "/" for the root, "/a/b" below it */
+	struct ksnap_fields stat;	/* memory.stat */
+	uint64_t current;		/* memory.current, bytes */
+	bool has_stat, has_current;
+};
+
+struct kernel_snapshot {
+	const char *source;		/* the folder or file, as given */
+	bool has_meminfo, has_slabinfo, has_vmallocinfo;
+	struct ksnap_fields meminfo;	/* in bytes (kB x 1024) */
+	struct ksnap_slab *slabs;
+	uint32_t nslabs;
+	struct ksnap_vmalloc *vmallocs;
+	uint32_t nvmallocs;
+	struct ksnap_cgroup *cgroups;	/* the root first, then by path */
+	uint32_t ncgroups;
+	/* the snapshot file that trace_analyze snapshot writes, when there is one */
+	bool has_stamp;
+	double monotonic_s, realtime_s;
+	char host[128], release[128], boot_id[64];
+};
+
+void ksnapshot_init(struct kernel_snapshot *s);
+void ksnapshot_release(struct kernel_snapshot *s);
+
+/* Does the folder at path hold a kernel snapshot (a meminfo file)? */
+bool ksnapshot_is_folder(const char *path);
+
+/* Do n first bytes begin as /proc/meminfo, slabinfo, vmallocinfo or a memory.stat do? */
+bool ksnapshot_is_meminfo(const unsigned char *head, size_t n);
+bool ksnapshot_is_slabinfo(const unsigned char *head, size_t n);
+bool ksnapshot_is_vmallocinfo(const unsigned char *head, size_t n);
+bool ksnapshot_is_memory_stat(const unsigned char *head, size_t n);
+
+/* Read the folder at path (what it holds of the files above): 0, or -1 with err. */
+int ksnapshot_read_folder(struct kernel_snapshot *s, const char *path, struct ta_error *err);
+
+/* A /proc/meminfo's text (read whole, NUL after len; parsed in place), named name. */
+int ksnapshot_parse_meminfo(struct kernel_snapshot *s, const char *name, char *text, size_t len,
+			    struct ta_error *err);
+
+/* A field's value, and whether the file has it. */
+bool ksnap_field(const struct ksnap_fields *f, const char *name, uint64_t *value);
+
+#endif

@@ -1,0 +1,529 @@
+/*
+ * ksnapshot.c - a kernel's memory files at one moment (ksnapshot.h): a
+ * folder laid out as /proc and /sys/fs/cgroup name them, or one file,
+ * each parsed line by line into numbers. Every line is checked: a line
+ * that is not of its file's form is an error naming the file and the line
+ * (a cut last line included), never a number guessed.
+ * Not here: the ledger's arithmetic (ledger.c), allocinfo (allocinfo.c).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "input.h"
+#include "ksnapshot.h"
+
+#define FILE_MAX ((size_t)256 << 20)	/* no /proc file of these is near it */
+#define CGROUPS_MAX 100000		/* a host with more is refused, not read halfway */
+
+void ksnapshot_init(struct kernel_snapshot *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+static void fields_release(struct ksnap_fields *f)
+{
+	free(f->f);
+	memset(f, 0, sizeof(*f));
+}
+
+void ksnapshot_release(struct kernel_snapshot *s)
+{
+	uint32_t i;
+
+	fields_release(&s->meminfo);
+	free(s->slabs);
+	free(s->vmallocs);
+	for (i = 0; i < s->ncgroups; i++)
+		fields_release(&s->cgroups[i].stat);
+	free(s->cgroups);
+	memset(s, 0, sizeof(*s));
+}
+
+bool ksnap_field(const struct ksnap_fields *f, const char *name, uint64_t *value)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->n; i++)
+		if (strcmp(f->f[i].name, name) == 0) {
+			*value = f->f[i].value;
+			return true;
+		}
+	*value = 0;
+	return false;
+}
+
+static void add_field(struct ksnap_fields *f, const char *name, size_t len, uint64_t value)
+{
+	if (f->n == f->cap) {
+		f->cap = f->cap ? f->cap * 2 : 64;
+		f->f = xrealloc(f->f, f->cap * sizeof(*f->f));
+	}
+	snprintf(f->f[f->n].name, sizeof(f->f[f->n].name), "%.*s", (int)len, name);
+	f->f[f->n++].value = value;
+}
+
+/* ---- probes: the first line ---- */
+
+static bool head_starts(const unsigned char *head, size_t n, const char *text)
+{
+	size_t len = strlen(text);
+
+	return n >= len && memcmp(head, text, len) == 0;
+}
+
+bool ksnapshot_is_meminfo(const unsigned char *head, size_t n)
+{
+	return head_starts(head, n, "MemTotal:");
+}
+
+bool ksnapshot_is_slabinfo(const unsigned char *head, size_t n)
+{
+	return head_starts(head, n, "slabinfo - version: ");
+}
+
+/* "0x0000000012345678-0x000000009abcdef0   8192 " */
+bool ksnapshot_is_vmallocinfo(const unsigned char *head, size_t n)
+{
+	size_t i = 2;
+
+	if (!head_starts(head, n, "0x"))
+		return false;
+	while (i < n && ((head[i] >= '0' && head[i] <= '9') || (head[i] >= 'a' && head[i] <= 'f')))
+		i++;
+	return i + 3 < n && head[i] == '-' && head[i + 1] == '0' && head[i + 2] == 'x';
+}
+
+bool ksnapshot_is_memory_stat(const unsigned char *head, size_t n)
+{
+	size_t i = 5;
+
+	if (!head_starts(head, n, "anon "))
+		return false;
+	while (i < n && head[i] >= '0' && head[i] <= '9')
+		i++;
+	return i > 5 && i < n && head[i] == '\n';
+}
+
+/* ---- lines ---- */
+
+struct lines {
+	const char *path;
+	char *text, *at;
+	size_t len;
+	unsigned long lineno;
+};
+
+/* The next line, NUL-terminated in place; NULL at the end. A last line without '\n': cut. */
+static char *next_line(struct lines *l, struct ta_error *err, int *rc)
+{
+	char *line = l->at, *nl;
+
+	*rc = 0;
+	if (l->at >= l->text + l->len)
+		return NULL;
+	l->lineno++;
+	nl = memchr(l->at, '\n', (size_t)(l->text + l->len - l->at));
+	if (!nl) {
+		*rc = error_set(err, "'%s' line %lu has no newline: the file is cut", l->path,
+				l->lineno);
+		return NULL;
+	}
+	*nl = '\0';
+	l->at = nl + 1;
+	return line;
+}
+
+static int bad_line(const struct lines *l, const char *what, struct ta_error *err)
+{
+	return error_set(err, "'%s' line %lu is not %s", l->path, l->lineno, what);
+}
+
+static int open_lines(struct lines *l, const char *path, struct ta_error *err)
+{
+	memset(l, 0, sizeof(*l));
+	l->path = path;
+	if (input_read_whole(path, FILE_MAX, &l->text, &l->len, err) < 0)
+		return -1;
+	l->at = l->text;
+	return 0;
+}
+
+/* A decimal count of up to 19 digits, all of s: false if not. */
+static bool read_count(const char *s, uint64_t *v)
+{
+	const char *p = s;
+
+	*v = 0;
+	if (*p < '0' || *p > '9')
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (p - s >= 19)
+			return false;
+		*v = *v * 10 + (uint64_t)(*p - '0');
+	}
+	return *p == '\0';
+}
+
+/* "Name:   1234 kB" (bytes) or "HugePages_Total:       0" (a count) */
+static int parse_meminfo(struct kernel_snapshot *s, struct lines *l, struct ta_error *err)
+{
+	char *line, *colon, *num, *unit;
+	uint64_t v;
+	int rc;
+
+	while ((line = next_line(l, err, &rc))) {
+		colon = strchr(line, ':');
+		if (!colon || colon == line || colon - line >= KSNAP_NAME_MAX)
+			return bad_line(l, "a /proc/meminfo line (Name: value [kB])", err);
+		num = colon + 1;
+		while (*num == ' ')
+			num++;
+		unit = num;
+		while (*unit >= '0' && *unit <= '9')
+			unit++;
+		if (*unit == ' ' && strcmp(unit, " kB") == 0) {
+			*unit = '\0';
+			if (!read_count(num, &v) || v > UINT64_MAX / 1024)
+				return bad_line(l, "a /proc/meminfo line (Name: value [kB])", err);
+			v *= 1024;
+		} else if (!read_count(num, &v)) {
+			return bad_line(l, "a /proc/meminfo line (Name: value [kB])", err);
+		}
+		add_field(&s->meminfo, line, (size_t)(colon - line), v);
+	}
+	if (rc < 0)
+		return -1;
+	s->has_meminfo = true;
+	return 0;
+}
+
+static int parse_slabinfo(struct kernel_snapshot *s, struct lines *l, struct ta_error *err)
+{
+	uint32_t cap = 0;
+	char *line;
+	int rc;
+
+	line = next_line(l, err, &rc);
+	if (!line)
+		return rc < 0 ? -1 : bad_line(l, "a slabinfo header", err);
+	if (strcmp(line, "slabinfo - version: 2.1") != 0)
+		return error_set(err, "'%s' is %s: this build reads slabinfo version 2.1", l->path,
+				 line);
+	while ((line = next_line(l, err, &rc))) {
+		struct ksnap_slab c;
+		int used = 0;
+
+		if (line[0] == '#')
+			continue;
+		memset(&c, 0, sizeof(c));
+		if (sscanf(line, "%63s %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
+			   " : tunables %*u %*u %*u : slabdata %" SCNu64 " %" SCNu64 " %*u%n", c.name, &c.active_objs, &c.num_objs, &c.objsize,
+			   &c.objperslab, &c.pagesperslab, &c.active_slabs, &c.num_slabs,
+			   &used) != 8 || line[used] != '\0')
+			return bad_line(l, "a slabinfo 2.1 row", err);
+		if (s->nslabs == cap) {
+			cap = cap ? cap * 2 : 256;
+			s->slabs = xrealloc(s->slabs, cap * sizeof(*s->slabs));
+		}
+		s->slabs[s->nslabs++] = c;
+	}
+	if (rc < 0)
+		return -1;
+	s->has_slabinfo = true;
+	return 0;
+}
+
+static bool is_vmalloc_kind(const char *w)
+{
+	static const char *const kinds[] = { "vmalloc", "vmap", "ioremap", "user", "vpages",
+					      "vm_map_ram", "unpurged", "dma-coherent", NULL };
+	size_t i;
+
+	for (i = 0; kinds[i]; i++)
+		if (strcmp(w, kinds[i]) == 0)
+			return true;
+	return false;
+}
+
+/* "0x...-0x...   SIZE caller+0x9b/0xd1 [pages=N] [phys=...] [N0=...] KIND..." */
+static int parse_vmallocinfo(struct kernel_snapshot *s, struct lines *l, struct ta_error *err)
+{
+	uint32_t cap = 0;
+	char *line;
+	int rc;
+
+	while ((line = next_line(l, err, &rc))) {
+		struct ksnap_vmalloc a;
+		char *w, *save = NULL;
+		int words = 0;
+
+		memset(&a, 0, sizeof(a));
+		for (w = strtok_r(line, " ", &save); w; w = strtok_r(NULL, " ", &save), words++) {
+			if (words == 0) {
+				if (!ksnapshot_is_vmallocinfo((const unsigned char *)w, strlen(w)))
+					return bad_line(l, "a /proc/vmallocinfo area", err);
+			} else if (words == 1) {
+				if (!read_count(w, &a.size))
+					return bad_line(l, "a /proc/vmallocinfo area", err);
+			} else if (strncmp(w, "pages=", 6) == 0) {
+				if (!read_count(w + 6, &a.pages))
+					return bad_line(l, "a /proc/vmallocinfo area", err);
+			} else if (is_vmalloc_kind(w)) {
+				snprintf(a.kind, sizeof(a.kind), "%s", w);
+			} else if (!a.caller[0] && strchr(w, '+')) {
+				snprintf(a.caller, sizeof(a.caller), "%.*s", (int)strcspn(w, "+"), w);
+			}
+		}
+		if (words < 2)
+			return bad_line(l, "a /proc/vmallocinfo area", err);
+		if (!a.caller[0])
+			snprintf(a.caller, sizeof(a.caller), "(%s)", a.kind[0] ? a.kind : "no caller");
+		if (s->nvmallocs == cap) {
+			cap = cap ? cap * 2 : 256;
+			s->vmallocs = xrealloc(s->vmallocs, cap * sizeof(*s->vmallocs));
+		}
+		s->vmallocs[s->nvmallocs++] = a;
+	}
+	if (rc < 0)
+		return -1;
+	s->has_vmallocinfo = true;
+	return 0;
+}
+
+/* "key value" lines */
+static int parse_memory_stat(struct ksnap_fields *f, struct lines *l, struct ta_error *err)
+{
+	char *line, *sp;
+	uint64_t v;
+	int rc;
+
+	while ((line = next_line(l, err, &rc))) {
+		sp = strchr(line, ' ');
+		if (!sp || sp == line || sp - line >= KSNAP_NAME_MAX || !read_count(sp + 1, &v))
+			return bad_line(l, "a memory.stat line (key value)", err);
+		add_field(f, line, (size_t)(sp - line), v);
+	}
+	return rc;
+}
+
+static int parse_one_number(uint64_t *v, struct lines *l, struct ta_error *err)
+{
+	char *line;
+	int rc;
+
+	line = next_line(l, err, &rc);
+	if (!line)
+		return rc < 0 ? -1 : bad_line(l, "a number of bytes", err);
+	if (!read_count(line, v) || next_line(l, err, &rc))
+		return bad_line(l, "a number of bytes", err);
+	return rc;
+}
+
+/* ---- the snapshot file: "key: value" lines of trace_analyze snapshot ---- */
+
+static int parse_stamp(struct kernel_snapshot *s, struct lines *l, struct ta_error *err)
+{
+	char *line, *v;
+	int rc;
+
+	while ((line = next_line(l, err, &rc))) {
+		v = strstr(line, ": ");
+		if (!v)
+			continue;	/* what could not be read, said in words */
+		*v = '\0';
+		v += 2;
+		if (strcmp(line, "monotonic") == 0)
+			s->monotonic_s = strtod(v, NULL);
+		else if (strcmp(line, "realtime") == 0)
+			s->realtime_s = strtod(v, NULL);
+		else if (strcmp(line, "host") == 0)
+			snprintf(s->host, sizeof(s->host), "%s", v);
+		else if (strcmp(line, "release") == 0)
+			snprintf(s->release, sizeof(s->release), "%s", v);
+		else if (strcmp(line, "boot_id") == 0)
+			snprintf(s->boot_id, sizeof(s->boot_id), "%s", v);
+	}
+	if (rc < 0)
+		return -1;
+	s->has_stamp = true;
+	return 0;
+}
+
+/* ---- files and folders ---- */
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool is_folder(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool ksnapshot_is_folder(const char *path)
+{
+	char file[4096];
+	struct stat st;
+
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return false;
+	snprintf(file, sizeof(file), "%s/meminfo", path);
+	return exists(file);
+}
+
+/* path's content, which must begin as probe says: the wrong kind of file is an error. */
+static int open_kind(struct lines *l, const char *path, const char *what,
+		     bool (*probe)(const unsigned char *head, size_t n), struct ta_error *err)
+{
+	if (open_lines(l, path, err) < 0)
+		return -1;
+	if (probe && !probe((const unsigned char *)l->text, l->len)) {
+		free(l->text);
+		return error_set(err, "'%s' is not %s (its first line is not)", path, what);
+	}
+	return 0;
+}
+
+static int read_kind(struct kernel_snapshot *s, const char *path, const char *what,
+		     bool (*probe)(const unsigned char *, size_t),
+		     int (*parse)(struct kernel_snapshot *, struct lines *, struct ta_error *),
+		     struct ta_error *err)
+{
+	struct lines l;
+	int rc;
+
+	if (open_kind(&l, path, what, probe, err) < 0)
+		return -1;
+	rc = parse(s, &l, err);
+	free(l.text);
+	return rc;
+}
+
+static struct ksnap_cgroup *add_cgroup(struct kernel_snapshot *s, const char *rel)
+{
+	struct ksnap_cgroup *g;
+
+	s->cgroups = xrealloc(s->cgroups, (s->ncgroups + 1) * sizeof(*s->cgroups));
+	g = &s->cgroups[s->ncgroups++];
+	memset(g, 0, sizeof(*g));
+	snprintf(g->path, sizeof(g->path), "%s", rel[0] ? rel : "/");
+	return g;
+}
+
+static int read_cgroup(struct kernel_snapshot *s, const char *dir, const char *rel,
+		       struct ta_error *err)
+{
+	char file[4096];
+	struct ksnap_cgroup *g;
+	struct lines l;
+	int rc = 0;
+
+	snprintf(file, sizeof(file), "%s/memory.stat", dir);
+	if (!exists(file)) {
+		snprintf(file, sizeof(file), "%s/memory.current", dir);
+		if (!exists(file))
+			return 0;
+	}
+	if (s->ncgroups == CGROUPS_MAX)
+		return error_set(err, "'%s' holds more than %d cgroups", s->source, CGROUPS_MAX);
+	g = add_cgroup(s, rel);
+	snprintf(file, sizeof(file), "%s/memory.stat", dir);
+	if (exists(file)) {
+		if (open_kind(&l, file, "a cgroup's memory.stat", ksnapshot_is_memory_stat,
+			      err) < 0)
+			return -1;
+		rc = parse_memory_stat(&g->stat, &l, err);
+		free(l.text);
+		g->has_stat = rc == 0;
+	}
+	snprintf(file, sizeof(file), "%s/memory.current", dir);
+	if (rc == 0 && exists(file)) {
+		if (open_kind(&l, file, "a cgroup's memory.current", NULL, err) < 0)
+			return -1;
+		rc = parse_one_number(&g->current, &l, err);
+		free(l.text);
+		g->has_current = rc == 0;
+	}
+	return rc;
+}
+
+static int not_hidden(const struct dirent *e)
+{
+	return e->d_name[0] != '.';
+}
+
+/* The cgroup at dir (rel: its path below the root, "" for the root) and those below it. */
+static int read_cgroup_tree(struct kernel_snapshot *s, const char *dir, const char *rel,
+			    int depth, struct ta_error *err)
+{
+	struct dirent **names;
+	int n, i, rc;
+
+	if (depth > 64)
+		return error_set(err, "'%s': cgroups nested deeper than 64", dir);
+	rc = read_cgroup(s, dir, rel, err);
+	n = rc < 0 ? -1 : scandir(dir, &names, not_hidden, alphasort);
+	if (rc < 0)
+		return -1;
+	if (n < 0)
+		return error_set_errno(err, errno, "cannot read '%s'", dir);
+	for (i = 0; i < n; i++) {
+		char sub[4096], subrel[512];
+		struct stat st;
+
+		snprintf(sub, sizeof(sub), "%s/%s", dir, names[i]->d_name);
+		snprintf(subrel, sizeof(subrel), "%s/%s", rel, names[i]->d_name);
+		if (rc == 0 && stat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+			rc = read_cgroup_tree(s, sub, subrel, depth + 1, err);
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+int ksnapshot_read_folder(struct kernel_snapshot *s, const char *path, struct ta_error *err)
+{
+	char file[4096];
+
+	s->source = path;
+	snprintf(file, sizeof(file), "%s/meminfo", path);
+	if (read_kind(s, file, "/proc/meminfo", ksnapshot_is_meminfo, parse_meminfo,
+		      err) < 0)
+		return -1;
+	snprintf(file, sizeof(file), "%s/slabinfo", path);
+	if (exists(file) && read_kind(s, file, "/proc/slabinfo", ksnapshot_is_slabinfo,
+				      parse_slabinfo, err) < 0)
+		return -1;
+	snprintf(file, sizeof(file), "%s/vmallocinfo", path);
+	if (exists(file) && read_kind(s, file, "/proc/vmallocinfo", ksnapshot_is_vmallocinfo,
+				      parse_vmallocinfo, err) < 0)
+		return -1;
+	snprintf(file, sizeof(file), "%s/snapshot", path);
+	if (exists(file) && read_kind(s, file, "a snapshot file", NULL, parse_stamp, err) < 0)
+		return -1;
+	snprintf(file, sizeof(file), "%s/cgroup", path);
+	if (is_folder(file) && read_cgroup_tree(s, file, "", 0, err) < 0)
+		return -1;
+	return 0;
+}
+
+int ksnapshot_parse_meminfo(struct kernel_snapshot *s, const char *name, char *text, size_t len,
+			    struct ta_error *err)
+{
+	struct lines l = { name, text, text, len, 0 };
+
+	s->source = name;
+	if (!ksnapshot_is_meminfo((const unsigned char *)text, len))
+		return error_set(err, "'%s' is not /proc/meminfo (its first line is not)", name);
+	return parse_meminfo(s, &l, err);
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bats
+# --ledger on the 6.12 guest of ../shared/corpus/linux-6.12-ledger at its
+# three moments A, B, C: each folder laid out as /proc and /sys/fs/cgroup
+# name the files, every ledger line equal to its meminfo fields summed by
+# tests/tools/ref_ledger.py, the cgroup table equal to the files' values.
+
+load ../lib/helpers
+
+setup() {
+	require_corpus
+	BOOT="$CORPUS/linux-6.12-ledger/boot1"
+	[ -d "$BOOT" ] || skip "no linux-6.12-ledger in the corpus"
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# folder AT: the moment AT's files as a snapshot folder ./AT
+folder() {
+	mkdir -p "$1/cgroup/a" "$1/cgroup/b"
+	cp "$BOOT/meminfo-$1.txt" "$1/meminfo"
+	cp "$BOOT/slabinfo-$1.txt" "$1/slabinfo"
+	cp "$BOOT/vmallocinfo-$1.txt" "$1/vmallocinfo"
+	cp "$BOOT/cgroup-root-memory.stat-$1.txt" "$1/cgroup/memory.stat"
+	for g in a b; do
+		cp "$BOOT/cgroup-$g-memory.stat-$1.txt" "$1/cgroup/$g/memory.stat"
+		cp "$BOOT/cgroup-$g-memory.current-$1.txt" "$1/cgroup/$g/memory.current"
+	done
+}
+
+@test "the ledger at A, B and C: every line its fields' sum, the finer files' sums, the gap to the cgroups" {
+	for at in A B C; do
+		folder $at
+		"$TA" -q -f $at --ledger $at.csv --format csv
+		python3 "$TOP/tests/tools/ref_ledger.py" $at > $at.ref
+		got=$(python3 -c 'import csv, sys; [print(r["line"], r["bytes"]) for r in csv.DictReader(open(sys.argv[1]))]' $at.csv)
+		want=$(grep -vE '^(slab_bytes|vmalloc_page_bytes|not_charged_bytes) ' $at.ref)
+		[ "$got" = "$want" ] || { echo "$at: $got"; return 1; }
+		for k in slab_bytes vmalloc_page_bytes; do
+			[ "$(grep ",$k," $at.totals.csv | cut -d, -f3)" = "$(awk -v k=$k '$1 == k { print $2 }' $at.ref)" ]
+		done
+		[ "$(grep ',not_charged_bytes,' $at.cgroup_gap.csv | cut -d, -f3)" = "$(awk '$1 == "not_charged_bytes" { print $2 }' $at.ref)" ]
+	done
+	# the corpus README's figures: MemTotal and SUnreclaim at A, B, C (kB)
+	[ "$(grep -h '^MemTotal,' A.csv B.csv C.csv | cut -d, -f3 | tr '\n' ' ')" = "$((1010532 * 1024)) $((1010532 * 1024)) $((1010532 * 1024)) " ]
+	[ "$(grep -h '^slab unreclaimable,' A.csv B.csv C.csv | cut -d, -f3 | tr '\n' ' ')" = "$((15068 * 1024)) $((22412 * 1024)) $((19512 * 1024)) " ]
+}
+
+@test "the cgroup table is the files: each group's memory.current and kernel keys, at B" {
+	folder B
+	"$TA" -q -f B --ledger b.json --format json
+	for g in a b; do
+		[ "$(jq -r --arg g "/$g" '.cgroups[] | select(.cgroup == $g) | .current' b.json)" = "$(cat "$BOOT/cgroup-$g-memory.current-B.txt")" ]
+		for k in kernel slab slab_reclaimable slab_unreclaimable sock vmalloc percpu kernel_stack pagetables; do
+			[ "$(jq -r --arg g "/$g" --arg k $k '.cgroups[] | select(.cgroup == $g) | .[$k]' b.json)" = "$(awk -v k=$k '$1 == k { print $2 }' "$BOOT/cgroup-$g-memory.stat-B.txt")" ]
+		done
+	done
+	python3 "$TOP/tests/tools/check_consumers.py" json b.json
+}
