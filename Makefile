@@ -62,7 +62,7 @@ BUILD   := build
 # by format); include/ holds every module's interface.
 SRCS    := $(wildcard src/*/*.c src/*/*/*.c)
 LIB_SRCS := $(filter-out src/cmd/main.c src/cmd/analyse.c src/cmd/diff.c src/cmd/check.c \
-		src/cmd/record.c src/cmd/top.c,$(SRCS))
+		src/cmd/record.c src/cmd/top.c src/cmd/snapshot.c,$(SRCS))
 # generated C, linked into every build: pprof's profile.proto and the
 # messages of a Perfetto trace (perfetto.proto) through protoc-c
 PROTOS  := profile perfetto

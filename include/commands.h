@@ -21,6 +21,9 @@ int cmd_record(int argc, char **argv);
 /* trace_analyze top [options]: who allocates now, refreshed live (top.c). */
 int cmd_top(int argc, char **argv);
 
+/* trace_analyze snapshot -o DIR: the kernel's memory files at one moment (snapshot.c). */
+int cmd_snapshot(int argc, char **argv);
+
 /*
  * The bare command's options, for the subcommands that take them too
  * (record): its option table over an analysis_args (for_record: without

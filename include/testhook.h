@@ -50,6 +50,13 @@ bool test_no_replay(void);
 bool test_later_part(const char *name);
 
 /*
+ * TA_TEST_SNAPSHOT_ROOT=DIR: trace_analyze snapshot reads DIR/proc/... and
+ * DIR/sys/fs/cgroup/... instead of the running kernel's, so that a test
+ * takes a snapshot of a corpus's files. Unset: "" (the running kernel).
+ */
+const char *test_snapshot_root(void);
+
+/*
  * TA_TEST_DRAW_INLINE=1: cairo is not made ready beside the reading
  * (chartfile.h) but when the first picture is drawn, so that a test
  * compares the pictures each way gives. Unset: false.

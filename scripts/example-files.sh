@@ -22,6 +22,9 @@ ln -sfn "$bin" bin/trace_analyze
 # the demo's outputs: the boot excerpt of data/ and its kernel index
 DEMO_OUT="$(pwd)/demo-out" "$top/scripts/demo.sh" > /dev/null
 
+# a kernel snapshot folder (the repository's fixture: a 6.12 guest's files at one moment)
+ln -sfn "$top/tests/fixtures/ksnapshot-6.12-B" snapshot-B
+
 if [ ! -d "$corpus" ]; then
 	ln -sfn demo-out/boot-kmem-excerpt.log kmem.log
 	ln -sfn demo-out/linux-6.1-tiny.kidx linux

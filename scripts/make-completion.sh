@@ -6,7 +6,7 @@
 # again and compares, so that it never lags behind the tables.
 set -eu
 ta=${1:-./trace_analyze}
-commands="diff record top check"
+commands="diff record top check snapshot"
 
 # words CMD: the options of CMD ("" the bare command), one line
 words() {
@@ -48,7 +48,7 @@ _trace_analyze() {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd=bare i opts
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case "${COMP_WORDS[i]}" in
-		diff | record | top | check) cmd=${COMP_WORDS[i]}; break ;;
+		diff | record | top | check | snapshot) cmd=${COMP_WORDS[i]}; break ;;
 		-*) ;;
 		*) break ;;
 		esac
@@ -66,7 +66,7 @@ cat << 'EOF'
 	if [[ "$cur" == -* ]]; then
 		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 	elif [ "$cmd" = bare ] && [ "$COMP_CWORD" -eq 1 ]; then
-		COMPREPLY=($(compgen -W "diff record top check $opts" -- "$cur"))
+		COMPREPLY=($(compgen -W "diff record top check snapshot $opts" -- "$cur"))
 	elif [ "$cmd" = record ]; then
 		COMPREPLY=($(compgen -c -- "$cur"))
 	else

@@ -151,8 +151,7 @@ int ledger_make(struct ledger *l, const struct kernel_snapshot *s, uint64_t page
 	for (i = 1; i < l->nlines; i++)
 		sum += l->lines[i].bytes;
 	u = add_line(l, "unexplained", LEDGER_UNEXPLAINED, l->total > sum ? l->total - sum : 0,
-		     "MemTotal - every line above: pages taken with no counter of their own "
-		     "(alloc_pages callers: ring buffers, drivers' DMA...)");
+		     "MemTotal - every line above");
 	u->signed_bytes = (int64_t)l->total - (int64_t)sum;
 	return 0;
 }

@@ -104,6 +104,13 @@ bool test_later_part(const char *name)
 	return v && strcmp(v, name) == 0;
 }
 
+const char *test_snapshot_root(void)
+{
+	const char *v = getenv("TA_TEST_SNAPSHOT_ROOT");
+
+	return v ? v : "";
+}
+
 bool test_draw_inline(void)
 {
 	const char *v = getenv("TA_TEST_DRAW_INLINE");

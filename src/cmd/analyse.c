@@ -66,6 +66,8 @@ static const struct po_command analyse_command = {
 		  "  trace_analyze top               who allocates right now, refreshed live\n"
 		  "  trace_analyze diff OLD NEW      what changed between two runs or two kernels\n"
 		  "  trace_analyze check FILE...     check DB files and kernel indexes through\n"
+		  "  trace_analyze snapshot -o DIR   the kernel's memory files at one moment, for\n"
+		  "                                  --ledger (no tracing)\n"
 		  "\n"
 		  "Exit status: 0 success, 1 runtime failure, 2 usage error.\n"
 		  "See trace_analyze(1) for what every number means.\n",

@@ -17,6 +17,7 @@ static const struct command commands[] = {
 	{ "check", cmd_check },
 	{ "record", cmd_record },
 	{ "top", cmd_top },
+	{ "snapshot", cmd_snapshot },
 };
 
 int main(int argc, char **argv)

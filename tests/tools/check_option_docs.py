@@ -15,7 +15,8 @@ import sys
 TA, MAN, COMPLETION = sys.argv[1:4]
 
 # command: the man page section documenting its options
-SECTIONS = {"": "OPTIONS", "diff": "DIFF", "record": "RECORD", "top": "TOP", "check": "CHECK"}
+SECTIONS = {"": "OPTIONS", "diff": "DIFF", "record": "RECORD", "top": "TOP", "check": "CHECK",
+            "snapshot": "SNAPSHOT"}
 # options everyone has and no synopsis lists
 NOT_IN_SYNOPSIS = {"--help", "--version"}
 
@@ -50,7 +51,7 @@ def man_text():
             sections[name].append(line)
     synopsis, cur = {}, None
     for line in sections.get("SYNOPSIS", []):
-        m = re.match(r'\.B trace_analyze(?: (diff|record|top|check))?', line)
+        m = re.match(r'\.B trace_analyze(?: (diff|record|top|check|snapshot))?', line)
         if m:
             cur = m.group(1) or ""
             synopsis.setdefault(cur, [])
@@ -73,7 +74,7 @@ def tags(lines):
 def completion_opts():
     text = open(COMPLETION).read()
     out = {}
-    for m in re.finditer(r'^\t(bare|diff|record|top|check)\) opts="([^"]*)"', text, re.M):
+    for m in re.finditer(r'^\t(bare|diff|record|top|check|snapshot)\) opts="([^"]*)"', text, re.M):
         out["" if m.group(1) == "bare" else m.group(1)] = set(m.group(2).split())
     return out
 
