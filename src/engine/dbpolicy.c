@@ -6,30 +6,13 @@
  * parts taken, or every event replayed with the fields this run would
  * have parsed. Not here: what a part holds (the passes), the file (db.c).
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/utsname.h>
-#include <unistd.h>
 
 #include "engine.h"
 #include "engine_local.h"
-#include "utf8.h"
-#include "formats.h"
 #include "testhook.h"
-#include "binread.h"
-#include "allocgroups.h"
-#include "capture.h"
-#include "liveevents.h"
-#include "callsite.h"
-#include "kindex.h"
-#include "text_reader.h"
-#include "scratch.h"
-#include "tickorder.h"
-#include "regroup.h"
 #include "text_stacks.h"
 
 /*

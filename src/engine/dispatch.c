@@ -5,31 +5,13 @@
  * their allocations), then to the running passes' hooks (pass.h); and
  * which fields the run needs parsed. Knows no pass by name.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/utsname.h>
-#include <unistd.h>
 
 #include "engine.h"
 #include "engine_local.h"
-#include "utf8.h"
-#include "formats.h"
-#include "testhook.h"
-#include "binread.h"
-#include "allocgroups.h"
-#include "capture.h"
-#include "liveevents.h"
 #include "callsite.h"
-#include "kindex.h"
-#include "text_reader.h"
-#include "scratch.h"
-#include "tickorder.h"
-#include "regroup.h"
-#include "text_stacks.h"
 
 /* --time: markers carry no timestamp and are always kept. */
 static bool in_time_window(const struct analysis_request *o, const struct kmem_event *ev)

@@ -7,32 +7,13 @@
  * Owns the order of things and the wiring between modules; holds no
  * parsing or counting logic of its own.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "engine.h"
 #include "engine_local.h"
-#include "utf8.h"
-#include "formats.h"
-#include "testhook.h"
-#include "binread.h"
-#include "allocgroups.h"
-#include "capture.h"
-#include "liveevents.h"
-#include "callsite.h"
-#include "kindex.h"
-#include "text_reader.h"
-#include "scratch.h"
-#include "tickorder.h"
-#include "regroup.h"
-#include "text_stacks.h"
 
 /* ---- the run ---------------------------------------------------------------------- */
 

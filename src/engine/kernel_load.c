@@ -10,25 +10,12 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "engine.h"
 #include "engine_local.h"
-#include "utf8.h"
-#include "formats.h"
-#include "testhook.h"
-#include "binread.h"
-#include "allocgroups.h"
-#include "capture.h"
-#include "liveevents.h"
 #include "callsite.h"
 #include "kindex.h"
-#include "text_reader.h"
-#include "scratch.h"
-#include "tickorder.h"
-#include "regroup.h"
-#include "text_stacks.h"
 
 /* What the call sites' printed sizes say of the tree (--strict-kernel). */
 struct kernel_match {

@@ -14,7 +14,6 @@
 #include "engine.h"
 #include "engine_local.h"
 #include "callsite.h"
-#include "regroup.h"
 
 
 /* Where call site id's function is defined (or, by origin, key id's origin function). */

@@ -11,26 +11,15 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "engine.h"
 #include "engine_local.h"
 #include "utf8.h"
-#include "formats.h"
-#include "testhook.h"
-#include "binread.h"
 #include "allocgroups.h"
-#include "capture.h"
 #include "liveevents.h"
-#include "callsite.h"
-#include "kindex.h"
-#include "text_reader.h"
 #include "scratch.h"
-#include "tickorder.h"
-#include "regroup.h"
-#include "text_stacks.h"
 
 /* record's and top's live capture, as it is read */
 struct live_read {

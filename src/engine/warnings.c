@@ -3,31 +3,14 @@
  * (and which events it has), addresses no symbol names, an empty time
  * window, --peak-at outside the log. Only messages; changes nothing.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
-#include <unistd.h>
 
 #include "engine.h"
 #include "engine_local.h"
-#include "utf8.h"
-#include "formats.h"
-#include "testhook.h"
-#include "binread.h"
-#include "allocgroups.h"
-#include "capture.h"
-#include "liveevents.h"
 #include "callsite.h"
-#include "kindex.h"
-#include "text_reader.h"
-#include "scratch.h"
-#include "tickorder.h"
-#include "regroup.h"
-#include "text_stacks.h"
 
 /* Most lines first, then by name: the same whichever thread saw a name first. */
 static bool event_name_goes_before(const struct event_names *e, uint32_t a, uint32_t b)
