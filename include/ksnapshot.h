@@ -5,8 +5,10 @@
  * or one such file: parsed into numbers, each file known by its first
  * line, plain or compressed. A slabinfo of another version, a cut or
  * garbled line, a file of the wrong kind under a name: an error naming
- * the file and the line. No arithmetic across files here (the ledger,
- * ledger.h), no allocinfo (allocinfo.h reads the folder's).
+ * the file and the line; counts past what a machine has (8 PiB, 2^33
+ * objects or pages) too, so that the ledger's sums never wrap. No
+ * arithmetic across files here (the ledger, ledger.h), and no allocinfo
+ * (a folder's allocinfo is not read yet).
  */
 #ifndef TA_KSNAPSHOT_H
 #define TA_KSNAPSHOT_H
@@ -46,7 +48,7 @@ struct ksnap_vmalloc {
 
 /* A cgroup v2 group's memory files. */
 struct ksnap_cgroup {
-	char path[256];			/* "/" for the root, "/a/b" below it */
+	char *path;			/* "/" for the root, "/a/b" below it */
 	struct ksnap_fields stat;	/* memory.stat */
 	uint64_t current;		/* memory.current, bytes */
 	bool has_stat, has_current;

@@ -37,6 +37,7 @@ struct ledger {
 	bool stacks_unknown;		/* no vmallocinfo to tell */
 	uint64_t slab_pages_bytes;	/* slabinfo: the caches' slabs, in bytes */
 	uint64_t vmalloc_pages_bytes;	/* vmallocinfo: the vmalloc areas' pages, in bytes */
+	char absent[256];		/* meminfo fields a line needs that it lacks: "Percpu, ..." */
 };
 
 /*

@@ -103,7 +103,7 @@ unsigned pass_stored_needs(void);
 
 /* ---- the engine's side: the passes of a run ---- */
 
-/* Start every pass the request turns on, in order: 0, or -1 with err (none left running). */
+/* Start every pass the request turns on, in order: 0, or -1 with err (analysis_release lets the started ones go). */
 int passes_start(struct analysis *a, struct ta_error *err);
 
 /* Pass id running from here on, started by the caller (a series of snapshots' timeline). */

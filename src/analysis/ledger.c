@@ -53,16 +53,27 @@ static struct ledger_line *add_line(struct ledger *l, const char *name, enum led
 	return line;
 }
 
-/* A line of one field, when the snapshot has it. */
+/* A field a line needs that meminfo lacks: its memory falls into unexplained. */
+static void note_absent(struct ledger *l, const char *field)
+{
+	size_t used = strlen(l->absent);
+
+	snprintf(l->absent + used, sizeof(l->absent) - used, "%s%s", used ? ", " : "", field);
+}
+
+/* A line of one field, when the snapshot has it (absent: noted, unless optional). */
 static void field_line(struct ledger *l, const struct kernel_snapshot *s, const char *name,
-		       enum ledger_part part, const char *field)
+		       enum ledger_part part, const char *field, bool optional)
 {
 	const char *names[] = { field, NULL };
 	char source[96];
 	uint64_t v;
 
-	if (!sum_fields(s, names, &v))
+	if (!sum_fields(s, names, &v)) {
+		if (!optional)
+			note_absent(l, field);
 		return;
+	}
 	snprintf(source, sizeof(source), "meminfo: %s", field);
 	add_line(l, name, part, v, source);
 }
@@ -71,8 +82,10 @@ static void file_cache_line(struct ledger *l, const struct kernel_snapshot *s)
 {
 	uint64_t buffers, cached, shmem;
 
-	if (!ksnap_field(&s->meminfo, "Cached", &cached))
+	if (!ksnap_field(&s->meminfo, "Cached", &cached)) {
+		note_absent(l, "Cached");
 		return;
+	}
 	ksnap_field(&s->meminfo, "Buffers", &buffers);
 	ksnap_field(&s->meminfo, "Shmem", &shmem);
 	add_line(l, "file cache", LEDGER_USER, buffers + cached - (shmem < cached ? shmem : cached),
@@ -99,8 +112,10 @@ static void vmalloc_line(struct ledger *l, const struct kernel_snapshot *s)
 {
 	uint64_t used, stacks;
 
-	if (!ksnap_field(&s->meminfo, "VmallocUsed", &used))
+	if (!ksnap_field(&s->meminfo, "VmallocUsed", &used)) {
+		note_absent(l, "VmallocUsed");
 		return;
+	}
 	if (l->stacks_in_vmalloc && ksnap_field(&s->meminfo, "KernelStack", &stacks)) {
 		add_line(l, "vmalloc", LEDGER_KERNEL, used > stacks ? used - stacks : 0,
 			 "meminfo: VmallocUsed - KernelStack (vmallocinfo: the stacks are vmalloc'd)");
@@ -134,19 +149,21 @@ int ledger_make(struct ledger *l, const struct kernel_snapshot *s, uint64_t page
 		return error_set(err, "'%s' has no MemTotal: not a /proc/meminfo", s->source);
 	find_stacks(l, s, page_size);
 	add_line(l, "MemTotal", LEDGER_TOTAL, l->total, "meminfo: MemTotal");
-	field_line(l, s, "free", LEDGER_FREE, "MemFree");
-	field_line(l, s, "anonymous", LEDGER_USER, "AnonPages");
+	field_line(l, s, "free", LEDGER_FREE, "MemFree", false);
+	field_line(l, s, "anonymous", LEDGER_USER, "AnonPages", false);
 	file_cache_line(l, s);
-	field_line(l, s, "shmem, tmpfs", LEDGER_USER, "Shmem");
-	field_line(l, s, "swap cache", LEDGER_USER, "SwapCached");
-	field_line(l, s, "huge pages", LEDGER_USER, "Hugetlb");
-	field_line(l, s, "slab reclaimable", LEDGER_KERNEL, "SReclaimable");
-	field_line(l, s, "slab unreclaimable", LEDGER_KERNEL, "SUnreclaim");
+	field_line(l, s, "shmem, tmpfs", LEDGER_USER, "Shmem", false);
+	field_line(l, s, "swap cache", LEDGER_USER, "SwapCached", false);
+	field_line(l, s, "huge pages", LEDGER_USER, "Hugetlb", true);	/* 5.18 and later */
+	field_line(l, s, "slab reclaimable", LEDGER_KERNEL, "SReclaimable", false);
+	field_line(l, s, "slab unreclaimable", LEDGER_KERNEL, "SUnreclaim", false);
 	vmalloc_line(l, s);
-	field_line(l, s, "percpu", LEDGER_KERNEL, "Percpu");
-	field_line(l, s, "kernel stacks", LEDGER_KERNEL, "KernelStack");
+	field_line(l, s, "percpu", LEDGER_KERNEL, "Percpu", false);
+	field_line(l, s, "kernel stacks", LEDGER_KERNEL, "KernelStack", false);
 	if (sum_fields(s, page_tables, &v))
 		add_line(l, "page tables", LEDGER_KERNEL, v, "meminfo: PageTables + SecPageTables");
+	else
+		note_absent(l, "PageTables");
 	other_reclaimable_line(l, s);
 	for (i = 1; i < l->nlines; i++)
 		sum += l->lines[i].bytes;

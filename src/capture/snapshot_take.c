@@ -249,10 +249,13 @@ static void read_one_line(const char *root, const char *file, const char *fallba
 	snprintf(path, sizeof(path), "%s/proc/sys/kernel/%s", root, file);
 	n = read_all(path, &bytes);
 	if (n > 0) {
-		snprintf(out, cap, "%.*s", (int)strcspn(bytes, "\n"), bytes);
+		const char *nl = memchr(bytes, '\n', (size_t)n);	/* bytes has no NUL */
+
+		snprintf(out, cap, "%.*s", (int)(nl ? nl - bytes : n), bytes);
 		free(bytes);
 		return;
 	}
+	free(bytes);
 	snprintf(out, cap, "%s", fallback);
 }
 

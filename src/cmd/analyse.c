@@ -539,6 +539,14 @@ static const char *beside_refuses(const struct analysis_request *req)
 	return NULL;
 }
 
+/* Is path a regular file or a folder (not a pipe, not missing)? */
+static bool is_file_or_folder(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode));
+}
+
 /* What needs what: a usage error rather than an option silently ignored. */
 static int check_combinations(const struct po_command *cmd, struct options *opts)
 {
@@ -553,9 +561,10 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 		return check_snapshot_combinations(cmd, opts);
 	if (opts->req.log_path && input_kind_of_path(opts->req.log_path) == INPUT_KSNAPSHOT)
 		return check_kernel_snapshot_combinations(cmd, opts);
-	for (i = 0; i < REPORT_COUNT; i++)	/* a log, or standard input (the run checks) */
+	for (i = 0; i < REPORT_COUNT; i++)	/* a log; a pipe or a missing file: the run says */
 		if (opts->report_path[i] && report_of_kernel_snapshots((enum report_id)i) &&
-		    (opts->req.db_path || (opts->req.log_path && strcmp(opts->req.log_path, "-"))))
+		    (opts->req.db_path || (opts->req.log_path &&
+					   is_file_or_folder(opts->req.log_path))))
 			return po_usage_error(cmd, "%s", report_table[i].without_log);
 	if (opts->req.allocinfo_path && !opts->report_path[REPORT_ACCOUNT])
 		return po_usage_error(cmd, "%s", "--allocinfo adds allocinfo's figures to the "

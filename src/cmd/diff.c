@@ -264,7 +264,7 @@ static struct po_option *diff_option_table(struct diff_options *d)
 static int parse_diff_options(int argc, char **argv, struct diff_options *d)
 {
 	struct po_option *table;
-	int status, rest;
+	int status, rest, i;
 
 	memset(d, 0, sizeof(*d));
 	d->group_by = GROUP_FUNCTION;
@@ -282,6 +282,11 @@ static int parse_diff_options(int argc, char **argv, struct diff_options *d)
 			status = diff_usage("%s", "--malloc and --cache exclude each other");
 	}
 	d->families = d->malloc_only ? FAMILY_MALLOC : d->cache_only ? FAMILY_CACHE : FAMILY_ALL;
+	for (i = 0; status < 0 && !d->statics && i < 2; i++)
+		if (input_kind_of_path(d->paths[i]) == INPUT_KSNAPSHOT)
+			status = diff_usage("'%s' is a kernel snapshot: diff compares kmem logs, DBs "
+					    "and allocinfo snapshots (a kernel snapshot gives "
+					    "--ledger)", d->paths[i]);
 	if (status < 0 && !d->statics)
 		d->snapshots = input_kind_of_path(d->paths[0]) == INPUT_ALLOCINFO ||
 			       input_kind_of_path(d->paths[1]) == INPUT_ALLOCINFO;

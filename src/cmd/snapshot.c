@@ -26,7 +26,8 @@ static const struct po_command snapshot_command = {
 		 "'snapshot' with the time, host, kernel release, boot id and what could\n"
 		 "not be read and why. Nothing is traced. 'trace_analyze -f DIR --ledger -'\n"
 		 "then says where the memory went.\n",
-	.epilog = "Exit status: 0 taken, 1 a file could not be read or written, 2 usage.\n",
+	.epilog = "Exit status: 0 taken (what could not be read is listed in DIR/snapshot), 1 no\n"
+		  "/proc/meminfo or the folder could not be written, 2 usage.\n",
 };
 
 /* Sleep s seconds, whole, whatever signals come (none is handled here). */

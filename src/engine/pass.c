@@ -140,6 +140,11 @@ static int find_parts(struct analysis *a, struct db *db, struct db_cursor *at, c
 {
 	int id;
 
+	for (id = 0; id < PASS_COUNT; id++)	/* a pass that keeps none: replayed, nothing read */
+		if (analysis_runs(a, (enum pass_id)id) && !pass_table[id]->store) {
+			*why = '\0';
+			return 0;
+		}
 	for (id = 0; id < PASS_COUNT; id++) {
 		const struct analysis_pass *p = pass_table[id];
 		uint32_t version = 0, sizes[DB_PART_SIZES], ours[DB_PART_SIZES];
@@ -149,10 +154,6 @@ static int find_parts(struct analysis *a, struct db *db, struct db_cursor *at, c
 
 		if (!analysis_runs(a, (enum pass_id)id))
 			continue;
-		if (!p->store) {
-			*why = '\0';	/* replayed for it, as for any pass that keeps none */
-			return 0;
-		}
 		rc = db_find_part(db, p->name, &version, sizes, &data, &len, err);
 		if (rc < 0)
 			return -1;

@@ -1,8 +1,8 @@
 /*
  * ledgerreport.c - the --ledger report (ledgerreport.h): the ledger's
- * lines as ledger.c makes them, then each finer file's rows, largest
- * first (--top N of them), with their sum beside the meminfo line they
- * make up. Not here: the arithmetic of the lines (ledger.c), the parsing
+ * lines as ledger.c makes them, then each finer file's rows (slab caches
+ * and vmalloc callers largest first, cgroups by path; --top N of them),
+ * with their sum beside the meminfo line they make up. Not here: the arithmetic of the lines (ledger.c), the parsing
  * (ksnapshot.c).
  */
 #include <stdio.h>
@@ -257,6 +257,12 @@ void write_ledger_report(struct out_dest *o, const struct report_run *run)
 	out_doc_init(&d, "ledger");
 	if (ledger_make(&l, s, page_size, &err) == 0) {
 		ledger_table(&d, &l);
+		if (l.absent[0]) {
+			struct out_block *b = out_list(&d, "ledger_notes", NULL);
+
+			out_item_str(&d, b, "absent_fields", "meminfo lacks (their memory is in "
+				     "unexplained)", l.absent);
+		}
 		if (s->has_slabinfo)
 			slab_table(&d, s, page_size, run->o->top);
 		if (s->has_vmallocinfo)

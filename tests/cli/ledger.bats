@@ -76,3 +76,37 @@ setup() {
 	[ "$status" -eq 1 ]
 	[ "$output" = "trace_analyze: error: 'bad/meminfo' is cut: its last line has no newline" ]
 }
+
+@test "vmallocinfo's flags after the kind (vpages, user) keep an area vmalloc; a meminfo without a line's field says so" {
+	# constructed: two areas as a 6.18 kernel prints them, the second with its flags
+	cp -r "$SNAP" s
+	printf '%s\n' '0x000000001234abcd-0x00000000aaaabbbb   16384 kernel_clone+0x9b/0x3c0 pages=4 vmalloc' \
+		'0x00000000aaaabbbb-0x00000000ffff0000 2105344 htab_map_alloc+0x1e/0x90 pages=513 vmalloc vpages user' > s/vmallocinfo
+	"$TA" -q -f s --ledger v.json --format json
+	[ "$(jq -c '[.vmalloc_callers[] | [.caller, .kind, .pages]]' v.json)" = '[["htab_map_alloc","vmalloc",513],["kernel_clone","vmalloc",4]]' ]
+	[ "$(jq .vmalloc_totals.vmalloc_page_bytes v.json)" = $((517 * 4096)) ]
+	# a meminfo of an old kernel, without Percpu: the line is absent, and said to be
+	grep -v '^Percpu:' "$SNAP/meminfo" > s/meminfo
+	run --separate-stderr "$TA" -f s --ledger -
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"meminfo lacks (their memory is in unexplained): Percpu"* ]]
+	! grep -q '^percpu ' <<< "$output"
+}
+
+@test "what a kernel snapshot cannot take is refused from a pipe too, and diff refuses one" {
+	run "$TA" -f - --ledger - --save-db x.db < "$SNAP/meminfo"
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'standard input' is a kernel snapshot: it has no events or sites to filter, group or place (--comm, --pid, --gfp, --module, --time, --group-by, -k, -b), save (--save-db) or put beside (--allocinfo)" ]
+	[ ! -e x.db ]
+	run "$TA" diff "$SNAP" "$SNAP"
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: '$SNAP' is a kernel snapshot: diff compares kmem logs, DBs and allocinfo snapshots (a kernel snapshot gives --ledger)" ]
+	run "$TA" -f nonexistent --ledger -
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: cannot open 'nonexistent': No such file or directory" ]
+	printf 'slabinfo - version: 2.1\n# name\nbad -5 1 64 1 1 : tunables 0 0 0 : slabdata 1 1 0\n' > neg
+	mkdir n && cp "$SNAP/meminfo" n/ && cp neg n/slabinfo
+	run "$TA" -f n --ledger -
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'n/slabinfo' line 3 is not a slabinfo 2.1 row of a machine (a count below zero or past 2^33)" ]
+}

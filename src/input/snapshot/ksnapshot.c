@@ -19,6 +19,9 @@
 
 #define FILE_MAX ((size_t)256 << 20)	/* no /proc file of these is near it */
 #define CGROUPS_MAX 100000		/* a host with more is refused, not read halfway */
+#define FIELDS_MAX 4096			/* meminfo has some 60 lines, memory.stat some 50 */
+#define BYTES_MAX (1ull << 53)		/* 8 PiB: no machine's counter; sums of them never wrap */
+#define COUNT_MAX (1ull << 33)		/* objects, slabs x pages, an area's pages */
 
 void ksnapshot_init(struct kernel_snapshot *s)
 {
@@ -38,8 +41,10 @@ void ksnapshot_release(struct kernel_snapshot *s)
 	fields_release(&s->meminfo);
 	free(s->slabs);
 	free(s->vmallocs);
-	for (i = 0; i < s->ncgroups; i++)
+	for (i = 0; i < s->ncgroups; i++) {
 		fields_release(&s->cgroups[i].stat);
+		free(s->cgroups[i].path);
+	}
 	free(s->cgroups);
 	memset(s, 0, sizeof(*s));
 }
@@ -57,14 +62,17 @@ bool ksnap_field(const struct ksnap_fields *f, const char *name, uint64_t *value
 	return false;
 }
 
-static void add_field(struct ksnap_fields *f, const char *name, size_t len, uint64_t value)
+static bool add_field(struct ksnap_fields *f, const char *name, size_t len, uint64_t value)
 {
+	if (f->n == FIELDS_MAX || value > BYTES_MAX)
+		return false;
 	if (f->n == f->cap) {
 		f->cap = f->cap ? f->cap * 2 : 64;
 		f->f = xrealloc(f->f, f->cap * sizeof(*f->f));
 	}
 	snprintf(f->f[f->n].name, sizeof(f->f[f->n].name), "%.*s", (int)len, name);
 	f->f[f->n++].value = value;
+	return true;
 }
 
 /* ---- probes: the first line ---- */
@@ -194,7 +202,9 @@ static int parse_meminfo(struct kernel_snapshot *s, struct lines *l, struct ta_e
 		} else if (!read_count(num, &v)) {
 			return bad_line(l, "a /proc/meminfo line (Name: value [kB])", err);
 		}
-		add_field(&s->meminfo, line, (size_t)(colon - line), v);
+		if (!add_field(&s->meminfo, line, (size_t)(colon - line), v))
+			return bad_line(l, "a /proc/meminfo line of a machine (more than 4096 lines, or a "
+					"value past 8 PiB)", err);
 	}
 	if (rc < 0)
 		return -1;
@@ -204,6 +214,7 @@ static int parse_meminfo(struct kernel_snapshot *s, struct lines *l, struct ta_e
 
 static int parse_slabinfo(struct kernel_snapshot *s, struct lines *l, struct ta_error *err)
 {
+	uint64_t slab_pages = 0;	/* all told: times a page size, it stays below 2^63 */
 	uint32_t cap = 0;
 	char *line;
 	int rc;
@@ -226,6 +237,15 @@ static int parse_slabinfo(struct kernel_snapshot *s, struct lines *l, struct ta_
 			   &c.objperslab, &c.pagesperslab, &c.active_slabs, &c.num_slabs,
 			   &used) != 8 || line[used] != '\0')
 			return bad_line(l, "a slabinfo 2.1 row", err);
+		if (strchr(line + strlen(c.name), '-') || c.active_objs > COUNT_MAX ||
+		    c.num_objs > COUNT_MAX || c.objsize > (1u << 30) || c.pagesperslab > 4096 ||
+		    c.num_slabs > COUNT_MAX / c.pagesperslab)
+			return bad_line(l, "a slabinfo 2.1 row of a machine (a count below zero or past "
+					"2^33)", err);
+		slab_pages += c.num_slabs * c.pagesperslab;
+		if (slab_pages > COUNT_MAX)
+			return bad_line(l, "a slabinfo row of a machine (the caches' slabs past 2^33 "
+					"pages)", err);
 		if (s->nslabs == cap) {
 			cap = cap ? cap * 2 : 256;
 			s->slabs = xrealloc(s->slabs, cap * sizeof(*s->slabs));
@@ -238,10 +258,11 @@ static int parse_slabinfo(struct kernel_snapshot *s, struct lines *l, struct ta_
 	return 0;
 }
 
+/* The area's kind as the kernel prints it (mm/vmalloc.c); "user" and "vpages" are flags after it. */
 static bool is_vmalloc_kind(const char *w)
 {
-	static const char *const kinds[] = { "vmalloc", "vmap", "ioremap", "user", "vpages",
-					      "vm_map_ram", "unpurged", "dma-coherent", NULL };
+	static const char *const kinds[] = { "vmalloc", "vmap", "ioremap", "sparse", "vm_map_ram",
+					      "unpurged", "dma-coherent", NULL };
 	size_t i;
 
 	for (i = 0; kinds[i]; i++)
@@ -253,6 +274,7 @@ static bool is_vmalloc_kind(const char *w)
 /* "0x...-0x...   SIZE caller+0x9b/0xd1 [pages=N] [phys=...] [N0=...] KIND..." */
 static int parse_vmallocinfo(struct kernel_snapshot *s, struct lines *l, struct ta_error *err)
 {
+	uint64_t pages = 0, sizes = 0;	/* all told: bounded, so that no sum of them wraps */
 	uint32_t cap = 0;
 	char *line;
 	int rc;
@@ -268,12 +290,12 @@ static int parse_vmallocinfo(struct kernel_snapshot *s, struct lines *l, struct 
 				if (!ksnapshot_is_vmallocinfo((const unsigned char *)w, strlen(w)))
 					return bad_line(l, "a /proc/vmallocinfo area", err);
 			} else if (words == 1) {
-				if (!read_count(w, &a.size))
+				if (!read_count(w, &a.size) || a.size > BYTES_MAX)
 					return bad_line(l, "a /proc/vmallocinfo area", err);
 			} else if (strncmp(w, "pages=", 6) == 0) {
-				if (!read_count(w + 6, &a.pages))
+				if (!read_count(w + 6, &a.pages) || a.pages > COUNT_MAX)
 					return bad_line(l, "a /proc/vmallocinfo area", err);
-			} else if (is_vmalloc_kind(w)) {
+			} else if (is_vmalloc_kind(w) && !a.kind[0]) {
 				snprintf(a.kind, sizeof(a.kind), "%s", w);
 			} else if (!a.caller[0] && strchr(w, '+')) {
 				snprintf(a.caller, sizeof(a.caller), "%.*s", (int)strcspn(w, "+"), w);
@@ -283,6 +305,11 @@ static int parse_vmallocinfo(struct kernel_snapshot *s, struct lines *l, struct 
 			return bad_line(l, "a /proc/vmallocinfo area", err);
 		if (!a.caller[0])
 			snprintf(a.caller, sizeof(a.caller), "(%s)", a.kind[0] ? a.kind : "no caller");
+		pages += a.pages;
+		sizes += a.size;
+		if (pages > COUNT_MAX || sizes > BYTES_MAX)
+			return bad_line(l, "a /proc/vmallocinfo area of a machine (the areas past 2^33 "
+					"pages or 8 PiB)", err);
 		if (s->nvmallocs == cap) {
 			cap = cap ? cap * 2 : 256;
 			s->vmallocs = xrealloc(s->vmallocs, cap * sizeof(*s->vmallocs));
@@ -306,7 +333,9 @@ static int parse_memory_stat(struct ksnap_fields *f, struct lines *l, struct ta_
 		sp = strchr(line, ' ');
 		if (!sp || sp == line || sp - line >= KSNAP_NAME_MAX || !read_count(sp + 1, &v))
 			return bad_line(l, "a memory.stat line (key value)", err);
-		add_field(f, line, (size_t)(sp - line), v);
+		if (!add_field(f, line, (size_t)(sp - line), v))
+			return bad_line(l, "a memory.stat line of a machine (more than 4096 lines, or a "
+					"value past 8 PiB)", err);
 	}
 	return rc;
 }
@@ -318,8 +347,8 @@ static int parse_one_number(uint64_t *v, struct lines *l, struct ta_error *err)
 
 	line = next_line(l, err, &rc);
 	if (!line)
-		return rc < 0 ? -1 : bad_line(l, "a number of bytes", err);
-	if (!read_count(line, v) || next_line(l, err, &rc))
+		return rc < 0 ? -1 : error_set(err, "'%s' is empty: no number of bytes", l->path);
+	if (!read_count(line, v) || *v > BYTES_MAX || next_line(l, err, &rc))
 		return bad_line(l, "a number of bytes", err);
 	return rc;
 }
@@ -416,7 +445,7 @@ static struct ksnap_cgroup *add_cgroup(struct kernel_snapshot *s, const char *re
 	s->cgroups = xrealloc(s->cgroups, (s->ncgroups + 1) * sizeof(*s->cgroups));
 	g = &s->cgroups[s->ncgroups++];
 	memset(g, 0, sizeof(*g));
-	snprintf(g->path, sizeof(g->path), "%s", rel[0] ? rel : "/");
+	g->path = xstrdup(rel[0] ? rel : "/");
 	return g;
 }
 
@@ -478,12 +507,12 @@ static int read_cgroup_tree(struct kernel_snapshot *s, const char *dir, const ch
 	if (n < 0)
 		return error_set_errno(err, errno, "cannot read '%s'", dir);
 	for (i = 0; i < n; i++) {
-		char sub[4096], subrel[512];
+		char sub[4096], subrel[4096];
 		struct stat st;
 
 		snprintf(sub, sizeof(sub), "%s/%s", dir, names[i]->d_name);
 		snprintf(subrel, sizeof(subrel), "%s/%s", rel, names[i]->d_name);
-		if (rc == 0 && stat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+		if (rc == 0 && lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
 			rc = read_cgroup_tree(s, sub, subrel, depth + 1, err);
 		free(names[i]);
 	}
