@@ -28,6 +28,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "numfmt.h"
 #include "output.h"
 #include "pathcheck.h"
 
@@ -207,8 +208,7 @@ struct po_option *po_concat(const struct po_option *a, const struct po_option *b
 
 /* ---- value readers, for commands' own checks and callbacks ---- */
 
-/* "12" -> 12; false unless decimal digits only and <= max. */
-bool read_count(const char *s, uint64_t max, uint64_t *out);
+/* read_count (numfmt.h): "12" -> 12, false unless decimal digits only and <= max. */
 
 /* "2.5" seconds -> nanoseconds; false unless digits[.digits] and <= 1e10 s. */
 bool read_seconds(const char *s, uint64_t *ns);

@@ -93,3 +93,20 @@ size_t fmt_fixed(char *buf, size_t cap, double v, int prec)
 	buf[n] = '\0';
 	return n;
 }
+
+bool read_count(const char *s, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		if (v > (max - (uint64_t)(*s - '0')) / 10)
+			return false;	/* past max: not read as something else */
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*out = v;
+	return true;
+}

@@ -36,23 +36,6 @@ const char *const po_group_names[] = { "callsite", "function", "origin", "cache"
 
 /* ---- values ---- */
 
-bool read_count(const char *s, uint64_t max, uint64_t *out)
-{
-	uint64_t v = 0;
-
-	if (!*s)
-		return false;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return false;
-		if (v > (max - (uint64_t)(*s - '0')) / 10)
-			return false;	/* past max: not read as something else */
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	*out = v;
-	return true;
-}
-
 bool read_seconds(const char *s, uint64_t *ns)
 {
 	const uint64_t max_s = 10000000000ull;

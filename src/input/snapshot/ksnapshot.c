@@ -16,6 +16,7 @@
 
 #include "input.h"
 #include "ksnapshot.h"
+#include "numfmt.h"
 
 #define FILE_MAX ((size_t)256 << 20)	/* no /proc file of these is near it */
 #define CGROUPS_MAX 100000		/* a host with more is refused, not read halfway */
@@ -161,21 +162,6 @@ static int open_lines(struct lines *l, const char *path, struct ta_error *err)
 	return 0;
 }
 
-/* A decimal count of up to 19 digits, all of s: false if not. */
-static bool read_count(const char *s, uint64_t *v)
-{
-	const char *p = s;
-
-	*v = 0;
-	if (*p < '0' || *p > '9')
-		return false;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (p - s >= 19)
-			return false;
-		*v = *v * 10 + (uint64_t)(*p - '0');
-	}
-	return *p == '\0';
-}
 
 /* "Name:   1234 kB" (bytes) or "HugePages_Total:       0" (a count) */
 static int parse_meminfo(struct kernel_snapshot *s, struct lines *l, struct ta_error *err)
@@ -196,10 +182,10 @@ static int parse_meminfo(struct kernel_snapshot *s, struct lines *l, struct ta_e
 			unit++;
 		if (*unit == ' ' && strcmp(unit, " kB") == 0) {
 			*unit = '\0';
-			if (!read_count(num, &v) || v > UINT64_MAX / 1024)
+			if (!read_count(num, BYTES_MAX / 1024, &v))
 				return bad_line(l, "a /proc/meminfo line (Name: value [kB])", err);
 			v *= 1024;
-		} else if (!read_count(num, &v)) {
+		} else if (!read_count(num, BYTES_MAX, &v)) {
 			return bad_line(l, "a /proc/meminfo line (Name: value [kB])", err);
 		}
 		if (!add_field(&s->meminfo, line, (size_t)(colon - line), v))
@@ -290,10 +276,10 @@ static int parse_vmallocinfo(struct kernel_snapshot *s, struct lines *l, struct 
 				if (!ksnapshot_is_vmallocinfo((const unsigned char *)w, strlen(w)))
 					return bad_line(l, "a /proc/vmallocinfo area", err);
 			} else if (words == 1) {
-				if (!read_count(w, &a.size) || a.size > BYTES_MAX)
+				if (!read_count(w, BYTES_MAX, &a.size))
 					return bad_line(l, "a /proc/vmallocinfo area", err);
 			} else if (strncmp(w, "pages=", 6) == 0) {
-				if (!read_count(w + 6, &a.pages) || a.pages > COUNT_MAX)
+				if (!read_count(w + 6, COUNT_MAX, &a.pages))
 					return bad_line(l, "a /proc/vmallocinfo area", err);
 			} else if (is_vmalloc_kind(w) && !a.kind[0]) {
 				snprintf(a.kind, sizeof(a.kind), "%s", w);
@@ -331,7 +317,8 @@ static int parse_memory_stat(struct ksnap_fields *f, struct lines *l, struct ta_
 
 	while ((line = next_line(l, err, &rc))) {
 		sp = strchr(line, ' ');
-		if (!sp || sp == line || sp - line >= KSNAP_NAME_MAX || !read_count(sp + 1, &v))
+		if (!sp || sp == line || sp - line >= KSNAP_NAME_MAX ||
+		    !read_count(sp + 1, BYTES_MAX, &v))
 			return bad_line(l, "a memory.stat line (key value)", err);
 		if (!add_field(f, line, (size_t)(sp - line), v))
 			return bad_line(l, "a memory.stat line of a machine (more than 4096 lines, or a "
@@ -348,7 +335,7 @@ static int parse_one_number(uint64_t *v, struct lines *l, struct ta_error *err)
 	line = next_line(l, err, &rc);
 	if (!line)
 		return rc < 0 ? -1 : error_set(err, "'%s' is empty: no number of bytes", l->path);
-	if (!read_count(line, v) || *v > BYTES_MAX || next_line(l, err, &rc))
+	if (!read_count(line, BYTES_MAX, v) || next_line(l, err, &rc))
 		return bad_line(l, "a number of bytes", err);
 	return rc;
 }
