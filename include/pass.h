@@ -92,6 +92,9 @@ struct analysis_pass {
 ANALYSIS_PASSES(PASS_ENTRY)
 #undef PASS_ENTRY
 
+/* A .wanted of the passes every run has (the account, the losses). */
+bool pass_always(const struct analysis_request *q);
+
 /* The pass of an id. */
 const struct analysis_pass *analysis_pass(enum pass_id id);
 

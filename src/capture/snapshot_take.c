@@ -4,7 +4,9 @@
  * read(2) (the /proc files say size 0) and written under a temporary name
  * then renamed, so that a folder never holds half a file. A file the
  * kernel does not have, or does not let us read, is listed in the
- * snapshot file with its reason; only meminfo is required.
+ * snapshot file with its reason; only meminfo is required. The bytes are
+ * copied with read(2), not the input layer: that one reads lines (and
+ * decompresses), this keeps each file exactly as the kernel printed it.
  * Not here: reading a snapshot (ksnapshot.c), the ledger (ledger.c).
  */
 #include <dirent.h>

@@ -2,7 +2,8 @@
  * sizereport.c - the --sizes report (sizereport.h) from its pass's
  * histogram: the ranges that hold allocations, smallest first, each with
  * its share of the allocations, the bytes asked for and given and the
- * waste (given - asked); then the totals, which are the account's. Not
+ * waste (given - asked: below zero only in a log that asks more than it
+ * is given, as the account's total_waste); then the totals, the account's. Not
  * here: the counting (sizes.c, sizes_pass.c).
  */
 #include <stdio.h>
@@ -21,7 +22,7 @@ static const struct out_column size_columns[] = {
 	{ "allocations_pct", "allocs%", OUT_PCT, false },
 	{ "bytes_req", "requested", OUT_U64, false },
 	{ "bytes_alloc", "allocated", OUT_U64, false },
-	{ "waste", NULL, OUT_U64, false },
+	{ "waste", NULL, OUT_I64, false },
 	{ "waste_pct", "waste%", OUT_PCT, false },
 };
 
@@ -38,7 +39,7 @@ static const char *range_name(unsigned k, char *buf, size_t cap)
 	return buf;
 }
 
-static double share(uint64_t part, uint64_t whole)
+static double share(int64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0;
 }
@@ -68,8 +69,9 @@ void write_sizes_report(struct out_dest *o, const struct report_run *run)
 		out_row_pct(&d, t, share(b->allocs, h->allocs));
 		out_row_u64(&d, t, b->bytes_req);
 		out_row_u64(&d, t, b->bytes_alloc);
-		out_row_u64(&d, t, b->bytes_alloc - b->bytes_req);
-		out_row_pct(&d, t, share(b->bytes_alloc - b->bytes_req, b->bytes_alloc));
+		out_row_i64(&d, t, (int64_t)b->bytes_alloc - (int64_t)b->bytes_req);
+		out_row_pct(&d, t, share((int64_t)b->bytes_alloc - (int64_t)b->bytes_req,
+					 b->bytes_alloc));
 		req += b->bytes_req;
 		given += b->bytes_alloc;
 	}
@@ -77,8 +79,8 @@ void write_sizes_report(struct out_dest *o, const struct report_run *run)
 	out_item_u64(&d, l, "allocations", "allocations", h->allocs);
 	out_item_u64(&d, l, "bytes_req", "bytes requested", req);
 	out_item_u64(&d, l, "bytes_alloc", "bytes allocated", given);
-	out_item_u64(&d, l, "waste", "waste", given - req);
-	out_item_pct(&d, l, "waste_pct", "waste%", share(given - req, given));
+	out_item_i64(&d, l, "waste", "waste", (int64_t)given - (int64_t)req);
+	out_item_pct(&d, l, "waste_pct", "waste%", share((int64_t)given - (int64_t)req, given));
 	out_emit(o, &d);
 	out_doc_release(&d);
 }

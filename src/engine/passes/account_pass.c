@@ -7,12 +7,6 @@
  */
 #include "engine.h"
 
-static bool always(const struct analysis_request *q)
-{
-	(void)q;
-	return true;
-}
-
 static void count_event(struct analysis *a, const struct kmem_event *ev)
 {
 	account_apply(&a->account, ev);
@@ -46,7 +40,7 @@ static const struct pass_store account_store = {
 
 const struct analysis_pass account_pass = {
 	.name = "account",
-	.wanted = always,
+	.wanted = pass_always,
 	.event = count_event,
 	.store = &account_store,
 };

@@ -7,12 +7,6 @@
 
 #include "engine.h"
 
-static bool always(const struct analysis_request *q)
-{
-	(void)q;
-	return true;
-}
-
 static int start_losses(struct analysis *a, struct ta_error *err)
 {
 	(void)err;
@@ -80,7 +74,7 @@ static const struct pass_store losses_store = {
 
 const struct analysis_pass losses_pass = {
 	.name = "losses",
-	.wanted = always,
+	.wanted = pass_always,
 	.init = start_losses,
 	.every = note_losses,
 	.finish = finish_losses,
