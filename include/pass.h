@@ -92,7 +92,7 @@ struct analysis_pass {
 ANALYSIS_PASSES(PASS_ENTRY)
 #undef PASS_ENTRY
 
-/* A .wanted of the passes every run has (the account, the losses). */
+/* A .wanted of the passes every run has (the account, the losses): needs.c. */
 bool pass_always(const struct analysis_request *q);
 
 /* The pass of an id. */

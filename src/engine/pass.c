@@ -20,12 +20,6 @@ static const struct analysis_pass *const pass_table[PASS_COUNT] = {
 #undef PASS_TABLE_ENTRY
 };
 
-bool pass_always(const struct analysis_request *q)
-{
-	(void)q;
-	return true;
-}
-
 const struct analysis_pass *analysis_pass(enum pass_id id)
 {
 	return pass_table[id];
