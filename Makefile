@@ -225,7 +225,7 @@ $(FUZZ_KIDX): data/linux-6.1-tiny.kidx.xz
 $(BUILD)/fuzz/seeds/.made: tests/fuzz/make-built-seeds.sh trace_analyze $(TEXT_SEEDS) \
 		tests/fixtures/small-stacks.dat tests/fixtures/small-callchain.perf.data tests/fixtures/pipe-mode.perf.data \
 		tests/tools/cut_perfdata.py tests/fuzz/make-tepkmem-seeds.py \
-		$(wildcard tests/fuzz/formats/*)
+		$(wildcard tests/fuzz/formats/*) $(wildcard tests/fixtures/ksnapshot-6.12-B/*)
 	tests/fuzz/make-built-seeds.sh ./trace_analyze $(BUILD)/fuzz/seeds
 	@touch $@
 
@@ -279,13 +279,21 @@ $(BUILD)/tools/open_pipes: tests/tools/open_pipes.c
 deps:
 	@if [ "$$(id -u)" -eq 0 ] || sudo -n true 2> /dev/null; then scripts/deps.sh; fi
 
+# What the tests need is built on every CPU even when make was called without
+# -j (the sanitized build and the fuzz targets are most of a fresh clone's
+# check); a -j of the caller's is kept (its jobserver).
+NPROC := $(shell nproc 2> /dev/null || echo 2)
+SUBMAKE_JOBS = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(NPROC))
+
 check: deps
-	@$(MAKE) --no-print-directory check-build
+	@start=$$(date +%s); $(MAKE) --no-print-directory $(SUBMAKE_JOBS) check-build && \
+	  echo "# the tests' builds took $$(( $$(date +%s) - start )) s"
 	@scripts/run-tests.sh
 
 # the one-minute loop: the unit tests and the CLI stories that need no tracefs,
 # on the normal build only (make check runs everything)
-check-fast: check-deps check-test-deps trace_analyze $(UNIT_BINS)
+check-fast: check-deps check-test-deps
+	@$(MAKE) --no-print-directory $(SUBMAKE_JOBS) trace_analyze $(UNIT_BINS)
 	@scripts/run-tests.sh --fast
 
 check-build: check-deps check-test-deps trace_analyze $(UNIT_BINS) $(BUILD)/san/trace_analyze \

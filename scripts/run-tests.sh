@@ -96,11 +96,12 @@ bats_files() {
 
 run_bats() {	# $1: binary under test, $2: label
 	echo "# bats with $1 ($BATS_JOBS files at a time)"
+	bats_start=$(date +%s)
 	rm -rf "$out/bats"
 	mkdir -p "$out/bats"
 	bats_files | TA_BIN="$top/$1" BATS_LIMIT=$BATS_LIMIT \
 		xargs -P "$BATS_JOBS" -n 1 "$top/scripts/run-tests.sh" --one-bats-file
-	echo "# the longest files: $(cat "$out"/bats/*.secs | sort -rn | head -n 4 |
+	echo "# bats with $1 took $(( $(date +%s) - bats_start )) s; the longest files: $(cat "$out"/bats/*.secs | sort -rn | head -n 4 |
 		awk '{ printf "%s%s %d s", (NR > 1 ? ", " : ""), $2, $1 }')"
 	# the files' results in the files' order, whatever order they ended in
 	bats_files | while read -r f; do

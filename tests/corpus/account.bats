@@ -18,6 +18,7 @@ check_account() {	# LOG [options...]
 }
 
 check_all_families() {	# LOG [options...]
+	ref_accounts_ahead "$1" "${*:2}" "${*:2} --malloc" "${*:2} --cache"
 	check_account "$@"
 	check_account "$@" --malloc
 	check_account "$@" --cache
@@ -65,6 +66,8 @@ check_all_families() {	# LOG [options...]
 
 @test "every order key and --group-by function equal the reference (workload log)" {
 	local log="$CORPUS/linux-6.1-tiny/workload-kmem.log" key
+	ref_accounts_ahead "$log" "-o total_dynamic" "-o current_dynamic" "-o alloc_count" \
+		"-o free_count" "-o waste" "--group-by function" "--group-by function --malloc -o waste"
 	for key in total_dynamic current_dynamic alloc_count free_count waste; do
 		check_account "$log" -o "$key"
 	done

@@ -57,27 +57,30 @@ setup() {
 }
 
 @test "outstanding allocations and their ages equal an independent count, with --min-age" {
-	local log age
+	local log age n=0
+	cd "$BATS_TEST_TMPDIR"
 	for log in "$WORK" "$SMALL"; do
 		for age in 0 1.5; do
-			"$TA" -q -f "$log" --outstanding "$BATS_TEST_TMPDIR/o.json" --min-age "$age" --format json
-			python3 "$TOP/tests/tools/ref_report.py" outstanding "$log" "$BATS_TEST_TMPDIR/o.json" "$age"
+			n=$((n + 1))
+			"$TA" -q -f "$log" --outstanding o$n.json --min-age "$age" --format json
+			echo "outstanding '$log' o$n.json $age" >> checks
 		done
 	done
+	python3 "$TOP/tests/tools/ref_report.py" batch < checks	# each log parsed once
 }
 
 @test "--peak: the peak of live slab bytes and each row's part in it equal an independent replay; --peak-at any moment" {
 	local log at
 	cd "$BATS_TEST_TMPDIR"
 	for log in "$WORK" "$SMALL" "$CORPUS/linux-6.1-tiny/boot-kmem.log"; do
-		"$TA" -q -f "$log" --peak p.json --format json
-		python3 "$TOP/tests/tools/ref_report.py" peak "$log" p.json
+		"$TA" -q -f "$log" --peak p-$(basename "$log").json --format json
+		echo "peak '$log' p-$(basename "$log").json" >> checks
 		# the rows' bytes at the peak add up to it
-		[ "$(jq '[.rows[].bytes] | add' p.json)" = "$(jq .moment.live_bytes p.json)" ]
+		[ "$(jq '[.rows[].bytes] | add' p-$(basename "$log").json)" = "$(jq .moment.live_bytes p-$(basename "$log").json)" ]
 	done
 	for at in 0.29 50.5 93.855825 98.96; do
-		"$TA" -q -f "$WORK" --peak p.json --peak-at "$at" --format json
-		python3 "$TOP/tests/tools/ref_report.py" peak "$WORK" p.json "$at"
+		"$TA" -q -f "$WORK" --peak p-$at.json --peak-at "$at" --format json
+		echo "peak '$WORK' p-$at.json $at" >> checks
 	done
 	# a DB gives the same; a row merged by function or cache has the peak of its sum
 	"$TA" -q -f "$WORK" --save-db w.db
@@ -85,13 +88,14 @@ setup() {
 	"$TA" -q -f "$WORK" --peak log.json --format json
 	cmp db.json log.json
 	for by in function cache; do
-		"$TA" -q -f "$WORK" --peak f.json --group-by $by --format json
-		python3 "$TOP/tests/tools/ref_report.py" peak "$WORK" f.json - $by
-		[ "$(jq '[.rows[] | select(.own_peak_bytes == null)] | length' f.json)" = 0 ]
-		[ "$(jq '[.rows[].bytes] | add' f.json)" = "$(jq .moment.live_bytes log.json)" ]
+		"$TA" -q -f "$WORK" --peak f-$by.json --group-by $by --format json
+		echo "peak '$WORK' f-$by.json - $by" >> checks
+		[ "$(jq '[.rows[] | select(.own_peak_bytes == null)] | length' f-$by.json)" = 0 ]
+		[ "$(jq '[.rows[].bytes] | add' f-$by.json)" = "$(jq .moment.live_bytes log.json)" ]
 		"$TA" -q -f w.db --peak fdb.json --group-by $by --format json
-		cmp f.json fdb.json
+		cmp f-$by.json fdb.json
 	done
+	python3 "$TOP/tests/tools/ref_report.py" batch < checks	# each log parsed once
 	run "$TA" -f "$WORK" --peak-at 5
 	[ "$status" -eq 2 ]
 	[ "${lines[0]}" = "trace_analyze: error: --peak-at says when --peak looks: give that too" ]
@@ -164,12 +168,13 @@ setup() {
 	for log in "$WORK" "$SMALL"; do
 		"$TA" -q -f "$log" --save-db g.db
 		for by in callsite function cache; do
-			"$TA" -q -f "$log" --growth g.json --group-by $by --format json
-			python3 "$TOP/tests/tools/ref_report.py" growth "$log" g.json $by
+			"$TA" -q -f "$log" --growth g-$(basename "$log")-$by.json --group-by $by --format json
+			echo "growth '$log' g-$(basename "$log")-$by.json $by" >> checks
 			"$TA" -q -f g.db --growth gdb.json --group-by $by --format json
-			cmp g.json gdb.json
+			cmp g-$(basename "$log")-$by.json gdb.json
 		done
 	done
+	python3 "$TOP/tests/tools/ref_report.py" batch < checks	# each log parsed once
 	# the highest timeline sample was taken for it once: names_cache 12288 of a true 20480
 	"$TA" -q -f "$SMALL" --growth g.json --group-by cache --format json
 	[ "$(jq '.rows[] | select(.key == "names_cache") | .peak_bytes' g.json)" = 20480 ]

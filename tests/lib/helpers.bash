@@ -20,25 +20,54 @@ require_corpus() {
 	require_shared "$CORPUS"
 }
 
+# ref_account_key LOG [ARGS...]: the cache's name for ref_account.py's answer to
+# these arguments: the arguments, each file's own identity (a relative
+# 'kmem.log' is another file in every test), and the replay's text (a changed
+# replay runs again)
+ref_account_key() {
+	local a
+	{ for a in "$@"; do
+		printf '%s\n' "$a"
+		[ -f "$a" ] && stat -L -c '%d:%i:%s:%Y' "$a" && realpath "$a"
+	done
+	cat "$TOP/tests/tools/ref_account.py"; } | sha1sum | cut -c1-16
+}
+
 # ref_account LOG [ARGS...]: the account tests/tools/ref_account.py computes
 # (an independent Python replay of DESIGN.md section 5), cached per arguments
 # because the sanitizer run asks for the same ones again.
 ref_account() {
 	mkdir -p "$REF_CACHE"
-	local key a
-	# the arguments, each file's own identity (a relative 'kmem.log' is another
-	# file in every test), and the replay's text: a changed replay runs again
-	key=$({ for a in "$@"; do
-			printf '%s\n' "$a"
-			[ -f "$a" ] && stat -L -c '%d:%i:%s:%Y' "$a" && realpath "$a"
-		done
-		cat "$TOP/tests/tools/ref_account.py"; } | sha1sum | cut -c1-16)
+	local key
+	key=$(ref_account_key "$@")
 	if [ ! -s "$REF_CACHE/$key" ]; then
 		# a temporary of its own: another bats file may be making the same one
 		python3 "$TOP/tests/tools/ref_account.py" "$@" > "$REF_CACHE/$key.tmp.$$" &&
 			mv "$REF_CACHE/$key.tmp.$$" "$REF_CACHE/$key"
 	fi
 	cat "$REF_CACHE/$key"
+}
+
+# ref_accounts_ahead LOG "ARGS" "ARGS"...: the accounts ref_account will be
+# asked for (LOG with each set of options, as the shell splits them) made in
+# one replay process, which parses the log once: into the cache, not printed.
+ref_accounts_ahead() {
+	mkdir -p "$REF_CACHE"
+	local log="$1" opts key jobs="$BATS_TEST_TMPDIR/ref-jobs" tmp=()
+	shift
+	: > "$jobs"
+	for opts in "$@"; do
+		# shellcheck disable=SC2086
+		key=$(ref_account_key "$log" $opts)
+		[ -s "$REF_CACHE/$key" ] && continue
+		printf '%s\t%q %s\n' "$REF_CACHE/$key.tmp.$$" "$log" "$opts" >> "$jobs"
+		tmp+=("$REF_CACHE/$key")
+	done
+	[ -s "$jobs" ] || return 0
+	python3 "$TOP/tests/tools/ref_account.py" --batch < "$jobs" || return 1
+	for key in "${tmp[@]}"; do
+		mv "$key.tmp.$$" "$key"
+	done
 }
 
 # diff_or_fail EXPECTED_FILE ACTUAL_FILE: show the first differences.

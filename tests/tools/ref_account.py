@@ -7,6 +7,7 @@ prints the account file trace_analyze should write, byte for byte.
 
     ref_account.py LOG [--malloc|--cache] [-o KEY] [--group-by function]
                        [--system-map FILE] [--totals]
+    ref_account.py --batch < JOBS   (lines "OUTFILE<TAB>LOG [OPTIONS]")
 
 With --totals, the matching counts as JSON instead: allocs, lost_frees,
 implicit_frees, failed_allocs, null_frees.
@@ -186,7 +187,7 @@ def replay(path, family, symmap, by_function, totals=None):
             sites[old[0]][4] += 1
 
     tick = []
-    for ev in events(path, family):
+    for ev in events_once(path, family):
         if tick and ev[0] != tick[0][0]:
             in_pairing_order(tick, every, apply)
             tick = []
@@ -201,7 +202,7 @@ def replay(path, family, symmap, by_function, totals=None):
     return rows
 
 
-def main():
+def parser():
     ap = argparse.ArgumentParser()
     ap.add_argument("log")
     ap.add_argument("--malloc", action="store_true")
@@ -210,15 +211,33 @@ def main():
     ap.add_argument("--group-by", default="callsite")
     ap.add_argument("--system-map")
     ap.add_argument("--totals", action="store_true")
-    a = ap.parse_args()
+    return ap
+
+
+_EVENTS = {}
+BATCH = False
+
+
+def events_once(path, family):
+    """events(path); in --batch as a list, kept for the next replay of the same
+    log in this process: the parse is most of a replay's time."""
+    if not BATCH:
+        return events(path, family)
+    if path not in _EVENTS:
+        _EVENTS.clear()
+        _EVENTS[path] = list(events(path, None))
+    return _EVENTS[path]
+
+
+def account(a, out):
     family = "malloc" if a.malloc else "cache" if a.cache else None
     symmap = load_system_map(a.system_map) if a.system_map else None
     totals = {}
     rows = replay(a.log, family, symmap, a.group_by == "function", totals)
     if a.totals:
         import json
-        json.dump(totals, sys.stdout)
-        sys.stdout.write("\n")
+        json.dump(totals, out)
+        out.write("\n")
         return
 
     key = {
@@ -231,7 +250,6 @@ def main():
     names = sorted(rows, key=lambda n: (-key(rows[n]), n.encode()))
     cur = sum(r[1] for r in rows.values())
     req = sum(r[2] for r in rows.values())
-    out = sys.stdout
     out.write("current bytes allocated: {:>10}\n".format(cur))
     out.write("current bytes requested: {:>10}\n".format(req))
     out.write("current wasted bytes:    {:>10}\n".format(cur - req))
@@ -247,6 +265,21 @@ def main():
     for n in names:
         r = rows[n]
         out.write("{:>8} {:>8} {:>8} {:>5}/{:<5} {}\n".format(r[0], r[1] - r[2], r[1], r[3], r[4], n))
+
+
+def main():
+    if sys.argv[1:] == ["--batch"]:
+        # one account per line of standard input, "OUTFILE<TAB>LOG [OPTIONS]" (the
+        # options as the shell splits them): each log parsed once for all of its
+        import shlex
+        global BATCH
+        BATCH = True
+        for line in sys.stdin:
+            outfile, args = line.rstrip("\n").split("\t", 1)
+            with open(outfile, "w") as out:
+                account(parser().parse_args(shlex.split(args)), out)
+        return
+    account(parser().parse_args(), sys.stdout)
 
 
 if __name__ == "__main__":

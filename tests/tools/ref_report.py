@@ -13,12 +13,15 @@ check trace_analyze's JSON against.
                                             each row's own peak (bytes, first time) and end
   ref_report.py perf-pages PERF_PAGE_TXT PAGE_JSON
                                             the same against perf kmem --page
+  ref_report.py batch < CHECKS              each line one of the above (its words as
+                                            the shell splits them), a log parsed once
 
 Exits 1 naming the first number that differs.
 """
 import json
 import re
 import os
+import shlex
 import sys
 
 LINE = re.compile(r'\[(\d+)\]\s+(?:\S+\s+)?(\d+\.\d+):\s+(?:kmem:)?(\w+):\s*(.*)$')
@@ -42,6 +45,19 @@ def events(path):
                 fields.setdefault(k, v)
         ts = int(round(float(m.group(2)) * 1e6))
         yield no, int(m.group(1)), ts, m.group(3), fields
+
+
+_ORDERED = {}
+
+
+def ordered_events(log):
+    """in_tick_order(events(log)) as a list, kept for the next check of the same
+    log in this process (batch): the parse is most of a check's time."""
+    if log not in _ORDERED:
+        if len(_ORDERED) >= 2:
+            _ORDERED.clear()
+        _ORDERED[log] = list(in_tick_order(events(log)))
+    return _ORDERED[log]
 
 
 def is_null(p):
@@ -118,7 +134,7 @@ def findings(log):
     # last event after which events are missing (a marker, or 10 s of none)
     live, freed, last, caches = {}, {}, {}, {}
     latest, missing, n, unnamed, derived = 0, -1, 0, 0, set()
-    for no, cpu, ts, kind, f in in_tick_order(events(log)):
+    for no, cpu, ts, kind, f in ordered_events(log):
         n += 1
         if kind == 'marker':
             count['lost_marker'] += 1
@@ -217,7 +233,7 @@ def pages(log):
 
 def outstanding(log, min_age_ns):
     live, last = {}, 0
-    for no, cpu, ts, kind, f in in_tick_order(events(log)):
+    for no, cpu, ts, kind, f in ordered_events(log):
         if kind == 'marker':
             continue
         last = max(last, ts)
@@ -266,7 +282,7 @@ def peak(log, at_us=None, key=None):
         best = (0, 0, 0, None)   # bytes, objects, ts, event number
         own = {}
         n = 0
-        for no, cpu, ts, kind, f in in_tick_order(events(log)):
+        for no, cpu, ts, kind, f in ordered_events(log):
             if kind not in ALLOCS + FREES or is_null(f.get('ptr', '0')):
                 continue
             if stop is not None and stop(n, ts):
@@ -333,7 +349,7 @@ def row_peaks(log, key):
     own highest and when first, rows named by key(kind, fields) of the
     allocation (a free is its allocation's row)."""
     live, now, own = {}, {}, {}
-    for no, cpu, ts, kind, f in in_tick_order(events(log)):
+    for no, cpu, ts, kind, f in ordered_events(log):
         if kind not in ALLOCS + FREES or is_null(f.get('ptr', '0')):
             continue
         p = f['ptr']
@@ -381,7 +397,7 @@ def within_stated_precision(got_s, exact_ns):
 def check_lifetimes(log, json_path):
     p = json.load(open(json_path))
     live, ages, never = {}, {}, {}
-    for no, cpu, ts, kind, f in in_tick_order(events(log)):
+    for no, cpu, ts, kind, f in ordered_events(log):
         if kind not in ALLOCS + FREES or is_null(f.get('ptr', '0')):
             continue
         ptr = f['ptr']
@@ -451,7 +467,7 @@ def check_uncertain(log, out_json):
     o = json.load(open(out_json))
     windows = loss_windows(log)
     live = {}
-    for no, cpu, ts, kind, f in in_tick_order(events(log)):
+    for no, cpu, ts, kind, f in ordered_events(log):
         if kind in ALLOCS and not is_null(f['ptr']):
             live[f['ptr']] = (re.sub(r'/0x[0-9a-f]+$', '', f['call_site']),
                               int(f['bytes_alloc']), ts)
@@ -556,17 +572,26 @@ def check_perf_pages(perf_txt, page_json):
     print('perf kmem --page: totals and the order x migratetype table agree')
 
 
+CHECKS = {'findings': check_findings, 'pages': check_pages, 'outstanding': check_outstanding,
+          'peak': check_peak, 'lifetimes': check_lifetimes, 'uncertain': check_uncertain,
+          'growth': check_growth, 'perf-pages': check_perf_pages}
+
+
 def main():
-    if len(sys.argv) < 4:
+    if len(sys.argv) < 2 or (sys.argv[1] != 'batch' and len(sys.argv) < 4):
         sys.exit(__doc__)
     if os.environ.get('TA_REFERENCES_CHECKED'):
         # make check's sanitized pass (scripts/run-tests.sh): the normal pass compared
         # these numbers, from the same sources; this pass looks for memory errors
         print('%s: compared in the normal pass' % sys.argv[1])
         return
-    {'findings': check_findings, 'pages': check_pages, 'outstanding': check_outstanding,
-     'peak': check_peak, 'lifetimes': check_lifetimes, 'uncertain': check_uncertain,
-     'growth': check_growth, 'perf-pages': check_perf_pages}[sys.argv[1]](*sys.argv[2:])
+    if sys.argv[1] == 'batch':      # one check per line of standard input, a log parsed once
+        for line in sys.stdin:
+            args = shlex.split(line)
+            if args:
+                CHECKS[args[0]](*args[1:])
+        return
+    CHECKS[sys.argv[1]](*sys.argv[2:])
 
 
 if __name__ == '__main__':
