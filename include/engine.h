@@ -122,8 +122,12 @@ struct analysis {
 	bool have_snapshots;
 	struct timeline_values snapshot_values;	/* the timeline's of them: the sites' bytes */
 	struct alloc_series beside;	/* --allocinfo: a snapshot beside the log (beside.h) */
-	/* -f of a kernel snapshot (a folder with meminfo, or meminfo): no events (ksnapshot.h) */
-	struct kernel_snapshot ksnap;
+	/*
+	 * -f of kernel snapshots (folders with meminfo, or one of their files):
+	 * no events (ksnapshot.h); several are a series of one boot, in time order
+	 */
+	struct kernel_snapshot *ksnaps;
+	uint32_t nksnaps;
 	bool have_ksnap;
 	bool have_beside;
 	double started;

@@ -6,9 +6,10 @@
  * line, plain or compressed. A slabinfo of another version, a cut or
  * garbled line, a file of the wrong kind under a name: an error naming
  * the file and the line; counts past what a machine has (8 PiB, 2^33
- * objects or pages) too, so that the ledger's sums never wrap. No
- * arithmetic across files here (the ledger, ledger.h), and no allocinfo
- * (a folder's allocinfo is not read yet).
+ * objects or pages) too, so that the ledger's sums never wrap. Also read:
+ * vmstat, zoneinfo, buddyinfo, modules, and a folder's allocinfo (with
+ * allocinfo.c's reader). No arithmetic across files here (the ledger,
+ * ledger.h).
  */
 #ifndef TA_KSNAPSHOT_H
 #define TA_KSNAPSHOT_H
@@ -16,9 +17,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "allocinfo.h"
 #include "error.h"
 
 #define KSNAP_NAME_MAX 64
+#define KSNAP_ORDERS 16		/* buddyinfo's columns: MAX_PAGE_ORDER + 1 is 11 on most */
 
 /* "Key: value" files (meminfo in bytes, memory.stat as printed). */
 struct ksnap_field {
@@ -54,9 +57,34 @@ struct ksnap_cgroup {
 	bool has_stat, has_current;
 };
 
+/* A /proc/modules row: a loaded module's size (its sections in memory). */
+struct ksnap_module {
+	char name[KSNAP_NAME_MAX];
+	uint64_t size;
+	char state[16];			/* Live, Loading, Unloading */
+};
+
+/* A node's zone, as zoneinfo and buddyinfo print it. */
+struct ksnap_zone {
+	unsigned node;
+	char zone[24];			/* "DMA32" */
+	bool in_zoneinfo, in_buddyinfo;
+	uint64_t spanned, present, managed, free;	/* zoneinfo, pages */
+	uint64_t blocks[KSNAP_ORDERS];	/* buddyinfo: free blocks of each order */
+	unsigned orders;		/* buddyinfo's columns */
+};
+
 struct kernel_snapshot {
 	const char *source;		/* the folder or file, as given */
+	char *shown;			/* as reports show it (valid UTF-8), or NULL */
 	bool has_meminfo, has_slabinfo, has_vmallocinfo;
+	bool has_vmstat, has_zoneinfo, has_buddyinfo, has_modules;
+	struct ksnap_fields vmstat;	/* as printed: pages and event counts */
+	struct ksnap_module *modules;
+	uint32_t nmodules;
+	struct ksnap_zone *zones;	/* in the files' order */
+	uint32_t nzones;
+	struct alloc_series *allocinfo;	/* the folder's allocinfo, or NULL */
 	struct ksnap_fields meminfo;	/* in bytes (kB x 1024) */
 	struct ksnap_slab *slabs;
 	uint32_t nslabs;
@@ -76,18 +104,35 @@ void ksnapshot_release(struct kernel_snapshot *s);
 /* Does the folder at path hold a kernel snapshot (a meminfo file)? */
 bool ksnapshot_is_folder(const char *path);
 
-/* Do n first bytes begin as /proc/meminfo, slabinfo, vmallocinfo or a memory.stat do? */
+/* Do n first bytes begin as /proc/meminfo, slabinfo, ... or a memory.stat do? */
 bool ksnapshot_is_meminfo(const unsigned char *head, size_t n);
 bool ksnapshot_is_slabinfo(const unsigned char *head, size_t n);
 bool ksnapshot_is_vmallocinfo(const unsigned char *head, size_t n);
 bool ksnapshot_is_memory_stat(const unsigned char *head, size_t n);
+bool ksnapshot_is_vmstat(const unsigned char *head, size_t n);
+bool ksnapshot_is_zoneinfo(const unsigned char *head, size_t n);
+bool ksnapshot_is_buddyinfo(const unsigned char *head, size_t n);
+bool ksnapshot_is_modules(const unsigned char *head, size_t n);
+
+/* Any one of the files above (the kernel snapshot input format's probe). */
+bool ksnapshot_is_file(const unsigned char *head, size_t n);
 
 /* Read the folder at path (what it holds of the files above): 0, or -1 with err. */
 int ksnapshot_read_folder(struct kernel_snapshot *s, const char *path, struct ta_error *err);
 
-/* A /proc/meminfo's text (read whole, NUL after len; parsed in place), named name. */
-int ksnapshot_parse_meminfo(struct kernel_snapshot *s, const char *name, char *text, size_t len,
-			    struct ta_error *err);
+/*
+ * One of the files above, read whole (NUL after len; parsed in place),
+ * named name: known by its first line, parsed into its part of s.
+ */
+int ksnapshot_parse_file(struct kernel_snapshot *s, const char *name, char *text, size_t len,
+			 struct ta_error *err);
+
+/*
+ * Are a and b of one boot (their snapshot files' boot id and kernel
+ * release, where both have them)? If not, why, in err.
+ */
+int ksnapshot_same_boot(const struct kernel_snapshot *a, const struct kernel_snapshot *b,
+			struct ta_error *err);
 
 /* A field's value, and whether the file has it. */
 bool ksnap_field(const struct ksnap_fields *f, const char *name, uint64_t *value);

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "ksnapshot.h"
+#include "strtab.h"
 
 enum ledger_part { LEDGER_TOTAL, LEDGER_FREE, LEDGER_USER, LEDGER_KERNEL, LEDGER_UNEXPLAINED };
 
@@ -46,6 +47,45 @@ struct ledger {
  */
 int ledger_make(struct ledger *l, const struct kernel_snapshot *s, uint64_t page_size,
 		struct ta_error *err);
+
+/*
+ * What MemTotal leaves out and what stays put: the pages present
+ * (zoneinfo) less MemTotal, reserved at boot (the kernel image, struct
+ * pages, memblock's reservations); the pages the zones' allocators manage;
+ * the modules' sizes (/proc/modules).
+ */
+struct ledger_static {
+	bool has_zones, has_reserved, has_modules;
+	uint64_t present_bytes, managed_bytes;
+	int64_t reserved_bytes;		/* present - MemTotal */
+	uint64_t modules, module_bytes;
+};
+
+void ledger_static_of(struct ledger_static *st, const struct kernel_snapshot *s,
+		      uint64_t page_size);
+
+/* What a series' first and last snapshots say of one thing, and of which kind. */
+struct ledger_change {
+	const char *kind;		/* "ledger", "slab", "vmalloc", "allocinfo", "module", "cgroup" */
+	const char *name;		/* in the changes' names */
+	int64_t first, last;		/* bytes; 0 where a snapshot has no such thing */
+	bool in_first, in_last;
+};
+
+struct ledger_changes {
+	struct ledger_change *c;
+	size_t n, cap;
+	struct strtab names;		/* "kind\tname" */
+};
+
+/*
+ * From a to b (of one boot): every ledger line, slab cache (slabs x
+ * pages), vmalloc caller (pages), allocinfo site (bytes), module (size)
+ * and cgroup (memory.current; its kernel as "cgroup kernel") either has.
+ */
+void ledger_changes_of(struct ledger_changes *ch, const struct kernel_snapshot *a,
+		       const struct kernel_snapshot *b, uint64_t page_size);
+void ledger_changes_release(struct ledger_changes *ch);
 
 /* Is vmallocinfo caller (a function) the one that allocates thread stacks? */
 bool ledger_caller_is_stack(const char *caller);

@@ -22,8 +22,10 @@ ln -sfn "$bin" bin/trace_analyze
 # the demo's outputs: the boot excerpt of data/ and its kernel index
 DEMO_OUT="$(pwd)/demo-out" "$top/scripts/demo.sh" > /dev/null
 
-# a kernel snapshot folder (the repository's fixture: a 6.12 guest's files at one moment)
-ln -sfn "$top/tests/fixtures/ksnapshot-6.12-B" snapshot-B
+# kernel snapshot folders (the repository's fixtures: a 6.12 guest's files at three moments)
+for at in A B C; do
+	ln -sfn "$top/tests/fixtures/ksnapshot-6.12-$at" snapshot-$at
+done
 
 if [ ! -d "$corpus" ]; then
 	ln -sfn demo-out/boot-kmem-excerpt.log kmem.log

@@ -6,6 +6,7 @@
  * when vmallocinfo shows stack areas, the vmalloc line leaves them out.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ledger.h"
@@ -171,4 +172,120 @@ int ledger_make(struct ledger *l, const struct kernel_snapshot *s, uint64_t page
 		     "MemTotal - every line above");
 	u->signed_bytes = (int64_t)l->total - (int64_t)sum;
 	return 0;
+}
+
+void ledger_static_of(struct ledger_static *st, const struct kernel_snapshot *s,
+		      uint64_t page_size)
+{
+	uint64_t total;
+	uint32_t i;
+
+	memset(st, 0, sizeof(*st));
+	st->has_zones = s->has_zoneinfo;
+	for (i = 0; i < s->nzones; i++)
+		if (s->zones[i].in_zoneinfo) {
+			st->present_bytes += s->zones[i].present * page_size;
+			st->managed_bytes += s->zones[i].managed * page_size;
+		}
+	/* MemTotal is the kernel's totalram: on most machines the zones' managed pages, not on all */
+	st->has_reserved = st->has_zones && ksnap_field(&s->meminfo, "MemTotal", &total);
+	st->reserved_bytes = st->has_reserved ? (int64_t)st->present_bytes - (int64_t)total : 0;
+	st->has_modules = s->has_modules;
+	st->modules = s->nmodules;
+	for (i = 0; i < s->nmodules; i++)
+		st->module_bytes += s->modules[i].size;
+}
+
+/* ---- a series' changes ---- */
+
+/* The change of kind and name, added when new. */
+static struct ledger_change *change_of(struct ledger_changes *ch, const char *kind,
+				       const char *name)
+{
+	char key[512];
+	int len = snprintf(key, sizeof(key), "%s\t%s", kind, name);
+	uint32_t id;
+
+	if (len < 0 || (size_t)len >= sizeof(key))
+		len = (int)sizeof(key) - 1;
+	id = strtab_find(&ch->names, key, (size_t)len);
+	if (id != STR_NONE)
+		return &ch->c[id];
+	id = strtab_intern(&ch->names, key, (size_t)len);
+	if (id >= ch->cap) {
+		ch->cap = ch->cap ? 2 * ch->cap : 256;
+		ch->c = xrealloc(ch->c, ch->cap * sizeof(*ch->c));
+	}
+	ch->n = id + 1;
+	memset(&ch->c[id], 0, sizeof(ch->c[id]));
+	ch->c[id].kind = kind;
+	ch->c[id].name = strtab_get(&ch->names, id) + strlen(kind) + 1;
+	return &ch->c[id];
+}
+
+/* Add bytes to the kind's name in the first snapshot (last: false) or the last. */
+static void count(struct ledger_changes *ch, bool last, const char *kind, const char *name,
+		  int64_t bytes)
+{
+	struct ledger_change *c = change_of(ch, kind, name);
+
+	if (last) {
+		c->last += bytes;
+		c->in_last = true;
+	} else {
+		c->first += bytes;
+		c->in_first = true;
+	}
+}
+
+static void count_snapshot(struct ledger_changes *ch, bool last, const struct kernel_snapshot *s,
+			   uint64_t page_size)
+{
+	struct ta_error err;
+	struct ledger l;
+	uint64_t v;
+	uint32_t i;
+
+	if (s->has_meminfo && ledger_make(&l, s, page_size, &err) == 0)
+		for (i = 0; i < l.nlines; i++)
+			count(ch, last, "ledger", l.lines[i].name, l.lines[i].signed_bytes);
+	for (i = 0; i < s->nslabs; i++)
+		count(ch, last, "slab", s->slabs[i].name, (int64_t)(s->slabs[i].num_slabs *
+						s->slabs[i].pagesperslab * page_size));
+	for (i = 0; i < s->nvmallocs; i++)
+		count(ch, last, "vmalloc", s->vmallocs[i].caller,
+		      (int64_t)(s->vmallocs[i].pages * page_size));
+	if (s->allocinfo)
+		for (i = 0; i < s->allocinfo->nsites; i++)
+			if (s->allocinfo->listed_in[i])
+				count(ch, last, "allocinfo", strtab_get(&s->allocinfo->keys, i),
+				      (int64_t)s->allocinfo->bytes[i]);
+	for (i = 0; i < s->nmodules; i++)
+		count(ch, last, "module", s->modules[i].name, (int64_t)s->modules[i].size);
+	for (i = 0; i < s->ncgroups; i++) {
+		if (s->cgroups[i].has_current)
+			count(ch, last, "cgroup", s->cgroups[i].path, (int64_t)s->cgroups[i].current);
+		if (ksnap_field(&s->cgroups[i].stat, "kernel", &v))
+			count(ch, last, "cgroup kernel", s->cgroups[i].path, (int64_t)v);
+	}
+}
+
+void ledger_changes_of(struct ledger_changes *ch, const struct kernel_snapshot *a,
+		       const struct kernel_snapshot *b, uint64_t page_size)
+{
+	size_t i;
+
+	memset(ch, 0, sizeof(*ch));
+	strtab_init(&ch->names);
+	count_snapshot(ch, false, a, page_size);
+	count_snapshot(ch, true, b, page_size);
+	for (i = 0; i < ch->n; i++)	/* the table grew: its strings may have moved */
+		ch->c[i].name = strtab_get(&ch->names, (uint32_t)i) + strlen(ch->c[i].kind) + 1;
+}
+
+void ledger_changes_release(struct ledger_changes *ch)
+{
+	free(ch->c);
+	strtab_release(&ch->names);
+	memset(ch, 0, sizeof(*ch));
 }

@@ -49,7 +49,8 @@ static const char usage_line[] =
 	"                     [--allocinfo SNAPSHOT] [--format text|csv|json] [-q]\n"
 	"       trace_analyze -k DIR|INDEX [-b DIR] [-r FILE] [-c FILE] [--save-index FILE]\n"
 	"       trace_analyze [-c FILE] [--summary FILE] [--growth FILE] [--timeline FILE]\n"
-	"                     [--pprof FILE] [--html FILE] [-r FILE] [-b DIR] SNAPSHOT...\n";
+	"                     [--pprof FILE] [--html FILE] [-r FILE] [-b DIR] SNAPSHOT...\n"
+	"       trace_analyze -f DIR [DIR...] --ledger FILE [--top N] [--page-size BYTES]\n";
 
 static const struct po_command analyse_command = {
 	.name = "",
@@ -58,7 +59,9 @@ static const struct po_command analyse_command = {
 		 "an analysis of ftrace kmem event logs. A LOG given without -f is read as\n"
 		 "-f LOG; a DB file given to -f is read as --db-file (it is known by its\n"
 		 "magic bytes). /proc/allocinfo snapshots (known by their first line) are\n"
-		 "read instead of a log: one, several in time order, or a directory of them.\n",
+		 "read instead of a log: one, several in time order, or a directory of them;\n"
+		 "so are kernel snapshots (folders as 'trace_analyze snapshot' writes them, or\n"
+		 "/proc/meminfo, slabinfo...): one, or several of one boot, for --ledger.\n",
 	.arguments = true,
 	.epilog = "Commands (each with its own --help):\n"
 		  "  trace_analyze record [-o LOG] [-- CMD]  capture kmem events from this kernel\n"
@@ -494,6 +497,14 @@ static int check_snapshot_combinations(const struct po_command *cmd, struct opti
 	return check_reports(cmd, opts);
 }
 
+/* Is path a regular file or a folder (not a pipe, not missing)? */
+static bool is_file_or_folder(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode));
+}
+
 /* -f of a kernel snapshot (a folder with meminfo, or meminfo): --ledger, nothing of a log's. */
 static int check_kernel_snapshot_combinations(const struct po_command *cmd, struct options *opts)
 {
@@ -507,6 +518,13 @@ static int check_kernel_snapshot_combinations(const struct po_command *cmd, stru
 					      opts->req.log_path,
 					      report_option_name((enum report_id)i, name,
 								 sizeof(name)));
+	for (i = 0; i < opts->req.nmore_logs; i++)
+		if (is_file_or_folder(opts->req.more_logs[i]) &&
+		    input_kind_of_path(opts->req.more_logs[i]) != INPUT_KSNAPSHOT)
+			return po_usage_error(cmd, "'%s' is no kernel snapshot: a series after '%s' is "
+					      "of folders as trace_analyze snapshot writes them (or of "
+					      "/proc/meminfo files), in time order",
+					      opts->req.more_logs[i], opts->req.log_path);
 	if (task_filters_set(&opts->req.filters) || opts->req.has_time_start ||
 	    opts->req.has_time_end || opts->req.save_db || opts->req.allocinfo_path ||
 	    opts->req.group_by != GROUP_CALLSITE || opts->req.kernel || opts->req.branch)
@@ -537,14 +555,6 @@ static const char *beside_refuses(const struct analysis_request *req)
 	if (req->has_time_start || req->has_time_end)
 		return "--time";
 	return NULL;
-}
-
-/* Is path a regular file or a folder (not a pipe, not missing)? */
-static bool is_file_or_folder(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode));
 }
 
 /* What needs what: a usage error rather than an option silently ignored. */

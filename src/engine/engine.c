@@ -51,8 +51,9 @@ void analysis_release(struct analysis *r)
 		alloc_series_release(&r->snapshots);
 	if (r->have_beside)
 		alloc_series_release(&r->beside);
-	if (r->have_ksnap)
-		ksnapshot_release(&r->ksnap);
+	for (uint32_t i = 0; i < r->nksnaps; i++)
+		ksnapshot_release(&r->ksnaps[i]);
+	free(r->ksnaps);
 	input_close(&r->input);
 	tick_order_release(&r->ticks);
 	if (r->have_order_live)

@@ -108,6 +108,16 @@ static const char *shown_name(struct analysis *r, const char *path)
 	return r->shown_name;
 }
 
+/* A name as shown_name makes it, of the caller's to free. */
+static char *clean_copy(const char *path)
+{
+	size_t n = strlen(path);
+	char *copy = xmalloc(4 * n + 1);
+
+	utf8_clean(path, n, copy, 4 * n + 1);
+	return copy;
+}
+
 /* The symbols a binary file's addresses may be named with, in the order they are tried. */
 static void binary_symbols(const struct analysis *r, struct binread_config *cfg)
 {
@@ -564,35 +574,83 @@ static int read_open_snapshots(struct analysis *r, struct ta_error *err)
 	return read_snapshots(r, true, err);
 }
 
+/* A later snapshot of a series: of the same boot, taken after the one before. */
+static int follows(const struct kernel_snapshot *before, const struct kernel_snapshot *s,
+		   struct ta_error *err)
+{
+	if (ksnapshot_same_boot(before, s, err) < 0)
+		return -1;
+	if (before->has_stamp && s->has_stamp && s->monotonic_s < before->monotonic_s)
+		return error_set(err, "'%s' was taken before '%s' (%.3f s, then %.3f s since boot): "
+				 "give a series in time order", s->source, before->source,
+				 before->monotonic_s, s->monotonic_s);
+	return 0;
+}
+
+/* One more snapshot of the series, read from path (a folder, or one file). */
+static int read_kernel_snapshot_path(struct analysis *r, const char *path, struct ta_error *err)
+{
+	struct kernel_snapshot *s;
+	char *text;
+	size_t len;
+	int rc;
+
+	r->ksnaps = xrealloc(r->ksnaps, (r->nksnaps + 1) * sizeof(*r->ksnaps));
+	s = &r->ksnaps[r->nksnaps++];
+	ksnapshot_init(s);
+	if (is_directory(path)) {
+		if (!ksnapshot_is_folder(path))
+			return error_set(err, "'%s' is no kernel snapshot (no meminfo in it): a series "
+					 "is folders as trace_analyze snapshot writes them", path);
+		rc = ksnapshot_read_folder(s, path, err);
+	} else {
+		rc = input_read_whole(path, (size_t)256 << 20, &text, &len, err);
+		if (rc == 0)
+			rc = ksnapshot_parse_file(s, path, text, len, err);
+		if (rc == 0 && !s->has_meminfo)
+			rc = error_set(err, "'%s' is no /proc/meminfo: a series of files is of "
+				       "meminfo (or of folders)", path);
+		free(text);
+	}
+	s->source = s->shown = clean_copy(path);
+	if (rc == 0 && r->nksnaps > 1)
+		rc = follows(&r->ksnaps[r->nksnaps - 2], s, err);
+	return rc;
+}
+
 /*
- * A kernel snapshot: a folder (from its path), or a meminfo file, open
- * (from a pipe too): its files parsed, no events. A meminfo without
- * MemTotal is no ledger's start.
+ * Kernel snapshots: a folder (from its path), or one of its files, open
+ * (from a pipe too): its files parsed, no events; then every folder or
+ * meminfo after it, a series of one boot in time order.
  */
 static int read_kernel_snapshot(struct analysis *r, bool opened, struct ta_error *err)
 {
 	const char *path = r->req->log_path;
-	uint64_t total;
+	size_t i;
 	int rc;
 
-	ksnapshot_init(&r->ksnap);
 	r->have_ksnap = true;
 	if (opened) {
 		char *text;
 		size_t len;
 
+		r->ksnaps = xcalloc(1, sizeof(*r->ksnaps));
+		r->nksnaps = 1;
+		ksnapshot_init(r->ksnaps);
 		rc = input_read_all(&r->input, (size_t)256 << 20, &text, &len, err);
 		input_close(&r->input);
 		if (rc == 0)
-			rc = ksnapshot_parse_meminfo(&r->ksnap, input_name(r), text, len, err);
+			rc = ksnapshot_parse_file(r->ksnaps, input_name(r), text, len, err);
 		free(text);
+		r->ksnaps->source = r->ksnaps->shown = clean_copy(strcmp(path, "-") ? path
+									 : "standard input");
 	} else {
-		rc = ksnapshot_read_folder(&r->ksnap, path, err);
+		rc = read_kernel_snapshot_path(r, path, err);
 	}
+	for (i = 0; rc == 0 && i < r->req->nmore_logs; i++)
+		rc = read_kernel_snapshot_path(r, r->req->more_logs[i], err);
 	r->facts.source = r->facts.log_name = strcmp(path, "-") ? shown_name(r, path)
 								   : "standard input";
-	if (rc == 0 && !ksnap_field(&r->ksnap.meminfo, "MemTotal", &total))
-		rc = error_set(err, "'%s' has no MemTotal line: no /proc/meminfo", r->facts.source);
 	return rc;
 }
 
@@ -628,12 +686,13 @@ int run_read_log(struct analysis *r, struct ta_error *err)
 
 	if (r->req->live)
 		return read_live(r, err);
+	if (input_kind_of_path(r->req->log_path) == INPUT_KSNAPSHOT &&
+	    (r->req->nmore_logs || is_directory(r->req->log_path)))
+		return read_kernel_snapshot(r, false, err);
 	if (r->req->nmore_logs ||
 	    (is_directory(r->req->log_path) &&
 	     input_kind_of_path(r->req->log_path) == INPUT_ALLOCINFO))
 		return read_snapshots(r, false, err);
-	if (is_directory(r->req->log_path) && ksnapshot_is_folder(r->req->log_path))
-		return read_kernel_snapshot(r, false, err);
 	kind = format_of_file(r, &fd);
 	if (fd >= 0 && source_readers[kind].read_file) {
 		rc = source_readers[kind].read_file(r, fd, err);

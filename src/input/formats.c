@@ -48,7 +48,7 @@ const struct input_format input_formats[INPUT_KIND_COUNT] = {
 	{ INPUT_TRACEDAT, "trace.dat", false, is_tracedat },
 	{ INPUT_PERFDATA, "perf.data", false, is_perfdata },
 	{ INPUT_ALLOCINFO, "allocinfo snapshot", false, allocinfo_is_snapshot },
-	{ INPUT_KSNAPSHOT, "kernel snapshot", false, ksnapshot_is_meminfo },
+	{ INPUT_KSNAPSHOT, "kernel snapshot", false, ksnapshot_is_file },
 	{ INPUT_TEXT, "kmem log", false, is_anything },
 };
 

@@ -246,32 +246,386 @@ static void cgroup_gap(struct out_doc *d, const struct kernel_snapshot *s, const
 		     (int64_t)kernel - (int64_t)charged);
 }
 
+/* What MemTotal leaves out (zoneinfo), and the modules' sizes. */
+static void static_list(struct out_doc *d, const struct kernel_snapshot *s, uint64_t page_size)
+{
+	struct ledger_static st;
+	struct out_block *b;
+
+	ledger_static_of(&st, s, page_size);
+	if (!st.has_zones && !st.has_modules)
+		return;
+	b = out_list(d, "static", "what MemTotal leaves out, and the modules");
+	if (st.has_zones) {
+		out_item_u64(d, b, "present_bytes", "memory present (zoneinfo: present pages)",
+			     st.present_bytes);
+		if (st.has_reserved)
+			out_item_i64(d, b, "reserved_bytes", "not in MemTotal: reserved at boot, kernel "
+				     "image, struct pages, memblock (present - MemTotal)",
+				     st.reserved_bytes);
+		out_item_u64(d, b, "managed_bytes", "managed by the zones' page allocators "
+			     "(zoneinfo: managed pages)", st.managed_bytes);
+	}
+	if (st.has_modules) {
+		out_item_u64(d, b, "modules", "modules loaded (/proc/modules)", st.modules);
+		out_item_u64(d, b, "module_bytes", "their sizes (bytes)", st.module_bytes);
+	}
+}
+
+static const struct out_column module_columns[] = {
+	{ "module", NULL, OUT_STR, false },
+	{ "bytes", NULL, OUT_U64, false },
+	{ "state", NULL, OUT_STR, false },
+};
+
+static void module_table(struct out_doc *d, const struct kernel_snapshot *s, size_t top)
+{
+	struct by_bytes *order = xcalloc(s->nmodules ? s->nmodules : 1, sizeof(*order));
+	struct out_block *t;
+	uint32_t i;
+
+	for (i = 0; i < s->nmodules; i++)
+		order[i] = (struct by_bytes){ i, s->modules[i].size, s->modules[i].name };
+	qsort(order, s->nmodules, sizeof(*order), more_bytes_first);
+	t = out_table(d, "modules", "modules by size (/proc/modules), largest first",
+		      module_columns, sizeof(module_columns) / sizeof(module_columns[0]));
+	for (i = 0; i < s->nmodules && (!top || i < top); i++) {
+		out_row_str(d, t, s->modules[order[i].id].name);
+		out_row_u64(d, t, order[i].bytes);
+		out_row_str(d, t, s->modules[order[i].id].state);
+	}
+	free(order);
+}
+
+static const struct out_column site_columns[] = {
+	{ "site", NULL, OUT_STR, false },
+	{ "function", NULL, OUT_STR, false },
+	{ "module", NULL, OUT_STR, false },
+	{ "bytes", NULL, OUT_U64, false },
+	{ "allocations", NULL, OUT_U64, false },
+};
+
+/* The allocation profile's sites, most live bytes first: every kind of memory, tagged. */
+static void allocinfo_table(struct out_doc *d, const struct alloc_series *a, size_t top)
+{
+	struct by_bytes *order = xcalloc(a->nsites ? a->nsites : 1, sizeof(*order));
+	struct out_block *t, *l;
+	uint64_t sum = 0, sites = 0;
+	uint32_t i, n = 0;
+	char site[4096];
+
+	for (i = 0; i < a->nsites; i++)
+		if (a->listed_in[i]) {
+			if (a->bytes[i])	/* a tag that holds nothing is no row */
+				order[n++] = (struct by_bytes){ i, a->bytes[i],
+								strtab_get(&a->keys, i) };
+			sum += a->bytes[i];
+			sites++;
+		}
+	qsort(order, n, sizeof(*order), more_bytes_first);
+	t = out_table(d, "allocinfo_sites", "the allocation profile (allocinfo): live bytes by "
+		      "site, most first (slab, pages, vmalloc and percpu alike)", site_columns,
+		      sizeof(site_columns) / sizeof(site_columns[0]));
+	for (i = 0; i < n && (!top || i < top); i++) {
+		const struct alloc_site *st = &a->sites[order[i].id];
+
+		snprintf(site, sizeof(site), "%s:%u", alloc_name(a, st->file), st->line);
+		out_row_str(d, t, site);
+		out_row_str(d, t, alloc_name(a, st->func));
+		out_row_str(d, t, alloc_name(a, st->module));
+		out_row_u64(d, t, order[i].bytes);
+		out_row_u64(d, t, a->calls[order[i].id]);
+	}
+	l = out_list(d, "allocinfo_totals", "the allocation profile's sites");
+	out_item_u64(d, l, "sites", "sites", sites);
+	out_item_u64(d, l, "holding", "of them holding memory", n);
+	out_item_u64(d, l, "bytes", "their live bytes", sum);
+	free(order);
+}
+
+static const struct out_column order_columns[] = {
+	{ "order", NULL, OUT_U64, false },
+	{ "blocks", "free blocks", OUT_U64, false },
+	{ "bytes", NULL, OUT_U64, false },
+};
+
+/*
+ * buddyinfo's free blocks of each order, every zone summed: how fragmented
+ * the free memory is; beside MemFree and vmstat's nr_free_pages.
+ */
+static void free_order_table(struct out_doc *d, const struct kernel_snapshot *s,
+			     uint64_t page_size)
+{
+	uint64_t blocks[KSNAP_ORDERS] = { 0 }, total = 0, v;
+	unsigned orders = 0, k;
+	struct out_block *t, *l;
+	uint32_t i;
+
+	for (i = 0; i < s->nzones; i++)
+		for (k = 0; k < s->zones[i].orders; k++) {
+			blocks[k] += s->zones[i].blocks[k];
+			if (k + 1 > orders)
+				orders = k + 1;
+		}
+	if (s->has_buddyinfo) {
+		t = out_table(d, "free_blocks", "free memory by order (buddyinfo, every zone)",
+			      order_columns, sizeof(order_columns) / sizeof(order_columns[0]));
+		for (k = 0; k < orders; k++) {
+			out_row_u64(d, t, k);
+			out_row_u64(d, t, blocks[k]);
+			out_row_u64(d, t, (blocks[k] << k) * page_size);
+			total += (blocks[k] << k) * page_size;
+		}
+	}
+	l = out_list(d, "free_totals", "free memory, three ways");
+	if (s->has_buddyinfo)
+		out_item_u64(d, l, "buddy_bytes", "in free blocks (buddyinfo, bytes)", total);
+	if (ksnap_field(&s->meminfo, "MemFree", &v))
+		out_item_u64(d, l, "meminfo_free", "meminfo MemFree (bytes)", v);
+	if (ksnap_field(&s->vmstat, "nr_free_pages", &v))
+		out_item_u64(d, l, "vmstat_free", "vmstat nr_free_pages (bytes)", v * page_size);
+}
+
+/* The finer files of one snapshot, each under the ledger's line it makes up. */
+static void snapshot_tables(struct out_doc *d, const struct kernel_snapshot *s,
+			    const struct ledger *l, bool have_ledger, uint64_t page_size, size_t top)
+{
+	static_list(d, s, page_size);
+	if (s->has_slabinfo)
+		slab_table(d, s, page_size, top);
+	if (s->has_vmallocinfo)
+		vmalloc_table(d, s, page_size, top);
+	if (s->allocinfo)
+		allocinfo_table(d, s->allocinfo, top);
+	if (s->nmodules)
+		module_table(d, s, top);
+	if (s->has_buddyinfo || s->has_vmstat)
+		free_order_table(d, s, page_size);
+	if (s->ncgroups) {
+		cgroup_table(d, s, top);
+		if (have_ledger)
+			cgroup_gap(d, s, l);
+	}
+}
+
+/* ---- a series ---- */
+
+/* "B" of "/x/snap/B/": the folder's or file's last name, as a column heading */
+static char *label_of(const char *source)
+{
+	size_t n = strlen(source);
+	const char *slash;
+	char *copy;
+
+	while (n > 1 && source[n - 1] == '/')
+		n--;
+	slash = memrchr(source, '/', n);
+	if (slash && slash + 1 < source + n) {
+		n = (size_t)(source + n - slash - 1);
+		source = slash + 1;
+	}
+	copy = xmalloc(n + 1);
+	memcpy(copy, source, n);
+	copy[n] = '\0';
+	return copy;
+}
+
+/* The line of that name in l, or NULL. */
+static const struct ledger_line *line_named(const struct ledger *l, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < l->nlines; i++)
+		if (strcmp(l->lines[i].name, name) == 0)
+			return &l->lines[i];
+	return NULL;
+}
+
+/* The series table's columns: line, part, the bytes at each snapshot, the change, the source. */
+static struct out_column *series_columns(struct out_doc *d, const struct kernel_snapshot *snaps,
+					 uint32_t n)
+{
+	struct out_column *cols = xcalloc(n + 4, sizeof(*cols));
+	uint32_t k;
+
+	cols[0] = (struct out_column){ "line", NULL, OUT_STR, false };
+	cols[1] = (struct out_column){ "part", NULL, OUT_STR, false };
+	for (k = 0; k < n; k++) {
+		char key[32], *heading = label_of(snaps[k].source), *kept;
+
+		snprintf(key, sizeof(key), "bytes_%u", k + 1);
+		kept = xstrdup(key);
+		out_doc_keep(d, kept);
+		out_doc_keep(d, heading);
+		cols[2 + k] = (struct out_column){ kept, heading, OUT_I64, false };
+	}
+	cols[2 + n] = (struct out_column){ "change", "first to last", OUT_I64, false };
+	cols[3 + n] = (struct out_column){ "source", NULL, OUT_STR, true };
+	out_doc_keep(d, cols);
+	return cols;
+}
+
+/* Each ledger line at each snapshot (the last one's lines), and its change from the first. */
+static void series_table(struct out_doc *d, const struct kernel_snapshot *snaps, uint32_t n,
+			 uint64_t page_size)
+{
+	struct ledger *l = xcalloc(n, sizeof(*l));
+	struct out_column *cols = series_columns(d, snaps, n);
+	const struct ledger *last = &l[n - 1];
+	struct ta_error err;
+	struct out_block *t;
+	uint32_t i, k;
+
+	for (k = 0; k < n; k++)
+		ledger_make(&l[k], &snaps[k], page_size, &err);	/* each has meminfo: checked */
+	t = out_table(d, "ledger_series", "where MemTotal went at each snapshot (bytes)", cols,
+		      n + 4);
+	for (i = 0; i < last->nlines; i++) {
+		const struct ledger_line *first = line_named(&l[0], last->lines[i].name);
+
+		out_row_str(d, t, last->lines[i].name);
+		out_row_str(d, t, part_names[last->lines[i].part]);
+		for (k = 0; k < n; k++) {
+			const struct ledger_line *at = line_named(&l[k], last->lines[i].name);
+
+			if (at)
+				out_row_i64(d, t, at->signed_bytes);
+			else
+				out_row_none(d, t);
+		}
+		if (first)
+			out_row_i64_change(d, t, last->lines[i].signed_bytes - first->signed_bytes);
+		else
+			out_row_none(d, t);
+		out_row_str(d, t, last->lines[i].source);
+	}
+	free(l);
+}
+
+static const struct out_column snapshot_columns[] = {
+	{ "column", NULL, OUT_STR, false },
+	{ "source", NULL, OUT_STR, false },
+	{ "seconds_since_boot", "taken (s after boot)", OUT_F64, false },
+	{ "host", NULL, OUT_STR, false },
+	{ "release", NULL, OUT_STR, false },
+	{ "boot_id", "boot id", OUT_STR, false },
+};
+
+/* The series' snapshots: where each column comes from, and when it was taken. */
+static void snapshots_table(struct out_doc *d, const struct kernel_snapshot *snaps, uint32_t n)
+{
+	struct out_block *t = out_table(d, "snapshots", "the snapshots, in the columns' order",
+					snapshot_columns,
+					sizeof(snapshot_columns) / sizeof(snapshot_columns[0]));
+	uint32_t k;
+
+	for (k = 0; k < n; k++) {
+		char *label = label_of(snaps[k].source);
+		bool stamp = snaps[k].has_stamp;
+
+		out_row_str(d, t, label);
+		free(label);
+		out_row_str(d, t, snaps[k].source);
+		if (stamp)
+			out_row_f64(d, t, snaps[k].monotonic_s);
+		else
+			out_row_none(d, t);
+		if (stamp && snaps[k].host[0])
+			out_row_str(d, t, snaps[k].host);
+		else
+			out_row_none(d, t);
+		if (stamp && snaps[k].release[0])
+			out_row_str(d, t, snaps[k].release);
+		else
+			out_row_none(d, t);
+		if (stamp && snaps[k].boot_id[0])
+			out_row_str(d, t, snaps[k].boot_id);
+		else
+			out_row_none(d, t);
+	}
+}
+
+static const struct out_column grew_columns[] = {
+	{ "kind", NULL, OUT_STR, false },
+	{ "name", NULL, OUT_STR, false },
+	{ "first", NULL, OUT_I64, false },
+	{ "last", NULL, OUT_I64, false },
+	{ "change", NULL, OUT_I64, false },
+};
+
+static int grew_more_first(const void *pa, const void *pb)
+{
+	const struct ledger_change *a = *(const struct ledger_change *const *)pa;
+	const struct ledger_change *b = *(const struct ledger_change *const *)pb;
+	int64_t ga = a->last - a->first, gb = b->last - b->first;
+	int c;
+
+	if (ga != gb)
+		return ga > gb ? -1 : 1;
+	c = strcmp(a->kind, b->kind);
+	return c ? c : strcmp(a->name, b->name);
+}
+
+/* What grew from the first snapshot to the last, most first: lines, caches, callers, sites... */
+static void grew_table(struct out_doc *d, const struct kernel_snapshot *first,
+		       const struct kernel_snapshot *last, uint64_t page_size, size_t top)
+{
+	struct ledger_changes ch;
+	const struct ledger_change **grew;
+	struct out_block *t;
+	size_t i, n = 0;
+
+	ledger_changes_of(&ch, first, last, page_size);
+	grew = xcalloc(ch.n ? ch.n : 1, sizeof(*grew));
+	for (i = 0; i < ch.n; i++)
+		if (ch.c[i].last > ch.c[i].first && strcmp(ch.c[i].kind, "ledger") != 0)
+			grew[n++] = &ch.c[i];
+	qsort(grew, n, sizeof(*grew), grew_more_first);
+	t = out_table(d, "grew_most", "what grew most from the first snapshot to the last (bytes; "
+		      "slab caches, vmalloc callers, allocinfo sites, modules, cgroups)",
+		      grew_columns, sizeof(grew_columns) / sizeof(grew_columns[0]));
+	for (i = 0; i < n && (!top || i < top); i++) {
+		out_row_str(d, t, grew[i]->kind);
+		out_row_str(d, t, grew[i]->name);
+		out_row_i64(d, t, grew[i]->first);
+		out_row_i64(d, t, grew[i]->last);
+		out_row_i64_change(d, t, grew[i]->last - grew[i]->first);
+	}
+	free(grew);
+	ledger_changes_release(&ch);
+}
+
 void write_ledger_report(struct out_dest *o, const struct report_run *run)
 {
-	const struct kernel_snapshot *s = &run->a->ksnap;
+	const struct kernel_snapshot *snaps = run->a->ksnaps;
+	uint32_t n = run->a->nksnaps;
+	const struct kernel_snapshot *s = &snaps[n - 1];
 	uint64_t page_size = run->o->page_size;
+	bool have_ledger = false;
 	struct ta_error err;
 	struct ledger l;
 	struct out_doc d;
 
 	out_doc_init(&d, "ledger");
-	if (ledger_make(&l, s, page_size, &err) == 0) {
-		ledger_table(&d, &l);
+	memset(&l, 0, sizeof(l));
+	if (s->has_meminfo && ledger_make(&l, s, page_size, &err) == 0) {
+		have_ledger = true;
+		if (n > 1)
+			series_table(&d, snaps, n, page_size);
+		else
+			ledger_table(&d, &l);
 		if (l.absent[0]) {
 			struct out_block *b = out_list(&d, "ledger_notes", NULL);
 
 			out_item_str(&d, b, "absent_fields", "meminfo lacks (their memory is in "
 				     "unexplained)", l.absent);
 		}
-		if (s->has_slabinfo)
-			slab_table(&d, s, page_size, run->o->top);
-		if (s->has_vmallocinfo)
-			vmalloc_table(&d, s, page_size, run->o->top);
-		if (s->ncgroups) {
-			cgroup_table(&d, s, run->o->top);
-			cgroup_gap(&d, s, &l);
-		}
 	}
+	if (n > 1) {
+		grew_table(&d, &snaps[0], s, page_size, run->o->top);
+		snapshots_table(&d, snaps, n);
+	}
+	snapshot_tables(&d, s, &l, have_ledger, page_size, run->o->top);
 	out_emit(o, &d);
 	out_doc_release(&d);
 }

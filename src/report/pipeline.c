@@ -171,6 +171,40 @@ static int write_snapshot_reports(const struct report_run *run, struct ta_error 
 	return 0;
 }
 
+/* "trace_analyze: kernel snapshot 'B': meminfo (40 fields), slabinfo (127 caches), ..." */
+static void say_what_a_snapshot_holds(const struct kernel_snapshot *s)
+{
+	const char *sep = " ";
+
+#define SAY(...) (fprintf(stderr, "%s", sep), fprintf(stderr, __VA_ARGS__), sep = ", ")
+	fprintf(stderr, "trace_analyze: kernel snapshot '%s':", s->source);
+	if (s->has_meminfo)
+		SAY("meminfo (%u fields)", s->meminfo.n);
+	if (s->has_slabinfo)
+		SAY("slabinfo (%u caches)", s->nslabs);
+	if (s->has_vmallocinfo)
+		SAY("vmallocinfo (%u areas)", s->nvmallocs);
+	if (s->allocinfo)
+		SAY("allocinfo (%u sites)", s->allocinfo->nsites);
+	if (s->has_modules)
+		SAY("modules (%u)", s->nmodules);
+	if (s->has_zoneinfo)
+		SAY("zoneinfo");
+	if (s->has_buddyinfo)
+		SAY("buddyinfo");
+	if (s->nzones)
+		SAY("%u zone%s", s->nzones, s->nzones == 1 ? "" : "s");
+	if (s->has_vmstat)
+		SAY("vmstat (%u fields)", s->vmstat.n);
+	if (s->ncgroups)
+		SAY("%u cgroup%s", s->ncgroups, s->ncgroups == 1 ? "" : "s");
+#undef SAY
+	if (s->has_stamp && s->host[0])
+		fprintf(stderr, "; taken on %s (%s) %.3f s after boot", s->host, s->release,
+			s->monotonic_s);
+	fputc('\n', stderr);
+}
+
 /*
  * -f of a kernel snapshot: the reports made of it (the table's), and what
  * was read; any other report is refused, saying which it gives.
@@ -178,7 +212,6 @@ static int write_snapshot_reports(const struct report_run *run, struct ta_error 
 static int write_kernel_snapshot_reports(const struct report_run *run, struct ta_error *err)
 {
 	const struct options *opts = run->o;
-	const struct kernel_snapshot *s = &run->a->ksnap;
 	char name[64];
 	size_t i;
 
@@ -200,17 +233,8 @@ static int write_kernel_snapshot_reports(const struct report_run *run, struct ta
 		    report_write(run, (enum report_id)i, opts->report_path[i], err) < 0)
 			return -1;
 	if (!opts->req.quiet) {
-		fprintf(stderr, "trace_analyze: kernel snapshot '%s': meminfo (%u fields)",
-			run->a->facts.source, s->meminfo.n);
-		if (s->has_slabinfo)
-			fprintf(stderr, ", slabinfo (%u caches)", s->nslabs);
-		if (s->has_vmallocinfo)
-			fprintf(stderr, ", vmallocinfo (%u areas)", s->nvmallocs);
-		if (s->ncgroups)
-			fprintf(stderr, ", %u cgroup%s", s->ncgroups, s->ncgroups == 1 ? "" : "s");
-		if (s->has_stamp && s->host[0])
-			fprintf(stderr, "; taken on %s (%s)", s->host, s->release);
-		fputc('\n', stderr);
+		for (i = 0; i < run->a->nksnaps; i++)
+			say_what_a_snapshot_holds(&run->a->ksnaps[i]);
 		if (!options_ask_for_an_output(opts))
 			fprintf(stderr, "trace_analyze: this snapshot gives: --ledger ('-' writes to "
 				"standard output; trace_analyze --help)\n");

@@ -942,12 +942,15 @@ const struct report_decl report_table[REPORT_COUNT] = {
 	[REPORT_LEDGER] = {
 		.name = "ledger", .long_name = "ledger",
 		.help = "of a kernel snapshot (-f DIR as 'trace_analyze snapshot' writes it, or "
-			"-f /proc/meminfo): MemTotal split into free, user and kernel lines, each "
-			"with its meminfo fields, and what is unexplained; slab by cache, vmalloc "
-			"by caller, each cgroup's kernel memory",
+			"one of its files: meminfo, slabinfo...) or a series (-f DIR1 DIR2 ...): "
+			"MemTotal split into free, user and kernel lines, each with its meminfo "
+			"fields, and what is unexplained; what MemTotal leaves out; slab by cache, "
+			"vmalloc by caller, allocinfo by site, modules, free blocks, each cgroup's "
+			"kernel memory; a series' changes and what grew most",
 		.shape = SHAPE_TABLES, .requires = REQUIRES_LOG | REQUIRES_KSNAPSHOT, .top = true,
 		.without_log = "--ledger needs a kernel snapshot: -f DIR (a folder with meminfo, "
-			       "as 'trace_analyze snapshot' writes it) or -f /proc/meminfo",
+			       "as 'trace_analyze snapshot' writes it), a series of them, or one of "
+			       "its files (-f /proc/meminfo)",
 		.ksnapshot_tables = write_ledger_report,
 	},
 	[REPORT_FOLDED] = {

@@ -12,6 +12,8 @@
 #                            a small seed, so that a run is cheap
 #   OUTDIR/datlayout/*       the trace.dat seeds
 #   OUTDIR/tepkmem/*         runs of raw records (make-tepkmem-seeds.py)
+#   OUTDIR/ksnapshot/*       the fixture kernel snapshot's files, and each cut
+#                            in the middle of a line
 #   OUTDIR/text              (none: the committed ones are the text seeds)
 # A text seed is three bytes that choose the run (fuzz_text.c), then the log.
 set -eu
@@ -19,7 +21,7 @@ ta=$1
 out=$2
 rm -rf "$out"
 mkdir -p "$out/db" "$out/compressed" "$out/tracedat" "$out/perfdata" "$out/datlayout" \
-	"$out/tepkmem" "$out/text"
+	"$out/tepkmem" "$out/text" "$out/ksnapshot"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
@@ -53,4 +55,10 @@ if command -v trace-cmd > /dev/null; then
 		-o "$out/tracedat/v7-zstd.dat" > /dev/null 2>&1 || true
 fi
 cp "$out"/tracedat/* "$out/datlayout/"
+for f in tests/fixtures/ksnapshot-6.12-B/*; do
+	[ -f "$f" ] || continue
+	cp "$f" "$out/ksnapshot/$(basename "$f")"
+	head -c $(( $(wc -c < "$f") / 2 )) "$f" > "$out/ksnapshot/$(basename "$f").cut"
+done
+cp tests/fixtures/ksnapshot-6.12-B/cgroup/memory.stat "$out/ksnapshot/memory.stat"
 echo "make-built-seeds.sh: $n DB seeds, $(ls "$out/compressed" | wc -l) compressed seeds in $out"

@@ -3,7 +3,11 @@
 (meminfo, slabinfo, vmallocinfo, cgroup/.../memory.stat), summed here from
 the files' fields with no code of trace_analyze's: "LINE BYTES" lines in the
 order of --ledger's table, then "slab_bytes N", "vmalloc_page_bytes N" and
-"not_charged_bytes N" (the kernel lines less the root cgroup's kernel)."""
+"not_charged_bytes N" (the kernel lines less the root cgroup's kernel); with
+zoneinfo, "present_bytes N" and "reserved_bytes N" (present pages less
+MemTotal); with buddyinfo, "buddy_bytes N" (every free block's pages); with
+modules, "module_bytes N"; with allocinfo, "allocinfo_bytes N" and
+"allocinfo_top SITE N" (its largest site)."""
 import os
 import sys
 
@@ -58,3 +62,31 @@ if os.path.exists(root):
     kernel = sum(b for name, b in lines if name in ("slab reclaimable", "slab unreclaimable",
                  "vmalloc", "percpu", "kernel stacks", "page tables", "other reclaimable"))
     print("not_charged_bytes %d" % (kernel - int(stat["kernel"])))
+
+zi = os.path.join(top, "zoneinfo")
+if os.path.exists(zi):
+    present = sum(int(l.split()[1]) for l in open(zi) if l.split()[:1] == ["present"])
+    print("present_bytes %d" % (present * page))
+    print("reserved_bytes %d" % (present * page - mem["MemTotal"]))
+bi = os.path.join(top, "buddyinfo")
+if os.path.exists(bi):
+    free = 0
+    for l in open(bi):
+        counts = l.split(",", 1)[1].split()[2:]
+        free += sum(int(c) << order for order, c in enumerate(counts))
+    print("buddy_bytes %d" % (free * page))
+mo = os.path.join(top, "modules")
+if os.path.exists(mo):
+    print("module_bytes %d" % sum(int(l.split()[1]) for l in open(mo)))
+ai = os.path.join(top, "allocinfo")
+if os.path.exists(ai):
+    sites = {}
+    for l in open(ai):
+        if l.startswith("allocinfo") or l.startswith("#"):
+            continue
+        f = l.split()
+        key = f[2] + " " + f[-1] if f[-1].startswith("func:") else f[2]
+        sites[key] = sites.get(key, 0) + int(f[0])
+    print("allocinfo_bytes %d" % sum(sites.values()))
+    top_key = max(sites, key=lambda k: sites[k])
+    print("allocinfo_top %s %d" % (top_key.split()[0], sites[top_key]))

@@ -47,6 +47,14 @@ void ksnapshot_release(struct kernel_snapshot *s)
 		free(s->cgroups[i].path);
 	}
 	free(s->cgroups);
+	fields_release(&s->vmstat);
+	free(s->shown);
+	free(s->modules);
+	free(s->zones);
+	if (s->allocinfo) {
+		alloc_series_release(s->allocinfo);
+		free(s->allocinfo);
+	}
 	memset(s, 0, sizeof(*s));
 }
 
@@ -116,6 +124,82 @@ bool ksnapshot_is_memory_stat(const unsigned char *head, size_t n)
 	while (i < n && head[i] >= '0' && head[i] <= '9')
 		i++;
 	return i > 5 && i < n && head[i] == '\n';
+}
+
+bool ksnapshot_is_vmstat(const unsigned char *head, size_t n)
+{
+	size_t i = 14;
+
+	if (!head_starts(head, n, "nr_free_pages "))
+		return false;
+	while (i < n && head[i] >= '0' && head[i] <= '9')
+		i++;
+	return i > 14 && i < n && head[i] == '\n';
+}
+
+/* "Node 0, zone    DMA32": where the zone's name ends, or 0 */
+static size_t zone_header_end(const unsigned char *head, size_t n)
+{
+	size_t i = 5;
+
+	if (!head_starts(head, n, "Node "))
+		return 0;
+	while (i < n && head[i] >= '0' && head[i] <= '9')
+		i++;
+	if (i == 5 || !head_starts(head + i, n - i, ", zone "))
+		return 0;
+	i += 7;
+	while (i < n && head[i] == ' ')
+		i++;
+	if (i == n || head[i] == '\n')
+		return 0;
+	while (i < n && head[i] != ' ' && head[i] != '\n')
+		i++;
+	return i;
+}
+
+/* the zone's header alone on its line (buddyinfo's has counts after it) */
+bool ksnapshot_is_zoneinfo(const unsigned char *head, size_t n)
+{
+	size_t end = zone_header_end(head, n);
+
+	return end && end < n && head[end] == '\n';
+}
+
+bool ksnapshot_is_buddyinfo(const unsigned char *head, size_t n)
+{
+	size_t end = zone_header_end(head, n);
+
+	while (end && end < n && head[end] == ' ')
+		end++;
+	return end && end < n && head[end] >= '0' && head[end] <= '9';
+}
+
+/* "name size refcount deps state 0xaddress": "ext4 692224 1 - Live 0x..." */
+bool ksnapshot_is_modules(const unsigned char *head, size_t n)
+{
+	char line[256], name[KSNAP_NAME_MAX], refs[24], deps[160], state[16], addr[24];
+	size_t len = 0;
+	unsigned long long size;
+
+	while (len < n && len < sizeof(line) - 1 && head[len] != '\n' && head[len])
+		len++;
+	if (len == n || (head[len] != '\n' && head[len]))
+		return false;
+	memcpy(line, head, len);
+	line[len] = '\0';
+	return sscanf(line, "%63s %llu %23s %159s %15s %23s", name, &size, refs, deps, state,
+		      addr) == 6 && strncmp(addr, "0x", 2) == 0 &&
+	       (strcmp(state, "Live") == 0 || strcmp(state, "Loading") == 0 ||
+		strcmp(state, "Unloading") == 0);
+}
+
+bool ksnapshot_is_file(const unsigned char *head, size_t n)
+{
+	return ksnapshot_is_meminfo(head, n) || ksnapshot_is_slabinfo(head, n) ||
+	       ksnapshot_is_vmallocinfo(head, n) || ksnapshot_is_vmstat(head, n) ||
+	       ksnapshot_is_zoneinfo(head, n) || ksnapshot_is_buddyinfo(head, n) ||
+	       ksnapshot_is_modules(head, n) || ksnapshot_is_memory_stat(head, n);
 }
 
 /* ---- lines ---- */
@@ -225,9 +309,11 @@ static int parse_slabinfo(struct kernel_snapshot *s, struct lines *l, struct ta_
 			return bad_line(l, "a slabinfo 2.1 row", err);
 		if (strchr(line + strlen(c.name), '-') || c.active_objs > COUNT_MAX ||
 		    c.num_objs > COUNT_MAX || c.objsize > (1u << 30) || c.pagesperslab > 4096 ||
-		    c.num_slabs > COUNT_MAX / c.pagesperslab)
+		    (c.pagesperslab && c.num_slabs > COUNT_MAX / c.pagesperslab))
 			return bad_line(l, "a slabinfo 2.1 row of a machine (a count below zero or past "
 					"2^33)", err);
+		if (!c.pagesperslab)
+			return bad_line(l, "a slabinfo 2.1 row of a machine (a slab of no page)", err);
 		slab_pages += c.num_slabs * c.pagesperslab;
 		if (slab_pages > COUNT_MAX)
 			return bad_line(l, "a slabinfo row of a machine (the caches' slabs past 2^33 "
@@ -308,23 +394,187 @@ static int parse_vmallocinfo(struct kernel_snapshot *s, struct lines *l, struct 
 	return 0;
 }
 
-/* "key value" lines */
-static int parse_memory_stat(struct ksnap_fields *f, struct lines *l, struct ta_error *err)
+/* "key value" lines (memory.stat, vmstat), what: the file's kind */
+static int parse_key_values(struct ksnap_fields *f, struct lines *l, const char *what,
+			    struct ta_error *err)
 {
-	char *line, *sp;
+	char bad[96], *line, *sp;
 	uint64_t v;
 	int rc;
 
 	while ((line = next_line(l, err, &rc))) {
 		sp = strchr(line, ' ');
 		if (!sp || sp == line || sp - line >= KSNAP_NAME_MAX ||
-		    !read_count(sp + 1, BYTES_MAX, &v))
-			return bad_line(l, "a memory.stat line (key value)", err);
-		if (!add_field(f, line, (size_t)(sp - line), v))
-			return bad_line(l, "a memory.stat line of a machine (more than 4096 lines, or a "
-					"value past 8 PiB)", err);
+		    !read_count(sp + 1, BYTES_MAX, &v)) {
+			snprintf(bad, sizeof(bad), "a %s line (key value)", what);
+			return bad_line(l, bad, err);
+		}
+		if (!add_field(f, line, (size_t)(sp - line), v)) {
+			snprintf(bad, sizeof(bad), "a %s line of a machine (more than 4096 lines, or "
+				 "a value past 8 PiB)", what);
+			return bad_line(l, bad, err);
+		}
 	}
 	return rc;
+}
+
+static int parse_memory_stat(struct ksnap_fields *f, struct lines *l, struct ta_error *err)
+{
+	return parse_key_values(f, l, "memory.stat", err);
+}
+
+static int parse_vmstat(struct kernel_snapshot *s, struct lines *l, struct ta_error *err)
+{
+	if (parse_key_values(&s->vmstat, l, "/proc/vmstat", err) < 0)
+		return -1;
+	s->has_vmstat = true;
+	return 0;
+}
+
+/* The zone named by a "Node N, zone NAME" header (added when new). */
+static struct ksnap_zone *zone_of(struct kernel_snapshot *s, const char *header,
+				  const char **rest)
+{
+	struct ksnap_zone z;
+	int used = 0;
+	uint32_t i;
+
+	memset(&z, 0, sizeof(z));
+	if (sscanf(header, "Node %u, zone %23s%n", &z.node, z.zone, &used) != 2)
+		return NULL;
+	*rest = header + used;
+	for (i = 0; i < s->nzones; i++)
+		if (s->zones[i].node == z.node && strcmp(s->zones[i].zone, z.zone) == 0)
+			return &s->zones[i];
+	if (s->nzones == 4096)
+		return NULL;
+	s->zones = xrealloc(s->zones, (s->nzones + 1) * sizeof(*s->zones));
+	s->zones[s->nzones] = z;
+	return &s->zones[s->nzones++];
+}
+
+/* a zone's "  pages free N", "        spanned  N", "present", "managed" lines; the rest passed over */
+static int parse_zoneinfo(struct kernel_snapshot *s, struct lines *l, struct ta_error *err)
+{
+	static const char *const keys[] = { "spanned", "present", "managed", NULL };
+	struct ksnap_zone *z = NULL;
+	char *line, word[32];
+	const char *rest;
+	uint64_t v;
+	int rc, used;
+	size_t k;
+
+	while ((line = next_line(l, err, &rc))) {
+		if (strncmp(line, "Node ", 5) == 0) {
+			z = zone_of(s, line, &rest);
+			if (!z || *rest)
+				return bad_line(l, "a zoneinfo zone (Node N, zone NAME)", err);
+			z->in_zoneinfo = true;
+			continue;
+		}
+		if (!z)
+			return bad_line(l, "a zoneinfo zone (Node N, zone NAME)", err);
+		used = 0;
+		if (sscanf(line, " pages free %n", &used) == 0 && used) {
+			if (!read_count(line + used, COUNT_MAX, &z->free))
+				return bad_line(l, "a zoneinfo line (pages free N)", err);
+			continue;
+		}
+		if (sscanf(line, " %31s %n", word, &used) != 1 || !used)
+			continue;
+		for (k = 0; keys[k] && strcmp(word, keys[k]); k++)
+			;
+		if (!keys[k])
+			continue;
+		if (!read_count(line + used, COUNT_MAX, &v))
+			return bad_line(l, "a zoneinfo line (spanned, present or managed N)", err);
+		*(k == 0 ? &z->spanned : k == 1 ? &z->present : &z->managed) = v;
+	}
+	if (rc < 0)
+		return -1;
+	s->has_zoneinfo = true;
+	return 0;
+}
+
+/* "Node 0, zone   DMA32   1   2 ...": free blocks of each order */
+static int parse_buddyinfo(struct kernel_snapshot *s, struct lines *l, struct ta_error *err)
+{
+	struct ksnap_zone *z;
+	const char *rest;
+	char *line, *end;
+	int rc;
+
+	while ((line = next_line(l, err, &rc))) {
+		uint64_t pages = 0;
+
+		z = zone_of(s, line, &rest);
+		if (!z)
+			return bad_line(l, "a buddyinfo row (Node N, zone NAME counts)", err);
+		z->in_buddyinfo = true;
+		z->orders = 0;
+		for (;;) {
+			unsigned long long v;
+
+			while (*rest == ' ')
+				rest++;
+			if (!*rest)
+				break;
+			if (*rest < '0' || *rest > '9' || z->orders == KSNAP_ORDERS)
+				return bad_line(l, "a buddyinfo row (Node N, zone NAME, at most 16 "
+						"counts)", err);
+			errno = 0;
+			v = strtoull(rest, &end, 10);
+			if (errno || (*end && *end != ' ') || v > COUNT_MAX)
+				return bad_line(l, "a buddyinfo row (a count past 2^33)", err);
+			pages += (uint64_t)v << z->orders;
+			if (pages > (COUNT_MAX << 1))
+				return bad_line(l, "a buddyinfo row (its free pages past 2^34)", err);
+			z->blocks[z->orders++] = v;
+			rest = end;
+		}
+		if (!z->orders)
+			return bad_line(l, "a buddyinfo row (Node N, zone NAME counts)", err);
+	}
+	if (rc < 0)
+		return -1;
+	s->has_buddyinfo = true;
+	return 0;
+}
+
+/* "name size refcount deps state address [taints]" */
+static int parse_modules(struct kernel_snapshot *s, struct lines *l, struct ta_error *err)
+{
+	uint64_t sum = 0;
+	uint32_t cap = 0;
+	char *line;
+	int rc;
+
+	while ((line = next_line(l, err, &rc))) {
+		struct ksnap_module m;
+		char refs[24], deps[4096], addr[24];
+		unsigned long long size;
+
+		memset(&m, 0, sizeof(m));
+		if (strlen(line) >= sizeof(deps) ||
+		    !ksnapshot_is_modules((const unsigned char *)line, strlen(line) + 1) ||
+		    sscanf(line, "%63s %llu %23s %4095s %15s %23s", m.name, &size, refs, deps,
+			   m.state, addr) != 6)
+			return bad_line(l, "a /proc/modules row (name size refs deps state address)",
+					err);
+		sum += size;
+		if (size > BYTES_MAX || sum > BYTES_MAX || s->nmodules == 1000000)
+			return bad_line(l, "a /proc/modules row of a machine (sizes past 8 PiB)", err);
+		m.size = size;
+		if (s->nmodules == cap) {
+			cap = cap ? cap * 2 : 64;
+			s->modules = xrealloc(s->modules, cap * sizeof(*s->modules));
+		}
+		s->modules[s->nmodules++] = m;
+	}
+	if (rc < 0)
+		return -1;
+	s->has_modules = true;
+	return 0;
 }
 
 static int parse_one_number(uint64_t *v, struct lines *l, struct ta_error *err)
@@ -507,25 +757,66 @@ static int read_cgroup_tree(struct kernel_snapshot *s, const char *dir, const ch
 	return rc;
 }
 
+/* The folder's allocinfo, with allocinfo.c's reader (its versions, its checks). */
+static int read_allocinfo(struct kernel_snapshot *s, const char *file, struct ta_error *err)
+{
+	s->allocinfo = xcalloc(1, sizeof(*s->allocinfo));
+	alloc_series_init(s->allocinfo);
+	if (alloc_series_read_path(s->allocinfo, file, err) < 0)
+		return -1;
+	alloc_series_finish(s->allocinfo);
+	if (s->allocinfo->snapshots != 1)
+		return error_set(err, "'%s' holds %" PRIu64 " allocinfo snapshots: a kernel "
+				 "snapshot's is one", file, s->allocinfo->snapshots);
+	return 0;
+}
+
+/* /proc/modules is empty when no module is loaded: no first line to know it by */
+static int read_modules(struct kernel_snapshot *s, const char *file, struct ta_error *err)
+{
+	struct stat st;
+
+	if (stat(file, &st) == 0 && st.st_size == 0) {
+		s->has_modules = true;
+		return 0;
+	}
+	return read_kind(s, file, "/proc/modules", ksnapshot_is_modules, parse_modules, err);
+}
+
+/* The files a folder may hold besides meminfo, as /proc names them. */
+static const struct folder_file {
+	const char *name, *what;
+	bool (*probe)(const unsigned char *head, size_t n);
+	int (*parse)(struct kernel_snapshot *s, struct lines *l, struct ta_error *err);
+} folder_files[] = {
+	{ "meminfo", "/proc/meminfo", ksnapshot_is_meminfo, parse_meminfo },
+	{ "slabinfo", "/proc/slabinfo", ksnapshot_is_slabinfo, parse_slabinfo },
+	{ "vmallocinfo", "/proc/vmallocinfo", ksnapshot_is_vmallocinfo, parse_vmallocinfo },
+	{ "vmstat", "/proc/vmstat", ksnapshot_is_vmstat, parse_vmstat },
+	{ "zoneinfo", "/proc/zoneinfo", ksnapshot_is_zoneinfo, parse_zoneinfo },
+	{ "buddyinfo", "/proc/buddyinfo", ksnapshot_is_buddyinfo, parse_buddyinfo },
+	{ "snapshot", "a snapshot file", NULL, parse_stamp },
+};
+
 int ksnapshot_read_folder(struct kernel_snapshot *s, const char *path, struct ta_error *err)
 {
 	char file[4096];
+	size_t i;
 
 	s->source = path;
-	snprintf(file, sizeof(file), "%s/meminfo", path);
-	if (read_kind(s, file, "/proc/meminfo", ksnapshot_is_meminfo, parse_meminfo,
-		      err) < 0)
+	for (i = 0; i < sizeof(folder_files) / sizeof(folder_files[0]); i++) {
+		const struct folder_file *f = &folder_files[i];
+
+		snprintf(file, sizeof(file), "%s/%s", path, f->name);
+		if ((i == 0 || exists(file)) &&
+		    read_kind(s, file, f->what, f->probe, f->parse, err) < 0)
+			return -1;
+	}
+	snprintf(file, sizeof(file), "%s/modules", path);
+	if (exists(file) && read_modules(s, file, err) < 0)
 		return -1;
-	snprintf(file, sizeof(file), "%s/slabinfo", path);
-	if (exists(file) && read_kind(s, file, "/proc/slabinfo", ksnapshot_is_slabinfo,
-				      parse_slabinfo, err) < 0)
-		return -1;
-	snprintf(file, sizeof(file), "%s/vmallocinfo", path);
-	if (exists(file) && read_kind(s, file, "/proc/vmallocinfo", ksnapshot_is_vmallocinfo,
-				      parse_vmallocinfo, err) < 0)
-		return -1;
-	snprintf(file, sizeof(file), "%s/snapshot", path);
-	if (exists(file) && read_kind(s, file, "a snapshot file", NULL, parse_stamp, err) < 0)
+	snprintf(file, sizeof(file), "%s/allocinfo", path);
+	if (exists(file) && read_allocinfo(s, file, err) < 0)
 		return -1;
 	snprintf(file, sizeof(file), "%s/cgroup", path);
 	if (is_folder(file) && read_cgroup_tree(s, file, "", 0, err) < 0)
@@ -533,13 +824,47 @@ int ksnapshot_read_folder(struct kernel_snapshot *s, const char *path, struct ta
 	return 0;
 }
 
-int ksnapshot_parse_meminfo(struct kernel_snapshot *s, const char *name, char *text, size_t len,
-			    struct ta_error *err)
+int ksnapshot_parse_file(struct kernel_snapshot *s, const char *name, char *text, size_t len,
+			 struct ta_error *err)
 {
 	struct lines l = { name, text, text, len, 0 };
+	size_t i;
 
 	s->source = name;
-	if (!ksnapshot_is_meminfo((const unsigned char *)text, len))
-		return error_set(err, "'%s' is not /proc/meminfo (its first line is not)", name);
-	return parse_meminfo(s, &l, err);
+	for (i = 0; i < sizeof(folder_files) / sizeof(folder_files[0]); i++)
+		if (folder_files[i].probe &&
+		    folder_files[i].probe((const unsigned char *)text, len))
+			return folder_files[i].parse(s, &l, err);
+	if (ksnapshot_is_modules((const unsigned char *)text, len))
+		return parse_modules(s, &l, err);
+	if (ksnapshot_is_memory_stat((const unsigned char *)text, len)) {
+		struct ksnap_cgroup *g = add_cgroup(s, name);	/* which group: the file's name says */
+
+		g->has_stat = parse_memory_stat(&g->stat, &l, err) == 0;
+		return g->has_stat ? 0 : -1;
+	}
+	return error_set(err, "'%s' is none of the kernel's memory files (meminfo, slabinfo, "
+			 "vmallocinfo, vmstat, zoneinfo, buddyinfo, modules, memory.stat): its "
+			 "first line is not", name);
+}
+
+/* a stamp's field, when both have it: the same? */
+static bool differ(const char *a, const char *b)
+{
+	return a[0] && b[0] && strcmp(a, b) != 0;
+}
+
+int ksnapshot_same_boot(const struct kernel_snapshot *a, const struct kernel_snapshot *b,
+			struct ta_error *err)
+{
+	if (differ(a->boot_id, b->boot_id))
+		return error_set(err, "'%s' and '%s' are of two boots (boot id %s, then %s): a "
+				 "series is one boot's", a->source, b->source, a->boot_id, b->boot_id);
+	if (differ(a->release, b->release))
+		return error_set(err, "'%s' and '%s' are of two kernels (%s, then %s): a series "
+				 "is one boot's", a->source, b->source, a->release, b->release);
+	if (differ(a->host, b->host))
+		return error_set(err, "'%s' and '%s' are of two hosts (%s, then %s): a series is "
+				 "one boot's", a->source, b->source, a->host, b->host);
+	return 0;
 }
