@@ -30,4 +30,18 @@ struct snapshot_taken {
 int snapshot_take(const char *dir, const char *root, struct snapshot_taken *out,
 		  struct ta_error *err);
 
+/*
+ * A snapshot beside a recording's log (record: LOG.snapshot-start and
+ * LOG.snapshot-end): taken into a folder of its own first (tmp, made from
+ * final's name), then put in final's place when the log is kept
+ * (snapshot_commit; a snapshot folder there before is replaced, anything
+ * else there is left and refused), or removed when it is not.
+ */
+int snapshot_take_beside(const char *final, const char *root, char *tmp, size_t cap,
+			 struct ta_error *err);
+int snapshot_commit(const char *tmp, const char *final, struct ta_error *err);
+
+/* Remove a folder a snapshot was taken into, and what it holds (nothing else). */
+void snapshot_remove(const char *dir);
+
 #endif

@@ -10,6 +10,7 @@
  * Not here: reading a snapshot (ksnapshot.c), the ledger (ledger.c).
  */
 #include <dirent.h>
+#include <ftw.h>
 #include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -326,4 +327,63 @@ int snapshot_take(const char *dir, const char *root, struct snapshot_taken *out,
 	if (copy_cgroups(&t, err) < 0)
 		return -1;
 	return write_stamp(&t, &mono, &real, err);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+void snapshot_remove(const char *dir)
+{
+	nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int snapshot_take_beside(const char *final, const char *root, char *tmp, size_t cap,
+			 struct ta_error *err)
+{
+	struct snapshot_taken got;
+	int n = snprintf(tmp, cap, "%s.tmp%ld", final, (long)getpid());
+
+	if (n < 0 || (size_t)n >= cap)
+		return error_set(err, "'%s': a name too long for a snapshot beside it", final);
+	if (snapshot_take(tmp, root, &got, err) < 0) {
+		snapshot_remove(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/* Is dir one snapshot_take made (its own "snapshot" file, a meminfo)? */
+static bool is_snapshot_folder(const char *dir)
+{
+	char file[4096];
+	struct stat st;
+
+	snprintf(file, sizeof(file), "%s/snapshot", dir);
+	if (stat(file, &st) != 0 || !S_ISREG(st.st_mode))
+		return false;
+	snprintf(file, sizeof(file), "%s/meminfo", dir);
+	return stat(file, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int snapshot_commit(const char *tmp, const char *final, struct ta_error *err)
+{
+	struct stat st;
+
+	if (lstat(final, &st) == 0) {
+		if (!S_ISDIR(st.st_mode) || !is_snapshot_folder(final))
+			return error_set(err, "'%s' exists and is no snapshot: left as it is; the "
+					 "snapshot is in '%s'", final, tmp);
+		snapshot_remove(final);
+	}
+	if (rename(tmp, final) < 0)
+		return error_set_errno(err, errno, "cannot rename '%s' to '%s'", tmp, final);
+	return 0;
 }

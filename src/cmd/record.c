@@ -41,6 +41,7 @@
 #include "options.h"
 #include "outfile.h"
 #include "pipeline.h"
+#include "snapshot_take.h"
 #include "testhook.h"
 
 static const char usage_line[] =
@@ -115,6 +116,9 @@ struct recording {
 	bool stopped_by_signal;
 	atomic_int analysis_ended;	/* pipeline_run returned */
 	struct allocinfo_saver snapshots;	/* --allocinfo, used by the controller */
+	/* the kernel snapshots at the start and the end, beside a log file: where, taken */
+	char ksnap_final[2][4096], ksnap_tmp[2][4096];
+	bool ksnap_taken[2];
 	bool snapshot_failed;
 	struct ta_error snapshot_error;
 	pthread_t controller;
@@ -625,6 +629,62 @@ static void say_how_child_ended(const struct recording *r)
 		warn("'%s' exited with status %d", r->args->cmd[0], WEXITSTATUS(r->child_status));
 }
 
+/* ---- the kernel snapshots beside the log (LOG.snapshot-start, LOG.snapshot-end) ---- */
+
+enum { AT_START, AT_END };
+
+/* One, at the start or the end; none when the log is no file. Failing is a warning. */
+static void take_kernel_snapshot(struct recording *r, int at)
+{
+	const char *log = r->args->log_path;
+	struct ta_error err;
+
+	if (!log || strcmp(log, "-") == 0)
+		return;
+	snprintf(r->ksnap_final[at], sizeof(r->ksnap_final[at]), "%s.snapshot-%s", log,
+		 at == AT_START ? "start" : "end");
+	if (snapshot_take_beside(r->ksnap_final[at], test_snapshot_root(), r->ksnap_tmp[at],
+				 sizeof(r->ksnap_tmp[at]), &err) < 0)
+		warn("no kernel snapshot at the %s: %s", at == AT_START ? "start" : "end", err.msg);
+	else
+		r->ksnap_taken[at] = true;
+}
+
+/* The log was kept: the snapshots beside it too; a failure is said and the log stays. */
+static void keep_kernel_snapshots(struct recording *r)
+{
+	struct ta_error err;
+	int at;
+
+	bool kept[2] = { false, false };
+
+	for (at = AT_START; at <= AT_END; at++)
+		if (r->ksnap_taken[at]) {
+			if (snapshot_commit(r->ksnap_tmp[at], r->ksnap_final[at], &err) < 0)
+				warn("%s", err.msg);
+			else
+				kept[at] = true;
+			r->ksnap_taken[at] = false;
+		}
+	if (kept[AT_START] && kept[AT_END] && !r->args->analysis.opts.req.quiet)
+		fprintf(stderr, "trace_analyze: kernel snapshots at the start and the end in '%s' "
+			"and '%s' (their ledger: trace_analyze -f %s %s --ledger -)\n",
+			r->ksnap_final[AT_START], r->ksnap_final[AT_END], r->ksnap_final[AT_START],
+			r->ksnap_final[AT_END]);
+}
+
+/* Nothing kept: the snapshots taken go too. */
+static void drop_kernel_snapshots(struct recording *r)
+{
+	int at;
+
+	for (at = AT_START; at <= AT_END; at++)
+		if (r->ksnap_taken[at]) {
+			snapshot_remove(r->ksnap_tmp[at]);
+			r->ksnap_taken[at] = false;
+		}
+}
+
 /* ---- the controller ---- */
 
 /* A second Ctrl-C: nothing is written, the instances go, the exit is 128 + the signal. */
@@ -632,6 +692,7 @@ static void abort_recording(struct recording *r)
 {
 	capture_release_instances(r->capture);
 	outfile_remove_temporaries();
+	drop_kernel_snapshots(r);
 	if (r->child && !r->child_done)	/* SIGKILL if it had its SIGTERM already */
 		kill(r->child, r->child_terminated ? SIGKILL : SIGTERM);
 	fputs("\ntrace_analyze: interrupted: the recording was abandoned, nothing written\n",
@@ -756,6 +817,7 @@ static void *controller_main(void *arg)
 	wait_for_the_end(r);
 	capture_stop(r->capture);	/* tracing off first: nothing CMD does now is recorded */
 	take_snapshot(r);		/* --allocinfo: the end's */
+	take_kernel_snapshot(r, AT_END);
 	end_the_command(r);
 	/*
 	 * The engine drains the buffers, then removes the instances. A signal
@@ -866,6 +928,7 @@ static int start_recording(struct recording *r, struct ta_error *err)
 	}
 	if (a->allocinfo && start_snapshots(r, err) < 0)
 		return -1;
+	take_kernel_snapshot(r, AT_START);
 	if (capture_start(r->capture, err) < 0)
 		return -1;
 	if (a->cmd && release_child(r, go, ex, err) < 0)
@@ -886,6 +949,7 @@ static int fail_to_start(struct recording *r, const struct ta_error *err)
 	capture_close(r->capture);
 	if (r->have_log)
 		outfile_abort(&r->log);
+	drop_kernel_snapshots(r);
 	free(r->text.text);
 	fprintf(stderr, "trace_analyze: error: %s\n", err->msg);
 	return EXIT_RUNTIME;
@@ -997,6 +1061,7 @@ static int run_record(struct record_args *args)
 		allocinfo_saver_abort(&r.snapshots);
 		fprintf(stderr, "trace_analyze: error: %s\n", r.error.msg);
 		keep_what_fitted(&r);
+		keep_kernel_snapshots(&r);	/* beside what was kept of the log */
 		return EXIT_RUNTIME;
 	} else if (r.have_log) {	/* last, so that nothing is left if anything failed */
 		if (rc == 0 && !r.failed && outfile_commit(&r.log, false, &r.error) < 0)
@@ -1004,6 +1069,9 @@ static int run_record(struct record_args *args)
 		if (rc < 0 || r.failed)
 			outfile_abort(&r.log);
 	}
+	if (rc == 0 && !r.failed && !r.log_full && !r.dat_full)
+		keep_kernel_snapshots(&r);
+	drop_kernel_snapshots(&r);	/* those not kept */
 	if (rc == 0 && !r.failed && !r.log_full &&
 	    allocinfo_saver_commit(&r.snapshots, &r.snapshot_error) < 0)
 		r.snapshot_failed = true;

@@ -99,6 +99,31 @@ pipe_allocs() {
 	grep -q '^# entries-in-buffer/entries-written: [0-9]*/[0-9]*   #P:[0-9]*$' kmem.log
 }
 
+@test "record -o LOG: kernel snapshots at its start and its end beside the log, a series of this boot" {
+	run --separate-stderr "$TA" record -o kmem.log -- "$PIPES" 100
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"trace_analyze: kernel snapshots at the start and the end in 'kmem.log.snapshot-start' and 'kmem.log.snapshot-end' (their ledger: trace_analyze -f kmem.log.snapshot-start kmem.log.snapshot-end --ledger -)"* ]]
+	for at in start end; do
+		[ -s kmem.log.snapshot-$at/meminfo ]
+		grep -qx "boot_id: $(cat /proc/sys/kernel/random/boot_id)" kmem.log.snapshot-$at/snapshot
+	done
+	! ls -d kmem.log.snapshot-*.tmp* 2> /dev/null || false
+	# taken in that order: the start's clock before the end's
+	start=$(awk '$1 == "monotonic:" { print $2 }' kmem.log.snapshot-start/snapshot)
+	end=$(awk '$1 == "monotonic:" { print $2 }' kmem.log.snapshot-end/snapshot)
+	awk -v s="$start" -v e="$end" 'BEGIN { exit !(s < e) }'
+	"$TA" -q -f kmem.log.snapshot-start kmem.log.snapshot-end --ledger l.json --format json
+	[ "$(jq '.ledger_series | length' l.json)" -ge 13 ]
+	[ "$(jq -r '.snapshots[0].boot_id' l.json)" = "$(cat /proc/sys/kernel/random/boot_id)" ]
+	# a second record into the same log replaces them; no log, no snapshot
+	"$TA" record -q -o kmem.log -- true
+	end2=$(awk '$1 == "monotonic:" { print $2 }' kmem.log.snapshot-end/snapshot)
+	[ "$end2" != "$end" ]
+	mkdir other && cd other
+	"$TA" record -q -- true
+	[ -z "$(ls)" ]
+}
+
 @test "record: the log's header names the kernel's reclaimable slab caches, as /sys/kernel/slab says" {
 	# made-up caches: which are reclaimable is known here; aliases (":a-...") left out
 	mkdir -p slab/my_inode slab/my_obj slab/dentry slab/:a-0000104
@@ -247,6 +272,7 @@ wait_status() {
 	[ "$st" -eq 130 ]
 	[ ! -e kmem.log ]
 	! ls kmem.log.tmp.* 2> /dev/null || false
+	! ls -d kmem.log.snapshot-* 2> /dev/null || false
 	grep -q 'interrupted: the recording was abandoned, nothing written' err.txt
 }
 
@@ -349,6 +375,7 @@ wait_status() {
 	[ "$status" -eq 1 ]
 	[ "$output" = "trace_analyze: error: cannot run './no-such-program': No such file or directory" ]
 	[ ! -e kmem.log ]
+	! ls -d kmem.log.snapshot-* 2> /dev/null || false
 }
 
 @test "record -o into a missing directory: exit 1 before tracing, no instance" {
