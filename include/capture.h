@@ -58,6 +58,8 @@ struct capture_config {
 	size_t npids;
 	bool by_task;		/* allocations filtered by task (pids now, or capture_add_pid) */
 	size_t memory_cap;	/* bytes of pages held for the formatter at most */
+	bool forks;		/* sched_process_fork of every task as text into forks_fd */
+	int forks_fd;
 };
 
 /* One item of the capture, in timestamp order. */
@@ -142,6 +144,9 @@ void capture_release_instances(struct capture *c);
 
 /* Remove the instances and free c (any time after capture_open; NULL is fine). */
 void capture_close(struct capture *c);
+
+/* With cfg.forks: 0, or -1 with err when the fork log could not be written. */
+int capture_forks_result(const struct capture *c, struct ta_error *err);
 
 /* The instance's directory, for messages and tests. */
 const char *capture_instance_dir(const struct capture *c);

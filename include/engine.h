@@ -35,6 +35,7 @@
 #include "request.h"
 #include "rows.h"
 #include "symbols.h"
+#include "taskcgroups.h"
 #include "reclaim.h"
 #include "tickorder.h"
 #include "timeline.h"
@@ -122,6 +123,10 @@ struct analysis {
 	bool have_snapshots;
 	struct timeline_values snapshot_values;	/* the timeline's of them: the sites' bytes */
 	struct alloc_series beside;	/* --allocinfo: a snapshot beside the log (beside.h) */
+	/* --group-by cgroup, --cgroup: each task's cgroup (taskcgroups.h) */
+	struct task_cgroups tasks;
+	bool have_tasks;
+	uint64_t cgroup_via[3];		/* allocations by how their task's was found */
 	/*
 	 * -f of kernel snapshots (folders with meminfo, or one of their files):
 	 * no events (ksnapshot.h); several are a series of one boot, in time order

@@ -17,6 +17,7 @@
 #include "event.h"
 #include "origins.h"
 #include "strtab.h"
+#include "taskcgroups.h"
 
 /* Count a slab event under its origin key (a free: under its allocation's). */
 void count_by_origin(struct account *by_key, struct origin_keys *keys,
@@ -56,16 +57,24 @@ enum event_key {
 	KEY_PID,		/* the task as "comm-pid" */
 	KEY_GFP,		/* the gfp_flags string ("(no gfp_flags)") */
 	KEY_MODULE,		/* the call site's module (callsite_module), with syms */
+	KEY_CGROUP,		/* the task's cgroup (taskcgroups.h), "(unknown cgroup)" */
+};
+
+/* What names some keys: a module's address, a task's cgroup. */
+struct event_key_context {
+	const struct symbol_table *syms;	/* KEY_MODULE (or NULL) */
+	const struct task_cgroups *tasks;	/* KEY_CGROUP */
+	uint64_t *via;		/* KEY_CGROUP: allocations by how their cgroup was found, or NULL */
 };
 
 /*
  * Count a slab event under the key of that name, names interned in
  * key_names. A free is applied as it is: it credits the key its allocation
  * was counted under (never filtered by task: what a task allocated is freed
- * by anyone). syms: what names a KEY_MODULE address's module (or NULL).
+ * by anyone); ctx: what names a module or a cgroup.
  */
 void count_by_event_key(struct account *by_key, struct strtab *key_names,
 			const struct trace_strings *s, const struct kmem_event *ev,
-			enum event_key key, const struct symbol_table *syms);
+			enum event_key key, const struct event_key_context *ctx);
 
 #endif

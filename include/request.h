@@ -27,13 +27,14 @@ enum group_by {
 	GROUP_GFP,		/* the gfp_flags string */
 	GROUP_MODULE,		/* the loadable module of the call site, "vmlinux" when built in */
 	GROUP_FILE,		/* an allocinfo site's source file */
+	GROUP_CGROUP,		/* the task's cgroup (taskcgroups.h) */
 };
 
 /* Is a row keyed by a field of the event itself, rather than by its call site? */
 static inline bool group_is_by_event_field(enum group_by g)
 {
 	return g == GROUP_CACHE || g == GROUP_SIZE_CLASS || g == GROUP_COMM || g == GROUP_PID ||
-	       g == GROUP_GFP || g == GROUP_MODULE;
+	       g == GROUP_GFP || g == GROUP_MODULE || g == GROUP_CGROUP;
 }
 
 /*
@@ -51,11 +52,13 @@ struct task_filters {
 	size_t ngfp;
 	char module[TASK_FILTER_MAX][64];	/* --module: "vmlinux" for built-in code */
 	size_t nmodule;
+	char cgroup[TASK_FILTER_MAX][256];	/* --cgroup: a path, itself and below */
+	size_t ncgroup;
 };
 
 static inline bool task_filters_set(const struct task_filters *f)
 {
-	return f->ncomm || f->npid || f->ngfp || f->nmodule;
+	return f->ncomm || f->npid || f->ngfp || f->nmodule || f->ncgroup;
 }
 
 /* What the chosen reports need of the run, beyond the account every run makes. */
@@ -90,6 +93,10 @@ struct analysis_request {
 	const char *system_map;		/* --system-map */
 	const char *kallsyms_path;	/* --kallsyms: a saved /proc/kallsyms */
 	const char *modules_path;	/* --modules: a saved /proc/modules (where each lies) */
+	/* the tasks' cgroups (taskcgroups.h) */
+	const char *cgroup_map_path;	/* --cgroup-map: pid, comm, cgroup line */
+	const char *cgroup_map_more;	/* a map for the pids the first lacks (record's start) */
+	const char *forks_path;		/* --forks: a log of sched_process_fork events */
 	bool strict_kernel;		/* --strict-kernel: a log of another build is an error */
 	/* what to compute */
 	unsigned needs;			/* enum analysis_need */

@@ -26,6 +26,8 @@ DEMO_OUT="$(pwd)/demo-out" "$top/scripts/demo.sh" > /dev/null
 for at in A B C; do
 	ln -sfn "$top/tests/fixtures/ksnapshot-6.12-$at" snapshot-$at
 done
+# a kmem trace excerpt of that guest, its pid map and its fork log
+ln -sfn "$top/tests/fixtures/cgroups-6.12" cgroups
 
 if [ ! -d "$corpus" ]; then
 	ln -sfn demo-out/boot-kmem-excerpt.log kmem.log

@@ -100,9 +100,10 @@ const char *kmalloc_size_class(uint32_t bytes)
 
 /* The name of an event's key, into out: its cache, size class, task or gfp_flags. */
 static size_t event_key_name(const struct trace_strings *s, const struct kmem_event *ev,
-			     enum event_key key, const struct symbol_table *syms, char *out,
+			     enum event_key key, const struct event_key_context *ctx, char *out,
 			     size_t cap)
 {
+	const struct symbol_table *syms = ctx->syms;
 	const struct strtab *t = key == KEY_GFP ? &s->gfps : &s->comms;
 	uint32_t id = key == KEY_GFP ? ev->gfp : ev->comm;
 	const char *text = id != STR_NONE ? strtab_get(t, id) : NULL;
@@ -123,6 +124,17 @@ static size_t event_key_name(const struct trace_strings *s, const struct kmem_ev
 		n = ev->pid >= 0 ? snprintf(out, cap, "%s-%d", text ? text : "", ev->pid)
 				 : snprintf(out, cap, "%s", text ? text : "(no task)");
 		break;
+	case KEY_CGROUP: {
+		enum cgroup_via via = CGROUP_VIA_NONE;
+		const char *path = ev->pid >= 0 ? task_cgroup_of(ctx->tasks, ev->pid, ev->ts_ns,
+								 &via) : NULL;
+
+		if (ctx->via)
+			ctx->via[via]++;
+		n = snprintf(out, cap, "%s", path ? path : ev->pid >= 0 ? "(unknown cgroup)"
+									: "(no task)");
+		break;
+	}
 	default:
 		n = snprintf(out, cap, "%s", text ? text : key == KEY_GFP ? "(no gfp_flags)"
 								: "(no task)");
@@ -133,7 +145,7 @@ static size_t event_key_name(const struct trace_strings *s, const struct kmem_ev
 
 void count_by_event_key(struct account *by_key, struct strtab *key_names,
 			const struct trace_strings *s, const struct kmem_event *ev,
-			enum event_key key, const struct symbol_table *syms)
+			enum event_key key, const struct event_key_context *ctx)
 {
 	struct kmem_event keyed;
 	char name[512];
@@ -144,7 +156,7 @@ void count_by_event_key(struct account *by_key, struct strtab *key_names,
 		return;
 	}
 	keyed = *ev;
-	n = event_key_name(s, ev, key, syms, name, sizeof(name));
+	n = event_key_name(s, ev, key, ctx, name, sizeof(name));
 	keyed.call_site = strtab_intern(key_names, name, n);
 	account_apply(by_key, &keyed);
 }

@@ -57,6 +57,18 @@ struct capture_buffer {
 
 #define CAPTURE_BUFFERS 2
 
+/* cfg.forks: the fork events' instance and the thread copying its trace_pipe (forks.c). */
+struct capture_forks {
+	char dir[4096];
+	struct tracefs_instance *inst;
+	bool made_dir, enabled, started;
+	int pipe_fd, out_fd;
+	pthread_t thread;
+	atomic_int stopping, joined;
+	bool write_failed;
+	int write_errno;
+};
+
 /* What the merge must know of an event id: its kind of free or allocation. */
 enum record_role { ROLE_OTHER, ROLE_SLAB_ALLOC, ROLE_SLAB_FREE, ROLE_PAGE_ALLOC,
 		   ROLE_PAGE_FREE, ROLE_PAGE_FREE_BATCHED, ROLE_STACK };
@@ -71,6 +83,7 @@ struct capture {
 	struct capture_config cfg;
 	char *tracing_dir;
 	struct capture_buffer buf[CAPTURE_BUFFERS];
+	struct capture_forks forks;
 	int nbufs;
 	bool by_task;		/* allocations of chosen tasks, frees of all: two buffers */
 	int ncpus;
@@ -108,6 +121,13 @@ struct capture {
 	double started;
 	struct capture_stats stats;	/* counted by the threads */
 };
+
+/* forks.c: the fork events' instance, made, started, stopped, joined and removed */
+int capture_forks_open(struct capture *c, const char *name, struct ta_error *err);
+int capture_forks_start(struct capture *c, struct ta_error *err);
+void capture_forks_stop(struct capture *c);
+void capture_forks_join(struct capture *c);
+void capture_forks_close(struct capture *c);
 
 /* CLOCK_MONOTONIC's now */
 static inline uint64_t capture_now_ns(void)

@@ -30,6 +30,7 @@
 
 #define INSTANCE_PREFIX "trace_analyze-"
 #define FREES_SUFFIX "-frees"
+#define FORKS_SUFFIX "-forks"
 
 
 int capture_events_of_name(const char *name)
@@ -54,7 +55,7 @@ static int remove_if_orphaned(const char *name, void *ctx)
 	if (strncmp(name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)) != 0)
 		return 0;
 	pid = strtol(name + strlen(INSTANCE_PREFIX), &end, 10);
-	if ((*end && strcmp(end, FREES_SUFFIX) != 0) || pid <= 0 || kill((pid_t)pid, 0) == 0 ||
+	if ((*end && strcmp(end, FREES_SUFFIX) != 0 && strcmp(end, FORKS_SUFFIX) != 0) || pid <= 0 || kill((pid_t)pid, 0) == 0 ||
 	    errno != ESRCH)
 		return 0;
 	inst = tracefs_instance_alloc(NULL, name);
@@ -282,6 +283,13 @@ int capture_instance_open(struct capture *c, struct ta_error *err)
 	 */
 	if (!c->by_task)
 		leave_out_this_process(&c->buf[0]);
+	if (c->cfg.forks) {
+		char name[64];
+
+		snprintf(name, sizeof(name), INSTANCE_PREFIX "%ld" FORKS_SUFFIX, (long)getpid());
+		if (capture_forks_open(c, name, err) < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -351,6 +359,7 @@ void capture_instance_close(struct capture *c)
 		}
 		b->made_dir = false;
 	}
+	capture_forks_close(c);
 }
 
 /*

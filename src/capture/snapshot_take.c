@@ -242,6 +242,99 @@ static int copy_cgroups(struct taking *t, struct ta_error *err)
 	return copy_cgroup_tree(t, src, out, 0, err);
 }
 
+/* Is name a pid ("1234")? */
+static int is_pid_dir(const struct dirent *e)
+{
+	const char *c = e->d_name;
+
+	if (!*c)
+		return 0;
+	for (; *c; c++)
+		if (*c < '0' || *c > '9')
+			return 0;
+	return 1;
+}
+
+/* Does pid's /proc/PID/FILE hold a line: its first (comm), or its cgroup v2 or v1 memory one? */
+static bool task_line(const char *root, const char *pid, const char *file, char *out, size_t cap)
+{
+	char path[4096], *bytes, *line, *nl;
+	ssize_t n;
+	bool found = false;
+
+	snprintf(path, sizeof(path), "%s/proc/%s/%s", root, pid, file);
+	n = read_all(path, &bytes);
+	if (n <= 0) {
+		free(bytes);	/* NULL when it could not be read */
+		return false;
+	}
+	bytes = xrealloc(bytes, (size_t)n + 1);
+	bytes[n] = '\0';
+	for (line = bytes; !found && *line; line = nl ? nl + 1 : line + strlen(line)) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		if (strcmp(file, "comm") == 0 || strncmp(line, "0::", 3) == 0 ||
+		    strstr(line, ":memory:") || strstr(line, ",memory:") || strstr(line, ":memory,")) {
+			snprintf(out, cap, "%s", line);
+			found = strchr(line, '\t') == NULL;	/* a tab would make another column */
+		}
+		if (!nl)
+			break;
+	}
+	free(bytes);
+	return found;
+}
+
+/*
+ * pids: a line per process, "pid<TAB>comm<TAB>its /proc/PID/cgroup line",
+ * for --cgroup-map (a task gone meanwhile is passed over).
+ */
+static int write_pids(struct taking *t, struct ta_error *err)
+{
+	char dir[4096], comm[64], cgroup[4096], line[4400];
+	struct dirent **names;
+	size_t len = 0, cap = 0;
+	char *text = NULL;
+	int n, i, rc;
+
+	snprintf(dir, sizeof(dir), "%s/proc", t->root);
+	n = scandir(dir, &names, is_pid_dir, versionsort);
+	for (i = 0; i < n; i++) {
+		int w;
+
+		if (task_line(t->root, names[i]->d_name, "comm", comm, sizeof(comm)) &&
+		    task_line(t->root, names[i]->d_name, "cgroup", cgroup, sizeof(cgroup))) {
+			w = snprintf(line, sizeof(line), "%s\t%s\t%s\n", names[i]->d_name, comm,
+				     cgroup);
+			if (w > 0 && (size_t)w < sizeof(line)) {
+				if (len + (size_t)w > cap) {
+					cap = (cap + (size_t)w) * 2;
+					text = xrealloc(text, cap);
+				}
+				memcpy(text + len, line, (size_t)w);
+				len += (size_t)w;
+			}
+		}
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	if (!len) {
+		free(text);
+		note_missing(t, "pids", n < 0 ? "no /proc to list the processes of" :
+			     "no process with a cgroup line (no cgroup v2, nor v1's memory controller)");
+		return 0;
+	}
+	rc = write_file(t->dir, "pids", text, len, err);
+	free(text);
+	if (rc == 0) {
+		t->out->files++;
+		t->out->bytes += len;
+	}
+	return rc;
+}
+
 /* One line of a small /proc/sys file, or what uname says, into out. */
 static void read_one_line(const char *root, const char *file, const char *fallback, char *out,
 			  size_t cap)
@@ -324,7 +417,7 @@ int snapshot_take(const char *dir, const char *root, struct snapshot_taken *out,
 	for (i = 0; i < sizeof(proc_files) / sizeof(proc_files[0]); i++)
 		if (copy_proc_file(&t, proc_files[i], err) < 0)
 			return -1;
-	if (copy_cgroups(&t, err) < 0)
+	if (write_pids(&t, err) < 0 || copy_cgroups(&t, err) < 0)
 		return -1;
 	return write_stamp(&t, &mono, &real, err);
 }

@@ -336,6 +336,7 @@ int capture_open(struct capture **out, const struct capture_config *cfg, struct 
 
 	*out = c;
 	c->cfg = *cfg;
+	c->forks.pipe_fd = -1;
 	if (!c->cfg.buffer_kb)
 		c->cfg.buffer_kb = 8192;
 	if (!c->cfg.memory_cap)
@@ -368,6 +369,8 @@ int capture_start(struct capture *c, struct ta_error *err)
 		if (tracefs_instance_file_write(c->buf[k].inst, "tracing_on", "1") < 0)
 			return error_set_errno(err, errno ? errno : EIO, "cannot turn tracing on in "
 					       "'%s'", c->buf[k].dir);
+	if (capture_forks_start(c, err) < 0)
+		return -1;
 	if (pthread_create(&c->reader, NULL, reader_main, c) != 0)
 		return error_set(err, "cannot start the capture's reader thread");
 	c->threads_started = true;
@@ -436,6 +439,8 @@ void capture_stop(struct capture *c)
 	for (k = 0; k < c->nbufs && !atomic_load(&c->released); k++)
 		if (c->buf[k].inst)	/* the allocations' first: every free of theirs is seen */
 			tracefs_instance_file_write(c->buf[k].inst, "tracing_on", "0");
+	if (!atomic_load(&c->released))
+		capture_forks_stop(c);
 	atomic_store(&c->stopping, 1);
 	pthread_mutex_unlock(&c->lock);
 }
@@ -494,6 +499,7 @@ int capture_finish(struct capture *c, struct capture_stats *st, struct ta_error 
 
 	capture_stop(c);
 	join_reader(c);
+	capture_forks_join(c);
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	c->stats.seconds = (double)now.tv_sec + now.tv_nsec / 1e9 - c->started;
 	c->stats.cpus = c->ncpus;
@@ -530,6 +536,7 @@ void capture_release_instances(struct capture *c)
 		capture_abort(c);
 		join_reader(c);
 	}
+	capture_forks_join(c);	/* its pipe read to the end before its instance goes */
 	pthread_mutex_lock(&c->lock);
 	if (!atomic_exchange(&c->released, 1)) {
 		for (k = 0; k < c->nbufs; k++)

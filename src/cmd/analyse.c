@@ -33,9 +33,10 @@ static const char usage_line[] =
 	"                     [--modules FILE] -f LOG|--db-file DB|LOG [--salvage]\n"
 	"                     [--save-db DB] [-c FILE] [-o KEY]\n"
 	"                     [--malloc | --cache] [--group-by callsite|function|origin|\n"
-	"                                 cache|size-class|comm|pid|gfp|dir|module|file]\n"
+	"                                 cache|size-class|comm|pid|gfp|dir|module|file|cgroup]\n"
 	"                     [--comm NAME,...] [--pid P,...] [--gfp FLAG,...]\n"
-	"                     [--module NAME,...] [-b DIR]\n"
+	"                     [--module NAME,...] [--cgroup PATH] [--cgroup-map FILE]\n"
+	"                     [--forks FILE] [-b DIR]\n"
 	"                     [-l FILE] [-r FILE [-a ATTR] [-i]] [--save-index FILE]\n"
 	"                     [--summary FILE] [--stats FILE [--top N]] [--page FILE]\n"
 	"                     [--sizes FILE] [--ledger FILE]\n"
@@ -82,7 +83,7 @@ static const struct po_command analyse_command = {
 #define ANALYSE_GROUPS (1u << GROUP_CALLSITE | 1u << GROUP_FUNCTION | 1u << GROUP_ORIGIN | \
 			1u << GROUP_CACHE | 1u << GROUP_DIR | 1u << GROUP_SIZE_CLASS | \
 			1u << GROUP_COMM | 1u << GROUP_PID | 1u << GROUP_GFP | 1u << GROUP_MODULE | \
-			1u << GROUP_FILE)
+			1u << GROUP_FILE | 1u << GROUP_CGROUP)
 
 /* The groupings of an allocinfo snapshot's sites. */
 #define SNAPSHOT_GROUPS (1u << GROUP_CALLSITE | 1u << GROUP_FUNCTION | 1u << GROUP_FILE | \
@@ -154,6 +155,19 @@ static int read_module_filter(const struct po_option *o, const char *arg, struct
 		return error_set(why, "--module wants module names (NAME or NAME,NAME,...: ext4, "
 				 "vmlinux for built-in code; %d at most), not '%s'", TASK_FILTER_MAX,
 				 arg);
+	return 0;
+}
+
+static int read_cgroup_filter(const struct po_option *o, const char *arg, struct ta_error *why)
+{
+	struct task_filters *f = o->value;
+	size_t n = strlen(arg);
+
+	if (arg[0] != '/' || n >= sizeof(f->cgroup[0]) || f->ncgroup == TASK_FILTER_MAX)
+		return error_set(why, "--cgroup wants a cgroup's path as /proc/PID/cgroup prints it "
+				 "(/, /a, /system.slice/x.service; under 256 bytes, %d at most), not "
+				 "'%s'", TASK_FILTER_MAX, arg);
+	memcpy(f->cgroup[f->ncgroup++], arg, n + 1);
 	return 0;
 }
 
@@ -268,6 +282,17 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 		OPT_CALL(0, "gfp", &o->req.filters, "FLAG[,FLAG...]", read_gfp_filter,
 			 "only the allocations whose gfp_flags hold one of these flags, and "
 			 "their frees"),
+		OPT_CALL(0, "cgroup", &o->req.filters, "PATH", read_cgroup_filter,
+			 "only the allocations of tasks in this cgroup or below it (as "
+			 "--cgroup-map says), and their frees; may be given again"),
+		po_for_record((struct po_option)OPT_INPUT(0, "cgroup-map", &o->req.cgroup_map_path,
+			  "FILE", "each task's cgroup, for --group-by cgroup and --cgroup: lines "
+			  "pid, comm, /proc/PID/cgroup's line, tab separated (a snapshot's pids; "
+			  "default: LOG.snapshot-end/pids when there)"), PO_RECORD_REFUSES),
+		po_for_record((struct po_option)OPT_INPUT(0, "forks", &o->req.forks_path, "FILE",
+			  "a log of sched_process_fork events: a task gone before the map was "
+			  "taken has its parent's cgroup (the log's own fork events are read too)"),
+			  PO_RECORD_REFUSES),
 		OPT_FORMAT(&o->format),
 		OPT_GROUP("Beyond the account (FILE '-' = standard output)"),
 		OPT_OUTPUT(0, "save-db", &o->req.save_db, "DB",
@@ -557,6 +582,52 @@ static const char *beside_refuses(const struct analysis_request *req)
 	return NULL;
 }
 
+/*
+ * The pids files of the snapshots record took beside the log, the end's
+ * first (the start's for the tasks gone by then): found?
+ */
+static bool find_map_beside(struct options *opts)
+{
+	static const char *const at[] = { "end", "start" };
+	const char *log = opts->req.log_path, **map = &opts->req.cgroup_map_path;
+	struct stat st;
+	size_t i;
+
+	if (!log || strcmp(log, "-") == 0 || input_kind_of_path(log) == INPUT_DB)
+		return false;
+	for (i = 0; i < 2; i++) {
+		snprintf(opts->cgroup_map_beside[i], sizeof(opts->cgroup_map_beside[i]),
+			 "%s.snapshot-%s/pids", log, at[i]);
+		if (stat(opts->cgroup_map_beside[i], &st) == 0 && S_ISREG(st.st_mode)) {
+			*map = opts->cgroup_map_beside[i];
+			map = &opts->req.cgroup_map_more;
+		}
+	}
+	return opts->req.cgroup_map_path != NULL;
+}
+
+/* --group-by cgroup and --cgroup need each task's cgroup; --cgroup-map and --forks serve them. */
+static int check_cgroup_map(const struct po_command *cmd, struct options *opts)
+{
+	bool wanted = opts->req.group_by == GROUP_CGROUP || opts->req.filters.ncgroup;
+
+	if (wanted && strcmp(cmd->name, "record") == 0)
+		return po_usage_error(cmd, "%s reads a recorded log's tasks: record it (-o LOG), then "
+				      "trace_analyze -f LOG %s (each task's cgroup is taken at the end, "
+				      "beside the log)", opts->req.filters.ncgroup ? "--cgroup" :
+				      "--group-by cgroup", opts->req.filters.ncgroup ? "--cgroup PATH"
+				      : "--group-by cgroup");
+	if (!wanted && (opts->req.cgroup_map_path || opts->req.forks_path))
+		return po_usage_error(cmd, "%s", "--cgroup-map and --forks say each task's cgroup: "
+				      "for --group-by cgroup or --cgroup");
+	if (wanted && !opts->req.cgroup_map_path && !find_map_beside(opts))
+		return po_usage_error(cmd, "%s needs each task's cgroup: --cgroup-map FILE (lines "
+				      "pid TAB comm TAB /proc/PID/cgroup's line, as a snapshot's pids "
+				      "file), or a log recorded with its snapshots beside it",
+				      opts->req.filters.ncgroup ? "--cgroup" : "--group-by cgroup");
+	return -1;
+}
+
 /* What needs what: a usage error rather than an option silently ignored. */
 static int check_combinations(const struct po_command *cmd, struct options *opts)
 {
@@ -665,6 +736,12 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 		return po_usage_error(cmd, "--group-by %s: tasks and GFP flags are in no directory "
 				     "of the tree (-b, -l)", opts->req.group_by == GROUP_COMM ? "comm" :
 				     opts->req.group_by == GROUP_PID ? "pid" : "gfp");
+	if (opts->req.group_by == GROUP_CGROUP && (opts->req.branch || opts->report_path[REPORT_CALLERS]))
+		return po_usage_error(cmd, "%s", "--group-by cgroup: cgroups are in no directory of "
+				      "the tree (-b, -l)");
+	status = check_cgroup_map(cmd, opts);
+	if (status >= 0)
+		return status;
 	if (opts->req.group_by == GROUP_SIZE_CLASS && (opts->req.branch || opts->report_path[REPORT_CALLERS]))
 		return po_usage_error(cmd, "%s", "--group-by size-class: size classes are in no directory "
 				     "of the tree (-b, -l)");

@@ -24,7 +24,7 @@ const char *const po_group_help[] = {
 	"an allocinfo snapshot's source file (file)", NULL };
 const char *const po_group_names[] = { "callsite", "function", "origin", "cache", "dir",
 				       "size-class", "comm", "pid", "gfp", "module", "file",
-				       NULL };
+				       "cgroup", NULL };
 
 #ifndef TA_VERSION
 #define TA_VERSION "0.1"

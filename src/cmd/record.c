@@ -119,6 +119,13 @@ struct recording {
 	/* the kernel snapshots at the start and the end, beside a log file: where, taken */
 	char ksnap_final[2][4096], ksnap_tmp[2][4096];
 	bool ksnap_taken[2];
+	/* LOG.forks: every task's sched_process_fork, for --group-by cgroup */
+	bool log_is_a_file;		/* a regular file: LOG.forks, LOG.snapshot-* beside it */
+	struct outfile forks;
+	bool have_forks;
+	bool forks_failed;		/* the capture could not write it */
+	struct ta_error forks_error;
+	char forks_path[4096];
 	bool snapshot_failed;
 	struct ta_error snapshot_error;
 	pthread_t controller;
@@ -633,13 +640,26 @@ static void say_how_child_ended(const struct recording *r)
 
 enum { AT_START, AT_END };
 
+/*
+ * Is the log a file things can lie beside (not standard output, a device
+ * or a FIFO: record -o /dev/null makes no /dev/null.forks)?
+ */
+static bool log_is_a_file(const char *log)
+{
+	struct stat st;
+
+	if (!log || strcmp(log, "-") == 0)
+		return false;
+	return stat(log, &st) < 0 ? errno == ENOENT : S_ISREG(st.st_mode);
+}
+
 /* One, at the start or the end; none when the log is no file. Failing is a warning. */
 static void take_kernel_snapshot(struct recording *r, int at)
 {
 	const char *log = r->args->log_path;
 	struct ta_error err;
 
-	if (!log || strcmp(log, "-") == 0)
+	if (!r->log_is_a_file)
 		return;
 	snprintf(r->ksnap_final[at], sizeof(r->ksnap_final[at]), "%s.snapshot-%s", log,
 		 at == AT_START ? "start" : "end");
@@ -648,6 +668,46 @@ static void take_kernel_snapshot(struct recording *r, int at)
 		warn("no kernel snapshot at the %s: %s", at == AT_START ? "start" : "end", err.msg);
 	else
 		r->ksnap_taken[at] = true;
+}
+
+/* LOG.forks beside a log file: the capture writes its fork events there. */
+static int open_fork_log(struct recording *r, struct ta_error *err)
+{
+	struct record_args *a = r->args;
+
+	if (!r->log_is_a_file)
+		return 0;
+	snprintf(r->forks_path, sizeof(r->forks_path), "%s.forks", a->log_path);
+	if (outfile_open(&r->forks, r->forks_path, err) < 0)
+		return -1;
+	r->have_forks = true;
+	a->cfg.forks = true;
+	a->cfg.forks_fd = r->forks.fd;
+	return 0;
+}
+
+/* The log was kept: the fork log too (an error writing it is a warning). */
+static void keep_fork_log(struct recording *r)
+{
+	struct ta_error err;
+
+	if (!r->have_forks)
+		return;
+	r->have_forks = false;
+	if (r->forks_failed)
+		err = r->forks_error;
+	if (r->forks_failed || outfile_commit(&r->forks, false, &err) < 0) {
+		warn("%s: no fork log '%s' (--group-by cgroup places fewer tasks)", err.msg,
+		     r->forks_path);
+		outfile_abort(&r->forks);
+	}
+}
+
+static void drop_fork_log(struct recording *r)
+{
+	if (r->have_forks)
+		outfile_abort(&r->forks);
+	r->have_forks = false;
 }
 
 /* The log was kept: the snapshots beside it too; a failure is said and the log stays. */
@@ -898,9 +958,12 @@ static int start_recording(struct recording *r, struct ta_error *err)
 	size_t n;
 
 	if (a->log_path) {
+		r->log_is_a_file = log_is_a_file(a->log_path);	/* before it is made */
 		if (outfile_open(&r->log, a->log_path, err) < 0)
 			return -1;
 		r->have_log = true;
+		if (open_fork_log(r, err) < 0)
+			return -1;
 		if (!a->analysis.opts.req.quiet)
 			warn_if_the_disk_is_nearly_full(r);
 	}
@@ -950,6 +1013,7 @@ static int fail_to_start(struct recording *r, const struct ta_error *err)
 	if (r->have_log)
 		outfile_abort(&r->log);
 	drop_kernel_snapshots(r);
+	drop_fork_log(r);
 	free(r->text.text);
 	fprintf(stderr, "trace_analyze: error: %s\n", err->msg);
 	return EXIT_RUNTIME;
@@ -1048,6 +1112,8 @@ static int run_record(struct record_args *args)
 	}
 	atomic_store(&r.analysis_ended, 1);
 	pthread_join(r.controller, NULL);
+	if (r.have_forks && capture_forks_result(r.capture, &r.forks_error) < 0)
+		r.forks_failed = true;
 	capture_close(r.capture);
 	r.capture = NULL;
 	free(r.text.text);
@@ -1062,6 +1128,7 @@ static int run_record(struct record_args *args)
 		fprintf(stderr, "trace_analyze: error: %s\n", r.error.msg);
 		keep_what_fitted(&r);
 		keep_kernel_snapshots(&r);	/* beside what was kept of the log */
+		keep_fork_log(&r);
 		return EXIT_RUNTIME;
 	} else if (r.have_log) {	/* last, so that nothing is left if anything failed */
 		if (rc == 0 && !r.failed && outfile_commit(&r.log, false, &r.error) < 0)
@@ -1069,9 +1136,12 @@ static int run_record(struct record_args *args)
 		if (rc < 0 || r.failed)
 			outfile_abort(&r.log);
 	}
-	if (rc == 0 && !r.failed && !r.log_full && !r.dat_full)
+	if (rc == 0 && !r.failed && !r.log_full && !r.dat_full) {
 		keep_kernel_snapshots(&r);
+		keep_fork_log(&r);
+	}
 	drop_kernel_snapshots(&r);	/* those not kept */
+	drop_fork_log(&r);
 	if (rc == 0 && !r.failed && !r.log_full &&
 	    allocinfo_saver_commit(&r.snapshots, &r.snapshot_error) < 0)
 		r.snapshot_failed = true;

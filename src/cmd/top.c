@@ -86,13 +86,13 @@ static const char *const group_titles[] = {
 	[GROUP_CALLSITE] = "call site", [GROUP_FUNCTION] = "function", [GROUP_ORIGIN] = "origin",
 	[GROUP_CACHE] = "slab cache", [GROUP_DIR] = "directory", [GROUP_MODULE] = "module",
 	[GROUP_FILE] = "file", [GROUP_SIZE_CLASS] = "", [GROUP_COMM] = "", [GROUP_PID] = "",
-	[GROUP_GFP] = "",
+	[GROUP_GFP] = "", [GROUP_CGROUP] = "",
 };
 static const char *const group_headings[] = {
 	[GROUP_CALLSITE] = "CALL SITE", [GROUP_FUNCTION] = "FUNCTION", [GROUP_ORIGIN] = "ORIGIN",
 	[GROUP_CACHE] = "CACHE", [GROUP_DIR] = "DIRECTORY", [GROUP_MODULE] = "MODULE",
 	[GROUP_FILE] = "FILE", [GROUP_SIZE_CLASS] = "", [GROUP_COMM] = "", [GROUP_PID] = "",
-	[GROUP_GFP] = "",
+	[GROUP_GFP] = "", [GROUP_CGROUP] = "",
 };
 
 struct top_args {

@@ -46,7 +46,7 @@ static bool kept_by_window(struct analysis *r, const struct kmem_event *ev)
 }
 
 /* Does the allocation match --comm, --pid and --gfp (each given: any of its values)? */
-static bool allocation_matches(const struct analysis *r, const struct kmem_event *ev)
+static bool allocation_matches(struct analysis *r, const struct kmem_event *ev)
 {
 	const struct task_filters *f = &r->req->filters;
 	const char *comm = ev->comm != STR_NONE ? strtab_get(&r->strings.comms, ev->comm) : "";
@@ -68,6 +68,16 @@ static bool allocation_matches(const struct analysis *r, const struct kmem_event
 
 		for (p = gfp; !ok && (p = strstr(p, f->gfp[i])); p += n)
 			ok = (p == gfp || p[-1] == '|') && (p[n] == '\0' || p[n] == '|');
+	}
+	if (ok && f->ncgroup) {
+		enum cgroup_via via = CGROUP_VIA_NONE;
+		const char *path = ev->pid >= 0 ? task_cgroup_of(&r->tasks, ev->pid, ev->ts_ns, &via)
+						 : NULL;
+
+		if (kmem_is_slab_alloc(ev->kind))
+			r->cgroup_via[via]++;
+		for (ok = false, i = 0; path && !ok && i < f->ncgroup; i++)
+			ok = cgroup_is_within(path, f->cgroup[i]);
 	}
 	if (ok && f->nmodule) {
 		char module[64];
@@ -225,7 +235,7 @@ unsigned run_fields_wanted(const struct analysis_request *o)
 	if (o->group_by == GROUP_CACHE)
 		want |= WANT_CACHE_NAME;
 	if (o->group_by == GROUP_COMM || o->group_by == GROUP_PID || o->filters.ncomm ||
-	    o->filters.npid)
+	    o->filters.npid || o->group_by == GROUP_CGROUP || o->filters.ncgroup)
 		want |= WANT_COMM;
 	if (o->filters.ngfp)
 		want |= WANT_GFP;

@@ -51,6 +51,8 @@ void analysis_release(struct analysis *r)
 		alloc_series_release(&r->snapshots);
 	if (r->have_beside)
 		alloc_series_release(&r->beside);
+	if (r->have_tasks)
+		task_cgroups_release(&r->tasks);
 	for (uint32_t i = 0; i < r->nksnaps; i++)
 		ksnapshot_release(&r->ksnaps[i]);
 	free(r->ksnaps);
@@ -86,7 +88,7 @@ int analysis_read(struct analysis *a, struct ta_error *err)
 {
 	const struct analysis_request *opts = a->req;
 
-	if (passes_start(a, err) < 0)
+	if (run_read_task_cgroups(a, err) < 0 || passes_start(a, err) < 0)
 		return -1;
 	if ((opts->db_path ? run_read_db(a, err) : run_read_log(a, err)) < 0)
 		return -1;
@@ -103,6 +105,7 @@ int analysis_read(struct analysis *a, struct ta_error *err)
 		warn("the last line of '%s' has no newline (truncated log?): skipped",
 		     a->facts.log_name);
 	run_warn_about_unresolved_addresses(a);
+	run_say_how_cgroups_were_found(a);
 	run_warn_about_an_empty_window(a);
 	if (a->unnamed_cache_allocs && !opts->quiet)
 		fprintf(stderr, "trace_analyze: note: %llu kmem_cache_alloc event%s name no cache "

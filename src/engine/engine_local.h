@@ -62,6 +62,11 @@ const char *run_base_name(const char *path);
 int run_read_beside(struct analysis *r, struct ta_error *err);
 /* -f (or record's capture): every event of the source to the dispatch. */
 int run_read_log(struct analysis *r, struct ta_error *err);
+/*
+ * --group-by cgroup, --cgroup: the map of tasks to cgroups, and the fork
+ * events of --forks and of the log itself (a text file).
+ */
+int run_read_task_cgroups(struct analysis *r, struct ta_error *err);
 
 /* kernel_load.c */
 /* Are the log's call sites of the tree's build? A warning, or with --strict-kernel an error. */
@@ -72,6 +77,8 @@ int run_check_kernel_match(const struct analysis *a, struct ta_error *err);
 int run_check_it_is_a_kmem_log(const struct analysis *r, struct ta_error *err);
 /* Addresses no symbol named: how many, and why. */
 void run_warn_about_unresolved_addresses(const struct analysis *r);
+/* --group-by cgroup, --cgroup: how the allocations' tasks' cgroups were found. */
+void run_say_how_cgroups_were_found(const struct analysis *r);
 /* --time that kept no event. */
 void run_warn_about_an_empty_window(const struct analysis *a);
 /* --peak-at outside the log's clock: an error. */

@@ -659,6 +659,39 @@ static int read_open_kernel_snapshot(struct analysis *r, struct ta_error *err)
 	return read_kernel_snapshot(r, true, err);
 }
 
+int run_read_task_cgroups(struct analysis *r, struct ta_error *err)
+{
+	const struct analysis_request *q = r->req;
+	const char *log = q->log_path;
+
+	if (q->group_by != GROUP_CGROUP && !q->filters.ncgroup)
+		return 0;
+	task_cgroups_init(&r->tasks);
+	r->have_tasks = true;
+	if (task_cgroups_read_map(&r->tasks, q->cgroup_map_path, err) < 0 ||
+	    (q->cgroup_map_more && task_cgroups_read_map(&r->tasks, q->cgroup_map_more, err) < 0))
+		return -1;
+	if (q->forks_path && task_cgroups_read_forks(&r->tasks, q->forks_path, err) < 0)
+		return -1;
+	/* the log's own fork events: a text file's, read once more for them alone */
+	if (log && !q->live && strcmp(log, "-") != 0 && !is_directory(log) &&
+	    input_kind_of_path(log) == INPUT_TEXT &&
+	    task_cgroups_read_forks(&r->tasks, log, err) < 0)
+		return -1;
+	/* record's fork log beside the log */
+	if (log && !q->live && strcmp(log, "-") != 0) {
+		char beside[4200];
+		struct stat st;
+
+		snprintf(beside, sizeof(beside), "%s.forks", log);
+		if (stat(beside, &st) == 0 && S_ISREG(st.st_mode) &&
+		    task_cgroups_read_forks(&r->tasks, beside, err) < 0)
+			return -1;
+	}
+	task_cgroups_ready(&r->tasks);
+	return 0;
+}
+
 /*
  * How each input format is read once its probe (formats.h) knows it: from
  * the file itself, open at its start (read_file), or from the open input,

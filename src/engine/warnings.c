@@ -103,6 +103,22 @@ static void warn_unresolved(uint64_t unresolved, uint64_t hex, uint64_t past_mod
 	     "as (unresolved)", (unsigned long long)unresolved, (unsigned long long)hex, map, why);
 }
 
+void run_say_how_cgroups_were_found(const struct analysis *r)
+{
+	const uint64_t *via = r->cgroup_via;
+
+	if (!r->have_tasks || r->req->quiet)
+		return;
+	fprintf(stderr, "trace_analyze: cgroups: of %llu allocations, %llu by their task in %s, "
+		"%llu by their task's parent at its fork (%llu fork events read), %llu of a task "
+		"in neither (\"(unknown cgroup)\")\n",
+		(unsigned long long)(via[CGROUP_VIA_MAP] + via[CGROUP_VIA_FORK] +
+				     via[CGROUP_VIA_NONE]),
+		(unsigned long long)via[CGROUP_VIA_MAP], r->tasks.map_source,
+		(unsigned long long)via[CGROUP_VIA_FORK], (unsigned long long)r->tasks.nforks,
+		(unsigned long long)via[CGROUP_VIA_NONE]);
+}
+
 /* Say once when addresses stay hex: no System.map, or not in it. */
 void run_warn_about_unresolved_addresses(const struct analysis *r)
 {

@@ -85,7 +85,7 @@ void report_row_noun(const char *group_by, const char **one, const char **many)
 		{ "cache", "cache", "caches" }, { "size-class", "size class", "size classes" },
 		{ "comm", "comm", "comms" }, { "pid", "task", "tasks" },
 		{ "gfp", "gfp_flags", "gfp_flags" }, { "dir", "directory", "directories" },
-		{ "module", "module", "modules" },
+		{ "module", "module", "modules" }, { "cgroup", "cgroup", "cgroups" },
 	};
 	size_t i;
 

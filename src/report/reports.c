@@ -88,6 +88,7 @@ static const char *grouping_name(enum group_by g)
 		[GROUP_ORIGIN] = "origin", [GROUP_CACHE] = "cache", [GROUP_DIR] = "dir",
 		[GROUP_SIZE_CLASS] = "size-class", [GROUP_COMM] = "comm", [GROUP_PID] = "pid",
 		[GROUP_GFP] = "gfp", [GROUP_MODULE] = "module", [GROUP_FILE] = "file",
+		[GROUP_CGROUP] = "cgroup",
 	};
 
 	return (unsigned)g < sizeof(names) / sizeof(names[0]) ? names[g] : NULL;
@@ -372,6 +373,8 @@ static const char *rows_noun(const struct options *o)
 		return "by task name";
 	case GROUP_PID:
 		return "by task";
+	case GROUP_CGROUP:
+		return "by cgroup";
 	case GROUP_GFP:
 		return "by GFP flags";
 	case GROUP_MODULE:

@@ -76,7 +76,7 @@ usage_error() {	# EXPECTED-FIRST-LINE: after `run`, check exit 2 and the usage l
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" extra
 	usage_error "trace_analyze: error: unexpected argument 'extra': the log is -f '$FIX/trace-pipe-6.18.log' already (one log at a time)"
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" --group-by line
-	usage_error "trace_analyze: error: unknown --group-by value 'line' (callsite, function, origin, cache, dir, size-class, comm, pid, gfp, module, file)"
+	usage_error "trace_analyze: error: unknown --group-by value 'line' (callsite, function, origin, cache, dir, size-class, comm, pid, gfp, module, file, cgroup)"
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" --weight heavy --folded -
 	usage_error "trace_analyze: error: unknown --weight 'heavy' (bytes, live, waste, count)"
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" --weight live -c -

@@ -124,6 +124,23 @@ pipe_allocs() {
 	[ -z "$(ls)" ]
 }
 
+@test "record -o LOG: every task's forks beside the log; --group-by cgroup then places CMD's children" {
+	# a shell whose children (the pipes) are gone before the end's snapshot
+	run --separate-stderr "$TA" record -q -o kmem.log -- sh -c "'$PIPES' 100; '$PIPES' 100"
+	[ "$status" -eq 0 ]
+	grep -q ' sched_process_fork: comm=sh pid=[0-9]* child_comm=sh child_pid=[0-9]*$' kmem.log.forks
+	# this test's own cgroup, where record and CMD ran: cgroup v2's line, or v1's memory one
+	mine=$(awk -F: '$1 == "0" && $2 == "" { print $3; exit } $2 ~ /(^|,)memory(,|$)/ { print $3; exit }' /proc/self/cgroup)
+	[ -n "$mine" ] || skip "no cgroup v2 nor v1 memory controller"
+	run --separate-stderr "$TA" -f kmem.log --group-by cgroup --format csv -c -
+	[ "$status" -eq 0 ]
+	[[ "${stderr_lines[0]}" == *", 0 of a task in neither (\"(unknown cgroup)\")" ]]
+	[ "$(tail -n +2 <<< "$output" | cut -d, -f2 | sort -u)" = "$mine" ]
+	# an abandoned recording leaves no fork log; a device as the log gets none beside it
+	"$TA" record -q -o /dev/null -- true
+	[ ! -e /dev/null.forks ] && [ ! -e /dev/null.snapshot-end ]
+}
+
 @test "record: the log's header names the kernel's reclaimable slab caches, as /sys/kernel/slab says" {
 	# made-up caches: which are reclaimable is known here; aliases (":a-...") left out
 	mkdir -p slab/my_inode slab/my_obj slab/dentry slab/:a-0000104
@@ -272,7 +289,7 @@ wait_status() {
 	[ "$st" -eq 130 ]
 	[ ! -e kmem.log ]
 	! ls kmem.log.tmp.* 2> /dev/null || false
-	! ls -d kmem.log.snapshot-* 2> /dev/null || false
+	! ls -d kmem.log.snapshot-* kmem.log.forks* 2> /dev/null || false
 	grep -q 'interrupted: the recording was abandoned, nothing written' err.txt
 }
 

@@ -18,6 +18,11 @@ fake_root() {
 	mkdir -p root/proc/sys/kernel/random root/sys/fs/cgroup/a root/sys/fs/cgroup/b root/sys/fs/cgroup/empty
 	cp "$SNAP/meminfo" "$SNAP/slabinfo" "$SNAP/vmallocinfo" "$SNAP/zoneinfo" "$SNAP/buddyinfo" \
 		"$SNAP/modules" root/proc/
+	mkdir -p root/proc/1 root/proc/98 root/proc/self
+	echo init > root/proc/1/comm
+	echo 0::/ > root/proc/1/cgroup
+	echo sh > root/proc/98/comm
+	echo 0::/a > root/proc/98/cgroup
 	echo "guest" > root/proc/sys/kernel/hostname
 	echo "6.12.48" > root/proc/sys/kernel/osrelease
 	echo "0d0c9e6e-6a7c-4a1b-9f59-3c5e2b4f9a10" > root/proc/sys/kernel/random/boot_id
@@ -30,7 +35,9 @@ fake_root() {
 	fake_root
 	run --separate-stderr env TA_TEST_SNAPSHOT_ROOT=root "$TA" snapshot -o out
 	[ "$status" -eq 0 ]
-	[ "$stderr" = "trace_analyze: snapshot 'out': 6 files of /proc, 3 cgroups, $(cat "$SNAP"/meminfo "$SNAP"/slabinfo "$SNAP"/vmallocinfo "$SNAP"/zoneinfo "$SNAP"/buddyinfo "$SNAP"/modules "$SNAP"/cgroup/memory.stat "$SNAP"/cgroup/?/memory.* | wc -c) bytes; 2 not read (see out/snapshot)" ]
+	[ "$stderr" = "trace_analyze: snapshot 'out': 7 files of /proc, 3 cgroups, $(( $(cat "$SNAP"/meminfo "$SNAP"/slabinfo "$SNAP"/vmallocinfo "$SNAP"/zoneinfo "$SNAP"/buddyinfo "$SNAP"/modules "$SNAP"/cgroup/memory.stat "$SNAP"/cgroup/?/memory.* | wc -c) + 24 )) bytes; 2 not read (see out/snapshot)" ]
+	# each process's pid, name and cgroup line, for --cgroup-map
+	[ "$(cat out/pids)" = "$(printf '1\tinit\t0::/\n98\tsh\t0::/a')" ]
 	for f in meminfo slabinfo vmallocinfo zoneinfo buddyinfo modules cgroup/memory.stat cgroup/a/memory.stat cgroup/a/memory.current cgroup/b/memory.current; do
 		cmp "$SNAP/$f" "out/$f"
 	done

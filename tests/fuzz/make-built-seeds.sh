@@ -14,6 +14,7 @@
 #   OUTDIR/tepkmem/*         runs of raw records (make-tepkmem-seeds.py)
 #   OUTDIR/ksnapshot/*       the fixture kernel snapshot's files, and each cut
 #                            in the middle of a line
+#   OUTDIR/taskcgroups/*     the cgroups fixture's pid map and fork log
 #   OUTDIR/text              (none: the committed ones are the text seeds)
 # A text seed is three bytes that choose the run (fuzz_text.c), then the log.
 set -eu
@@ -21,7 +22,7 @@ ta=$1
 out=$2
 rm -rf "$out"
 mkdir -p "$out/db" "$out/compressed" "$out/tracedat" "$out/perfdata" "$out/datlayout" \
-	"$out/tepkmem" "$out/text" "$out/ksnapshot"
+	"$out/tepkmem" "$out/text" "$out/ksnapshot" "$out/taskcgroups"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
@@ -61,4 +62,6 @@ for f in tests/fixtures/ksnapshot-6.12-B/*; do
 	head -c $(( $(wc -c < "$f") / 2 )) "$f" > "$out/ksnapshot/$(basename "$f").cut"
 done
 cp tests/fixtures/ksnapshot-6.12-B/cgroup/memory.stat "$out/ksnapshot/memory.stat"
+cp tests/fixtures/cgroups-6.12/pids "$out/taskcgroups/pids"
+head -n 200 tests/fixtures/cgroups-6.12/forks.log > "$out/taskcgroups/forks.log"
 echo "make-built-seeds.sh: $n DB seeds, $(ls "$out/compressed" | wc -l) compressed seeds in $out"

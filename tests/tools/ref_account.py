@@ -7,6 +7,7 @@ prints the account file trace_analyze should write, byte for byte.
 
     ref_account.py LOG [--malloc|--cache] [-o KEY] [--group-by function]
                        [--system-map FILE] [--totals]
+                       [--cgroup-map FILE [--forks FILE]...]   (rows per task's cgroup)
     ref_account.py --batch < JOBS   (lines "OUTFILE<TAB>LOG [OPTIONS]")
 
 With --totals, the matching counts as JSON instead: allocs, lost_frees,
@@ -25,6 +26,7 @@ at or below (global symbols preferred among aliases), else kept as is.
 
 import argparse
 import bisect
+import lzma
 import re
 import sys
 
@@ -35,6 +37,45 @@ FREES = {"kfree": "malloc", "kmem_cache_free": "cache"}
 # timestamp, then the event name (perf prefixes 'kmem:'), then the fields
 EVENT = re.compile(r"\s(\d+(?:\.\d+)?):\s+(?:kmem:)?(\w+):(?=\s|$)(.*)$")
 CPU = re.compile(r"\[(\d+)\]")
+TASK = re.compile(r"-(\d+)\s+(?:\(\s*\S+\)\s+)?\[\d+\]")
+# --cgroup-map: a row per task's cgroup instead of per call site (cgroup_of)
+CGROUP_OF = None
+CGROUP_KEY = None
+
+
+def task_cgroups(map_path, fork_paths):
+    """The cgroup of a task (pid) at a time (microseconds): the map's line when
+    no fork of that pid comes later, else its parent's at its last fork before,
+    up to 64 generations; None when neither says."""
+    where = {}
+    for line in open(map_path):
+        pid, _, cg = line.rstrip("\n").split("\t")
+        parts = cg.split(":", 2)
+        if parts[1] == "" or "memory" in parts[1].split(","):
+            where[int(pid)] = parts[2]
+    forks = {}
+    fork = re.compile(r"\s(\d+\.\d+):\s+(?:sched:)?sched_process_fork: .* pid=(\d+) child_comm=.* child_pid=(\d+)")
+    for path in fork_paths:
+        opener = lzma.open if path.endswith(".xz") else open
+        for line in opener(path, "rt", errors="replace"):
+            m = fork.search(line)
+            if m:
+                forks.setdefault(int(m.group(3)), []).append(
+                    (int(round(float(m.group(1)) * 1e6)), int(m.group(2))))
+    for f in forks.values():
+        f.sort()
+
+    def cgroup_of(pid, us):
+        for _ in range(64):
+            born = [f for f in forks.get(pid, []) if f[0] <= us]
+            later = any(f[0] > us for f in forks.get(pid, []))
+            if not later and pid in where:
+                return where[pid]
+            if not born:
+                return None
+            us, pid = born[-1]
+        return None
+    return cgroup_of
 FIELD = re.compile(r"(\w+)=(\S*)")
 
 
@@ -87,7 +128,8 @@ def caller_name(site, symmap, by_function):
 def events(path, family):
     """The log's slab events in the printed order: (timestamp text, cpu or None,
     'alloc' or 'free', ptr, site, req, alloc)."""
-    with open(path, "rb") as f:
+    opener = lzma.open if path.endswith(".xz") else open
+    with opener(path, "rb") as f:
         for raw in f:
             if not raw.endswith(b"\n"):
                 break  # a truncated last line is not used
@@ -108,6 +150,10 @@ def events(path, family):
                 ptr = pointer(fields["ptr"])
                 if event in ALLOCS:
                     site = fields["call_site"] + (mod.group(1) if mod else "")
+                    if CGROUP_OF:
+                        t = TASK.search(line[:m.start()])
+                        site = (CGROUP_OF(int(t.group(1)), int(round(float(m.group(1)) * 1e6)))
+                                or "(unknown cgroup)") if t else "(no task)"
                     yield (m.group(1), int(c.group(1)) if c else None, "alloc", ptr, site,
                            int(fields["bytes_req"]), int(fields["bytes_alloc"]), ALLOCS[event])
                 else:
@@ -196,7 +242,8 @@ def replay(path, family, symmap, by_function, totals=None):
 
     rows = {}
     for site, s in sites.items():
-        r = rows.setdefault(caller_name(site, symmap, by_function), [0, 0, 0, 0, 0])
+        r = rows.setdefault(site if CGROUP_OF else caller_name(site, symmap, by_function),
+                            [0, 0, 0, 0, 0])
         for i in range(5):
             r[i] += s[i]
     return rows
@@ -211,6 +258,8 @@ def parser():
     ap.add_argument("--group-by", default="callsite")
     ap.add_argument("--system-map")
     ap.add_argument("--totals", action="store_true")
+    ap.add_argument("--cgroup-map")
+    ap.add_argument("--forks", action="append", default=[])
     return ap
 
 
@@ -223,13 +272,16 @@ def events_once(path, family):
     log in this process: the parse is most of a replay's time."""
     if not BATCH:
         return events(path, family)
-    if path not in _EVENTS:
+    if (path, CGROUP_KEY) not in _EVENTS:
         _EVENTS.clear()
-        _EVENTS[path] = list(events(path, None))
-    return _EVENTS[path]
+        _EVENTS[(path, CGROUP_KEY)] = list(events(path, None))
+    return _EVENTS[(path, CGROUP_KEY)]
 
 
 def account(a, out):
+    global CGROUP_OF, CGROUP_KEY
+    CGROUP_OF = task_cgroups(a.cgroup_map, a.forks) if a.cgroup_map else None
+    CGROUP_KEY = (a.cgroup_map, tuple(a.forks))     # the events' rows depend on it
     family = "malloc" if a.malloc else "cache" if a.cache else None
     symmap = load_system_map(a.system_map) if a.system_map else None
     totals = {}
@@ -256,7 +308,8 @@ def account(a, out):
     out.write("number of allocs:        {:>10}\n".format(sum(r[3] for r in rows.values())))
     out.write("number of frees:         {:>10}\n".format(sum(r[4] for r in rows.values())))
     # what a row is: trace_analyze.py's "caller", or the grouping's own word
-    one, many = ("function", "functions") if a.group_by == "function" else ("caller", "callers")
+    one, many = ("function", "functions") if a.group_by == "function" else \
+        ("cgroup", "cgroups") if CGROUP_OF else ("caller", "callers")
     out.write("{:<25}{:>10}\n".format("number of %s:" % many, len(rows)))
     out.write("\n")
     head = "   total    waste      net alloc/free  %s" % one

@@ -16,7 +16,7 @@ static int start_event_keys(struct analysis *a, struct ta_error *err)
 	static const enum event_key key_of[] = {
 		[GROUP_CACHE] = KEY_CACHE, [GROUP_SIZE_CLASS] = KEY_SIZE_CLASS,
 		[GROUP_COMM] = KEY_COMM, [GROUP_PID] = KEY_PID, [GROUP_GFP] = KEY_GFP,
-		[GROUP_MODULE] = KEY_MODULE,
+		[GROUP_MODULE] = KEY_MODULE, [GROUP_CGROUP] = KEY_CGROUP,
 	};
 
 	(void)err;
@@ -28,9 +28,13 @@ static int start_event_keys(struct analysis *a, struct ta_error *err)
 
 static void count_event_key(struct analysis *a, const struct kmem_event *ev)
 {
+	struct event_key_context ctx = {
+		&a->syms, &a->tasks, a->req->filters.ncgroup ? NULL : a->cgroup_via,
+	};
+
 	if (!kmem_is_slab(ev->kind))
 		return;
-	count_by_event_key(&a->by_cache, &a->cache_keys, &a->strings, ev, a->cache_key, &a->syms);
+	count_by_event_key(&a->by_cache, &a->cache_keys, &a->strings, ev, a->cache_key, &ctx);
 	if (a->cache_key == KEY_CACHE && ev->cache == STR_NONE &&
 	    kmem_is_cache_family(ev->kind) && kmem_is_slab_alloc(ev->kind))
 		a->unnamed_cache_allocs++;
