@@ -49,10 +49,13 @@ struct ksnap_vmalloc {
 	char kind[16];			/* vmalloc, vmap, ioremap, user, vpages, unpurged... */
 };
 
+/* The keys of memory.stat a snapshot keeps: the kernel memory a cgroup is charged. */
+extern const char *const ksnap_cgroup_keys[];	/* NULL-terminated */
+
 /* A cgroup v2 group's memory files. */
 struct ksnap_cgroup {
 	char *path;			/* "/" for the root, "/a/b" below it */
-	struct ksnap_fields stat;	/* memory.stat */
+	struct ksnap_fields stat;	/* memory.stat's ksnap_cgroup_keys */
 	uint64_t current;		/* memory.current, bytes */
 	bool has_stat, has_current;
 };

@@ -48,11 +48,8 @@ static const struct out_column vmalloc_columns[] = {
 };
 
 /* memory.stat's kernel keys, as the table shows them */
-static const char *const cgroup_keys[] = {
-	"kernel", "slab", "slab_reclaimable", "slab_unreclaimable", "sock", "vmalloc",
-	"percpu", "kernel_stack", "pagetables",
-};
-#define NCGROUP_KEYS (sizeof(cgroup_keys) / sizeof(cgroup_keys[0]))
+#define cgroup_keys ksnap_cgroup_keys
+#define NCGROUP_KEYS 9
 
 static double share(int64_t part, uint64_t whole)
 {
@@ -191,9 +188,24 @@ static void vmalloc_table(struct out_doc *d, const struct kernel_snapshot *s, ui
 	free(rows);
 }
 
+/* With --top: the groups charged the most kernel memory (memory.stat's kernel) first. */
+static int more_kernel_first(const void *pa, const void *pb)
+{
+	const struct ksnap_cgroup *a = *(const struct ksnap_cgroup *const *)pa;
+	const struct ksnap_cgroup *b = *(const struct ksnap_cgroup *const *)pb;
+	uint64_t ka, kb;
+
+	ksnap_field(&a->stat, "kernel", &ka);
+	ksnap_field(&b->stat, "kernel", &kb);
+	if (ka != kb)
+		return ka > kb ? -1 : 1;
+	return strcmp(a->path, b->path);
+}
+
 static void cgroup_table(struct out_doc *d, const struct kernel_snapshot *s, size_t top)
 {
 	struct out_column *cols = xcalloc(NCGROUP_KEYS + 2, sizeof(*cols));
+	const struct ksnap_cgroup **order = xcalloc(s->ncgroups, sizeof(*order));
 	struct out_block *t;
 	uint32_t i;
 	size_t k;
@@ -204,10 +216,15 @@ static void cgroup_table(struct out_doc *d, const struct kernel_snapshot *s, siz
 	for (k = 0; k < NCGROUP_KEYS; k++)
 		cols[k + 2] = (struct out_column){ cgroup_keys[k], NULL, OUT_U64, false };
 	out_doc_keep(d, cols);
-	t = out_table(d, "cgroups", "kernel memory charged to each cgroup (memory.stat, bytes)",
-		      cols, NCGROUP_KEYS + 2);
+	for (i = 0; i < s->ncgroups; i++)
+		order[i] = &s->cgroups[i];
+	if (top)	/* the whole tree by path; a cut of it by kernel memory */
+		qsort(order, s->ncgroups, sizeof(*order), more_kernel_first);
+	t = out_table(d, "cgroups", top ? "kernel memory charged to each cgroup (memory.stat, "
+		      "bytes), the most kernel first" : "kernel memory charged to each cgroup "
+		      "(memory.stat, bytes), by path", cols, NCGROUP_KEYS + 2);
 	for (i = 0; i < s->ncgroups && (!top || i < top); i++) {
-		const struct ksnap_cgroup *g = &s->cgroups[i];
+		const struct ksnap_cgroup *g = order[i];
 
 		out_row_str(d, t, g->path);
 		if (g->has_current)
@@ -220,6 +237,7 @@ static void cgroup_table(struct out_doc *d, const struct kernel_snapshot *s, siz
 			else
 				out_row_none(d, t);
 	}
+	free(order);
 }
 
 /*

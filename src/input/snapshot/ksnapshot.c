@@ -76,7 +76,7 @@ static bool add_field(struct ksnap_fields *f, const char *name, size_t len, uint
 	if (f->n == FIELDS_MAX || value > BYTES_MAX)
 		return false;
 	if (f->n == f->cap) {
-		f->cap = f->cap ? f->cap * 2 : 64;
+		f->cap = f->cap ? f->cap * 2 : 8;
 		f->f = xrealloc(f->f, f->cap * sizeof(*f->f));
 	}
 	snprintf(f->f[f->n].name, sizeof(f->f[f->n].name), "%.*s", (int)len, name);
@@ -394,9 +394,25 @@ static int parse_vmallocinfo(struct kernel_snapshot *s, struct lines *l, struct 
 	return 0;
 }
 
-/* "key value" lines (memory.stat, vmstat), what: the file's kind */
+const char *const ksnap_cgroup_keys[] = {
+	"kernel", "slab", "slab_reclaimable", "slab_unreclaimable", "sock", "vmalloc",
+	"percpu", "kernel_stack", "pagetables", NULL,
+};
+
+static bool is_listed(const char *const *names, const char *name, size_t len)
+{
+	for (; *names; names++)
+		if (strlen(*names) == len && memcmp(*names, name, len) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * "key value" lines (memory.stat, vmstat), what: the file's kind; each line
+ * checked, the keys of keep kept (NULL: every key).
+ */
 static int parse_key_values(struct ksnap_fields *f, struct lines *l, const char *what,
-			    struct ta_error *err)
+			    const char *const *keep, struct ta_error *err)
 {
 	char bad[96], *line, *sp;
 	uint64_t v;
@@ -409,6 +425,8 @@ static int parse_key_values(struct ksnap_fields *f, struct lines *l, const char 
 			snprintf(bad, sizeof(bad), "a %s line (key value)", what);
 			return bad_line(l, bad, err);
 		}
+		if (keep && !is_listed(keep, line, (size_t)(sp - line)))
+			continue;
 		if (!add_field(f, line, (size_t)(sp - line), v)) {
 			snprintf(bad, sizeof(bad), "a %s line of a machine (more than 4096 lines, or "
 				 "a value past 8 PiB)", what);
@@ -418,14 +436,21 @@ static int parse_key_values(struct ksnap_fields *f, struct lines *l, const char 
 	return rc;
 }
 
+/* a cgroup's kernel keys alone: 100,000 groups stay some 70 MB, not 400 */
 static int parse_memory_stat(struct ksnap_fields *f, struct lines *l, struct ta_error *err)
 {
-	return parse_key_values(f, l, "memory.stat", err);
+	int rc = parse_key_values(f, l, "memory.stat", ksnap_cgroup_keys, err);
+
+	if (rc == 0 && f->n && f->n < f->cap) {	/* no room for keys that will not come */
+		f->f = xrealloc(f->f, f->n * sizeof(*f->f));
+		f->cap = f->n;
+	}
+	return rc;
 }
 
 static int parse_vmstat(struct kernel_snapshot *s, struct lines *l, struct ta_error *err)
 {
-	if (parse_key_values(&s->vmstat, l, "/proc/vmstat", err) < 0)
+	if (parse_key_values(&s->vmstat, l, "/proc/vmstat", NULL, err) < 0)
 		return -1;
 	s->has_vmstat = true;
 	return 0;
