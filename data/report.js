@@ -569,6 +569,110 @@
 			}).join(', ') + (sus.length > 3 ? ', ...' : '') + '.'));
 	}
 
+	/* ---- a kernel snapshot's ledger: MemTotal as one bar, then every table ---- */
+
+	var partColours = { free: '#b9d7a8', user: '#8fb3d9', kernel: '#e0a458', unexplained: '#c96b6b' };
+
+	/* The ledger's lines (the last snapshot's of a series), MemTotal's first. */
+	function ledgerLines(doc) {
+		if (doc.ledger)
+			return doc.ledger;
+		var n = 0, k;
+		if (!doc.ledger_series || !doc.ledger_series.length)
+			return [];
+		for (k in doc.ledger_series[0])
+			if (/^bytes_\d+$/.test(k))
+				n++;
+		return doc.ledger_series.map(function (r) {
+			return { line: r.line, part: r.part, bytes: r['bytes_' + n], source: r.source };
+		});
+	}
+
+	/* MemTotal split: a bar whose pieces are the lines, coloured by part, labelled. */
+	function ledgerBar(lines) {
+		var total = 0, width = 900, x = 0;
+		lines.forEach(function (l) { if (l.part === 'total') total = l.bytes; });
+		if (!total)
+			return null;
+		var s = svg('svg', { width: width, height: 58, viewBox: '0 0 ' + width + ' 58', id: 'ledger-bar',
+				    role: 'img' });
+		lines.forEach(function (l) {
+			if (l.part === 'total' || l.bytes <= 0)
+				return;
+			var w = width * l.bytes / total;
+			var r = svg('rect', { x: x, y: 0, width: Math.max(w, 0.5), height: 30,
+					      fill: partColours[l.part] || '#999', stroke: '#fff' });
+			r.append(svg('title'));
+			r.firstChild.textContent = l.line + ': ' + bytes(l.bytes) + ' (' + l.source + ')';
+			s.append(r);
+			if (w > 70) {
+				var t = svg('text', { x: x + 4, y: 19, 'font-size': 11 });
+				t.textContent = l.line;
+				s.append(t);
+			}
+			x += w;
+		});
+		var lx = 0;
+		['free', 'user', 'kernel', 'unexplained'].forEach(function (p) {
+			s.append(svg('rect', { x: lx, y: 40, width: 12, height: 12, fill: partColours[p] }));
+			var t = svg('text', { x: lx + 16, y: 50, 'font-size': 11 });
+			t.textContent = p;
+			s.append(t);
+			lx += 110;
+		});
+		return s;
+	}
+
+	function renderLedger() {
+		var doc = data('ledger'), section = document.getElementById('ledger');
+		if (!doc || !section)
+			return false;
+		section.hidden = false;
+		var into = section.querySelector('.body'), lines = ledgerLines(doc), total = 0;
+		lines.forEach(function (l) { if (l.part === 'total') total = l.bytes; });
+		var unexplained = lines.filter(function (l) { return l.part === 'unexplained'; })[0];
+		var kernel = lines.filter(function (l) { return l.part === 'kernel'; })
+			.reduce(function (a, l) { return a + l.bytes; }, 0);
+		if (total)
+			into.append(h('p', { class: 'headline', id: 'ledger-headline' },
+				      h('strong', null, bytes(kernel)), ' in the kernel\'s counted lines, ',
+				      unexplained ? h('strong', null, bytes(unexplained.bytes)) : '',
+				      unexplained ? ' unexplained (no meminfo counter holds it), ' : '',
+				      'of ', bytes(total), ' (MemTotal)', doc.ledger_series ? ', at the last snapshot.' : '.'));
+		var bar = ledgerBar(lines);
+		if (bar)
+			into.append(bar);
+		var blocks = h('div', { class: 'blocks' });
+		Object.keys(doc).forEach(function (key) {
+			var val = doc[key];
+			if (key === 'schema_version' || key === 'report')
+				return;
+			if (key === 'ledger_series' && doc.snapshots)	/* bytes_N headed by its snapshot */
+				val = val.map(function (r) {
+					var o = {};
+					Object.keys(r).forEach(function (k) {
+						var m = /^bytes_(\d+)$/.exec(k), s = m && doc.snapshots[m[1] - 1];
+						o[s ? s.column : k] = r[k];
+					});
+					return o;
+				});
+			var box = h('div', { class: 'block', id: 'ledger-' + key }, h('h3', null, key.replace(/_/g, ' ')));
+			if (Array.isArray(val))
+				box.append(val.length ? tableOf(val.slice(0, 50)) : h('p', { class: 'note' }, 'none'));
+			else if (val && typeof val === 'object')
+				box.append(listOf(val));
+			blocks.append(box);
+		});
+		into.append(blocks);
+		/* a snapshot has no log: the log's sections go */
+		['answer', 'table', 'summary', 'timeline'].forEach(function (id) {
+			var s = document.getElementById(id);
+			if (s && !data('account'))
+				s.hidden = true;
+		});
+		return true;
+	}
+
 	/* ---- the page ---- */
 
 	function renderNav() {
@@ -579,6 +683,7 @@
 		});
 	}
 
+	renderLedger();
 	renderSummary();
 	renderAnswer();
 	renderTable();

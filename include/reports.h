@@ -80,6 +80,8 @@ struct report_decl {
 	int (*snapshot_write)(const struct report_run *run, const char *path, struct ta_error *err);
 	/* of a kernel snapshot (ksnapshot.h): its writer; the only one such an input gives */
 	void (*ksnapshot_tables)(struct out_dest *o, const struct report_run *run);
+	/* or its own writer of them (the page) */
+	int (*ksnapshot_write)(const struct report_run *run, const char *path, struct ta_error *err);
 	/* does writing it to path draw with cairo? NULL: never */
 	bool (*draws)(const char *path);
 };
@@ -91,6 +93,8 @@ bool report_of_snapshots(enum report_id id);
 
 /* Is report id made of a kernel snapshot (and of nothing else)? */
 bool report_of_kernel_snapshots(enum report_id id);
+/* Is it a kernel snapshot's alone (--ledger), refused for anything else? */
+bool report_needs_kernel_snapshot(enum report_id id);
 
 /* Does any report opts asks for draw with cairo (chartfile.h)? */
 bool reports_draw(const struct options *opts);

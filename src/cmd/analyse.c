@@ -539,7 +539,7 @@ static int check_kernel_snapshot_combinations(const struct po_command *cmd, stru
 	for (i = 0; i < REPORT_COUNT; i++)
 		if (opts->report_path[i] && !report_of_kernel_snapshots((enum report_id)i))
 			return po_usage_error(cmd, "'%s' is a kernel snapshot: %s needs a kmem log's "
-					      "events or allocinfo (a kernel snapshot gives --ledger)",
+					      "events or allocinfo (a kernel snapshot gives --ledger and --html)",
 					      opts->req.log_path,
 					      report_option_name((enum report_id)i, name,
 								 sizeof(name)));
@@ -643,7 +643,7 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 	if (opts->req.log_path && input_kind_of_path(opts->req.log_path) == INPUT_KSNAPSHOT)
 		return check_kernel_snapshot_combinations(cmd, opts);
 	for (i = 0; i < REPORT_COUNT; i++)	/* a log; a pipe or a missing file: the run says */
-		if (opts->report_path[i] && report_of_kernel_snapshots((enum report_id)i) &&
+		if (opts->report_path[i] && report_needs_kernel_snapshot((enum report_id)i) &&
 		    (opts->req.db_path || (opts->req.log_path &&
 					   is_file_or_folder(opts->req.log_path))))
 			return po_usage_error(cmd, "%s", report_table[i].without_log);

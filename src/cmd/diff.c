@@ -285,8 +285,9 @@ static int parse_diff_options(int argc, char **argv, struct diff_options *d)
 	for (i = 0; status < 0 && !d->statics && i < 2; i++)
 		if (input_kind_of_path(d->paths[i]) == INPUT_KSNAPSHOT)
 			status = diff_usage("'%s' is a kernel snapshot: diff compares kmem logs, DBs "
-					    "and allocinfo snapshots (a kernel snapshot gives "
-					    "--ledger)", d->paths[i]);
+					    "and allocinfo snapshots (two kernel snapshots: "
+					    "trace_analyze -f OLD NEW --ledger - gives each line's change)",
+					    d->paths[i]);
 	if (status < 0 && !d->statics)
 		d->snapshots = input_kind_of_path(d->paths[0]) == INPUT_ALLOCINFO ||
 			       input_kind_of_path(d->paths[1]) == INPUT_ALLOCINFO;

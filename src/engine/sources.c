@@ -651,6 +651,14 @@ static int read_kernel_snapshot(struct analysis *r, bool opened, struct ta_error
 		rc = read_kernel_snapshot_path(r, r->req->more_logs[i], err);
 	r->facts.source = r->facts.log_name = strcmp(path, "-") ? shown_name(r, path)
 								   : "standard input";
+	if (rc == 0 && r->nksnaps > 1) {	/* titles: "A ... C (3 snapshots)" */
+		const char *first = run_base_name(r->ksnaps[0].source);
+		const char *last = run_base_name(r->ksnaps[r->nksnaps - 1].source);
+		size_t cap = strlen(first) + strlen(last) + 40;
+
+		r->series_name = xmalloc(cap);
+		snprintf(r->series_name, cap, "%s ... %s (%u snapshots)", first, last, r->nksnaps);
+	}
 	return rc;
 }
 

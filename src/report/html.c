@@ -6,6 +6,7 @@
  *
  * Not here: any report's content, the page's behaviour (data/report.js).
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "html.h"
@@ -44,6 +45,16 @@ static void write_inline_svg(FILE *f, const char *svg, size_t len)
 	fwrite(start, 1, len - (size_t)(start - svg), f);
 }
 
+static bool has_piece(const struct html_piece *pieces, size_t n, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (pieces[i].text && strcmp(pieces[i].id, id) == 0)
+			return true;
+	return false;
+}
+
 void html_write_page(FILE *f, const char *title, const struct html_piece *pieces, size_t n,
 		     const char *timeline_svg, size_t svg_len)
 {
@@ -58,8 +69,11 @@ void html_write_page(FILE *f, const char *title, const struct html_piece *pieces
 	fputs("</style>\n</head>\n<body>\n<header><h1>trace_analyze: <span id=\"log-name\">", f);
 	out_xml_text(f, title);
 	fputs("</span></h1>\n<nav id=\"nav\"></nav></header>\n"
-	      "<main>\n"
-	      "<section id=\"answer\"><h2>At a glance</h2><div class=\"body\"></div></section>\n"
+	      "<main>\n", f);
+	if (has_piece(pieces, n, "ledger"))	/* a kernel snapshot's page: its ledger first */
+		fputs("<section id=\"ledger\" hidden><h2>Where the memory went</h2>"
+		      "<div class=\"body\"></div></section>\n", f);
+	fputs("<section id=\"answer\"><h2>At a glance</h2><div class=\"body\"></div></section>\n"
 	      "<section id=\"table\"><h2>Account</h2><div class=\"body\"></div></section>\n", f);
 	if (timeline_svg) {
 		fputs("<section id=\"timeline\"><h2>Timeline</h2><div class=\"body\">\n", f);

@@ -88,7 +88,7 @@ static int write_log_reports(const struct report_run *run, struct ta_error *err)
 	size_t i;
 
 	for (i = 0; i < REPORT_COUNT; i++)
-		if (opts->report_path[i] && report_of_kernel_snapshots((enum report_id)i))
+		if (opts->report_path[i] && report_needs_kernel_snapshot((enum report_id)i))
 			return error_set(err, "%s", report_table[i].without_log);
 	for (i = 0; i < REPORT_COUNT; i++)
 		if (opts->report_path[i] &&
@@ -149,7 +149,7 @@ static int write_snapshot_reports(const struct report_run *run, struct ta_error 
 
 	snapshot_report_list(list, sizeof(list));
 	for (i = 0; i < REPORT_COUNT; i++)
-		if (opts->report_path[i] && report_of_kernel_snapshots((enum report_id)i))
+		if (opts->report_path[i] && report_needs_kernel_snapshot((enum report_id)i))
 			return error_set(err, "%s", report_table[i].without_log);
 	for (i = 0; i < REPORT_COUNT; i++)
 		if (opts->report_path[i] && !report_of_snapshots((enum report_id)i))
@@ -225,7 +225,7 @@ static int write_kernel_snapshot_reports(const struct report_run *run, struct ta
 	for (i = 0; i < REPORT_COUNT; i++)
 		if (opts->report_path[i] && !report_of_kernel_snapshots((enum report_id)i))
 			return error_set(err, "'%s' is a kernel snapshot: %s needs a kmem log's "
-					 "events or allocinfo (a kernel snapshot gives --ledger)",
+					 "events or allocinfo (a kernel snapshot gives --ledger and --html)",
 					 run->a->facts.source,
 					 report_option_name((enum report_id)i, name, sizeof(name)));
 	for (i = 0; i < REPORT_COUNT; i++)
@@ -236,7 +236,7 @@ static int write_kernel_snapshot_reports(const struct report_run *run, struct ta
 		for (i = 0; i < run->a->nksnaps; i++)
 			say_what_a_snapshot_holds(&run->a->ksnaps[i]);
 		if (!options_ask_for_an_output(opts))
-			fprintf(stderr, "trace_analyze: this snapshot gives: --ledger ('-' writes to "
+			fprintf(stderr, "trace_analyze: this snapshot gives: --ledger, --html ('-' writes to "
 				"standard output; trace_analyze --help)\n");
 	}
 	return 0;

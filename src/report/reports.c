@@ -614,13 +614,13 @@ static int timeline_svg(const struct report_run *run, struct memory_text *m, str
 }
 
 enum { PIECE_SUMMARY, PIECE_ACCOUNT, PIECE_STATS, PIECE_CALLERS, PIECE_TREE, PIECE_FOLDED,
-       PIECE_TIMELINE, PIECE_COUNT };
+       PIECE_TIMELINE, PIECE_LEDGER, PIECE_COUNT };
 
 static int write_html_report(const struct report_run *run, const char *path, struct ta_error *err)
 {
 	const struct analysis *r = run->a;
 	static const char *const ids[PIECE_COUNT] = { "summary", "account", "stats", "callers",
-						       "tree", "folded", "timeline" };
+						       "tree", "folded", "timeline", "ledger" };
 	struct options json_opts = *run->o;
 	struct report_run as_json = { r, &json_opts };	/* its reports in JSON, every row */
 	struct memory_text text[PIECE_COUNT], svg = { NULL, 0 };
@@ -631,7 +631,9 @@ static int write_html_report(const struct report_run *run, const char *path, str
 	memset(text, 0, sizeof(text));
 	json_opts.format = FORMAT_JSON;
 	json_opts.top = 0;
-	if (r->have_snapshots) {	/* allocinfo: its summary and account, the tree of its paths */
+	if (r->have_ksnap) {	/* a kernel snapshot: its ledger, nothing of a log's */
+		write_to_memory(&text[PIECE_LEDGER], &as_json, write_ledger_report);
+	} else if (r->have_snapshots) {	/* allocinfo: its summary and account, the tree of its paths */
 		write_to_memory(&text[PIECE_SUMMARY], &as_json, write_snapshot_summary_file);
 		write_to_memory(&text[PIECE_ACCOUNT], &as_json, write_snapshot_account_rows);
 		write_to_memory(&text[PIECE_TREE], &as_json, write_tree_json);
@@ -640,15 +642,18 @@ static int write_html_report(const struct report_run *run, const char *path, str
 		write_to_memory(&text[PIECE_ACCOUNT], &as_json, write_account_rows);
 		write_to_memory(&text[PIECE_STATS], &as_json, write_stats_rows);
 	}
-	if (r->have_dirs && !r->have_snapshots) {
+	if (r->have_dirs && !r->have_snapshots && !r->have_ksnap) {
 		write_to_memory(&text[PIECE_CALLERS], &as_json, write_callers_rows);
 		write_to_memory(&text[PIECE_TREE], &as_json, write_tree_json);
 	}
-	if (analysis_runs(r, PASS_ORIGINS) && r->read.stats.stacks.events_with && !r->have_snapshots)
+	if (analysis_runs(r, PASS_ORIGINS) && r->read.stats.stacks.events_with && !r->have_snapshots &&
+	    !r->have_ksnap)
 		write_to_memory(&text[PIECE_FOLDED], &as_json, write_folded_json);
-	write_to_memory(&text[PIECE_TIMELINE], run, write_timeline_json);
-	if (timeline_svg(run, &svg, err) < 0)
-		goto out;
+	if (!r->have_ksnap) {
+		write_to_memory(&text[PIECE_TIMELINE], run, write_timeline_json);
+		if (timeline_svg(run, &svg, err) < 0)
+			goto out;
+	}
 	for (i = 0; i < PIECE_COUNT; i++) {
 		pieces[i].id = ids[i];
 		pieces[i].text = text[i].text;
@@ -1011,12 +1016,13 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.help = "one self-contained page: the answer first (live bytes, the rows that "
 			"hold most, findings, leak suspects), a sortable table of every row, the "
 			"timeline, the summary, with -k a zoomable sunburst, with stacks a "
-			"zoomable flame graph",
+			"zoomable flame graph; of a kernel snapshot, its ledger",
 		.shape = SHAPE_OWN,
 		.needs = NEED_OBJECTS | NEED_FINDINGS | NEED_STACKS | NEED_TIMELINE | NEED_PEAK |
 			 NEED_PAGES,
 		.requires = REQUIRES_LOG, .top = true, .without_log = NEEDS_A_LOG_FOR_TIME,
 		.hint = "--html", .write = write_html_report, .snapshot_write = write_html_report,
+		.ksnapshot_write = write_html_report,
 		.draws = always_draws,
 	},
 };
@@ -1027,7 +1033,8 @@ int report_write(const struct report_run *run, enum report_id id, const char *pa
 	const struct report_decl *d = &report_table[id];
 
 	if (run->a->have_ksnap)
-		return write_report(run, path, d->ksnapshot_tables, err);
+		return d->ksnapshot_tables ? write_report(run, path, d->ksnapshot_tables, err)
+					   : d->ksnapshot_write(run, path, err);
 	if (run->a->have_snapshots)
 		return d->snapshot_tables ? write_report(run, path, d->snapshot_tables, err)
 					  : d->snapshot_write(run, path, err);
@@ -1036,7 +1043,12 @@ int report_write(const struct report_run *run, enum report_id id, const char *pa
 
 bool report_of_kernel_snapshots(enum report_id id)
 {
-	return report_table[id].ksnapshot_tables != NULL;
+	return report_table[id].ksnapshot_tables || report_table[id].ksnapshot_write;
+}
+
+bool report_needs_kernel_snapshot(enum report_id id)
+{
+	return report_table[id].requires & REQUIRES_KSNAPSHOT;
 }
 
 bool report_of_snapshots(enum report_id id)

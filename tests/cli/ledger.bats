@@ -51,7 +51,7 @@ setup() {
 @test "a kernel snapshot gives --ledger only; --ledger needs one; broken files are named by line" {
 	run "$TA" -f "$SNAP" -c -
 	[ "$status" -eq 2 ]
-	[ "${lines[0]}" = "trace_analyze: error: '$SNAP' is a kernel snapshot: -c needs a kmem log's events or allocinfo (a kernel snapshot gives --ledger)" ]
+	[ "${lines[0]}" = "trace_analyze: error: '$SNAP' is a kernel snapshot: -c needs a kmem log's events or allocinfo (a kernel snapshot gives --ledger and --html)" ]
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" --ledger -
 	[ "$status" -eq 2 ]
 	[ "${lines[0]}" = "trace_analyze: error: --ledger needs a kernel snapshot: -f DIR (a folder with meminfo, as 'trace_analyze snapshot' writes it), a series of them, or one of its files (-f /proc/meminfo)" ]
@@ -100,7 +100,7 @@ setup() {
 	[ ! -e x.db ]
 	run "$TA" diff "$SNAP" "$SNAP"
 	[ "$status" -eq 2 ]
-	[ "${lines[0]}" = "trace_analyze: error: '$SNAP' is a kernel snapshot: diff compares kmem logs, DBs and allocinfo snapshots (a kernel snapshot gives --ledger)" ]
+	[ "${lines[0]}" = "trace_analyze: error: '$SNAP' is a kernel snapshot: diff compares kmem logs, DBs and allocinfo snapshots (two kernel snapshots: trace_analyze -f OLD NEW --ledger - gives each line's change)" ]
 	run "$TA" -f nonexistent --ledger -
 	[ "$status" -eq 1 ]
 	[ "$output" = "trace_analyze: error: cannot open 'nonexistent': No such file or directory" ]
@@ -258,4 +258,28 @@ PY
 	rss=$(python3 -c 'import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' \
 		"$TA" -q -f many --ledger /dev/null)
 	[ "$rss" -lt 32768 ]
+}
+
+@test "--html of a kernel snapshot, or of a series: the ledger first, MemTotal as one bar, no script error" {
+	command -v chromium > /dev/null || skip "no chromium (scripts/deps.sh installs it)"
+	"$TA" -q -f "$FIX/ksnapshot-6.12-A" "$SNAP" "$FIX/ksnapshot-6.12-C" --html series.html --ledger s.json --format json
+	"$TA" -q -f "$SNAP" --html one.html
+	for page in series one; do
+		chromium --headless --no-sandbox --disable-gpu --user-data-dir="$BATS_TEST_TMPDIR/chrome" \
+			--enable-logging=stderr --v=0 --virtual-time-budget=5000 \
+			--dump-dom "file://$BATS_TEST_TMPDIR/$page.html" > $page.dom 2> console.txt
+		grep -q 'data-ready="1"' $page.dom
+		! grep -q 'data-errors=' $page.dom || { grep -o 'data-errors="[^"]*"' $page.dom; false; }
+		# the ledger's section shown, the log's hidden; the bar's pieces are the lines
+		grep -q '<section id="ledger"><h2>' $page.dom
+		grep -q '<section id="table" hidden=""' $page.dom
+		[ "$(grep -o '<rect [^>]*stroke="#fff"' $page.dom | wc -l)" -ge 10 ]
+	done
+	# the headline: the last snapshot's kernel lines and unexplained, as the JSON has them
+	kernel=$(jq '[.ledger_series[] | select(.part == "kernel") | .bytes_3] | add' s.json)
+	[ "$kernel" = 23162880 ]
+	grep -q '<p class="headline" id="ledger-headline"><strong>22.1 MiB</strong> in the kernel.s counted lines, <strong>109.1 MiB</strong> unexplained' series.dom
+	# a series' columns are headed by its snapshots
+	grep -q '<th class="name">line</th><th class="name">part</th><th>ksnapshot-6.12-A</th><th>ksnapshot-6.12-B</th><th>ksnapshot-6.12-C</th>' series.dom
+	grep -q '<title>trace_analyze: ksnapshot-6.12-A ... ksnapshot-6.12-C (3 snapshots)</title>' series.dom
 }
