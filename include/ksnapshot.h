@@ -77,6 +77,16 @@ struct ksnap_zone {
 	unsigned orders;		/* buddyinfo's columns */
 };
 
+/*
+ * The boot's "Memory: 982040K/1048056K available (8192K kernel code, 1285K
+ * rwdata, 1820K rodata, 924K init, 4520K bss, 41552K reserved, 0K
+ * cma-reserved)" line of a folder's dmesg, in bytes.
+ */
+struct ksnap_boot_memory {
+	uint64_t available, total;
+	uint64_t code, rwdata, rodata, init, bss, reserved, cma_reserved;
+};
+
 struct kernel_snapshot {
 	const char *source;		/* the folder or file, as given */
 	char *shown;			/* as reports show it (valid UTF-8), or NULL */
@@ -88,6 +98,8 @@ struct kernel_snapshot {
 	struct ksnap_zone *zones;	/* in the files' order */
 	uint32_t nzones;
 	struct alloc_series *allocinfo;	/* the folder's allocinfo, or NULL */
+	bool has_boot_memory;		/* its dmesg holds the boot's Memory: line */
+	struct ksnap_boot_memory boot_memory;
 	struct ksnap_fields meminfo;	/* in bytes (kB x 1024) */
 	struct ksnap_slab *slabs;
 	uint32_t nslabs;

@@ -59,6 +59,8 @@ struct ledger_static {
 	uint64_t present_bytes, managed_bytes;
 	int64_t reserved_bytes;		/* present - MemTotal */
 	uint64_t modules, module_bytes;
+	bool has_boot;			/* dmesg's Memory: line */
+	struct ksnap_boot_memory boot;
 };
 
 void ledger_static_of(struct ledger_static *st, const struct kernel_snapshot *s,

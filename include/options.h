@@ -36,6 +36,7 @@ struct options {
 	size_t top;			/* --top: 0 = every row */
 	bool log_is_argument;		/* the log was given without -f (allocinfo series too) */
 	char cgroup_map_beside[2][4096];	/* LOG.snapshot-end/pids, -start/pids by default */
+	char ksnap_beside[2][4096];	/* --ledger of a log: LOG.snapshot-start, -end */
 	bool record_brief;		/* record with no report asked: the top callers and
 					   the slab bytes on standard output */
 };

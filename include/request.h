@@ -96,6 +96,9 @@ struct analysis_request {
 	/* the tasks' cgroups (taskcgroups.h) */
 	const char *cgroup_map_path;	/* --cgroup-map: pid, comm, cgroup line */
 	const char *cgroup_map_more;	/* a map for the pids the first lacks (record's start) */
+	/* --ledger of a log: record's snapshots beside it (LOG.snapshot-start, -end), in order */
+	const char *ksnap_beside[2];
+	size_t nksnap_beside;
 	const char *forks_path;		/* --forks: a log of sched_process_fork events */
 	bool strict_kernel;		/* --strict-kernel: a log of another build is an error */
 	/* what to compute */

@@ -190,6 +190,8 @@ void ledger_static_of(struct ledger_static *st, const struct kernel_snapshot *s,
 	/* MemTotal is the kernel's totalram: on most machines the zones' managed pages, not on all */
 	st->has_reserved = st->has_zones && ksnap_field(&s->meminfo, "MemTotal", &total);
 	st->reserved_bytes = st->has_reserved ? (int64_t)st->present_bytes - (int64_t)total : 0;
+	st->has_boot = s->has_boot_memory;
+	st->boot = s->boot_memory;
 	st->has_modules = s->has_modules;
 	st->modules = s->nmodules;
 	for (i = 0; i < s->nmodules; i++)

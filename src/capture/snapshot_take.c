@@ -159,6 +159,86 @@ static int copy_proc_file(struct taking *t, const char *name, struct ta_error *e
 	return rc;
 }
 
+/* Append a kmsg record's text ("prio,seq,ts,flags;text\n continuation...") to out. */
+static void add_kmsg_record(const char *rec, size_t n, char **out, size_t *len, size_t *cap)
+{
+	const char *semi = memchr(rec, ';', n), *end;
+
+	if (!semi)
+		return;
+	semi++;
+	end = memchr(semi, '\n', (size_t)(rec + n - semi));
+	if (!end)
+		end = rec + n;
+	if (*len + (size_t)(end - semi) + 1 > *cap) {
+		*cap = (*cap + (size_t)(end - semi) + 1) * 2;
+		*out = xrealloc(*out, *cap);
+	}
+	memcpy(*out + *len, semi, (size_t)(end - semi));
+	*len += (size_t)(end - semi);
+	(*out)[(*len)++] = '\n';
+}
+
+/*
+ * dmesg: the kernel's log as /dev/kmsg holds it now, one line per record
+ * (its text; the boot's "Memory:" line says what the kernel image took).
+ * A read gives one record; the ring may have dropped the boot's lines.
+ */
+static int copy_kmsg(struct taking *t, struct ta_error *err)
+{
+	char path[4096], rec[8192], *text = NULL;
+	size_t len = 0, cap = 0;
+	struct stat st;
+	int fd, rc;
+
+	snprintf(path, sizeof(path), "%s/dev/kmsg", t->root);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		note_missing(t, "dmesg", why_unreadable("dmesg", errno));
+		return 0;
+	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {	/* a copy of it (tests): its lines */
+		char *bytes, *line, *nl;
+		ssize_t n;
+
+		close(fd);
+		n = read_all(path, &bytes);
+		for (line = bytes; n > 0 && line < bytes + n; line = nl + 1) {
+			nl = memchr(line, '\n', (size_t)(bytes + n - line));
+			if (!nl)
+				nl = bytes + n;
+			if (*line != ' ')
+				add_kmsg_record(line, (size_t)(nl - line), &text, &len, &cap);
+		}
+		free(bytes);
+	} else {
+		for (;;) {
+			ssize_t n = read(fd, rec, sizeof(rec));
+
+			if (n > 0) {
+				add_kmsg_record(rec, (size_t)n, &text, &len, &cap);
+				continue;
+			}
+			if (n < 0 && (errno == EINTR || errno == EPIPE))
+				continue;	/* EPIPE: a record overwritten while read */
+			break;			/* EAGAIN: no more */
+		}
+		close(fd);
+	}
+	if (!len) {
+		free(text);
+		note_missing(t, "dmesg", "/dev/kmsg gave no record");
+		return 0;
+	}
+	rc = write_file(t->dir, "dmesg", text, len, err);
+	free(text);
+	if (rc == 0) {
+		t->out->files++;
+		t->out->bytes += len;
+	}
+	return rc;
+}
+
 static int not_hidden(const struct dirent *e)
 {
 	return e->d_name[0] != '.';
@@ -417,7 +497,7 @@ int snapshot_take(const char *dir, const char *root, struct snapshot_taken *out,
 	for (i = 0; i < sizeof(proc_files) / sizeof(proc_files[0]); i++)
 		if (copy_proc_file(&t, proc_files[i], err) < 0)
 			return -1;
-	if (write_pids(&t, err) < 0 || copy_cgroups(&t, err) < 0)
+	if (write_pids(&t, err) < 0 || copy_kmsg(&t, err) < 0 || copy_cgroups(&t, err) < 0)
 		return -1;
 	return write_stamp(&t, &mono, &real, err);
 }

@@ -582,6 +582,27 @@ static const char *beside_refuses(const struct analysis_request *req)
 	return NULL;
 }
 
+/* --ledger of a log: the snapshots record took beside it, start then end: found? */
+static bool find_snapshots_beside(struct options *opts)
+{
+	static const char *const at[] = { "start", "end" };
+	const char *log = opts->req.log_path;
+	struct stat st;
+	size_t i;
+
+	if (!log || strcmp(log, "-") == 0 || stat(log, &st) < 0 || S_ISDIR(st.st_mode))
+		return false;
+	opts->req.nksnap_beside = 0;
+	for (i = 0; i < 2; i++) {
+		char *dir = opts->ksnap_beside[opts->req.nksnap_beside];
+
+		snprintf(dir, sizeof(opts->ksnap_beside[0]), "%s.snapshot-%s", log, at[i]);
+		if (input_kind_of_path(dir) == INPUT_KSNAPSHOT)
+			opts->req.ksnap_beside[opts->req.nksnap_beside++] = dir;
+	}
+	return opts->req.nksnap_beside > 0;
+}
+
 /*
  * The pids files of the snapshots record took beside the log, the end's
  * first (the start's for the tasks gone by then): found?
@@ -642,10 +663,15 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 		return check_snapshot_combinations(cmd, opts);
 	if (opts->req.log_path && input_kind_of_path(opts->req.log_path) == INPUT_KSNAPSHOT)
 		return check_kernel_snapshot_combinations(cmd, opts);
+	if (opts->report_path[REPORT_LEDGER] && strcmp(cmd->name, "record") == 0)
+		return po_usage_error(cmd, "%s", "--ledger: record takes its kernel snapshots at its "
+				      "start and end beside the log; read them after it with "
+				      "trace_analyze -f LOG --ledger -");
 	for (i = 0; i < REPORT_COUNT; i++)	/* a log; a pipe or a missing file: the run says */
 		if (opts->report_path[i] && report_needs_kernel_snapshot((enum report_id)i) &&
 		    (opts->req.db_path || (opts->req.log_path &&
-					   is_file_or_folder(opts->req.log_path))))
+					   is_file_or_folder(opts->req.log_path))) &&
+		    !find_snapshots_beside(opts))
 			return po_usage_error(cmd, "%s", report_table[i].without_log);
 	if (opts->req.allocinfo_path && !opts->report_path[REPORT_ACCOUNT])
 		return po_usage_error(cmd, "%s", "--allocinfo adds allocinfo's figures to the "

@@ -96,6 +96,8 @@ int analysis_read(struct analysis *a, struct ta_error *err)
 		return -1;
 	if (opts->allocinfo_path && run_read_beside(a, err) < 0)
 		return -1;
+	if (opts->nksnap_beside && run_read_snapshots_beside(a, err) < 0)
+		return -1;
 	tick_order_flush(&a->ticks);
 	passes_finish(a);
 	if (a->facts.input.interrupted)

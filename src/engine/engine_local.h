@@ -67,6 +67,8 @@ int run_read_log(struct analysis *r, struct ta_error *err);
  * events of --forks and of the log itself (a text file).
  */
 int run_read_task_cgroups(struct analysis *r, struct ta_error *err);
+/* --ledger of a log: record's snapshots beside it, a series of one boot. */
+int run_read_snapshots_beside(struct analysis *r, struct ta_error *err);
 
 /* kernel_load.c */
 /* Are the log's call sites of the tree's build? A warning, or with --strict-kernel an error. */

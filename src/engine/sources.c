@@ -667,6 +667,16 @@ static int read_open_kernel_snapshot(struct analysis *r, struct ta_error *err)
 	return read_kernel_snapshot(r, true, err);
 }
 
+int run_read_snapshots_beside(struct analysis *r, struct ta_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < r->req->nksnap_beside; i++)
+		if (read_kernel_snapshot_path(r, r->req->ksnap_beside[i], err) < 0)
+			return -1;
+	return 0;
+}
+
 int run_read_task_cgroups(struct analysis *r, struct ta_error *err)
 {
 	const struct analysis_request *q = r->req;

@@ -240,6 +240,47 @@ static void cgroup_table(struct out_doc *d, const struct kernel_snapshot *s, siz
 	free(order);
 }
 
+static const struct out_column tree_columns[] = {
+	{ "tree", NULL, OUT_STR, true },
+	{ "kernel", "kernel (the group's and below)", OUT_U64, false },
+	{ "current", "memory.current", OUT_U64, false },
+};
+
+/*
+ * The groups as a tree: each by its last name, indented two spaces a level
+ * (memory.stat is hierarchical: a group's kernel holds its children's).
+ */
+static void cgroup_tree(struct out_doc *d, const struct kernel_snapshot *s)
+{
+	struct out_block *t = out_table(d, "cgroup_tree", "the cgroups as a tree",
+					tree_columns, sizeof(tree_columns) / sizeof(tree_columns[0]));
+	char name[512];
+	uint32_t i;
+	uint64_t v;
+
+	for (i = 0; i < s->ncgroups; i++) {
+		const struct ksnap_cgroup *g = &s->cgroups[i];
+		const char *last = strrchr(g->path, '/'), *c;
+		int depth = 0;
+
+		for (c = g->path + 1; *c; c++)
+			depth += *c == '/';
+		if (strcmp(g->path, "/") != 0)
+			depth++;
+		snprintf(name, sizeof(name), "%*s%s", 2 * depth, "",
+			     strcmp(g->path, "/") == 0 ? "/" : last + 1);
+		out_row_str(d, t, name);
+		if (ksnap_field(&g->stat, "kernel", &v))
+			out_row_u64(d, t, v);
+		else
+			out_row_none(d, t);
+		if (g->has_current)
+			out_row_u64(d, t, g->current);
+		else
+			out_row_none(d, t);
+	}
+}
+
 /*
  * The gap: the kernel memory meminfo counts (its slab, vmalloc, percpu,
  * stacks and page tables lines) against what the root cgroup's
@@ -271,7 +312,7 @@ static void static_list(struct out_doc *d, const struct kernel_snapshot *s, uint
 	struct out_block *b;
 
 	ledger_static_of(&st, s, page_size);
-	if (!st.has_zones && !st.has_modules)
+	if (!st.has_zones && !st.has_modules && !st.has_boot)
 		return;
 	b = out_list(d, "static", "what MemTotal leaves out, and the modules");
 	if (st.has_zones) {
@@ -283,6 +324,16 @@ static void static_list(struct out_doc *d, const struct kernel_snapshot *s, uint
 				     st.reserved_bytes);
 		out_item_u64(d, b, "managed_bytes", "managed by the zones' page allocators "
 			     "(zoneinfo: managed pages)", st.managed_bytes);
+	}
+	if (st.has_boot) {	/* dmesg's Memory: line, at boot */
+		out_item_u64(d, b, "boot_kernel_code", "kernel code (dmesg: Memory:, at boot)",
+			     st.boot.code);
+		out_item_u64(d, b, "boot_rwdata", "kernel rwdata", st.boot.rwdata);
+		out_item_u64(d, b, "boot_rodata", "kernel rodata", st.boot.rodata);
+		out_item_u64(d, b, "boot_init", "kernel init (freed after boot)", st.boot.init);
+		out_item_u64(d, b, "boot_bss", "kernel bss", st.boot.bss);
+		out_item_u64(d, b, "boot_reserved", "reserved at boot (dmesg)", st.boot.reserved);
+		out_item_u64(d, b, "boot_available", "available at boot (dmesg)", st.boot.available);
 	}
 	if (st.has_modules) {
 		out_item_u64(d, b, "modules", "modules loaded (/proc/modules)", st.modules);
@@ -421,6 +472,8 @@ static void snapshot_tables(struct out_doc *d, const struct kernel_snapshot *s,
 		free_order_table(d, s, page_size);
 	if (s->ncgroups) {
 		cgroup_table(d, s, top);
+		if (!top)	/* the whole tree; with --top, the table's cut alone */
+			cgroup_tree(d, s);
 		if (have_ledger)
 			cgroup_gap(d, s, l);
 	}
@@ -613,6 +666,28 @@ static void grew_table(struct out_doc *d, const struct kernel_snapshot *first,
 	ledger_changes_release(&ch);
 }
 
+/*
+ * Beside a trace (record's snapshots at its start and end): what the trace
+ * saw allocated and still live at its end, against the slab lines' change.
+ */
+static void trace_live(struct out_doc *d, const struct report_run *run)
+{
+	const struct analysis *a = run->a;
+	const struct kernel_snapshot *first = &a->ksnaps[0], *last = &a->ksnaps[a->nksnaps - 1];
+	struct out_block *b = out_list(d, "trace_live", "what the trace saw allocated and still "
+				       "live at its end (bytes)");
+	uint64_t r0 = 0, u0 = 0, r1 = 0, u1 = 0;
+
+	out_item_u64(d, b, "slab_live_bytes", "slab objects live (the account's current bytes)",
+		     account_live_bytes(&a->account));
+	if (a->nksnaps > 1 && ksnap_field(&first->meminfo, "SReclaimable", &r0) &&
+	    ksnap_field(&first->meminfo, "SUnreclaim", &u0) &&
+	    ksnap_field(&last->meminfo, "SReclaimable", &r1) &&
+	    ksnap_field(&last->meminfo, "SUnreclaim", &u1))
+		out_item_i64(d, b, "slab_change_bytes", "meminfo Slab, end less start",
+			     (int64_t)(r1 + u1) - (int64_t)(r0 + u0));
+}
+
 void write_ledger_report(struct out_dest *o, const struct report_run *run)
 {
 	const struct kernel_snapshot *snaps = run->a->ksnaps;
@@ -643,6 +718,8 @@ void write_ledger_report(struct out_dest *o, const struct report_run *run)
 		grew_table(&d, &snaps[0], s, page_size, run->o->top);
 		snapshots_table(&d, snaps, n);
 	}
+	if (!run->a->have_ksnap)	/* the snapshots beside a trace */
+		trace_live(&d, run);
 	snapshot_tables(&d, s, &l, have_ledger, page_size, run->o->top);
 	out_emit(o, &d);
 	out_doc_release(&d);

@@ -87,8 +87,9 @@ static int write_log_reports(const struct report_run *run, struct ta_error *err)
 	const struct options *opts = run->o;
 	size_t i;
 
-	for (i = 0; i < REPORT_COUNT; i++)
-		if (opts->report_path[i] && report_needs_kernel_snapshot((enum report_id)i))
+	for (i = 0; i < REPORT_COUNT; i++)	/* --ledger: of the snapshots beside the log */
+		if (opts->report_path[i] && report_needs_kernel_snapshot((enum report_id)i) &&
+		    !r->nksnaps)
 			return error_set(err, "%s", report_table[i].without_log);
 	for (i = 0; i < REPORT_COUNT; i++)
 		if (opts->report_path[i] &&

@@ -957,9 +957,9 @@ const struct report_decl report_table[REPORT_COUNT] = {
 			"kernel memory; a series' changes and what grew most",
 		.shape = SHAPE_TABLES, .requires = REQUIRES_LOG | REQUIRES_KSNAPSHOT, .top = true,
 		.without_log = "--ledger needs a kernel snapshot: -f DIR (a folder with meminfo, "
-			       "as 'trace_analyze snapshot' writes it), a series of them, or one of "
-			       "its files (-f /proc/meminfo)",
-		.ksnapshot_tables = write_ledger_report,
+			       "as 'trace_analyze snapshot' writes it), a series of them, one of "
+			       "its files (-f /proc/meminfo), or a log recorded with them beside it",
+		.ksnapshot_tables = write_ledger_report, .tables = write_ledger_report,
 	},
 	[REPORT_FOLDED] = {
 		.name = "folded", .long_name = "folded",

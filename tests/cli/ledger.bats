@@ -54,7 +54,7 @@ setup() {
 	[ "${lines[0]}" = "trace_analyze: error: '$SNAP' is a kernel snapshot: -c needs a kmem log's events or allocinfo (a kernel snapshot gives --ledger and --html)" ]
 	run "$TA" -f "$FIX/trace-pipe-6.18.log" --ledger -
 	[ "$status" -eq 2 ]
-	[ "${lines[0]}" = "trace_analyze: error: --ledger needs a kernel snapshot: -f DIR (a folder with meminfo, as 'trace_analyze snapshot' writes it), a series of them, or one of its files (-f /proc/meminfo)" ]
+	[ "${lines[0]}" = "trace_analyze: error: --ledger needs a kernel snapshot: -f DIR (a folder with meminfo, as 'trace_analyze snapshot' writes it), a series of them, one of its files (-f /proc/meminfo), or a log recorded with them beside it" ]
 	run "$TA" -f "$SNAP" --ledger - --comm bash
 	[ "$status" -eq 2 ]
 	cp -r "$SNAP" bad
@@ -282,4 +282,46 @@ PY
 	# a series' columns are headed by its snapshots
 	grep -q '<th class="name">line</th><th class="name">part</th><th>ksnapshot-6.12-A</th><th>ksnapshot-6.12-B</th><th>ksnapshot-6.12-C</th>' series.dom
 	grep -q '<title>trace_analyze: ksnapshot-6.12-A ... ksnapshot-6.12-C (3 snapshots)</title>' series.dom
+}
+
+@test "the boot's Memory: line of a folder's dmesg: the kernel image's parts, as dmesg printed them" {
+	"$TA" -q -f "$SNAP" --ledger m.json --format json
+	line=$(grep '^Memory: ' "$SNAP/dmesg")
+	kb() { sed -n "s/.*[ (]\([0-9]*\)K $1.*/\1/p" <<< "$line"; }
+	[ "$(jq '.static.boot_kernel_code' m.json)" = $(( $(kb 'kernel code') * 1024 )) ]
+	[ "$(jq '.static.boot_bss' m.json)" = $(( $(kb bss) * 1024 )) ]
+	[ "$(jq '.static.boot_reserved' m.json)" = $(( $(kb reserved) * 1024 )) ]
+	[ "$(jq '.static.boot_available' m.json)" = $(( 982040 * 1024 )) ]
+	python3 "$TOP/tests/tools/check_consumers.py" json m.json
+	# a Memory: line not of its form is named; a dmesg without one says nothing of it
+	cp -r "$SNAP" bad
+	chmod -R u+w bad
+	sed -i 's/^Memory: .*/Memory: 1K\/2K available (garbled)/' bad/dmesg
+	run "$TA" -f bad --ledger -
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'bad/dmesg' line $(grep -n '^Memory: ' "$SNAP/dmesg" | cut -d: -f1) is not the boot's Memory: line (NK/NK available (NK kernel code, NK rwdata, NK rodata, NK init, NK bss, NK reserved ...))" ]
+	grep -v '^Memory: ' "$SNAP/dmesg" > bad/dmesg
+	"$TA" -q -f bad --ledger n.json --format json
+	[ "$(jq '.static | has("boot_kernel_code")' n.json)" = false ]
+}
+
+@test "--ledger of a log recorded with its snapshots beside it: the series, and what the trace saw live" {
+	xz -dc "$FIX/cgroups-6.12/kmem.log.xz" > k.log
+	cp -r "$FIX/ksnapshot-6.12-A" k.log.snapshot-start
+	cp -r "$FIX/ksnapshot-6.12-C" k.log.snapshot-end
+	"$TA" -q -f k.log --ledger l.json --format json
+	"$TA" -q -f k.log -c account.txt
+	[ "$(jq -c '[.snapshots[].column]' l.json)" = '["k.log.snapshot-start","k.log.snapshot-end"]' ]
+	# the trace's live slab bytes are its account's; the slab lines' change is meminfo's
+	[ "$(jq .trace_live.slab_live_bytes l.json)" = "$(awk '/^current bytes allocated:/ { print $4 }' account.txt)" ]
+	slab() { awk '$1 == "SReclaimable:" || $1 == "SUnreclaim:" { s += $2 } END { print s * 1024 }' "$1/meminfo"; }
+	[ "$(jq .trace_live.slab_change_bytes l.json)" = $(( $(slab k.log.snapshot-end) - $(slab k.log.snapshot-start) )) ]
+	python3 "$TOP/tests/tools/check_consumers.py" json l.json
+	# without them, --ledger of a log is refused; record refuses --ledger
+	cp k.log other.log
+	run "$TA" -f other.log --ledger -
+	[ "$status" -eq 2 ]
+	run "$TA" record --ledger - -- true
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: --ledger: record takes its kernel snapshots at its start and end beside the log; read them after it with trace_analyze -f LOG --ledger -" ]
 }

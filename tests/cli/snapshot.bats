@@ -23,6 +23,10 @@ fake_root() {
 	echo 0::/ > root/proc/1/cgroup
 	echo sh > root/proc/98/comm
 	echo 0::/a > root/proc/98/cgroup
+	mkdir -p root/dev	# /dev/kmsg's records: prio,seq,usec,flags;text, continuation lines
+	printf '%s\n' '6,0,0,-;Linux version 6.12.48' \
+		'6,1,0,-;Memory: 982040K/1048056K available (8192K kernel code, 1285K rwdata, 1820K rodata, 924K init, 4520K bss, 41552K reserved, 0K cma-reserved)' \
+		' SUBSYSTEM=mem' > root/dev/kmsg
 	echo "guest" > root/proc/sys/kernel/hostname
 	echo "6.12.48" > root/proc/sys/kernel/osrelease
 	echo "0d0c9e6e-6a7c-4a1b-9f59-3c5e2b4f9a10" > root/proc/sys/kernel/random/boot_id
@@ -35,7 +39,9 @@ fake_root() {
 	fake_root
 	run --separate-stderr env TA_TEST_SNAPSHOT_ROOT=root "$TA" snapshot -o out
 	[ "$status" -eq 0 ]
-	[ "$stderr" = "trace_analyze: snapshot 'out': 7 files of /proc, 3 cgroups, $(( $(cat "$SNAP"/meminfo "$SNAP"/slabinfo "$SNAP"/vmallocinfo "$SNAP"/zoneinfo "$SNAP"/buddyinfo "$SNAP"/modules "$SNAP"/cgroup/memory.stat "$SNAP"/cgroup/?/memory.* | wc -c) + 24 )) bytes; 2 not read (see out/snapshot)" ]
+	[ "$stderr" = "trace_analyze: snapshot 'out': 8 files of /proc, 3 cgroups, $(( $(cat "$SNAP"/meminfo "$SNAP"/slabinfo "$SNAP"/vmallocinfo "$SNAP"/zoneinfo "$SNAP"/buddyinfo "$SNAP"/modules "$SNAP"/cgroup/memory.stat "$SNAP"/cgroup/?/memory.* | wc -c) + 24 + 161 )) bytes; 2 not read (see out/snapshot)" ]
+	# the kernel's log, each record's text (the boot's Memory: line for the ledger)
+	[ "$(cat out/dmesg)" = "$(printf '%s\n' 'Linux version 6.12.48' 'Memory: 982040K/1048056K available (8192K kernel code, 1285K rwdata, 1820K rodata, 924K init, 4520K bss, 41552K reserved, 0K cma-reserved)')" ]
 	# each process's pid, name and cgroup line, for --cgroup-map
 	[ "$(cat out/pids)" = "$(printf '1\tinit\t0::/\n98\tsh\t0::/a')" ]
 	for f in meminfo slabinfo vmallocinfo zoneinfo buddyinfo modules cgroup/memory.stat cgroup/a/memory.stat cgroup/a/memory.current cgroup/b/memory.current; do

@@ -796,6 +796,71 @@ static int read_allocinfo(struct kernel_snapshot *s, const char *file, struct ta
 	return 0;
 }
 
+/* "NK word" of the Memory: line's list, into *v: found? */
+static bool memory_item(const char *line, const char *word, uint64_t *v)
+{
+	char key[40];
+	const char *at;
+	uint64_t kb;
+
+	snprintf(key, sizeof(key), "K %s", word);
+	at = strstr(line, key);
+	if (!at)
+		return false;
+	while (at > line && at[-1] >= '0' && at[-1] <= '9')
+		at--;
+	if (sscanf(at, "%" SCNu64, &kb) != 1 || kb > BYTES_MAX / 1024)
+		return false;
+	*v = kb * 1024;
+	return true;
+}
+
+/*
+ * The folder's dmesg (record's text, or dmesg's with "[   0.000000] "
+ * before it): the boot's Memory: line, when the ring still holds it. A
+ * line that begins as it and is not of its form is an error.
+ */
+static int read_boot_memory(struct kernel_snapshot *s, const char *file, struct ta_error *err)
+{
+	struct ksnap_boot_memory *m = &s->boot_memory;
+	char *text, *line, *nl;
+	unsigned long lineno = 0;
+	size_t len;
+	int rc = 0;
+
+	if (input_read_whole(file, FILE_MAX, &text, &len, err) < 0)
+		return -1;
+	for (line = text; line < text + len && !s->has_boot_memory; line = nl + 1) {
+		char *at;
+		uint64_t avail, total;
+
+		nl = memchr(line, '\n', (size_t)(text + len - line));
+		if (!nl)
+			nl = text + len;
+		*nl = '\0';
+		lineno++;
+		at = strstr(line, "Memory: ");
+		if (!at || !strstr(at, "K available ("))
+			continue;
+		if (sscanf(at, "Memory: %" SCNu64 "K/%" SCNu64 "K available", &avail, &total) != 2 ||
+		    avail > BYTES_MAX / 1024 || total > BYTES_MAX / 1024 ||
+		    !memory_item(at, "kernel code", &m->code) || !memory_item(at, "rwdata", &m->rwdata) ||
+		    !memory_item(at, "rodata", &m->rodata) || !memory_item(at, "init", &m->init) ||
+		    !memory_item(at, "bss", &m->bss) || !memory_item(at, "reserved", &m->reserved)) {
+			rc = error_set(err, "'%s' line %lu is not the boot's Memory: line (NK/NK "
+				       "available (NK kernel code, NK rwdata, NK rodata, NK init, NK "
+				       "bss, NK reserved ...))", file, lineno);
+			break;
+		}
+		memory_item(at, "cma-reserved", &m->cma_reserved);
+		m->available = avail * 1024;
+		m->total = total * 1024;
+		s->has_boot_memory = true;
+	}
+	free(text);
+	return rc;
+}
+
 /* /proc/modules is empty when no module is loaded: no first line to know it by */
 static int read_modules(struct kernel_snapshot *s, const char *file, struct ta_error *err)
 {
@@ -842,6 +907,9 @@ int ksnapshot_read_folder(struct kernel_snapshot *s, const char *path, struct ta
 		return -1;
 	snprintf(file, sizeof(file), "%s/allocinfo", path);
 	if (exists(file) && read_allocinfo(s, file, err) < 0)
+		return -1;
+	snprintf(file, sizeof(file), "%s/dmesg", path);
+	if (exists(file) && read_boot_memory(s, file, err) < 0)
 		return -1;
 	snprintf(file, sizeof(file), "%s/cgroup", path);
 	if (is_folder(file) && read_cgroup_tree(s, file, "", 0, err) < 0)
