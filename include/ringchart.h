@@ -31,6 +31,7 @@ struct ring_node {
 	int64_t delta;			/* signed_values: the net change its wedge stands for */
 	uint32_t parent, first_child, next_sibling;
 	bool leaf;			/* an object file or a pseudo node */
+	uint64_t part;			/* two_parts: the first part of value (static bytes) */
 };
 
 struct ring_tree {
@@ -42,6 +43,13 @@ struct ring_tree {
 	 * balance (delta), its label is "+12.3 KiB" or "-4.0 KiB"; a legend.
 	 */
 	bool signed_values;
+	/*
+	 * A chart of two parts (the static footprint and the live bytes): each
+	 * wedge's first part (part) is drawn darker from its start, the rest
+	 * lighter, and a legend names them.
+	 */
+	bool two_parts;
+	const char *part_names[2];
 };
 
 void ring_tree_init(struct ring_tree *t);

@@ -56,6 +56,7 @@ uint32_t ring_tree_add(struct ring_tree *t, uint32_t parent, const char *label, 
 	n->parent = parent;
 	n->first_child = n->next_sibling = RING_NONE;
 	n->leaf = leaf;
+	n->part = 0;
 	if (parent != RING_NONE) {
 		uint32_t *link = &t->nodes[parent].first_child;
 
@@ -227,6 +228,26 @@ static void draw_wedge(struct chart *c, double a0, double a1, double r_in, doubl
 	cairo_stroke(c->cr);
 }
 
+/* The colour of a wedge's first part (two_parts): the wedge's, darker. */
+static void first_part_colour(const double rgb[3], double out[3])
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		out[i] = rgb[i] * 0.62;
+}
+
+/* two_parts: the first part of wedge k, from its start, darker over it. */
+static void draw_first_part(struct chart *c, const struct ring_node *k, double a, double span,
+			    double r_in, double r_out, const double rgb[3])
+{
+	double dark[3], part = span * (double)(k->part < k->value ? k->part : k->value) /
+			       (double)k->value;
+
+	first_part_colour(rgb, dark);
+	draw_wedge(c, a, a + part, r_in, r_out, dark);
+}
+
 static void queue_label(struct chart *c, const struct label_job *job)
 {
 	if (c->njobs == c->jobs_cap) {
@@ -319,6 +340,8 @@ static void draw_children(struct chart *c, uint32_t node, unsigned depth, double
 		else
 			wedge_colour(kid_hue, depth, thin, job.rgb);
 		draw_wedge(c, a, a + span, r_in, r_out, job.rgb);
+		if (c->t->two_parts && k->part && !thin)
+			draw_first_part(c, k, a, span, r_in, r_out, job.rgb);
 		queue_label(c, &job);
 		if (thin)
 			c->thin++;	/* its subtree would be a spike: one grey wedge */
@@ -561,6 +584,32 @@ static void draw_legend(struct chart *c)
 	cairo_show_text(c->cr, "(wedge size: the change, grown plus shrunk)");
 }
 
+/* two_parts: which shade is which part, under the title. */
+static void draw_parts_legend(struct chart *c)
+{
+	static const double grey[3] = { 0.72, 0.72, 0.72 };
+	double x = WIDTH / 2 - 300, y = 64, rgb[3];
+	char text[160];
+	int i;
+
+	cairo_set_font_size(c->cr, 13);
+	for (i = 0; i < 2; i++) {
+		if (i == 0)
+			first_part_colour(grey, rgb);
+		else
+			memcpy(rgb, grey, sizeof(rgb));
+		cairo_rectangle(c->cr, x, y - 10, 14, 14);
+		cairo_set_source_rgb(c->cr, rgb[0], rgb[1], rgb[2]);
+		cairo_fill(c->cr);
+		cairo_set_source_rgb(c->cr, 0.1, 0.1, 0.1);
+		snprintf(text, sizeof(text), "%s: %s", i ? "lighter" : "darker",
+			 c->t->part_names[i] ? c->t->part_names[i] : "");
+		cairo_move_to(c->cr, x + 20, y + 1);
+		cairo_show_text(c->cr, text);
+		x += 50 + text_width(c->cr, text);
+	}
+}
+
 #define LEGEND_ROWS 14
 
 /* The top-level directories, their colour, size and share: which wedge is which. */
@@ -632,6 +681,8 @@ static void draw_title(struct chart *c, const char *title)
 		draw_legend(c);
 	else
 		draw_share_legend(c);
+	if (c->t->two_parts)
+		draw_parts_legend(c);
 }
 
 static void draw_chart(struct chart *c, const char *title)

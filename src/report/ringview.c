@@ -49,6 +49,8 @@ static void add_view(const struct dirtree *d, uint32_t node, uint32_t parent, en
 	node = merge_chain(d, node, a, label, 1024);
 	me = ring_tree_add(out, parent, label, dir_node_value(&d->nodes[node], a),
 			   !dir_node_is_directory(d, node));
+	if (a == ATTR_CURRENT)	/* static + live: the static part drawn apart */
+		out->nodes[me].part = dir_node_static(&d->nodes[node]);
 	for (c = d->nodes[node].first_child; c != DIR_NONE; c = d->nodes[c].next_sibling) {
 		if (dir_node_value(&d->nodes[c], a) == 0)
 			continue;
@@ -73,4 +75,9 @@ void dirtree_ring_view(const struct dirtree *d, uint32_t top, enum size_attr a,
 	else
 		dirtree_path(d, top, label, sizeof(label));
 	add_view(d, top, RING_NONE, a, label, out);
+	if (a == ATTR_CURRENT) {
+		out->two_parts = true;
+		out->part_names[0] = "static footprint (the objects' text, data, bss)";
+		out->part_names[1] = "live bytes";
+	}
 }

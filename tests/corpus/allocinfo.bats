@@ -95,6 +95,12 @@ setup() {
 	"$TA" -q -f "$MODS/allocinfo-B.txt" -k "$MODS/tree" -r cur.png -a current
 	"$TA" -q -f "$MODS/allocinfo-B.txt" -k "$MODS/tree" -r static.png -a static
 	[ -s cur.png ] && [ -s static.png ] && ! cmp -s cur.png static.png
+	# in one chart, each wedge's static part drawn darker from its start: wedges of two
+	# shades with -a current, none with the live bytes alone
+	"$TA" -q -f "$MODS/allocinfo-B.txt" -k "$MODS/tree" -r cur.svg -a current
+	"$TA" -q -f "$MODS/allocinfo-B.txt" -k "$MODS/tree" -r live.svg
+	[ "$(python3 "$TOP/tests/tools/two_part_wedges.py" cur.svg)" -ge 5 ]
+	[ "$(python3 "$TOP/tests/tools/two_part_wedges.py" live.svg)" -eq 0 ]
 	run "$TA" -q -f "$MODS/allocinfo-B.txt" -r no.png -a current
 	[ "$status" -eq 2 ]
 	run "$TA" -q -f "$MODS/allocinfo-B.txt" -r no.png -a waste
