@@ -552,10 +552,10 @@ static int check_kernel_snapshot_combinations(const struct po_command *cmd, stru
 					      opts->req.more_logs[i], opts->req.log_path);
 	if (task_filters_set(&opts->req.filters) || opts->req.has_time_start ||
 	    opts->req.has_time_end || opts->req.save_db || opts->req.allocinfo_path ||
-	    opts->req.group_by != GROUP_CALLSITE || opts->req.kernel || opts->req.branch)
+	    opts->req.group_by != GROUP_CALLSITE || opts->req.branch)
 		return po_usage_error(cmd, "'%s' is a kernel snapshot: it has no events or sites to "
 				      "filter, group or place (--comm, --pid, --gfp, --module, --time, "
-				      "--group-by, -k, -b), save (--save-db) or put beside "
+				      "--group-by, -b), save (--save-db) or put beside "
 				      "(--allocinfo)", opts->req.log_path);
 	return check_reports(cmd, opts);
 }

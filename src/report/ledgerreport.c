@@ -305,14 +305,15 @@ static void cgroup_gap(struct out_doc *d, const struct kernel_snapshot *s, const
 		     (int64_t)kernel - (int64_t)charged);
 }
 
-/* What MemTotal leaves out (zoneinfo), and the modules' sizes. */
-static void static_list(struct out_doc *d, const struct kernel_snapshot *s, uint64_t page_size)
+/* What MemTotal leaves out (zoneinfo), the kernel image (dmesg, -k's objects), the modules. */
+static void static_list(struct out_doc *d, const struct kernel_snapshot *s, uint64_t page_size,
+			const struct analysis *a)
 {
 	struct ledger_static st;
 	struct out_block *b;
 
 	ledger_static_of(&st, s, page_size);
-	if (!st.has_zones && !st.has_modules && !st.has_boot)
+	if (!st.has_zones && !st.has_modules && !st.has_boot && !a->have_dirs)
 		return;
 	b = out_list(d, "static", "what MemTotal leaves out, and the modules");
 	if (st.has_zones) {
@@ -334,6 +335,11 @@ static void static_list(struct out_doc *d, const struct kernel_snapshot *s, uint
 		out_item_u64(d, b, "boot_bss", "kernel bss", st.boot.bss);
 		out_item_u64(d, b, "boot_reserved", "reserved at boot (dmesg)", st.boot.reserved);
 		out_item_u64(d, b, "boot_available", "available at boot (dmesg)", st.boot.available);
+	}
+	if (a->have_dirs) {	/* -k: the built tree's objects, vmlinux's and the modules' */
+		out_item_u64(d, b, "tree_objects", "objects of the tree (-k)", a->ktree.counts.objects);
+		out_item_u64(d, b, "tree_static_bytes", "their text + data + rodata + bss",
+			     dir_node_static(&a->dirs.nodes[0]));
 	}
 	if (st.has_modules) {
 		out_item_u64(d, b, "modules", "modules loaded (/proc/modules)", st.modules);
@@ -457,9 +463,10 @@ static void free_order_table(struct out_doc *d, const struct kernel_snapshot *s,
 
 /* The finer files of one snapshot, each under the ledger's line it makes up. */
 static void snapshot_tables(struct out_doc *d, const struct kernel_snapshot *s,
-			    const struct ledger *l, bool have_ledger, uint64_t page_size, size_t top)
+			    const struct ledger *l, bool have_ledger, uint64_t page_size, size_t top,
+			    const struct analysis *a)
 {
-	static_list(d, s, page_size);
+	static_list(d, s, page_size, a);
 	if (s->has_slabinfo)
 		slab_table(d, s, page_size, top);
 	if (s->has_vmallocinfo)
@@ -720,7 +727,7 @@ void write_ledger_report(struct out_dest *o, const struct report_run *run)
 	}
 	if (!run->a->have_ksnap)	/* the snapshots beside a trace */
 		trace_live(&d, run);
-	snapshot_tables(&d, s, &l, have_ledger, page_size, run->o->top);
+	snapshot_tables(&d, s, &l, have_ledger, page_size, run->o->top, run->a);
 	out_emit(o, &d);
 	out_doc_release(&d);
 }

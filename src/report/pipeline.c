@@ -218,10 +218,10 @@ static int write_kernel_snapshot_reports(const struct report_run *run, struct ta
 
 	if (task_filters_set(&opts->req.filters) || opts->req.has_time_start ||
 	    opts->req.has_time_end || opts->req.save_db || opts->req.allocinfo_path ||
-	    opts->req.group_by != GROUP_CALLSITE || opts->req.kernel || opts->req.branch)
+	    opts->req.group_by != GROUP_CALLSITE || opts->req.branch)
 		return error_set(err, "'%s' is a kernel snapshot: it has no events or sites to "
 				 "filter, group or place (--comm, --pid, --gfp, --module, --time, "
-				 "--group-by, -k, -b), save (--save-db) or put beside (--allocinfo)",
+				 "--group-by, -b), save (--save-db) or put beside (--allocinfo)",
 				 run->a->facts.source);
 	for (i = 0; i < REPORT_COUNT; i++)
 		if (opts->report_path[i] && !report_of_kernel_snapshots((enum report_id)i))

@@ -956,6 +956,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 			"vmalloc by caller, allocinfo by site, modules, free blocks, each cgroup's "
 			"kernel memory; a series' changes and what grew most",
 		.shape = SHAPE_TABLES, .requires = REQUIRES_LOG | REQUIRES_KSNAPSHOT, .top = true,
+		.needs = NEED_OBJECTS,	/* with -k: the tree's objects, the static footprint */
 		.without_log = "--ledger needs a kernel snapshot: -f DIR (a folder with meminfo, "
 			       "as 'trace_analyze snapshot' writes it), a series of them, one of "
 			       "its files (-f /proc/meminfo), or a log recorded with them beside it",

@@ -96,7 +96,7 @@ setup() {
 @test "what a kernel snapshot cannot take is refused from a pipe too, and diff refuses one" {
 	run "$TA" -f - --ledger - --save-db x.db < "$SNAP/meminfo"
 	[ "$status" -eq 1 ]
-	[ "$output" = "trace_analyze: error: 'standard input' is a kernel snapshot: it has no events or sites to filter, group or place (--comm, --pid, --gfp, --module, --time, --group-by, -k, -b), save (--save-db) or put beside (--allocinfo)" ]
+	[ "$output" = "trace_analyze: error: 'standard input' is a kernel snapshot: it has no events or sites to filter, group or place (--comm, --pid, --gfp, --module, --time, --group-by, -b), save (--save-db) or put beside (--allocinfo)" ]
 	[ ! -e x.db ]
 	run "$TA" diff "$SNAP" "$SNAP"
 	[ "$status" -eq 2 ]

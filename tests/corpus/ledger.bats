@@ -73,3 +73,22 @@ folder() {
 	done
 	python3 "$TOP/tests/tools/check_consumers.py" json b.json
 }
+
+@test "the ledger with the built tree (-k): its objects beside dmesg's kernel image and the modules" {
+	folder B
+	cp "$BOOT/dmesg.txt" B/dmesg
+	"$TA" -q -f B -k "$CORPUS/linux-6.12-ledger/tree" --ledger s.json --format json
+	# the objects with their source beside them (hidden files, module metadata, the
+	# host's tools in scripts/ and tools/ and arch/x86/boot's setup left out), counted here
+	want=$(cd "$CORPUS/linux-6.12-ledger/tree" && find . -path ./scripts -prune -o -path ./tools -prune -o \
+		-path ./arch/x86/boot -prune -o -name '*.o' ! -name '.*' ! -name '*.mod.o' -print | while read -r o; do
+		[ -e "${o%.o}.c" ] || [ -e "${o%.o}.S" ] && echo; done | wc -l)
+	# (arch/x86/boot's: 38 objects, of which the walk keeps those vmlinux links, a few)
+	got=$(jq .static.tree_objects s.json)
+	[ "$got" -ge "$want" ] && [ "$got" -le $((want + 38)) ]
+	[ "$(jq '.static.tree_static_bytes > 0' s.json)" = true ]
+	# the boot's Memory: line of that guest
+	[ "$(jq .static.boot_kernel_code s.json)" = $((8192 * 1024)) ]
+	[ "$(jq .static.module_bytes s.json)" = "$(awk '{ s += $2 } END { print s }' "$BOOT/modules-B.txt")" ]
+	python3 "$TOP/tests/tools/check_consumers.py" json s.json
+}
