@@ -653,6 +653,19 @@ static bool log_is_a_file(const char *log)
 	return stat(log, &st) < 0 ? errno == ENOENT : S_ISREG(st.st_mode);
 }
 
+#define SNAPSHOT_ROOM_MB 64	/* a snapshot is some 1 MB; the log comes first */
+
+/* Has the log's file system room for a snapshot beside it, the log not short of any? */
+static bool room_for_a_snapshot(const struct recording *r)
+{
+	struct statvfs v;
+
+	if (!r->have_log || fstatvfs(r->log.fd, &v) < 0 || !v.f_blocks)
+		return true;
+	return 100.0 * (double)v.f_bavail / (double)v.f_blocks >= FREE_WARN_PCT &&
+	       (double)v.f_bavail * (double)v.f_frsize >= SNAPSHOT_ROOM_MB * 1e6;
+}
+
 /* One, at the start or the end; none when the log is no file. Failing is a warning. */
 static void take_kernel_snapshot(struct recording *r, int at)
 {
@@ -661,6 +674,13 @@ static void take_kernel_snapshot(struct recording *r, int at)
 
 	if (!r->log_is_a_file)
 		return;
+	if (!room_for_a_snapshot(r)) {	/* a snapshot must not cost the trace */
+		if (!r->args->analysis.opts.req.quiet)
+			warn("no kernel snapshot at the %s: the file system of '%s' is nearly full "
+			     "(under %d%% or %d MB free): the log comes first",
+			     at == AT_START ? "start" : "end", log, FREE_WARN_PCT, SNAPSHOT_ROOM_MB);
+		return;
+	}
 	snprintf(r->ksnap_final[at], sizeof(r->ksnap_final[at]), "%s.snapshot-%s", log,
 		 at == AT_START ? "start" : "end");
 	if (snapshot_take_beside(r->ksnap_final[at], test_snapshot_root(), r->ksnap_tmp[at],

@@ -555,6 +555,9 @@ wait_screen() {
 	grep -q "^trace_analyze: warning: the file system of 'full/kmem.log' has [0-9]\.[0-9]% free (0\.[0-9] MB): the recording stops when it fills$" <<< "$output"
 	# the log is written in pieces of 256 kB: past several "GB" at once, said once
 	grep -q "^trace_analyze: warning: 'full/kmem.log' has passed [1-9][0-9]* GB ([0-9.]* GB; -q stops these warnings)$" <<< "$output"
+	# no kernel snapshot beside it: the log comes first
+	grep -q "^trace_analyze: warning: no kernel snapshot at the start: the file system of 'full/kmem.log' is nearly full (under 10% or 64 MB free): the log comes first$" <<< "$output"
+	[ ! -e full/kmem.log.snapshot-start ]
 	# with room, and -q: none
 	umount full
 	TA_TEST_GB=20000 run "$TA" record -q -o kmem.log -c /dev/null --events slab -- "$PIPES" 50
