@@ -131,6 +131,7 @@ struct analysis {
 	 * -f of kernel snapshots (folders with meminfo, or one of their files):
 	 * no events (ksnapshot.h); several are a series of one boot, in time order
 	 */
+	bool from_page_owner;		/* page_owner's file: its pages are the stacks drawn */
 	struct kernel_snapshot *ksnaps;
 	uint32_t nksnaps;
 	bool have_ksnap;

@@ -23,6 +23,7 @@
 #include "error.h"
 #include "ktree.h"
 #include "origins.h"
+#include "pages.h"
 
 struct pprof_source {
 	const struct account *by_key;		/* allocations by origin key */
@@ -30,6 +31,9 @@ struct pprof_source {
 	const struct callchains *chains;
 	const struct kernel_tree *tree;		/* -k, or NULL */
 	uint64_t duration_ns;			/* the log's span */
+	/* page_owner: samples of pages (objects: base pages) by origin key instead */
+	const struct page_stats *pages;
+	uint64_t page_size;
 };
 
 /* The profile, gzipped, into f. -1 with err set when it cannot be made. */

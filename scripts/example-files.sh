@@ -28,6 +28,8 @@ for at in A B C; do
 done
 # a kmem trace excerpt of that guest, its pid map and its fork log
 ln -sfn "$top/tests/fixtures/cgroups-6.12" cgroups
+# excerpts of its page_owner dump and show_stacks
+ln -sfn "$top/tests/fixtures/page_owner-6.12" page_owner
 
 if [ ! -d "$corpus" ]; then
 	ln -sfn demo-out/boot-kmem-excerpt.log kmem.log

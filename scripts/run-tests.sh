@@ -187,10 +187,10 @@ else
 	# story, and the corpus files that read inputs in ways the CLI's excerpts do not
 	# (trace.dat, perf.data, compressed, DB, allocinfo, modules, stacks, snapshots);
 	# not the corpus files that compare the same reports' numbers on big logs
-	# again (reports, account, diff, summary, consumers, threads, ktree): the pass
+	# again (reports, account, diff, summary, consumers, threads, ktree, pageowner): the pass
 	# above did, from the same sources, and their replays (ref_report.py) are skipped.
 	if [ -z "${BATS_FILES:-}" ]; then
-		BATS_FILES=$(bats_files | grep -v '^tests/corpus/\(reports\|account\|diff\|summary\|consumers\|threads\|ktree\)\.bats$')
+		BATS_FILES=$(bats_files | grep -v '^tests/corpus/\(reports\|account\|diff\|summary\|consumers\|threads\|ktree\|pageowner\)\.bats$')
 		export TA_REFERENCES_CHECKED=1
 		run_bats build/san/trace_analyze cli-asan
 		unset TA_REFERENCES_CHECKED BATS_FILES
@@ -201,7 +201,7 @@ else
 	fi
 	# runs: a few seconds each (a text run reads its log twice, every report on)
 	for t in db:3000 text:300 compressed:3000 tracedat:1000 perfdata:1000 tepkmem:5000 \
-		datlayout:2000 ksnapshot:20000 taskcgroups:2000; do
+		datlayout:2000 ksnapshot:20000 taskcgroups:2000 pageowner:3000; do
 		run_fuzz_seeds "${t%%:*}"
 		run_fuzzer "${t%%:*}" "${t##*:}"
 	done

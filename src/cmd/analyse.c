@@ -62,7 +62,8 @@ static const struct po_command analyse_command = {
 		 "magic bytes). /proc/allocinfo snapshots (known by their first line) are\n"
 		 "read instead of a log: one, several in time order, or a directory of them;\n"
 		 "so are kernel snapshots (folders as 'trace_analyze snapshot' writes them, or\n"
-		 "/proc/meminfo, slabinfo...): one, or several of one boot, for --ledger.\n",
+		 "/proc/meminfo, slabinfo...): one, or several of one boot, for --ledger;\n"
+		 "and page_owner's dump or show_stacks, as the page allocations they hold.\n",
 	.arguments = true,
 	.epilog = "Commands (each with its own --help):\n"
 		  "  trace_analyze record [-o LOG] [-- CMD]  capture kmem events from this kernel\n"

@@ -19,6 +19,7 @@
 #include "utf8.h"
 #include "allocgroups.h"
 #include "liveevents.h"
+#include "pageowner.h"
 #include "scratch.h"
 
 /* record's and top's live capture, as it is read */
@@ -711,6 +712,42 @@ int run_read_task_cgroups(struct analysis *r, struct ta_error *err)
 }
 
 /*
+ * page_owner's dump or show_stacks: its page blocks as page allocations
+ * never freed, through the same dispatch as a log's events.
+ */
+static int read_page_owner(struct analysis *r, struct ta_error *err)
+{
+	struct page_owner_facts f;
+	int rc;
+
+	if (run_start_saving(r, err) < 0)
+		return -1;
+	r->from_page_owner = true;
+	rc = page_owner_read(&r->input, input_name(r), &r->strings, run_consume_event, r, &f, err);
+	r->facts.source = r->facts.log_name = shown_name(r, input_name(r));
+	r->facts.input.bytes_read = r->input.bytes_read;
+	if (r->input.compression != COMPRESSION_NONE) {
+		r->facts.compression = compression_name(r->input.compression);
+		r->facts.compressed_bytes = input_position(&r->input);
+	}
+	r->read.stats.lines = f.lines;
+	r->read.stats.bytes = r->input.bytes_read;
+	r->read.stats.events[KMEM_PAGE_ALLOC] = f.stacks_only ? f.pages : f.records;
+	r->read.stats.stacks.events_with = r->read.stats.events[KMEM_PAGE_ALLOC];
+	r->read.stats.stacks.blocks = f.records;
+	r->read.stats.stacks.kmem_paired = f.records;
+	if (rc == 0 && !r->req->quiet)
+		fprintf(stderr, "trace_analyze: '%s' is page_owner's %s: %llu %s, %llu base pages "
+			"held%s\n", r->facts.source, f.stacks_only ? "show_stacks" : "dump",
+			(unsigned long long)f.records, f.stacks_only ? "stacks" : "page blocks",
+			(unsigned long long)f.pages, f.stacks_only ? " (each stack's as order-0 pages, "
+			"no pfn, task or time)" : "");
+	if (rc == 0 && r->saving)
+		rc = run_finish_saving(r, err);
+	return rc;
+}
+
+/*
  * How each input format is read once its probe (formats.h) knows it: from
  * the file itself, open at its start (read_file), or from the open input,
  * decompressed or on a pipe (read_open). A new format: its probe there,
@@ -728,6 +765,7 @@ static const struct source_reader {
 	[INPUT_PERFDATA] = { read_perfdata_file, read_spooled_perfdata },
 	[INPUT_ALLOCINFO] = { NULL, read_open_snapshots },
 	[INPUT_KSNAPSHOT] = { NULL, read_open_kernel_snapshot },
+	[INPUT_PAGEOWNER] = { NULL, read_page_owner },
 };
 
 int run_read_log(struct analysis *r, struct ta_error *err)

@@ -12,6 +12,7 @@
 #include "engine.h"
 #include "kindex.h"
 #include "kreport.h"
+#include "formats.h"
 #include "pipeline.h"
 #include "report.h"
 #include "reports.h"
@@ -34,6 +35,10 @@ unsigned pipeline_needs(const struct options *opts)
 	for (i = 0; i < REPORT_COUNT; i++)
 		if (opts->report_path[i])
 			needs |= report_table[i].needs;
+	/* page_owner's file: its pages and their stacks are what every report draws */
+	if (opts->req.log_path && !opts->req.nmore_logs &&
+	    input_kind_of_path(opts->req.log_path) == INPUT_PAGEOWNER)
+		needs |= NEED_PAGES | NEED_PAGE_ACCOUNT | NEED_STACKS;
 	return needs;
 }
 

@@ -161,6 +161,31 @@ static uint64_t *live_objects_by_key(const struct account *a)
 	return n;
 }
 
+/* page_owner: each chain's pages, all held (objects: base pages) */
+static void collect_page_samples(struct profile_builder *b, const struct pprof_source *src)
+{
+	const struct page_stats *p = src->pages;
+	char *buf = xmalloc(FRAMES_TEXT_MAX);
+	uint32_t id, call_site, stack;
+
+	for (id = 0; id < p->nkeys; id++) {
+		const struct page_origin *o = &p->by_key[id];
+		int64_t v[VALUES];
+		size_t len;
+
+		if (!o->pages)
+			continue;
+		v[ALLOC_OBJECTS] = (int64_t)o->pages;
+		v[ALLOC_SPACE] = (int64_t)(o->pages * src->page_size);
+		v[INUSE_OBJECTS] = (int64_t)o->live_pages;
+		v[INUSE_SPACE] = (int64_t)(o->live_pages * src->page_size);
+		origin_key_parts(src->keys, id, &call_site, &stack);
+		len = callchains_folded(src->chains, call_site, stack, buf, FRAMES_TEXT_MAX);
+		add_sample(b, buf, len, v);
+	}
+	free(buf);
+}
+
 static void collect_samples(struct profile_builder *b, const struct pprof_source *src)
 {
 	uint64_t *live = live_objects_by_key(src->by_key);
@@ -258,7 +283,10 @@ int pprof_write(FILE *f, const struct pprof_source *src, struct ta_error *err)
 		vtp[i] = &vt[i];
 	}
 	value_type(&b, &period, "space", "bytes");
-	collect_samples(&b, src);
+	if (src->pages)
+		collect_page_samples(&b, src);
+	else
+		collect_samples(&b, src);
 
 	p.n_sample_type = VALUES;
 	p.sample_type = vtp;

@@ -324,13 +324,21 @@ static int write_flame_graph(const struct report_run *run, const char *path, str
 	if (outfile_open(&out, path, err) < 0)
 		return -1;
 	folded_init(&fo);
-	folded_add_slab(&fo, &r->by_key, &r->keys, &r->chains, o->weight);
-	snprintf(title, sizeof(title), "%s%s of '%s', by call chain",
-		 stack_weight_meaning(o->weight),
-		 o->req.families == FAMILY_MALLOC ? " (kmalloc only)" :
-		 o->req.families == FAMILY_CACHE ? " (kmem_cache only)" : "", analysis_log_name(r));
+	if (r->from_page_owner) {	/* page_owner: the pages each chain holds */
+		folded_add_pages(&fo, &r->pages, &r->keys, &r->chains, o->page_size);
+		snprintf(title, sizeof(title), "pages held (page_owner) of '%s', by call chain",
+			 analysis_log_name(r));
+	} else {
+		folded_add_slab(&fo, &r->by_key, &r->keys, &r->chains, o->weight);
+		snprintf(title, sizeof(title), "%s%s of '%s', by call chain",
+			 stack_weight_meaning(o->weight),
+			 o->req.families == FAMILY_MALLOC ? " (kmalloc only)" :
+			 o->req.families == FAMILY_CACHE ? " (kmem_cache only)" : "",
+			 analysis_log_name(r));
+	}
 	title[0] = (char)(title[0] - 'a' + 'A');
-	rc = flame_write(&fo, title, o->weight == WEIGHT_COUNT ? "allocations" : "bytes",
+	rc = flame_write(&fo, title, o->weight == WEIGHT_COUNT && !r->from_page_owner ? "allocations"
+									       : "bytes",
 			 path, outfile_stream(&out), err);
 	folded_release(&fo);
 	rc = outfile_finish(&out, rc, err);
@@ -347,6 +355,8 @@ static int write_pprof_profile(const struct report_run *run, const char *path, s
 		.chains = &r->chains,
 		.tree = r->have_ktree ? &r->ktree : NULL,
 		.duration_ns = r->last_ns > r->first_ns ? r->last_ns - r->first_ns : 0,
+		.pages = r->from_page_owner ? &r->pages : NULL,
+		.page_size = run->o->page_size,
 	};
 	struct outfile out;
 	int rc;
@@ -570,10 +580,14 @@ static void write_folded_json(struct out_dest *o, const struct report_run *run)
 	uint32_t *order, n, i;
 
 	folded_init(&fo);
-	folded_add_slab(&fo, &r->by_key, &r->keys, &r->chains, WEIGHT_BYTES);
+	if (r->from_page_owner)	/* page_owner: the pages held */
+		folded_add_pages(&fo, &r->pages, &r->keys, &r->chains, run->o->page_size);
+	else
+		folded_add_slab(&fo, &r->by_key, &r->keys, &r->chains, WEIGHT_BYTES);
 	order = folded_sorted(&fo, &n);
 	fputs("{\"weight\":", f);
-	out_json_string(f, stack_weight_meaning(WEIGHT_BYTES));
+	out_json_string(f, r->from_page_owner ? "bytes of the pages held (page_owner)"
+					     : stack_weight_meaning(WEIGHT_BYTES));
 	fputs(",\"lines\":[", f);
 	for (i = 0; i < n; i++) {
 		fputs(i ? ",\n[" : "\n[", f);

@@ -15,6 +15,7 @@
 #   OUTDIR/ksnapshot/*       the fixture kernel snapshot's files, and each cut
 #                            in the middle of a line
 #   OUTDIR/taskcgroups/*     the cgroups fixture's pid map and fork log
+#   OUTDIR/pageowner/*       the page_owner fixture's first records
 #   OUTDIR/text              (none: the committed ones are the text seeds)
 # A text seed is three bytes that choose the run (fuzz_text.c), then the log.
 set -eu
@@ -22,7 +23,7 @@ ta=$1
 out=$2
 rm -rf "$out"
 mkdir -p "$out/db" "$out/compressed" "$out/tracedat" "$out/perfdata" "$out/datlayout" \
-	"$out/tepkmem" "$out/text" "$out/ksnapshot" "$out/taskcgroups"
+	"$out/tepkmem" "$out/text" "$out/ksnapshot" "$out/taskcgroups" "$out/pageowner"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
@@ -64,4 +65,6 @@ done
 cp tests/fixtures/ksnapshot-6.12-B/cgroup/memory.stat "$out/ksnapshot/memory.stat"
 cp tests/fixtures/cgroups-6.12/pids "$out/taskcgroups/pids"
 head -n 200 tests/fixtures/cgroups-6.12/forks.log > "$out/taskcgroups/forks.log"
+head -n 120 tests/fixtures/page_owner-6.12/dump.txt > "$out/pageowner/dump"
+head -n 120 tests/fixtures/page_owner-6.12/stacks.txt > "$out/pageowner/stacks"
 echo "make-built-seeds.sh: $n DB seeds, $(ls "$out/compressed" | wc -l) compressed seeds in $out"

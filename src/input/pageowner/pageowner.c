@@ -1,0 +1,321 @@
+/*
+ * pageowner.c - page_owner's dump and show_stacks read as page allocations
+ * (pageowner.h): streamed in chunks of whole lines, a record at a time, so
+ * that a dump of GBs takes the memory of its distinct stacks and strings,
+ * not of its pages. Every line is checked against its place in a record.
+ * Not here: what is counted of the events (the page pass), the reports.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "numfmt.h"
+#include "pageowner.h"
+
+#define FRAMES_MAX 256		/* page_owner keeps 16 (PAGE_OWNER_STACK_DEPTH) */
+#define ORDER_MAX 20		/* MAX_PAGE_ORDER is 10 on most; 20 leaves room, no more */
+#define STACK_PAGES_MAX (1ull << 40)
+
+static bool head_starts(const unsigned char *head, size_t n, const char *text)
+{
+	size_t len = strlen(text);
+
+	return n >= len && memcmp(head, text, len) == 0;
+}
+
+bool page_owner_is_dump(const unsigned char *head, size_t n)
+{
+	return head_starts(head, n, "Page allocated via order ");
+}
+
+/* " 0xffffffffa0070338": an address no symbol named (an unloaded module's) */
+static bool is_bare_address(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n < 4 || s[0] != ' ' || s[1] != '0' || s[2] != 'x')
+		return false;
+	for (i = 3; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return true;
+}
+
+/* " func+0x1f/0x90": a frame as page_owner prints it (one space first), or a bare address */
+static bool is_frame(const char *s, size_t n)
+{
+	size_t i = 1;
+
+	if (is_bare_address(s, n))
+		return true;
+	if (n < 2 || s[0] != ' ' || s[1] == ' ')
+		return false;
+	while (i < n && s[i] != '+' && s[i] != ' ')
+		i++;
+	return i + 3 < n && s[i] == '+' && s[i + 1] == '0' && s[i + 2] == 'x';
+}
+
+bool page_owner_is_stacks(const unsigned char *head, size_t n)
+{
+	const char *nl = memchr(head, '\n', n);
+
+	return nl && is_frame((const char *)head, (size_t)(nl - (const char *)head));
+}
+
+bool page_owner_is_file(const unsigned char *head, size_t n)
+{
+	return page_owner_is_dump(head, n) || page_owner_is_stacks(head, n);
+}
+
+/* ---- a record's lines ---- */
+
+enum expect { EXPECT_RECORD, EXPECT_PFN, EXPECT_FRAMES };
+
+struct reader {
+	const char *name;
+	struct trace_strings *s;
+	void (*on_event)(void *ctx, const struct kmem_event *ev);
+	void *ctx;
+	struct page_owner_facts *facts;
+	enum expect expect;
+	bool kind_known;
+	struct kmem_event ev;		/* the record being read */
+	uint32_t frames[FRAMES_MAX];
+	uint32_t nframes;
+	uint64_t handle_line;		/* show_stacks_handles: "handle:" seen */
+	uint64_t record_line;
+	uint64_t next_pfn;		/* show_stacks' made-up pfns */
+	char line[4096];		/* the line being read, NUL-terminated */
+};
+
+static int bad(struct reader *r, const char *what, struct ta_error *err)
+{
+	return error_set(err, "'%s' line %" PRIu64 " is not %s", r->name, r->facts->lines, what);
+}
+
+static uint32_t intern(struct strtab *t, const char *s, size_t n)
+{
+	return strtab_intern(t, s, n);
+}
+
+/* page_owner's migratetype names, as the trace numbers them (pages.h) */
+static int migratetype_of(const char *s, size_t n)
+{
+	static const char *const names[] = { "Unmovable", "Movable", "Reclaimable", "HighAtomic",
+					      "CMA", "Isolate" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == n && memcmp(names[i], s, n) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* "Page allocated via order O, mask 0xM(FLAGS), pid P, tgid T (COMM), ts NS ns" */
+static int read_header(struct reader *r, char *line, size_t n, struct ta_error *err)
+{
+	const char *what = "a page_owner record's first line (Page allocated via order O, mask "
+			   "0xM(FLAGS), pid P, tgid T (COMM), ts NS ns)";
+	char *flags, *flags_end, *comm, *comm_end;
+	unsigned order;
+	int pid, used = 0;
+	unsigned long long ts;
+
+	line[n] = '\0';
+	if (sscanf(line, "Page allocated via order %u, mask 0x%*x(%n", &order, &used) != 1 || !used ||
+	    order > ORDER_MAX)
+		return bad(r, what, err);
+	flags = line + used;
+	flags_end = strstr(flags, "), pid ");
+	comm = flags_end ? strstr(flags_end, " (") : NULL;
+	comm_end = comm ? strstr(comm, "), ts ") : NULL;
+	if (!flags_end || !comm_end || sscanf(flags_end, "), pid %d, tgid %*d (", &pid) != 1 ||
+	    sscanf(comm_end, "), ts %llu ns", &ts) != 1 || pid < 0)
+		return bad(r, what, err);
+	comm += 2;
+	kmem_event_init(&r->ev, KMEM_PAGE_ALLOC);
+	r->ev.line = r->facts->lines;
+	r->ev.order = (int8_t)order;
+	r->ev.pid = pid;
+	r->ev.ts_ns = ts;
+	if (flags_end > flags)
+		r->ev.gfp = intern(&r->s->gfps, flags, (size_t)(flags_end - flags));
+	r->ev.comm = intern(&r->s->comms, comm, (size_t)(comm_end - comm));
+	r->expect = EXPECT_PFN;
+	return 0;
+}
+
+/* "PFN 0xN type MIGRATETYPE Block B type BLOCKTYPE Flags ..." (older kernels: "PFN N") */
+static int read_pfn(struct reader *r, char *line, size_t n, struct ta_error *err)
+{
+	char *end, *type, *type_end;
+	unsigned long long pfn;
+	int mt;
+
+	line[n] = '\0';
+	if (strncmp(line, "PFN ", 4) != 0)
+		return bad(r, "a page_owner record's PFN line", err);
+	pfn = strtoull(line + 4, &end, 0);
+	if (end == line + 4 || strncmp(end, " type ", 6) != 0 || pfn >= PAGE_OWNER_STACK_PFN_BASE)
+		return bad(r, "a page_owner record's PFN line (PFN N type MIGRATETYPE ...)", err);
+	type = end + 6;
+	type_end = strchr(type, ' ');
+	mt = migratetype_of(type, type_end ? (size_t)(type_end - type) : strlen(type));
+	r->ev.pfn = pfn;
+	r->ev.migratetype = (int8_t)mt;
+	r->expect = EXPECT_FRAMES;
+	r->nframes = 0;
+	return 0;
+}
+
+/* " func+0x1f/0x90 [module]": its function, as the logs' frames are kept */
+static int add_frame(struct reader *r, const char *line, size_t n, struct ta_error *err)
+{
+	const char *name = line + 1, *plus = memchr(name, '+', n - 1);
+	size_t len = plus ? (size_t)(plus - name) : n - 1;	/* a bare address: whole */
+
+	if (r->nframes == FRAMES_MAX)
+		return bad(r, "a frame of a stack of at most 256", err);
+	r->frames[r->nframes++] = intern(&r->s->frames, name, len);
+	return 0;
+}
+
+static void emit(struct reader *r)
+{
+	r->ev.stack = r->nframes ? stack_intern(&r->s->stacks, r->frames, r->nframes) : STACK_NONE;
+	r->on_event(r->ctx, &r->ev);
+	r->facts->records++;
+	r->facts->pages += 1ull << (r->ev.order > 0 ? r->ev.order : 0);
+	r->expect = EXPECT_RECORD;
+}
+
+/* show_stacks: "nr_base_pages: N" ends a stack: N order-0 pages of it */
+static int emit_stack_pages(struct reader *r, const char *line, size_t n, struct ta_error *err)
+{
+	char digits[24];
+	uint64_t pages, i;
+
+	if (n - 15 >= sizeof(digits) || !r->nframes)
+		return bad(r, "a stack's page count after its frames (nr_base_pages: N)", err);
+	memcpy(digits, line + 15, n - 15);
+	digits[n - 15] = '\0';
+	if (!read_count(digits, STACK_PAGES_MAX, &pages))
+		return bad(r, "a stack's page count (nr_base_pages: N)", err);
+	kmem_event_init(&r->ev, KMEM_PAGE_ALLOC);
+	r->ev.line = r->record_line;
+	r->ev.order = 0;
+	r->ev.stack = stack_intern(&r->s->stacks, r->frames, r->nframes);
+	for (i = 0; i < pages; i++) {
+		r->ev.pfn = PAGE_OWNER_STACK_PFN_BASE + r->next_pfn++;
+		r->on_event(r->ctx, &r->ev);
+	}
+	r->facts->records++;
+	r->facts->pages += pages;
+	r->nframes = 0;
+	r->handle_line = 0;
+	return 0;
+}
+
+static int read_stacks_line(struct reader *r, char *line, size_t n, struct ta_error *err)
+{
+	if (n == 0)
+		return r->nframes ? bad(r, "a stack's page count (nr_base_pages: N)", err) : 0;
+	if (is_frame(line, n)) {
+		if (!r->nframes)
+			r->record_line = r->facts->lines;
+		return add_frame(r, line, n, err);
+	}
+	if (n > 8 && memcmp(line, "handle: ", 8) == 0) {	/* show_stacks_handles */
+		r->handle_line = r->facts->lines;
+		return 0;
+	}
+	if (n > 15 && memcmp(line, "nr_base_pages: ", 15) == 0)
+		return emit_stack_pages(r, line, n, err);
+	return bad(r, "a show_stacks line (a frame, handle: H or nr_base_pages: N)", err);
+}
+
+static int read_dump_line(struct reader *r, char *line, size_t n, struct ta_error *err)
+{
+	switch (r->expect) {
+	case EXPECT_RECORD:
+		if (n == 0)
+			return 0;
+		return read_header(r, line, n, err);
+	case EXPECT_PFN:
+		return read_pfn(r, line, n, err);
+	case EXPECT_FRAMES:
+	default:
+		if (n == 0) {
+			emit(r);
+			return 0;
+		}
+		if (is_frame(line, n))
+			return add_frame(r, line, n, err);
+		if (n > 26 && memcmp(line, "Page allocated via order ", 25) == 0)
+			return bad(r, "the blank line that ends a record (a record's first line "
+				   "came before it)", err);
+		r->facts->extra_lines++;	/* "Slab cache page", "Charged ... to memcg" */
+		return 0;
+	}
+}
+
+static int read_line(struct reader *r, const char *text, size_t n, struct ta_error *err)
+{
+	char *line = r->line;
+
+	r->facts->lines++;
+	if (n && text[n - 1] == '\r')
+		n--;
+	if (n >= sizeof(r->line))
+		return bad(r, "a page_owner line (under 4096 bytes)", err);
+	memcpy(line, text, n);
+	line[n] = '\0';
+	if (!r->kind_known) {
+		if (n == 0)
+			return 0;
+		r->facts->stacks_only = !page_owner_is_dump((const unsigned char *)line, n);
+		r->kind_known = true;
+	}
+	return r->facts->stacks_only ? read_stacks_line(r, line, n, err)
+				     : read_dump_line(r, line, n, err);
+}
+
+int page_owner_read(struct input *in, const char *name, struct trace_strings *s,
+		    void (*on_event)(void *ctx, const struct kmem_event *ev), void *ctx,
+		    struct page_owner_facts *facts, struct ta_error *err)
+{
+	struct reader *r = xcalloc(1, sizeof(*r));
+	struct chunk c;
+	int rc;
+
+	memset(facts, 0, sizeof(*facts));
+	*r = (struct reader){ .name = name, .s = s, .on_event = on_event, .ctx = ctx,
+			      .facts = facts, .expect = EXPECT_RECORD };
+	chunk_init(&c, INPUT_CHUNK_SIZE);
+	while ((rc = input_read_chunk(in, &c, err)) > 0) {
+		const char *line = c.data, *end = c.data + c.len, *nl;
+
+		for (; rc > 0 && line < end; line = nl + 1) {
+			nl = memchr(line, '\n', (size_t)(end - line));
+			if (!nl)
+				nl = end;
+			if (read_line(r, line, (size_t)(nl - line), err) < 0)
+				rc = -1;
+		}
+		if (rc < 0)
+			break;
+	}
+	if (rc == 0 && in->truncated_last_line)
+		rc = error_set(err, "'%s' is cut: its last line has no newline", name);
+	if (rc == 0 && !facts->stacks_only && r->expect == EXPECT_FRAMES)
+		emit(r);	/* the last record, without its blank line */
+	else if (rc == 0 && (r->expect == EXPECT_PFN || (facts->stacks_only && r->nframes)))
+		rc = error_set(err, "'%s' is cut: its last record has no %s", name,
+			       facts->stacks_only ? "page count" : "PFN line");
+	if (rc == 0 && !facts->records)
+		rc = error_set(err, "'%s' holds no page_owner record", name);
+	chunk_release(&c);
+	free(r);
+	return rc < 0 ? -1 : 0;
+}

@@ -1,0 +1,99 @@
+#!/usr/bin/env bats
+# page_owner's files as inputs: the full dump (/sys/kernel/debug/page_owner)
+# and show_stacks (page_owner_stacks), excerpts of the 6.12 guest's at moment
+# C (tests/fixtures/page_owner-6.12), read as the page allocations they
+# hold. The pages per origin, order and migratetype equal
+# tests/tools/ref_pageowner.py's count, which reads the files by itself; the
+# flame graph, pprof and folded stacks draw the pages; cut and garbled
+# records are named by line.
+
+load ../lib/helpers
+bats_require_minimum_version 1.5.0
+
+setup() {
+	PO="$FIX/page_owner-6.12"
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# csv_rows FILE: "key value" of a --page CSV's origins (key, pages)
+origin_rows() {
+	python3 -c 'import csv, sys; [print("origin", r["key"], r["pages"]) for r in csv.DictReader(open(sys.argv[1]))]' "$1"
+}
+
+@test "page_owner's dump: its page blocks by origin, order and migratetype, as counted apart" {
+	run --separate-stderr "$TA" -f "$PO/dump.txt" --page p.csv --format csv
+	[ "$status" -eq 0 ]
+	[ "${stderr_lines[0]}" = "trace_analyze: '$PO/dump.txt' is page_owner's dump: 650 page blocks, 777 base pages held" ]
+	python3 "$TOP/tests/tools/ref_pageowner.py" "$PO/dump.txt" "$TOP/data/allocators.txt" "$TOP/data/wrappers.txt" > want
+	[ "$(origin_rows p.origins.csv)" = "$(grep '^origin ' want)" ]
+	# every block held: the totals, and the order x migratetype table
+	[ "$(grep '^totals,live_requests,' p.totals.csv | cut -d, -f3)" = "$(grep -c '^Page allocated' "$PO/dump.txt")" ]
+	[ "$(grep '^totals,live_kb,' p.totals.csv | cut -d, -f3)" = $(( $(grep '^pages ' want | cut -d' ' -f2) * 4 )) ]
+	python3 - p.csv want <<'PY'
+import csv, sys
+names = ["unmovable", "movable", "reclaimable", "highatomic", "cma", "isolate"]
+want = {}
+for l in open(sys.argv[2]):
+    f = l.split()
+    if f[0] == "order":
+        want[(int(f[1]), f[2].lower())] = int(f[3])
+got = {}
+for r in csv.DictReader(open(sys.argv[1])):
+    for n in names:
+        if int(r[n]):
+            got[(int(r["key"]), n)] = int(r[n])
+assert got == want, (got, want)
+PY
+}
+
+@test "page_owner's show_stacks: pages per stack, each stack's origin, from a file, compressed or a pipe" {
+	"$TA" -q -f "$PO/stacks.txt" --page p.csv --format csv
+	python3 "$TOP/tests/tools/ref_pageowner.py" "$PO/stacks.txt" "$TOP/data/allocators.txt" "$TOP/data/wrappers.txt" > want
+	[ "$(origin_rows p.origins.csv)" = "$(grep '^origin ' want)" ]
+	[ "$(grep '^pages ' want)" = "pages $(awk -F': ' '/^nr_base_pages/ { s += $2 } END { print s }' "$PO/stacks.txt")" ]
+	xz -c "$PO/stacks.txt" > s.xz
+	"$TA" -q -f s.xz --page xz.csv --format csv
+	"$TA" -q -f - --page pipe.csv --format csv < "$PO/stacks.txt"
+	cmp p.origins.csv xz.origins.csv
+	cmp p.origins.csv pipe.origins.csv
+}
+
+@test "page_owner's pages drawn: folded stacks, a flame graph, a pprof of inuse_space in bytes" {
+	"$TA" -q -f "$PO/dump.txt" --folded-pages f.txt --flame f.svg --pprof p.pb.gz
+	# folded: each line "frame;frame weight", weights the bytes of the pages held
+	[ "$(awk '{ s += $NF } END { print s }' f.txt)" = $(( 777 * 4096 )) ]
+	grep -q '^[^ ]*;__rb_allocate_pages [0-9]*$' f.txt
+	[ -s f.svg ]
+	if command -v go > /dev/null; then
+		go tool pprof -raw p.pb.gz > raw.txt 2>&1
+		grep -q 'inuse_space/bytes' raw.txt
+		[ "$(go tool pprof -top -sample_index=inuse_space p.pb.gz 2>/dev/null | sed -n 's/.*Total samples = \([0-9.]*\)kB.*/\1/p')" = $(( 777 * 4 )) ]
+	fi
+}
+
+@test "cut and garbled page_owner records are named by line; a healthy dump is never refused" {
+	head -n 5 "$PO/dump.txt" | head -c -1 > cut
+	run "$TA" -f cut --page -
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'cut' is cut: its last line has no newline" ]
+	head -n 1 "$PO/dump.txt" > nopfn
+	run "$TA" -f nopfn --page -
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'nopfn' is cut: its last record has no PFN line" ]
+	{ head -n 1 "$PO/dump.txt"; echo 'not a pfn line'; } > badpfn
+	run "$TA" -f badpfn --page -
+	[ "$output" = "trace_analyze: error: 'badpfn' line 2 is not a page_owner record's PFN line" ]
+	{ sed -n 1,4p "$PO/dump.txt"; sed -n 1,4p "$PO/dump.txt"; } > noblank
+	run "$TA" -f noblank --page -
+	[ "$output" = "trace_analyze: error: 'noblank' line 5 is not the blank line that ends a record (a record's first line came before it)" ]
+	{ echo 'Page allocated via order 99, mask 0x0(), pid 0, tgid 0 (swapper), ts 1 ns'; } > badorder
+	run "$TA" -f badorder --page -
+	[ "$output" = "trace_analyze: error: 'badorder' line 1 is not a page_owner record's first line (Page allocated via order O, mask 0xM(FLAGS), pid P, tgid T (COMM), ts NS ns)" ]
+	# show_stacks: a stack without its count, a count without its stack
+	head -n 3 "$PO/stacks.txt" > nocount
+	run "$TA" -f nocount --page -
+	[ "$output" = "trace_analyze: error: 'nocount' is cut: its last record has no page count" ]
+	{ head -n 2 "$PO/stacks.txt"; echo 'nr_base_pages: x'; } > badcount
+	run "$TA" -f badcount --page -
+	[ "$output" = "trace_analyze: error: 'badcount' line 3 is not a stack's page count (nr_base_pages: N)" ]
+}

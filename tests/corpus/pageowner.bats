@@ -1,0 +1,38 @@
+#!/usr/bin/env bats
+# page_owner of the 6.12 guest (../shared/corpus/linux-6.12-ledger/boot1):
+# the whole dumps at A and C and show_stacks at A, B and C, each origin's
+# pages equal to tests/tools/ref_pageowner.py's count of the same file.
+
+load ../lib/helpers
+
+setup() {
+	require_corpus
+	BOOT="$CORPUS/linux-6.12-ledger/boot1"
+	[ -d "$BOOT" ] || skip "no linux-6.12-ledger in the corpus"
+	cd "$BATS_TEST_TMPDIR"
+}
+
+origin_rows() {
+	python3 -c 'import csv, sys; [print("origin", r["key"], r["pages"]) for r in csv.DictReader(open(sys.argv[1]))]' "$1"
+}
+
+@test "the dumps at A and C and show_stacks at A, B, C: each origin's pages as counted apart" {
+	local f
+	for f in page_owner-A.txt.xz page_owner-C.txt.xz page_owner_stacks-A.txt \
+		page_owner_stacks-B.txt page_owner_stacks-C.txt; do
+		"$TA" -q -f "$BOOT/$f" --page p.csv --format csv
+		case $f in
+		*.xz) xz -dc "$BOOT/$f" > plain ;;
+		*) cp "$BOOT/$f" plain ;;
+		esac
+		python3 "$TOP/tests/tools/ref_pageowner.py" plain "$TOP/data/allocators.txt" \
+			"$TOP/data/wrappers.txt" > want
+		[ "$(origin_rows p.origins.csv)" = "$(grep '^origin ' want)" ] || { echo "$f"; return 1; }
+	done
+	# at C: 68,448 page blocks of 69,753 pages; the trace ring buffer's 21,418 of them
+	[ "$(grep '^records ' want)" = "records 889" ]
+	"$TA" -q -f "$BOOT/page_owner-C.txt.xz" --page c.csv --format csv
+	[ "$(grep '^totals,live_requests,' c.totals.csv | cut -d, -f3)" = 68448 ]
+	[ "$(grep '^totals,live_kb,' c.totals.csv | cut -d, -f3)" = $((69753 * 4)) ]
+	[ "$(grep '^origin,__rb_allocate_pages,' c.origins.csv | cut -d, -f4)" = 21418 ]
+}
