@@ -257,7 +257,8 @@ PY
 	# the memory it took, measured by the kernel: well under 32 MB for these 3003 groups (100,000 took 23 MB here)
 	rss=$(python3 -c 'import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' \
 		"$TA" -q -f many --ledger /dev/null)
-	[ "$rss" -lt 32768 ]
+	# (the sanitized build's shadow memory is no measure of it)
+	[[ "$TA" == */san/* ]] || [ "$rss" -lt 32768 ]
 }
 
 @test "--html of a kernel snapshot, or of a series: the ledger first, MemTotal as one bar, no script error" {
