@@ -185,7 +185,7 @@ SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/tests/%)
 # text seeds, compressed seeds the text seeds compressed), so that no seed
 # goes stale when a format changes.
 FUZZ_TARGETS := db text compressed tracedat perfdata tepkmem datlayout ksnapshot taskcgroups \
-		pageowner
+		pageowner kmemleak
 FUZZ_SECONDS ?= 600
 FUZZ_DEFS  := -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 FUZZ_SAN   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -227,7 +227,8 @@ $(BUILD)/fuzz/seeds/.made: tests/fuzz/make-built-seeds.sh trace_analyze $(TEXT_S
 		tests/fixtures/small-stacks.dat tests/fixtures/small-callchain.perf.data tests/fixtures/pipe-mode.perf.data \
 		tests/tools/cut_perfdata.py tests/fuzz/make-tepkmem-seeds.py \
 		$(wildcard tests/fuzz/formats/*) $(wildcard tests/fixtures/ksnapshot-6.12-B/*) \
-		$(wildcard tests/fixtures/cgroups-6.12/*) $(wildcard tests/fixtures/page_owner-6.12/*)
+		$(wildcard tests/fixtures/cgroups-6.12/*) $(wildcard tests/fixtures/page_owner-6.12/*) \
+		$(wildcard tests/fixtures/kmemleak-6.12/*)
 	tests/fuzz/make-built-seeds.sh ./trace_analyze $(BUILD)/fuzz/seeds
 	@touch $@
 

@@ -23,6 +23,7 @@
 #include "error.h"
 #include "findings.h"
 #include "input.h"
+#include "kmemleak.h"
 #include "ksnapshot.h"
 #include "ktree.h"
 #include "origins.h"
@@ -132,6 +133,10 @@ struct analysis {
 	 * no events (ksnapshot.h); several are a series of one boot, in time order
 	 */
 	bool from_page_owner;		/* page_owner's file: its pages are the stacks drawn */
+	/* --kmemleak: its report beside the log (kmemleakreport.h) */
+	struct kmemleak_report kmemleak;
+	bool have_kmemleak;
+	const char *kmemleak_source;
 	struct kernel_snapshot *ksnaps;
 	uint32_t nksnaps;
 	bool have_ksnap;

@@ -28,6 +28,7 @@ enum input_kind {
 	INPUT_ALLOCINFO,	/* /proc/allocinfo snapshots (or a directory of them) */
 	INPUT_KSNAPSHOT,	/* a kernel snapshot: a folder with meminfo, or /proc/meminfo */
 	INPUT_PAGEOWNER,	/* page_owner's dump or show_stacks (pageowner.h) */
+	INPUT_KMEMLEAK,		/* kmemleak's report (kmemleak.h) */
 	INPUT_KIND_COUNT
 };
 

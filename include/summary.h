@@ -44,6 +44,9 @@ struct summary_report {
 	/* the rows' account and names, for "re-allocated while live" (NULL: none) */
 	const struct account *rows;
 	const struct row_namer *namer;
+	/* blocks added after the leak suspects (--kmemleak), or NULL */
+	void (*more)(struct out_doc *d, const void *ctx);
+	const void *more_ctx;
 };
 
 /* --summary: totals, fragmentation, ping-pong, nodes, events, findings. */

@@ -30,6 +30,8 @@ done
 ln -sfn "$top/tests/fixtures/cgroups-6.12" cgroups
 # excerpts of its page_owner dump and show_stacks
 ln -sfn "$top/tests/fixtures/page_owner-6.12" page_owner
+# kmemleak's report of a guest that loaded kmemleak-test, and its trace around the load
+ln -sfn "$top/tests/fixtures/kmemleak-6.12" kmemleak
 
 if [ ! -d "$corpus" ]; then
 	ln -sfn demo-out/boot-kmem-excerpt.log kmem.log

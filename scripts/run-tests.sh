@@ -201,7 +201,8 @@ else
 	fi
 	# runs: a few seconds each (a text run reads its log twice, every report on)
 	for t in db:3000 text:300 compressed:3000 tracedat:1000 perfdata:1000 tepkmem:5000 \
-		datlayout:2000 ksnapshot:20000 taskcgroups:2000 pageowner:3000; do
+		datlayout:2000 ksnapshot:20000 taskcgroups:2000 pageowner:3000 \
+		kmemleak:3000; do
 		run_fuzz_seeds "${t%%:*}"
 		run_fuzzer "${t%%:*}" "${t##*:}"
 	done

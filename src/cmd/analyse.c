@@ -36,7 +36,7 @@ static const char usage_line[] =
 	"                                 cache|size-class|comm|pid|gfp|dir|module|file|cgroup]\n"
 	"                     [--comm NAME,...] [--pid P,...] [--gfp FLAG,...]\n"
 	"                     [--module NAME,...] [--cgroup PATH] [--cgroup-map FILE]\n"
-	"                     [--forks FILE] [-b DIR]\n"
+	"                     [--forks FILE] [--kmemleak REPORT] [-b DIR]\n"
 	"                     [-l FILE] [-r FILE [-a ATTR] [-i]] [--save-index FILE]\n"
 	"                     [--summary FILE] [--stats FILE [--top N]] [--page FILE]\n"
 	"                     [--sizes FILE] [--ledger FILE]\n"
@@ -63,7 +63,8 @@ static const struct po_command analyse_command = {
 		 "read instead of a log: one, several in time order, or a directory of them;\n"
 		 "so are kernel snapshots (folders as 'trace_analyze snapshot' writes them, or\n"
 		 "/proc/meminfo, slabinfo...): one, or several of one boot, for --ledger;\n"
-		 "and page_owner's dump or show_stacks, as the page allocations they hold.\n",
+		 "page_owner's dump or show_stacks, as the page allocations they hold; and\n"
+		 "kmemleak's report, as its unreferenced objects.\n",
 	.arguments = true,
 	.epilog = "Commands (each with its own --help):\n"
 		  "  trace_analyze record [-o LOG] [-- CMD]  capture kmem events from this kernel\n"
@@ -290,6 +291,9 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 			  "FILE", "each task's cgroup, for --group-by cgroup and --cgroup: lines "
 			  "pid, comm, /proc/PID/cgroup's line, tab separated (a snapshot's pids; "
 			  "default: LOG.snapshot-end/pids when there)"), PO_RECORD_REFUSES),
+		po_for_record((struct po_option)OPT_INPUT(0, "kmemleak", &o->req.kmemleak_path,
+			  "REPORT", "kmemleak's report of the same boot: --summary says which of "
+			  "its objects the trace saw allocated and never freed"), PO_RECORD_REFUSES),
 		po_for_record((struct po_option)OPT_INPUT(0, "forks", &o->req.forks_path, "FILE",
 			  "a log of sched_process_fork events: a task gone before the map was "
 			  "taken has its parent's cgroup (the log's own fork events are read too)"),
@@ -664,6 +668,9 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 		return check_snapshot_combinations(cmd, opts);
 	if (opts->req.log_path && input_kind_of_path(opts->req.log_path) == INPUT_KSNAPSHOT)
 		return check_kernel_snapshot_combinations(cmd, opts);
+	if (opts->req.kmemleak_path && !opts->report_path[REPORT_SUMMARY])
+		return po_usage_error(cmd, "%s", "--kmemleak adds kmemleak's objects to the summary: "
+				      "give --summary FILE");
 	if (opts->report_path[REPORT_LEDGER] && strcmp(cmd->name, "record") == 0)
 		return po_usage_error(cmd, "%s", "--ledger: record takes its kernel snapshots at its "
 				      "start and end beside the log; read them after it with "

@@ -53,6 +53,8 @@ void analysis_release(struct analysis *r)
 		alloc_series_release(&r->beside);
 	if (r->have_tasks)
 		task_cgroups_release(&r->tasks);
+	if (r->have_kmemleak)
+		kmemleak_report_release(&r->kmemleak);
 	for (uint32_t i = 0; i < r->nksnaps; i++)
 		ksnapshot_release(&r->ksnaps[i]);
 	free(r->ksnaps);
@@ -97,6 +99,8 @@ int analysis_read(struct analysis *a, struct ta_error *err)
 	if (opts->allocinfo_path && run_read_beside(a, err) < 0)
 		return -1;
 	if (opts->nksnap_beside && run_read_snapshots_beside(a, err) < 0)
+		return -1;
+	if (opts->kmemleak_path && run_read_kmemleak_beside(a, err) < 0)
 		return -1;
 	tick_order_flush(&a->ticks);
 	passes_finish(a);

@@ -19,6 +19,7 @@
 #include "utf8.h"
 #include "allocgroups.h"
 #include "liveevents.h"
+#include "kmemleak.h"
 #include "pageowner.h"
 #include "scratch.h"
 
@@ -668,6 +669,21 @@ static int read_open_kernel_snapshot(struct analysis *r, struct ta_error *err)
 	return read_kernel_snapshot(r, true, err);
 }
 
+int run_read_kmemleak_beside(struct analysis *r, struct ta_error *err)
+{
+	struct input in;
+	int rc;
+
+	kmemleak_report_init(&r->kmemleak);
+	r->have_kmemleak = true;
+	r->kmemleak_source = r->req->kmemleak_path;
+	if (input_open(&in, r->req->kmemleak_path, err) < 0)
+		return -1;
+	rc = kmemleak_read(&in, r->req->kmemleak_path, &r->strings, &r->kmemleak, err);
+	input_close(&in);
+	return rc;
+}
+
 int run_read_snapshots_beside(struct analysis *r, struct ta_error *err)
 {
 	size_t i;
@@ -748,6 +764,50 @@ static int read_page_owner(struct analysis *r, struct ta_error *err)
 }
 
 /*
+ * kmemleak's report: each unreferenced object an allocation at its
+ * backtrace's call site, never freed, through the same dispatch as a
+ * log's events (no time: kmemleak gives jiffies, no clock of the trace's).
+ */
+static int read_kmemleak(struct analysis *r, struct ta_error *err)
+{
+	struct kmemleak_report rep;
+	uint64_t bytes = 0;
+	size_t i;
+	int rc;
+
+	kmemleak_report_init(&rep);
+	rc = kmemleak_read(&r->input, input_name(r), &r->strings, &rep, err);
+	r->facts.source = r->facts.log_name = shown_name(r, input_name(r));
+	r->facts.input.bytes_read = r->input.bytes_read;
+	for (i = 0; rc == 0 && i < rep.n; i++) {
+		const struct kmemleak_object *o = &rep.o[i];
+		struct kmem_event ev;
+
+		kmem_event_init(&ev, KMEM_KMALLOC);
+		ev.line = o->line;
+		ev.ptr = o->addr;
+		ev.call_site = o->call_site;
+		ev.stack = o->stack;
+		ev.comm = o->comm;
+		ev.pid = o->pid;
+		ev.bytes_req = ev.bytes_alloc = o->size > UINT32_MAX ? UINT32_MAX : (uint32_t)o->size;
+		run_consume_event(r, &ev);
+		bytes += o->size;
+	}
+	r->read.stats.lines = rep.lines;
+	r->read.stats.bytes = r->input.bytes_read;
+	r->read.stats.events[KMEM_KMALLOC] = rep.n;
+	r->read.stats.stacks.events_with = rep.n;
+	if (rc == 0 && !r->req->quiet)
+		fprintf(stderr, "trace_analyze: '%s' is kmemleak's report: %zu unreferenced object%s "
+			"(%llu bytes)%s\n", r->facts.source, rep.n, rep.n == 1 ? "" : "s",
+			(unsigned long long)bytes, rep.reports > rep.n ? ", reported again by later "
+			"scans counted once" : "");
+	kmemleak_report_release(&rep);
+	return rc;
+}
+
+/*
  * How each input format is read once its probe (formats.h) knows it: from
  * the file itself, open at its start (read_file), or from the open input,
  * decompressed or on a pipe (read_open). A new format: its probe there,
@@ -766,6 +826,7 @@ static const struct source_reader {
 	[INPUT_ALLOCINFO] = { NULL, read_open_snapshots },
 	[INPUT_KSNAPSHOT] = { NULL, read_open_kernel_snapshot },
 	[INPUT_PAGEOWNER] = { NULL, read_page_owner },
+	[INPUT_KMEMLEAK] = { NULL, read_kmemleak },
 };
 
 int run_read_log(struct analysis *r, struct ta_error *err)

@@ -13,6 +13,7 @@
 #include "formats.h"
 #include "input.h"
 #include "ksnapshot.h"
+#include "kmemleak.h"
 #include "pageowner.h"
 
 static bool starts_with(const unsigned char *head, size_t n, const char *magic)
@@ -51,6 +52,7 @@ const struct input_format input_formats[INPUT_KIND_COUNT] = {
 	{ INPUT_ALLOCINFO, "allocinfo snapshot", false, allocinfo_is_snapshot },
 	{ INPUT_KSNAPSHOT, "kernel snapshot", false, ksnapshot_is_file },
 	{ INPUT_PAGEOWNER, "page_owner dump", false, page_owner_is_file },
+	{ INPUT_KMEMLEAK, "kmemleak report", false, kmemleak_is_report },
 	{ INPUT_TEXT, "kmem log", false, is_anything },
 };
 

@@ -37,6 +37,7 @@
 #include "reports.h"
 #include "rowview.h"
 #include "sizereport.h"
+#include "kmemleakreport.h"
 #include "ledgerreport.h"
 #include "ringchart.h"
 #include "ringview.h"
@@ -178,6 +179,11 @@ static const struct reclaim_counts *rows_reclaim(const struct analysis *r)
 	return analysis_runs(r, PASS_TIMELINE) && analysis_rows_account(r, &n) == &r->account ? &r->reclaim : NULL;
 }
 
+static void kmemleak_blocks(struct out_doc *d, const void *ctx)
+{
+	kmemleak_beside_report(d, ctx);
+}
+
 static void write_summary_file(struct out_dest *o, const struct report_run *run)
 {
 	const struct analysis *r = run->a;
@@ -215,6 +221,10 @@ static void write_summary_file(struct out_dest *o, const struct report_run *run)
 		window = r->read.stats;
 		memcpy(window.events, r->in_window, sizeof(window.events));
 		s.stats = &window;
+	}
+	if (r->have_kmemleak) {
+		s.more = kmemleak_blocks;
+		s.more_ctx = r;
 	}
 	timeline_rows_of(r, &growth, ROWS_TO_JUDGE);
 	write_summary_report(o, &s);

@@ -258,6 +258,8 @@ void write_summary_report(struct out_dest *o, const struct summary_report *s)
 
 		leak_suspects_report(&d, s->growth, 10, s->rows && s->namer ? &ev : NULL, &untraced);
 	}
+	if (s->more)
+		s->more(&d, s->more_ctx);
 	out_emit(o, &d);
 	out_doc_release(&d);
 }

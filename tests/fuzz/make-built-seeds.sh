@@ -16,6 +16,7 @@
 #                            in the middle of a line
 #   OUTDIR/taskcgroups/*     the cgroups fixture's pid map and fork log
 #   OUTDIR/pageowner/*       the page_owner fixture's first records
+#   OUTDIR/kmemleak/*        the kmemleak fixture's report
 #   OUTDIR/text              (none: the committed ones are the text seeds)
 # A text seed is three bytes that choose the run (fuzz_text.c), then the log.
 set -eu
@@ -23,7 +24,8 @@ ta=$1
 out=$2
 rm -rf "$out"
 mkdir -p "$out/db" "$out/compressed" "$out/tracedat" "$out/perfdata" "$out/datlayout" \
-	"$out/tepkmem" "$out/text" "$out/ksnapshot" "$out/taskcgroups" "$out/pageowner"
+	"$out/tepkmem" "$out/text" "$out/ksnapshot" "$out/taskcgroups" "$out/pageowner" \
+	"$out/kmemleak"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
@@ -67,4 +69,5 @@ cp tests/fixtures/cgroups-6.12/pids "$out/taskcgroups/pids"
 head -n 200 tests/fixtures/cgroups-6.12/forks.log > "$out/taskcgroups/forks.log"
 head -n 120 tests/fixtures/page_owner-6.12/dump.txt > "$out/pageowner/dump"
 head -n 120 tests/fixtures/page_owner-6.12/stacks.txt > "$out/pageowner/stacks"
+cp tests/fixtures/kmemleak-6.12/kmemleak.txt "$out/kmemleak/report"
 echo "make-built-seeds.sh: $n DB seeds, $(ls "$out/compressed" | wc -l) compressed seeds in $out"

@@ -1,0 +1,69 @@
+#!/usr/bin/env bats
+# kmemleak's report, alone and beside the kmem trace of the same boot: the
+# 6.12 guest that loaded the kernel's kmemleak-test module (it leaks on
+# purpose: 8 kmallocs, 5 vmallocs, 1 percpu allocation), booted with
+# no_hash_pointers (tests/fixtures/kmemleak-6.12: the report after two
+# scans, the trace's lines around the module's load).
+
+load ../lib/helpers
+bats_require_minimum_version 1.5.0
+
+setup() {
+	KL="$FIX/kmemleak-6.12"
+	cd "$BATS_TEST_TMPDIR"
+}
+
+@test "kmemleak's report alone: its objects by call site, function and module" {
+	run --separate-stderr "$TA" -f "$KL/kmemleak.txt" -c - --group-by module
+	[ "$status" -eq 0 ]
+	[ "${stderr_lines[0]}" = "trace_analyze: '$KL/kmemleak.txt' is kmemleak's report: 14 unreferenced objects (34944 bytes)" ]
+	[ "${lines[8]}" = "   34944        0    34944    14/0     kmemleak_test" ]
+	# each object's call site is its backtrace's first frame past the allocator: the
+	# sizes at each, as awk reads them from the report
+	"$TA" -q -f "$KL/kmemleak.txt" -c a.csv --format csv
+	[ "$(tail -n +2 a.csv | cut -d, -f2,3 | sort)" = "$(awk '/^unreferenced object/ { s = $5; gsub(/[():]/, "", s); bt = 0; next }
+		/^  backtrace/ { bt = 1; next }
+		bt && $1 !~ /^(__kmalloc|kmemleak_vmalloc|__vmalloc|kmemleak_alloc|pcpu_alloc|__alloc_percpu)/ { split($1, f, "/"); print f[1] " " $2 "," s; bt = 0 }' "$KL/kmemleak.txt" | sort)" ]
+}
+
+@test "--kmemleak beside the trace: each object found by address, the vmalloc'd and percpu ones not" {
+	"$TA" -q -f "$KL/kmem.log" --kmemleak "$KL/kmemleak.txt" --summary s.json --format json
+	[ "$(jq -c '.kmemleak | [.objects, .by_address, .by_site_and_size, .not_seen]' s.json)" = "[14,8,0,6]" ]
+	# the 8 kmalloc'd ones are the trace's own allocations at those addresses
+	for a in $(jq -r '.kmemleak_objects[] | select(.matched_by == "address") | .address' s.json); do
+		grep -q " kmalloc: .*ptr=${a#0x} " "$KL/kmem.log"
+	done
+	[ "$(jq -r '[.kmemleak_objects[] | select(.matched_by == "none") | .address] | map(.[0:10]) | unique | join(" ")' s.json)" = "0x45918 0xffffc900" ]
+	python3 "$TOP/tests/tools/check_consumers.py" json s.json
+	# pointers hashed (a kernel without no_hash_pointers): found by call site and size
+	sed 's/ptr=ffff8880\([0-9a-f]*\)/ptr=0000000\1/' "$KL/kmem.log" > hashed.log
+	"$TA" -q -f hashed.log --kmemleak "$KL/kmemleak.txt" --summary h.json --format json
+	[ "$(jq -c '.kmemleak | [.by_address, .by_site_and_size, .not_seen]' h.json)" = "[0,8,6]" ]
+}
+
+@test "a healthy kernel's empty report: kmemleak reports none, no leak is made up" {
+	: > empty
+	"$TA" -q -f "$KL/kmem.log" --kmemleak empty --summary s.json --format json
+	[ "$(jq -c '.kmemleak | [.objects, .verdict]' s.json)" = '[0,"kmemleak reports none"]' ]
+	[ "$(jq '.kmemleak_objects | length' s.json)" = 0 ]
+}
+
+@test "cut and garbled kmemleak reports are named by line; --kmemleak needs --summary" {
+	head -n 4 "$KL/kmemleak.txt" > cutdump
+	printf '    63 65 5f\n' >> cutdump
+	run "$TA" -f cutdump -c -
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'cutdump' line 5 is not a hex dump line (16 bytes, then their text)" ]
+	head -n 2 "$KL/kmemleak.txt" > nobt
+	run "$TA" -f nobt -c -
+	[ "$output" = "trace_analyze: error: 'nobt' is cut: its last object has no backtrace" ]
+	{ head -n 1 "$KL/kmemleak.txt"; echo '  comm insmod pid 61'; } > badcomm
+	run "$TA" -f badcomm -c -
+	[ "$output" = "trace_analyze: error: 'badcomm' line 2 is not an object's task line (comm \"NAME\", pid P, jiffies J)" ]
+	head -c 100 "$KL/kmemleak.txt" > cutline
+	run "$TA" -f cutline -c -
+	[ "$output" = "trace_analyze: error: 'cutline' is cut: its last line has no newline" ]
+	run "$TA" -f "$KL/kmem.log" --kmemleak "$KL/kmemleak.txt" -c -
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: --kmemleak adds kmemleak's objects to the summary: give --summary FILE" ]
+}
