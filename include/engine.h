@@ -52,6 +52,13 @@ struct log_facts {
 	const struct binread_facts *binary;	/* a trace.dat or perf.data read, else NULL */
 };
 
+/* A page block of a page_owner dump read beside a log (--page-owner). */
+struct page_owner_block {
+	uint64_t pfn, ts_ns;
+	uint32_t stack;
+	int8_t order;
+};
+
 struct analysis {
 	const struct analysis_request *req;
 	uint32_t passes_on;		/* 1 << enum pass_id: the passes running (pass.h) */
@@ -133,6 +140,11 @@ struct analysis {
 	 * no events (ksnapshot.h); several are a series of one boot, in time order
 	 */
 	bool from_page_owner;		/* page_owner's file: its pages are the stacks drawn */
+	/* --page-owner: page_owner's dump beside the log, its blocks by pfn (pageownerreport.h) */
+	struct page_owner_block *po_blocks;
+	size_t npo_blocks, po_cap;
+	bool have_page_owner;
+	const char *page_owner_source;
 	/* --kmemleak: its report beside the log (kmemleakreport.h) */
 	struct kmemleak_report kmemleak;
 	bool have_kmemleak;

@@ -16,6 +16,7 @@
  * report.h) and allocations with stacks, a table of allocations by origin.
  */
 void write_pages(struct out_dest *o, const struct page_stats *p, const struct strtab *gfps,
-		 const struct row_namer *origins);
+		 const struct row_namer *origins, void (*more)(struct out_doc *d, const void *ctx),
+		 const void *more_ctx);
 
 #endif

@@ -187,10 +187,10 @@ else
 	# story, and the corpus files that read inputs in ways the CLI's excerpts do not
 	# (trace.dat, perf.data, compressed, DB, allocinfo, modules, stacks, snapshots);
 	# not the corpus files that compare the same reports' numbers on big logs
-	# again (reports, account, diff, summary, consumers, threads, ktree, pageowner): the pass
+	# again (reports, account, diff, summary, consumers, threads, ktree, pageowner, pageowner_beside): the pass
 	# above did, from the same sources, and their replays (ref_report.py) are skipped.
 	if [ -z "${BATS_FILES:-}" ]; then
-		BATS_FILES=$(bats_files | grep -v '^tests/corpus/\(reports\|account\|diff\|summary\|consumers\|threads\|ktree\|pageowner\)\.bats$')
+		BATS_FILES=$(bats_files | grep -v '^tests/corpus/\(reports\|account\|diff\|summary\|consumers\|threads\|ktree\|pageowner\|pageowner_beside\)\.bats$')
 		export TA_REFERENCES_CHECKED=1
 		run_bats build/san/trace_analyze cli-asan
 		unset TA_REFERENCES_CHECKED BATS_FILES

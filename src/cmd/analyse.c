@@ -36,7 +36,8 @@ static const char usage_line[] =
 	"                                 cache|size-class|comm|pid|gfp|dir|module|file|cgroup]\n"
 	"                     [--comm NAME,...] [--pid P,...] [--gfp FLAG,...]\n"
 	"                     [--module NAME,...] [--cgroup PATH] [--cgroup-map FILE]\n"
-	"                     [--forks FILE] [--kmemleak REPORT] [-b DIR]\n"
+	"                     [--forks FILE] [--kmemleak REPORT] [--page-owner DUMP]\n"
+	"                     [-b DIR]\n"
 	"                     [-l FILE] [-r FILE [-a ATTR] [-i]] [--save-index FILE]\n"
 	"                     [--summary FILE] [--stats FILE [--top N]] [--page FILE]\n"
 	"                     [--sizes FILE] [--ledger FILE]\n"
@@ -294,6 +295,10 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 		po_for_record((struct po_option)OPT_INPUT(0, "kmemleak", &o->req.kmemleak_path,
 			  "REPORT", "kmemleak's report of the same boot: --summary says which of "
 			  "its objects the trace saw allocated and never freed"), PO_RECORD_REFUSES),
+		po_for_record((struct po_option)OPT_INPUT(0, "page-owner", &o->req.page_owner_path,
+			  "DUMP", "page_owner's dump of the same boot: --page says which of the "
+			  "trace's pages still held it holds, by pfn, and what it holds besides"),
+			  PO_RECORD_REFUSES),
 		po_for_record((struct po_option)OPT_INPUT(0, "forks", &o->req.forks_path, "FILE",
 			  "a log of sched_process_fork events: a task gone before the map was "
 			  "taken has its parent's cgroup (the log's own fork events are read too)"),
@@ -668,9 +673,13 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 		return check_snapshot_combinations(cmd, opts);
 	if (opts->req.log_path && input_kind_of_path(opts->req.log_path) == INPUT_KSNAPSHOT)
 		return check_kernel_snapshot_combinations(cmd, opts);
-	if (opts->req.kmemleak_path && !opts->report_path[REPORT_SUMMARY])
+	if (opts->req.kmemleak_path && !opts->report_path[REPORT_SUMMARY] &&
+	    !opts->report_path[REPORT_HTML])
 		return po_usage_error(cmd, "%s", "--kmemleak adds kmemleak's objects to the summary: "
-				      "give --summary FILE");
+				      "give --summary FILE (or --html FILE)");
+	if (opts->req.page_owner_path && !opts->report_path[REPORT_PAGE])
+		return po_usage_error(cmd, "%s", "--page-owner adds page_owner's pages to the page "
+				      "report: give --page FILE");
 	if (opts->report_path[REPORT_LEDGER] && strcmp(cmd->name, "record") == 0)
 		return po_usage_error(cmd, "%s", "--ledger: record takes its kernel snapshots at its "
 				      "start and end beside the log; read them after it with "

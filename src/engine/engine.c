@@ -55,6 +55,7 @@ void analysis_release(struct analysis *r)
 		task_cgroups_release(&r->tasks);
 	if (r->have_kmemleak)
 		kmemleak_report_release(&r->kmemleak);
+	free(r->po_blocks);
 	for (uint32_t i = 0; i < r->nksnaps; i++)
 		ksnapshot_release(&r->ksnaps[i]);
 	free(r->ksnaps);
@@ -101,6 +102,8 @@ int analysis_read(struct analysis *a, struct ta_error *err)
 	if (opts->nksnap_beside && run_read_snapshots_beside(a, err) < 0)
 		return -1;
 	if (opts->kmemleak_path && run_read_kmemleak_beside(a, err) < 0)
+		return -1;
+	if (opts->page_owner_path && run_read_page_owner_beside(a, err) < 0)
 		return -1;
 	tick_order_flush(&a->ticks);
 	passes_finish(a);

@@ -67,6 +67,8 @@ int run_read_log(struct analysis *r, struct ta_error *err);
  * events of --forks and of the log itself (a text file).
  */
 int run_read_task_cgroups(struct analysis *r, struct ta_error *err);
+/* --page-owner: page_owner's dump read beside the log, its blocks by pfn. */
+int run_read_page_owner_beside(struct analysis *r, struct ta_error *err);
 /* --kmemleak: kmemleak's report read beside the log. */
 int run_read_kmemleak_beside(struct analysis *r, struct ta_error *err);
 /* --ledger of a log: record's snapshots beside it, a series of one boot. */

@@ -669,6 +669,48 @@ static int read_open_kernel_snapshot(struct analysis *r, struct ta_error *err)
 	return read_kernel_snapshot(r, true, err);
 }
 
+static void keep_page_block(void *ctx, const struct kmem_event *ev)
+{
+	struct analysis *r = ctx;
+
+	if (r->npo_blocks == r->po_cap) {
+		r->po_cap = r->po_cap ? 2 * r->po_cap : 4096;
+		r->po_blocks = xrealloc(r->po_blocks, r->po_cap * sizeof(*r->po_blocks));
+	}
+	r->po_blocks[r->npo_blocks++] = (struct page_owner_block){ ev->pfn, ev->ts_ns, ev->stack,
+								   ev->order };
+}
+
+static int by_pfn(const void *pa, const void *pb)
+{
+	const struct page_owner_block *a = pa, *b = pb;
+
+	return (a->pfn > b->pfn) - (a->pfn < b->pfn);
+}
+
+int run_read_page_owner_beside(struct analysis *r, struct ta_error *err)
+{
+	struct page_owner_facts f;
+	struct input in;
+	int rc;
+
+	r->have_page_owner = true;
+	r->page_owner_source = r->req->page_owner_path;
+	if (input_open(&in, r->req->page_owner_path, err) < 0)
+		return -1;
+	rc = page_owner_read(&in, r->req->page_owner_path, &r->strings, keep_page_block, r, &f, err);
+	input_close(&in);
+	if (rc == 0 && f.stacks_only)
+		rc = error_set(err, "'%s' is page_owner's show_stacks: --page-owner matches pages by "
+			       "pfn, which only the dump (/sys/kernel/debug/page_owner) has",
+			       r->req->page_owner_path);
+	if (rc == 0 && r->npo_blocks)
+		qsort(r->po_blocks, r->npo_blocks, sizeof(*r->po_blocks), by_pfn);
+	if (rc == 0 && analysis_runs(r, PASS_ORIGINS))
+		callchains_update(&r->chains);	/* the dump's stacks, for their origins */
+	return rc;
+}
+
 int run_read_kmemleak_beside(struct analysis *r, struct ta_error *err)
 {
 	struct input in;

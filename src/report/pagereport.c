@@ -186,7 +186,8 @@ static void add_origin_table(struct out_doc *d, const struct page_stats *p,
 }
 
 void write_pages(struct out_dest *o, const struct page_stats *p, const struct strtab *gfps,
-		 const struct row_namer *origins)
+		 const struct row_namer *origins, void (*more)(struct out_doc *d, const void *ctx),
+		 const void *more_ctx)
 {
 	struct out_doc d;
 	struct out_block *b, *x;
@@ -233,6 +234,8 @@ void write_pages(struct out_dest *o, const struct page_stats *p, const struct st
 	add_cpu_table(&d, p);
 	if (origins && p->allocs_with_stack)
 		add_origin_table(&d, p, origins);
+	if (more)
+		more(&d, more_ctx);
 	out_emit(o, &d);
 	out_doc_release(&d);
 }

@@ -38,6 +38,7 @@
 #include "rowview.h"
 #include "sizereport.h"
 #include "kmemleakreport.h"
+#include "pageownerreport.h"
 #include "ledgerreport.h"
 #include "ringchart.h"
 #include "ringview.h"
@@ -261,13 +262,19 @@ static void write_outstanding_file(struct out_dest *o, const struct report_run *
 	timeline_rows_release(&growth);
 }
 
+static void page_owner_blocks(struct out_doc *d, const void *ctx)
+{
+	page_owner_beside_report(d, ctx);
+}
+
 static void write_page_file(struct out_dest *o, const struct report_run *run)
 {
 	const struct analysis *r = run->a;
 	struct origin_namer on = { &r->keys, &r->chains };
 	struct row_namer origins = { origin_row_name, &on };
 
-	write_pages(o, &r->pages, &r->strings.gfps, analysis_runs(r, PASS_ORIGINS) ? &origins : NULL);
+	write_pages(o, &r->pages, &r->strings.gfps, analysis_runs(r, PASS_ORIGINS) ? &origins : NULL,
+		    r->have_page_owner ? page_owner_blocks : NULL, r);
 }
 
 /* Is path the only output asked for (the summary on stderr aside)? */

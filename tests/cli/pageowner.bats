@@ -97,3 +97,26 @@ PY
 	run "$TA" -f badcount --page -
 	[ "$output" = "trace_analyze: error: 'badcount' line 3 is not a stack's page count (nr_base_pages: N)" ]
 }
+
+@test "--page-owner beside a trace: its live pages found by pfn, the dump's others counted apart" {
+	# constructed: a trace of three pages, two of them (pfns 0x100, 0x101) in the dump,
+	# allocated there at 0.208 s, before this trace's 10 s: freed and allocated again; the
+	# dump holds 644 other blocks allocated before it, 4 after it (awk: ts past 10e9 ns)
+	{
+		echo '# tracer: nop'
+		echo '            bash-1     [000] .....    10.000000: mm_page_alloc: page=00000000deadbeef pfn=0x100 order=0 migratetype=0 gfp_flags=GFP_KERNEL'
+		echo '            bash-1     [000] .....    10.000100: mm_page_alloc: page=00000000deadbef0 pfn=0x101 order=0 migratetype=0 gfp_flags=GFP_KERNEL'
+		echo '            bash-1     [000] .....    10.000200: mm_page_alloc: page=00000000deadbef1 pfn=0x9999999 order=0 migratetype=0 gfp_flags=GFP_KERNEL'
+	} > t.log
+	"$TA" -q -f t.log --page-owner "$PO/dump.txt" --page p.json --format json
+	[ "$(awk '/^Page allocated/ && $(NF - 1) > 10000000000' "$PO/dump.txt" | wc -l)" = 4 ]
+	[ "$(jq -c '.page_owner | [.trace_live, .in_dump, .same_allocation, .allocated_again, .not_in_dump, .before_trace, .after_trace]' p.json)" = "[3,2,0,2,1,644,4]" ]
+	python3 "$TOP/tests/tools/check_consumers.py" json p.json
+	# what it needs: --page; a dump, not show_stacks (no pfn)
+	run "$TA" -f t.log --page-owner "$PO/dump.txt" -c -
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: --page-owner adds page_owner's pages to the page report: give --page FILE" ]
+	run "$TA" -f t.log --page-owner "$PO/stacks.txt" --page -
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: '$PO/stacks.txt' is page_owner's show_stacks: --page-owner matches pages by pfn, which only the dump (/sys/kernel/debug/page_owner) has" ]
+}

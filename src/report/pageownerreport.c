@@ -1,0 +1,132 @@
+/*
+ * pageownerreport.c - page_owner's dump beside a trace (pageownerreport.h):
+ * a join by pfn of the trace's live pages and the dump's blocks, counted,
+ * and the pages of the same allocations by the dump's origins.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pageownerreport.h"
+
+#define ORIGINS_SHOWN 20
+
+static const struct page_owner_block *block_at(const struct analysis *a, uint64_t pfn)
+{
+	size_t lo = 0, hi = a->npo_blocks;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a->po_blocks[mid].pfn < pfn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < a->npo_blocks && a->po_blocks[lo].pfn == pfn ? &a->po_blocks[lo] : NULL;
+}
+
+struct origin_pages {
+	char name[128];
+	uint64_t pages;
+};
+
+static int more_pages_first(const void *pa, const void *pb)
+{
+	const struct origin_pages *a = pa, *b = pb;
+
+	if (a->pages != b->pages)
+		return a->pages > b->pages ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+static const struct out_column origin_columns[] = {
+	{ "origin", NULL, OUT_STR, false },
+	{ "pages", NULL, OUT_U64, false },
+	{ "kb", "KB", OUT_U64, false },
+};
+
+void page_owner_beside_report(struct out_doc *d, const struct analysis *a)
+{
+	const struct ptrmap *live = &a->pages.live;
+	bool *seen = xcalloc(a->npo_blocks ? a->npo_blocks : 1, sizeof(*seen));
+	uint64_t trace_live = 0, in_dump = 0, same = 0, again = 0, gone = 0;
+	uint64_t before = 0, after = 0, during = 0, dump_pages = 0;
+	struct origin_pages *origins = NULL;
+	size_t norigins = 0, i, k;
+	struct out_block *b, *t;
+
+	for (i = 0; i < live->nrecs; i++) {
+		const struct live_alloc *l = &live->recs[i];
+		const struct page_owner_block *p;
+
+		if (!l->ptr)
+			continue;
+		trace_live++;
+		p = block_at(a, l->ptr);
+		if (!p) {
+			gone++;
+			continue;
+		}
+		in_dump++;
+		seen[p - a->po_blocks] = true;
+		if (p->ts_ns < a->first_ns || p->ts_ns > a->last_ns) {
+			again++;	/* the trace's page was freed, and allocated again */
+			continue;
+		}
+		same++;
+		if (analysis_runs(a, PASS_ORIGINS)) {	/* who made it, as the dump's stack says */
+			char name[128];
+
+			callchains_origin(&a->chains, STR_NONE, p->stack, name, sizeof(name));
+			for (k = 0; k < norigins && strcmp(origins[k].name, name); k++)
+				;
+			if (k == norigins) {
+				origins = xrealloc(origins, (norigins + 1) * sizeof(*origins));
+				snprintf(origins[norigins].name, sizeof(origins[0].name), "%s", name);
+				origins[norigins++].pages = 0;
+			}
+			origins[k].pages += 1ull << (p->order > 0 ? p->order : 0);
+		}
+	}
+	for (i = 0; i < a->npo_blocks; i++) {
+		const struct page_owner_block *p = &a->po_blocks[i];
+
+		dump_pages += 1ull << (p->order > 0 ? p->order : 0);
+		if (seen[i])
+			continue;
+		if (p->ts_ns < a->first_ns)
+			before++;
+		else if (p->ts_ns > a->last_ns)
+			after++;
+		else
+			during++;
+	}
+	b = out_list(d, "page_owner", "page_owner's dump beside the trace (page blocks, by pfn)");
+	out_item_str(d, b, "dump", "dump", a->page_owner_source);
+	out_item_u64(d, b, "dump_blocks", "blocks the dump holds", a->npo_blocks);
+	out_item_u64(d, b, "dump_pages", "their pages", dump_pages);
+	out_item_u64(d, b, "trace_live", "the trace's blocks still held at its end", trace_live);
+	out_item_u64(d, b, "in_dump", "of them held in the dump at the same pfn", in_dump);
+	out_item_u64(d, b, "same_allocation", "the same allocation (the dump's time within the "
+		     "trace's)", same);
+	out_item_u64(d, b, "allocated_again", "freed and allocated again (the dump's time "
+		     "outside the trace's)", again);
+	out_item_u64(d, b, "not_in_dump", "not in the dump (freed after the trace)", gone);
+	out_item_u64(d, b, "before_trace", "blocks the trace never saw allocated: before it", before);
+	out_item_u64(d, b, "after_trace", "after it", after);
+	out_item_u64(d, b, "during_trace", "during it (its events lost, or freed and allocated "
+		     "again unseen)", during);
+	if (analysis_runs(a, PASS_ORIGINS)) {
+		qsort(origins, norigins, sizeof(*origins), more_pages_first);
+		t = out_table(d, "page_owner_origins", "the trace's pages still held, by the dump's "
+			      "origin", origin_columns,
+			      sizeof(origin_columns) / sizeof(origin_columns[0]));
+		for (k = 0; k < norigins && k < ORIGINS_SHOWN; k++) {
+			out_row_str(d, t, origins[k].name);
+			out_row_u64(d, t, origins[k].pages);
+			out_row_u64(d, t, origins[k].pages * 4);
+		}
+	}
+	free(origins);
+	free(seen);
+}
