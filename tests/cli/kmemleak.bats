@@ -67,3 +67,14 @@ setup() {
 	[ "$status" -eq 2 ]
 	[ "${lines[0]}" = "trace_analyze: error: --kmemleak adds kmemleak's objects to the summary: give --summary FILE" ]
 }
+
+@test "--kmemleak with --html: the page's summary lists kmemleak's objects" {
+	command -v chromium > /dev/null || skip "no chromium (scripts/deps.sh installs it)"
+	"$TA" -q -f "$KL/kmem.log" --kmemleak "$KL/kmemleak.txt" --html p.html
+	chromium --headless --no-sandbox --disable-gpu --user-data-dir="$BATS_TEST_TMPDIR/chrome" \
+		--virtual-time-budget=5000 --dump-dom "file://$BATS_TEST_TMPDIR/p.html" > dom.html 2> /dev/null
+	grep -q 'data-ready="1"' dom.html
+	! grep -q 'data-errors=' dom.html || false
+	grep -q 'id="sum-kmemleak_objects"' dom.html
+	grep -q '0xffff888000bccee0' dom.html
+}
