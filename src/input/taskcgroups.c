@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "input.h"
+#include "lowerbound.h"
 #include "numfmt.h"
 #include "taskcgroups.h"
 
@@ -286,22 +287,21 @@ static const struct task_cgroup *mapped(const struct task_cgroups *t, int32_t pi
 	return t->nmap ? bsearch(&key, t->map, t->nmap, sizeof(*t->map), by_pid) : NULL;
 }
 
+static int child_against(const void *key, const void *element)
+{
+	int32_t pid = *(const int32_t *)key, child = ((const struct task_fork *)element)->child;
+
+	return (pid > child) - (pid < child);
+}
+
 /* The forks of pid: [*first, *first + *n), in time order. */
 static void forks_of(const struct task_cgroups *t, int32_t pid, uint64_t *first, uint64_t *n)
 {
-	uint64_t lo = 0, hi = t->nforks;
+	size_t lo = lower_bound(&pid, t->forks, t->nforks, sizeof(*t->forks), child_against), hi;
 
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (t->forks[mid].child < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	for (hi = lo; hi < t->nforks && t->forks[hi].child == pid; hi++)
+		;
 	*first = lo;
-	while (hi < t->nforks && t->forks[hi].child == pid)
-		hi++;
 	*n = hi - lo;
 }
 

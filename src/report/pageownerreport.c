@@ -6,23 +6,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lowerbound.h"
 #include "pageownerreport.h"
 
 #define ORIGINS_SHOWN 20
 
+static int pfn_against(const void *key, const void *element)
+{
+	uint64_t pfn = *(const uint64_t *)key, at = ((const struct page_owner_block *)element)->pfn;
+
+	return (pfn > at) - (pfn < at);
+}
+
 static const struct page_owner_block *block_at(const struct analysis *a, uint64_t pfn)
 {
-	size_t lo = 0, hi = a->npo_blocks;
+	size_t i = lower_bound(&pfn, a->po_blocks, a->npo_blocks, sizeof(*a->po_blocks),
+			       pfn_against);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (a->po_blocks[mid].pfn < pfn)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < a->npo_blocks && a->po_blocks[lo].pfn == pfn ? &a->po_blocks[lo] : NULL;
+	return i < a->npo_blocks && a->po_blocks[i].pfn == pfn ? &a->po_blocks[i] : NULL;
 }
 
 struct origin_pages {

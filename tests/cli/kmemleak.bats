@@ -65,7 +65,7 @@ setup() {
 	[ "$output" = "trace_analyze: error: 'cutline' is cut: its last line has no newline" ]
 	run "$TA" -f "$KL/kmem.log" --kmemleak "$KL/kmemleak.txt" -c -
 	[ "$status" -eq 2 ]
-	[ "${lines[0]}" = "trace_analyze: error: --kmemleak adds kmemleak's objects to the summary: give --summary FILE" ]
+	[ "${lines[0]}" = "trace_analyze: error: --kmemleak adds kmemleak's objects to the summary: give --summary FILE (or --html FILE)" ]
 }
 
 @test "--kmemleak with --html: the page's summary lists kmemleak's objects" {

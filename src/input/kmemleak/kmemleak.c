@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kmemleak.h"
+#include "lowerbound.h"
 
 #define FRAMES_MAX 64	/* kmemleak keeps 16 (MAX_TRACE) */
 
@@ -306,17 +307,16 @@ int kmemleak_read(struct input *in, const char *name, struct trace_strings *s,
 	return rc < 0 ? -1 : 0;
 }
 
+static int address_against(const void *key, const void *element)
+{
+	uint64_t addr = *(const uint64_t *)key, at = ((const struct kmemleak_object *)element)->addr;
+
+	return (addr > at) - (addr < at);
+}
+
 const struct kmemleak_object *kmemleak_find(const struct kmemleak_report *r, uint64_t addr)
 {
-	size_t lo = 0, hi = r->n;
+	size_t i = lower_bound(&addr, r->o, r->n, sizeof(*r->o), address_against);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (r->o[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < r->n && r->o[lo].addr == addr ? &r->o[lo] : NULL;
+	return i < r->n && r->o[i].addr == addr ? &r->o[i] : NULL;
 }
