@@ -348,6 +348,13 @@
 		var box = svg('svg', { id: 'sb-svg', width: size, height: size, viewBox: -R + ' ' + -R + ' ' + size + ' ' + size });
 		sec.querySelector('.body').append(h('div', { class: 'controls' }, h('label', null, 'measure ', select),
 			crumbs, h('span', { class: 'note' }, 'click a wedge to zoom in, the centre to zoom out')), box);
+		var staticAttr = attrs.indexOf('static');
+		/* static + live: each wedge's static part drawn darker, as the ringchart does */
+		function twoParts() {
+			return attrs[attr] === 'current' && staticAttr >= 0;
+		}
+		var partsNote = h('span', { class: 'note', id: 'sb-parts' });
+		sec.querySelector('.controls').append(partsNote);
 		select.addEventListener('change', function () { attr = +select.value; draw(); });
 
 		function topLevel(n) {
@@ -366,6 +373,7 @@
 		function draw() {
 			var ring = (R - 70) / levels, total = focus.v[attr];
 			box.textContent = '';
+			partsNote.textContent = twoParts() ? 'darker: the static footprint; lighter: the live bytes' : '';
 			var centre = svg('circle', { r: 68, fill: '#f4f5f7', id: 'sb-centre', cursor: 'pointer' });
 			centre.addEventListener('click', function () {
 				if (focus.parent) {
@@ -397,7 +405,9 @@
 							fill: 'hsl(' + hueOf(top.name) + ',55%,' + light + '%)', 'data-path': k.path });
 						var tip = svg('title');
 						tip.textContent = k.path + '\n' + grouped(k.v[attr]) + ' bytes (' + bytes(k.v[attr]) + '), ' +
-							(100 * k.v[attr] / (total || 1)).toFixed(1) + '% of ' + (focus.path || 'the tree');
+							(100 * k.v[attr] / (total || 1)).toFixed(1) + '% of ' + (focus.path || 'the tree') +
+							(twoParts() ? '\nstatic ' + bytes(k.v[staticAttr]) + ', live ' +
+							 bytes(Math.max(0, k.v[attr] - k.v[staticAttr])) : '');
 						p.append(tip);
 						p.addEventListener('click', function () {
 							if (k.c) {
@@ -406,6 +416,12 @@
 							}
 						});
 						box.append(p);
+						if (twoParts() && k.v[staticAttr] > 0) {	/* its static part, darker, from its start */
+							var part = span * Math.min(1, k.v[staticAttr] / k.v[attr]);
+							box.append(svg('path', { d: arc(68 + (depth - 1) * ring, 68 + depth * ring, a, a + part),
+								fill: 'hsl(' + hueOf(top.name) + ',55%,' + (light - 16) + '%)',
+								'pointer-events': 'none', class: 'sb-static' }));
+						}
 						var r0 = 68 + (depth - 1) * ring, mid = a + span / 2;
 						if (span * (r0 + ring / 2) > 46) {	/* room for a name */
 							var t = svg('text', { x: ((r0 + ring / 2) * Math.sin(mid)).toFixed(1),

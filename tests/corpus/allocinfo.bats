@@ -101,6 +101,18 @@ setup() {
 	"$TA" -q -f "$MODS/allocinfo-B.txt" -k "$MODS/tree" -r live.svg
 	[ "$(python3 "$TOP/tests/tools/two_part_wedges.py" cur.svg)" -ge 5 ]
 	[ "$(python3 "$TOP/tests/tools/two_part_wedges.py" live.svg)" -eq 0 ]
+	# and so the page's sunburst, measured by current
+	if command -v chromium > /dev/null; then
+		"$TA" -q -f "$MODS/allocinfo-B.txt" -k "$MODS/tree" --html p.html
+		for view in current current_dynamic; do
+			chromium --headless --no-sandbox --disable-gpu --user-data-dir="$BATS_TEST_TMPDIR/chrome" \
+				--virtual-time-budget=5000 --dump-dom "file://$BATS_TEST_TMPDIR/p.html#attr=$view" \
+				> $view.dom 2> /dev/null
+		done
+		[ "$(grep -o 'class="sb-static"' current.dom | wc -l)" -ge 5 ]
+		[ "$(grep -o 'class="sb-static"' current_dynamic.dom | wc -l)" -eq 0 ]
+		grep -q 'darker: the static footprint; lighter: the live bytes' current.dom
+	fi
 	run "$TA" -q -f "$MODS/allocinfo-B.txt" -r no.png -a current
 	[ "$status" -eq 2 ]
 	run "$TA" -q -f "$MODS/allocinfo-B.txt" -r no.png -a waste
