@@ -72,6 +72,7 @@ struct ksnap_zone {
 	unsigned node;
 	char zone[24];			/* "DMA32" */
 	bool in_zoneinfo, in_buddyinfo;
+	bool has_pages;			/* zoneinfo gave its present and managed lines */
 	uint64_t spanned, present, managed, free;	/* zoneinfo, pages */
 	uint64_t blocks[KSNAP_ORDERS];	/* buddyinfo: free blocks of each order */
 	unsigned orders;		/* buddyinfo's columns */

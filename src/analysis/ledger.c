@@ -83,12 +83,13 @@ static void file_cache_line(struct ledger *l, const struct kernel_snapshot *s)
 {
 	uint64_t buffers, cached, shmem;
 
-	if (!ksnap_field(&s->meminfo, "Cached", &cached)) {
-		note_absent(l, "Cached");
+	if (!ksnap_field(&s->meminfo, "Cached", &cached) ||
+	    !ksnap_field(&s->meminfo, "Buffers", &buffers) ||
+	    !ksnap_field(&s->meminfo, "Shmem", &shmem)) {	/* its rule needs the three */
+		note_absent(l, !ksnap_field(&s->meminfo, "Cached", &cached) ? "Cached" :
+			    !ksnap_field(&s->meminfo, "Buffers", &buffers) ? "Buffers" : "Shmem");
 		return;
 	}
-	ksnap_field(&s->meminfo, "Buffers", &buffers);
-	ksnap_field(&s->meminfo, "Shmem", &shmem);
 	add_line(l, "file cache", LEDGER_USER, buffers + cached - (shmem < cached ? shmem : cached),
 		 "meminfo: Buffers + Cached - Shmem");
 }

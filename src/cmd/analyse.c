@@ -553,6 +553,20 @@ static int check_kernel_snapshot_combinations(const struct po_command *cmd, stru
 					      opts->req.log_path,
 					      report_option_name((enum report_id)i, name,
 								 sizeof(name)));
+	for (i = 0; i < opts->req.nmore_logs; i++) {
+		struct stat a, b;
+		size_t j;
+
+		for (j = 0; j <= i; j++) {	/* one snapshot given twice is no series */
+			const char *other = j ? opts->req.more_logs[j - 1] : opts->req.log_path;
+
+			if (stat(other, &a) == 0 && stat(opts->req.more_logs[i], &b) == 0 &&
+			    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+				return po_usage_error(cmd, "'%s' is given twice: a series is of "
+						      "snapshots taken one after another",
+						      opts->req.more_logs[i]);
+		}
+	}
 	for (i = 0; i < opts->req.nmore_logs; i++)
 		if (is_file_or_folder(opts->req.more_logs[i]) &&
 		    input_kind_of_path(opts->req.more_logs[i]) != INPUT_KSNAPSHOT)
@@ -673,6 +687,14 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 		return check_snapshot_combinations(cmd, opts);
 	if (opts->req.log_path && input_kind_of_path(opts->req.log_path) == INPUT_KSNAPSHOT)
 		return check_kernel_snapshot_combinations(cmd, opts);
+	if ((opts->req.kmemleak_path || opts->req.page_owner_path) && opts->req.log_path &&
+	    (input_kind_of_path(opts->req.log_path) == INPUT_KMEMLEAK ||
+	     input_kind_of_path(opts->req.log_path) == INPUT_PAGEOWNER))
+		return po_usage_error(cmd, "'%s' is %s: %s goes beside a kmem trace of the same boot",
+				      opts->req.log_path,
+				      input_kind_of_path(opts->req.log_path) == INPUT_KMEMLEAK
+				      ? "kmemleak's report" : "page_owner's file",
+				      opts->req.kmemleak_path ? "--kmemleak" : "--page-owner");
 	if (opts->req.kmemleak_path && !opts->report_path[REPORT_SUMMARY] &&
 	    !opts->report_path[REPORT_HTML])
 		return po_usage_error(cmd, "%s", "--kmemleak adds kmemleak's objects to the summary: "
@@ -807,9 +829,14 @@ static int check_files(const struct po_option *table, const struct options *o)
 	struct file_roles roles;
 	struct ta_error err;
 	struct stat st;
+	size_t i;
 
 	file_roles_init(&roles);
 	po_add_files(table, &roles);
+	for (i = 0; i < o->req.nmore_logs; i++)	/* a series' folders and files */
+		file_roles_add_input(&roles, "-f", o->req.more_logs[i]);
+	for (i = 0; i < o->req.nksnap_beside; i++)	/* record's snapshots beside the log */
+		file_roles_add_input(&roles, "--ledger", o->req.ksnap_beside[i]);
 	if (o->req.kernel && stat(o->req.kernel, &st) == 0 && S_ISDIR(st.st_mode)) {
 		snprintf(map, sizeof(map), "%s/System.map", o->req.kernel);
 		snprintf(vmlinux, sizeof(vmlinux), "%s/vmlinux", o->req.kernel);

@@ -193,6 +193,22 @@ int file_roles_check_directories(const struct file_roles *r, struct ta_error *er
 	return 0;
 }
 
+/* Is out inside the input folder in's tree (a snapshot folder given to -f)? */
+static bool inside_input_folder(const struct file_role *out, const struct file_role *in)
+{
+	char folder[PATH_MAX], target[PATH_MAX];
+	struct stat st;
+	size_t n;
+
+	if (strcmp(out->path, "-") == 0 || stat(in->path, &st) < 0 || !S_ISDIR(st.st_mode) ||
+	    !realpath(in->path, folder))
+		return false;
+	if (!realpath(out->path, target))	/* a new file: its folder's real path, and its name */
+		absolute_new_path(out->path, target);
+	n = strlen(folder);
+	return strncmp(target, folder, n) == 0 && (target[n] == '/' || n == 1);
+}
+
 int file_roles_check(const struct file_roles *r, struct ta_error *err)
 {
 	struct file_id *ids = xcalloc(r->count ? r->count : 1, sizeof(*ids));
@@ -208,6 +224,15 @@ int file_roles_check(const struct file_roles *r, struct ta_error *err)
 		for (j = 0; j < r->count && rc == 0; j++)
 			if (!r->role[j].output && same_file(&ids[i], &ids[j]))
 				rc = report_clash(&r->role[i], &r->role[j], err);
+	}
+	for (i = 0; i < r->count && rc == 0; i++) {	/* an output inside a folder read */
+		if (!r->role[i].output)
+			continue;
+		for (j = 0; j < r->count && rc == 0; j++)
+			if (!r->role[j].output && inside_input_folder(&r->role[i], &r->role[j]))
+				rc = error_set(err, "%s '%s' would write into '%s', the input of %s: "
+					       "refusing to write over an input", r->role[i].option,
+					       r->role[i].path, r->role[j].path, r->role[j].option);
 	}
 	for (i = 0; i < r->count && rc == 0; i++) {
 		if (!r->role[i].output)

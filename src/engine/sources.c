@@ -582,6 +582,15 @@ static int follows(const struct kernel_snapshot *before, const struct kernel_sna
 {
 	if (ksnapshot_same_boot(before, s, err) < 0)
 		return -1;
+	uint64_t t0, t1;
+
+	if (!(before->has_stamp && s->has_stamp) && ksnap_field(&before->meminfo, "MemTotal", &t0) &&
+	    ksnap_field(&s->meminfo, "MemTotal", &t1) && t0 != t1)
+		return error_set(err, "'%s' and '%s' have another MemTotal (%llu, then %llu bytes) and "
+				 "not both a snapshot file to say they are one boot's: of two machines? (a "
+				 "memory hot-plug changes it too: take them with trace_analyze snapshot)",
+				 before->source, s->source, (unsigned long long)t0,
+				 (unsigned long long)t1);
 	if (before->has_stamp && s->has_stamp && s->monotonic_s < before->monotonic_s)
 		return error_set(err, "'%s' was taken before '%s' (%.3f s, then %.3f s since boot): "
 				 "give a series in time order", s->source, before->source,
@@ -748,8 +757,15 @@ int run_read_task_cgroups(struct analysis *r, struct ta_error *err)
 	if (task_cgroups_read_map(&r->tasks, q->cgroup_map_path, err) < 0 ||
 	    (q->cgroup_map_more && task_cgroups_read_map(&r->tasks, q->cgroup_map_more, err) < 0))
 		return -1;
-	if (q->forks_path && task_cgroups_read_forks(&r->tasks, q->forks_path, err) < 0)
-		return -1;
+	if (q->forks_path) {
+		uint64_t before = r->tasks.nforks;
+
+		if (task_cgroups_read_forks(&r->tasks, q->forks_path, err) < 0)
+			return -1;
+		if (r->tasks.nforks == before)
+			return error_set(err, "'%s' holds no sched_process_fork event: no log of "
+					 "forks for --forks", q->forks_path);
+	}
 	/* the log's own fork events: a text file's, read once more for them alone */
 	if (log && !q->live && strcmp(log, "-") != 0 && !is_directory(log) &&
 	    input_kind_of_path(log) == INPUT_TEXT &&

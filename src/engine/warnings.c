@@ -109,6 +109,10 @@ void run_say_how_cgroups_were_found(const struct analysis *r)
 
 	if (!r->have_tasks || r->req->quiet)
 		return;
+	if (r->req->filters.ncgroup && !r->account.totals.allocs)
+		warn("--cgroup: no allocation's task is in %s%s (the map: %s)",
+		     r->req->filters.cgroup[0], r->req->filters.ncgroup > 1 ? " nor the others" : "",
+		     r->tasks.map_source);
 	fprintf(stderr, "trace_analyze: cgroups: of %llu allocations, %llu by their task in %s, "
 		"%llu by their task's parent at its fork (%llu fork events read), %llu of a task "
 		"in neither (\"(unknown cgroup)\")\n",

@@ -9,8 +9,6 @@
 #include "lowerbound.h"
 #include "pageownerreport.h"
 
-#define ORIGINS_SHOWN 20
-
 static int pfn_against(const void *key, const void *element)
 {
 	uint64_t pfn = *(const uint64_t *)key, at = ((const struct page_owner_block *)element)->pfn;
@@ -122,7 +120,7 @@ void page_owner_beside_report(struct out_doc *d, const struct analysis *a)
 		t = out_table(d, "page_owner_origins", "the trace's pages still held, by the dump's "
 			      "origin", origin_columns,
 			      sizeof(origin_columns) / sizeof(origin_columns[0]));
-		for (k = 0; k < norigins && k < ORIGINS_SHOWN; k++) {
+		for (k = 0; k < norigins; k++) {
 			out_row_str(d, t, origins[k].name);
 			out_row_u64(d, t, origins[k].pages);
 			out_row_u64(d, t, origins[k].pages * 4);

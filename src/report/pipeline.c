@@ -107,7 +107,12 @@ static int write_log_reports(const struct report_run *run, struct ta_error *err)
 		if (analysis_time_window_set(&opts->req))
 			fprintf(stderr, "  time window:            %llu events outside it left out\n",
 				(unsigned long long)r->outside_window);
-		if (r->have_filters && !opts->req.filters.nmodule)
+		if (r->have_filters && opts->req.filters.ncgroup && !opts->req.filters.nmodule)
+			fprintf(stderr, "  filters (--cgroup...):  %llu allocations of other cgroups, "
+				"tasks or flags left out, and %llu frees of them\n",
+				(unsigned long long)r->filtered_allocs,
+				(unsigned long long)r->filtered_frees);
+		else if (r->have_filters && !opts->req.filters.nmodule)
 			fprintf(stderr, "  --comm/--pid/--gfp:     %llu allocations of other tasks or "
 				"flags left out, and %llu frees of them\n",
 				(unsigned long long)r->filtered_allocs,

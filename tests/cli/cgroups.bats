@@ -103,3 +103,13 @@ setup() {
 	run "$TA" record --cgroup-map x -- true
 	[ "$status" -eq 2 ]
 }
+
+@test "a --forks file without a fork event is refused; a --cgroup no task is in is said" {
+	run "$TA" -f kmem.log --cgroup-map "$CG/pids" --forks "$CG/pids" --group-by cgroup -c /dev/null
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: '$CG/pids' holds no sched_process_fork event: no log of forks for --forks" ]
+	run --separate-stderr "$TA" -f kmem.log --cgroup-map "$CG/pids" --forks "$CG/forks.log" --cgroup /nonexist -c /dev/null
+	[ "$status" -eq 0 ]
+	[ "${stderr_lines[0]}" = "trace_analyze: warning: --cgroup: no allocation's task is in /nonexist (the map: '$CG/pids')" ]
+	[[ "$stderr" == *"  filters (--cgroup...):  1916 allocations of other cgroups, tasks or flags left out, and "*" frees of them"* ]]
+}

@@ -78,3 +78,13 @@ setup() {
 	grep -q 'id="sum-kmemleak_objects"' dom.html
 	grep -q '0xffff888000bccee0' dom.html
 }
+
+@test "kmemleak's report beside itself is refused; an object cut in its hex dump too" {
+	run "$TA" -f "$KL/kmemleak.txt" --kmemleak "$KL/kmemleak.txt" --summary -
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: '$KL/kmemleak.txt' is kmemleak's report: --kmemleak goes beside a kmem trace of the same boot" ]
+	head -n 3 "$KL/kmemleak.txt" > cut
+	run "$TA" -f cut -c -
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'cut' is cut: its last object has no backtrace" ]
+}

@@ -326,3 +326,29 @@ PY
 	[ "$status" -eq 2 ]
 	[ "${lines[0]}" = "trace_analyze: error: --ledger: record takes its kernel snapshots at its start and end beside the log; read them after it with trace_analyze -f LOG --ledger -" ]
 }
+
+@test "no output goes into a snapshot folder read; one folder twice, two machines or a cut zoneinfo are refused" {
+	cp -r "$SNAP" s
+	chmod -R u+w s
+	run "$TA" -f s --ledger s/slabinfo
+	[ "$status" -eq 2 ]
+	[ "$output" = "trace_analyze: error: --ledger 's/slabinfo' would write into 's', the input of -f: refusing to write over an input" ]
+	cmp "$SNAP/slabinfo" s/slabinfo
+	run "$TA" -f "$FIX/ksnapshot-6.12-A" s --ledger s/new.csv --format csv
+	[ "$status" -eq 2 ]
+	[ ! -e s/new.csv ]
+	run "$TA" -f s s --ledger -
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: 's' is given twice: a series is of snapshots taken one after another" ]
+	# another machine's meminfo, no snapshot file to tell: refused
+	cp -r "$SNAP" other
+	chmod -R u+w other
+	sed -i 's/^MemTotal: .*/MemTotal:       24684084 kB/' other/meminfo
+	run "$TA" -f s other --ledger -
+	[ "$status" -eq 1 ]
+	[[ "$output" == "trace_analyze: error: 's' and 'other' have another MemTotal (1034784768, then 25276502016 bytes)"* ]]
+	head -n 30 "$SNAP/zoneinfo" > s/zoneinfo
+	run "$TA" -f s --ledger -
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 's/zoneinfo': zone DMA32 of node 0 has no present and managed lines: the file is cut" ]
+}

@@ -120,3 +120,16 @@ PY
 	[ "$status" -eq 1 ]
 	[ "$output" = "trace_analyze: error: '$PO/stacks.txt' is page_owner's show_stacks: --page-owner matches pages by pfn, which only the dump (/sys/kernel/debug/page_owner) has" ]
 }
+
+@test "a dump's blocks of no gfp flag are counted under their mask; a stackless last record is cut; a dump beside itself refused" {
+	"$TA" -q -f "$PO/dump.txt" --page p.csv --format csv
+	[ "$(grep '^gfp_flags,0x0,' p.gfp.csv | cut -d, -f3)" = "$(grep -c 'mask 0x0()' "$PO/dump.txt")" ]
+	[ "$(tail -n +2 p.gfp.csv | awk -F, '{ s += $3 } END { print s }')" = "$(grep -c '^Page allocated' "$PO/dump.txt")" ]
+	head -n 2 "$PO/dump.txt" > nostack
+	run "$TA" -f nostack --page -
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'nostack' is cut: its last record has no stack" ]
+	run "$TA" -f "$PO/dump.txt" --page-owner "$PO/dump.txt" --page -
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: '$PO/dump.txt' is page_owner's file: --page-owner goes beside a kmem trace of the same boot" ]
+}

@@ -295,7 +295,8 @@ int kmemleak_read(struct input *in, const char *name, struct trace_strings *s,
 	}
 	if (rc == 0 && in->truncated_last_line)
 		rc = error_set(err, "'%s' is cut: its last line has no newline", name);
-	if (rc == 0 && (g->place == AFTER_HEADER || g->place == AFTER_COMM))
+	if (rc == 0 && (g->place == AFTER_HEADER || g->place == AFTER_COMM ||
+			g->place == IN_HEX_DUMP))
 		rc = error_set(err, "'%s' is cut: its last object has no backtrace", name);
 	if (rc == 0)
 		finish_object(g);

@@ -139,8 +139,13 @@ static int read_header(struct reader *r, char *line, size_t n, struct ta_error *
 	r->ev.order = (int8_t)order;
 	r->ev.pid = pid;
 	r->ev.ts_ns = ts;
-	if (flags_end > flags)
+	if (flags_end > flags) {
 		r->ev.gfp = intern(&r->s->gfps, flags, (size_t)(flags_end - flags));
+	} else {	/* "mask 0x0()": no flag; the mask as printed stands for them */
+		const char *mask = strstr(line, "mask ") + 5;
+
+		r->ev.gfp = intern(&r->s->gfps, mask, (size_t)(flags - 1 - mask));
+	}
 	r->ev.comm = intern(&r->s->comms, comm, (size_t)(comm_end - comm));
 	r->expect = EXPECT_PFN;
 	return 0;
@@ -308,7 +313,9 @@ int page_owner_read(struct input *in, const char *name, struct trace_strings *s,
 	}
 	if (rc == 0 && in->truncated_last_line)
 		rc = error_set(err, "'%s' is cut: its last line has no newline", name);
-	if (rc == 0 && !facts->stacks_only && r->expect == EXPECT_FRAMES)
+	if (rc == 0 && !facts->stacks_only && r->expect == EXPECT_FRAMES && !r->nframes)
+		rc = error_set(err, "'%s' is cut: its last record has no stack", name);
+	else if (rc == 0 && !facts->stacks_only && r->expect == EXPECT_FRAMES)
 		emit(r);	/* the last record, without its blank line */
 	else if (rc == 0 && (r->expect == EXPECT_PFN || (facts->stacks_only && r->nframes)))
 		rc = error_set(err, "'%s' is cut: its last record has no %s", name,

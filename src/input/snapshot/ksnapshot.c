@@ -514,9 +514,15 @@ static int parse_zoneinfo(struct kernel_snapshot *s, struct lines *l, struct ta_
 		if (!read_count(line + used, COUNT_MAX, &v))
 			return bad_line(l, "a zoneinfo line (spanned, present or managed N)", err);
 		*(k == 0 ? &z->spanned : k == 1 ? &z->present : &z->managed) = v;
+		z->has_pages |= k == 2;	/* managed comes last of the three */
 	}
 	if (rc < 0)
 		return -1;
+	for (uint32_t i = 0; i < s->nzones; i++)
+		if (s->zones[i].in_zoneinfo && !s->zones[i].has_pages)
+			return error_set(err, "'%s': zone %s of node %u has no present and managed "
+					 "lines: the file is cut", l->path, s->zones[i].zone,
+					 s->zones[i].node);
 	s->has_zoneinfo = true;
 	return 0;
 }
