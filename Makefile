@@ -184,8 +184,7 @@ SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/tests/%)
 # made at build time with the current writer (DB seeds are --save-db of the
 # text seeds, compressed seeds the text seeds compressed), so that no seed
 # goes stale when a format changes.
-FUZZ_TARGETS := db text compressed tracedat perfdata tepkmem datlayout ksnapshot taskcgroups \
-		pageowner kmemleak
+FUZZ_TARGETS := db text compressed tracedat perfdata tepkmem datlayout ksnapshot taskcgroups pageowner kmemleak
 FUZZ_SECONDS ?= 600
 FUZZ_DEFS  := -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 FUZZ_SAN   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
