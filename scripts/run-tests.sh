@@ -68,8 +68,10 @@ run_units() {	# $1: directory of unit test binaries, $2: label
 # time: the longest file takes about a minute and a half here (sanitized).
 BATS_LIMIT=${BATS_LIMIT:-900}
 # bats files run this many at a time (no two share state: each test works in
-# its own BATS_TEST_TMPDIR, record's tracefs instances are named by pid)
-BATS_JOBS=${BATS_JOBS:-$(nproc 2> /dev/null || echo 2)}
+# its own BATS_TEST_TMPDIR, record's tracefs instances are named by pid): one
+# more than the CPUs, since record's and top's stories spend seconds waiting
+# on their workloads and the clock
+BATS_JOBS=${BATS_JOBS:-$(( $(nproc 2> /dev/null || echo 2) + 1 ))}
 
 # The bats files, the longest first, so that those run at once end together;
 # $BATS_FILES (a list) instead when set.

@@ -116,7 +116,8 @@ void page_owner_beside_report(struct out_doc *d, const struct analysis *a)
 	out_item_u64(d, b, "during_trace", "during it (its events lost, or freed and allocated "
 		     "again unseen)", during);
 	if (analysis_runs(a, PASS_ORIGINS)) {
-		qsort(origins, norigins, sizeof(*origins), more_pages_first);
+		if (norigins)
+			qsort(origins, norigins, sizeof(*origins), more_pages_first);
 		t = out_table(d, "page_owner_origins", "the trace's pages still held, by the dump's "
 			      "origin", origin_columns,
 			      sizeof(origin_columns) / sizeof(origin_columns[0]));
