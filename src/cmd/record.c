@@ -733,10 +733,9 @@ static void drop_fork_log(struct recording *r)
 /* The log was kept: the snapshots beside it too; a failure is said and the log stays. */
 static void keep_kernel_snapshots(struct recording *r)
 {
+	bool kept[2] = { false, false };
 	struct ta_error err;
 	int at;
-
-	bool kept[2] = { false, false };
 
 	for (at = AT_START; at <= AT_END; at++)
 		if (r->ksnap_taken[at]) {
