@@ -39,12 +39,14 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
 export LSAN_OPTIONS=suppressions=$top/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99
 
-run_units() {	# $1: directory of unit test binaries, $2: label
+run_units() {	# $1: directory of unit test binaries, $2: label, [$3: the tap file]
+	tap=${3:-$out/all.tap}
+	work="$out/unit-$2"	# (a label's own files: two labels may run at once)
 	for t in "$1"/test_*; do
 		[ -x "$t" ] || continue
 		name="$2/$(basename "$t")"
 		echo "# $name"
-		"$t" > "$out/unit.tap" 2>&1
+		"$t" > "$work.tap" 2>&1
 		rc=$?
 		# cmocka prints a skip as "not ok N # SKIP name": an ok with its reason, the
 		# test's "# skip: WHY" line before it
@@ -52,14 +54,14 @@ run_units() {	# $1: directory of unit test binaries, $2: label
 		     /^not ok [0-9]+ # SKIP / { n = $3; sub(/^not ok [0-9]+ # SKIP /, "");
 			print "ok " n " " $0 " # skip " (why != "" ? why : "skipped by the test");
 			why = ""; next }
-		     { print }' "$out/unit.tap" > "$out/unit-skips.tap"
-		mv "$out/unit-skips.tap" "$out/unit.tap"
-		sed "s#^\(not ok\|ok\) \([0-9]*\)#\1 \2 $name:#" "$out/unit.tap" |
-			grep -E '^(not )?ok ' >> "$out/all.tap"
-		grep -E '^not ok' "$out/unit.tap"
-		if [ $rc -ne 0 ] && ! grep -q '^not ok' "$out/unit.tap"; then
-			echo "not ok - $name exited with $rc" | tee -a "$out/all.tap"
-			tail -n 20 "$out/unit.tap"
+		     { print }' "$work.tap" > "$work-skips.tap"
+		mv "$work-skips.tap" "$work.tap"
+		sed "s#^\(not ok\|ok\) \([0-9]*\)#\1 \2 $name:#" "$work.tap" |
+			grep -E '^(not )?ok ' >> "$tap"
+		grep -E '^not ok' "$work.tap"
+		if [ $rc -ne 0 ] && ! grep -q '^not ok' "$work.tap"; then
+			echo "not ok - $name exited with $rc" | tee -a "$tap"
+			tail -n 20 "$work.tap"
 		fi
 	done
 }
@@ -209,8 +211,14 @@ if [ "${1:-}" = --fast ]; then	# make check-fast: the one-minute loop
 	# clean all in a copy) and the documents' examples: no sanitizer, no fuzzing
 	BATS_FILES=$(bats_files | grep '^tests/cli/' |
 		grep -v '^tests/cli/\(record\|build\|readme\)\.bats$')
-	run_units build/tests unit
+	# the units beside the bats files, their lines after them
+	: > "$out/fast-units.tap"
+	run_units build/tests unit "$out/fast-units.tap" > "$out/fast-units.out" 2>&1 &
+	units=$!
 	run_bats trace_analyze cli
+	wait $units
+	cat "$out/fast-units.out"
+	cat "$out/fast-units.tap" >> "$out/all.tap"
 else
 	run_units build/tests unit
 	run_bats trace_analyze cli
