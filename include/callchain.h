@@ -59,6 +59,7 @@ struct callchains {
 	uint32_t *frame_name;		/* frame id -> id in names */
 	uint32_t *frame_key;		/* frame id -> id in names of its normalized name */
 	uint8_t *frame_class;		/* frame id -> enum frame_class */
+	uint32_t *frame_module;		/* frame id -> id in names of its " [module]", or STR_NONE */
 	uint32_t nframes;
 	uint32_t *origin;		/* stack id -> frame id of its origin, or STR_NONE */
 	uint32_t nstacks;
@@ -99,6 +100,16 @@ static inline enum frame_class callchains_class(const struct callchains *c, uint
 	return (enum frame_class)c->frame_class[frame];
 }
 
+/*
+ * The module a frame named ("func [ext4]", as page_owner and tracefs print
+ * a module's function), or NULL when it named none.
+ */
+static inline const char *callchains_frame_module(const struct callchains *c, uint32_t frame)
+{
+	return c->frame_module[frame] != STR_NONE ? strtab_get(&c->names, c->frame_module[frame])
+						  : NULL;
+}
+
 /* A frame's name as reports print it (hex resolved through System.map). */
 static inline const char *callchains_frame_name(const struct callchains *c, uint32_t frame)
 {
@@ -112,6 +123,12 @@ static inline const char *callchains_frame_name(const struct callchains *c, uint
  */
 size_t callchains_origin(const struct callchains *c, uint32_t call_site, uint32_t stack,
 			 char *out, size_t cap);
+
+/* The frame id (in strings->frames) of stack's origin, or STR_NONE (no stack, or none found). */
+static inline uint32_t callchains_origin_frame(const struct callchains *c, uint32_t stack)
+{
+	return stack != STACK_NONE && stack < c->nstacks ? c->origin[stack] : STR_NONE;
+}
 
 /*
  * The folded form of a stack: its frames outermost first, allocator

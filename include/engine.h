@@ -179,6 +179,13 @@ static inline void *analysis_pass_state(const struct analysis *a, enum pass_id i
 	return a->pass_state[id];
 }
 
+/*
+ * The directory function name[0..n) is defined in, as --group-by dir
+ * names it (module: as its frame named it, or NULL); "(not in the tree)".
+ */
+size_t analysis_dir_of_function(struct analysis *r, const char *name, size_t n,
+				const char *module, char *out, size_t cap);
+
 /* The peak watcher's group of a row id (peak_pass.c): its row's name as first seen. */
 uint32_t analysis_peak_group(void *ctx, uint32_t id);
 

@@ -20,6 +20,7 @@
 #include "event.h"
 #include "output.h"
 #include "ptrmap.h"
+#include "strtab.h"
 
 #define PAGE_ORDERS 11		/* 0 .. MAX_ORDER-1 (10); larger orders go to the last row */
 #define PAGE_MIGRATETYPES 6	/* unmovable, movable, reclaimable, highatomic, cma, isolate */
@@ -61,6 +62,19 @@ static inline uint64_t pages_of(int order)
 {
 	return order >= 0 && order < 63 ? 1ull << order : 1;
 }
+
+/*
+ * --page with --group-by comm, pid, cgroup, module or dir: the page
+ * allocations by that row, counted as the origins are (by_key indexed by
+ * row id in names); module and dir are those of each stack's origin,
+ * found once per stack (stack_row: stack id -> row id + 1).
+ */
+struct page_rows {
+	struct page_stats rows;
+	struct strtab names;
+	uint32_t *stack_row;
+	uint32_t nstack_row;
+};
 
 void pages_init(struct page_stats *p);
 void pages_release(struct page_stats *p);

@@ -47,6 +47,7 @@ typedef void pass_event_fn(struct analysis *a, const struct kmem_event *ev);
 	X(EVENT_KEYS, event_keys_pass)	/* by cache, comm, pid, gfp, module */ \
 	X(FINDINGS, findings_pass)	/* the summary's findings, caches */ \
 	X(PAGES, pages_pass)		/* the page allocator's account */ \
+	X(PAGE_ROWS, page_rows_pass)	/* --page by task, cgroup, module, dir */ \
 	X(TIMELINE, timeline_pass)	/* live bytes over time, reclaimable */ \
 	X(LIFETIMES, lifetimes_pass)	/* how long the rows' objects lived */ \
 	X(PEAK, peak_pass)		/* the peak, each row's own */	\

@@ -68,6 +68,15 @@ struct event_key_context {
 };
 
 /*
+ * The name of an event's key, into out: its cache, size class, task,
+ * gfp_flags, call site's module or cgroup (ctx: what names the last two).
+ * Returns the length.
+ */
+size_t event_key_name(const struct trace_strings *s, const struct kmem_event *ev,
+		      enum event_key key, const struct event_key_context *ctx, char *out,
+		      size_t cap);
+
+/*
  * Count a slab event under the key of that name, names interned in
  * key_names. A free is applied as it is: it credits the key its allocation
  * was counted under (never filtered by task: what a task allocated is freed

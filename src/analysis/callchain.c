@@ -279,11 +279,27 @@ void callchains_release(struct callchains *c)
 	free(c->frame_name);
 	free(c->frame_key);
 	free(c->frame_class);
+	free(c->frame_module);
 	free(c->origin);
 	memset(c, 0, sizeof(*c));
 }
 
 /* ---- classifying ------------------------------------------------------------------ */
+
+/* "func [ext4]": the module kept apart, the length of "func" returned. */
+static size_t without_module(struct callchains *c, uint32_t id, const char *text, size_t len)
+{
+	const char *open;
+
+	if (len < 4 || text[len - 1] != ']')
+		return len;
+	for (open = text + len - 2; open > text && *open != '['; open--)
+		;
+	if (open <= text + 1 || open[-1] != ' ' || open + 1 == text + len - 1)
+		return len;
+	c->frame_module[id] = strtab_intern(&c->names, open + 1, (size_t)(text + len - 1 - open - 1));
+	return (size_t)(open - 1 - text);
+}
 
 static void classify_frame(struct callchains *c, uint32_t id)
 {
@@ -294,12 +310,14 @@ static void classify_frame(struct callchains *c, uint32_t id)
 	uint64_t addr;
 	size_t n, k;
 
+	c->frame_module[id] = STR_NONE;
 	if (len == sizeof(USER_FRAMES_MARK) - 1 && memcmp(text, USER_FRAMES_MARK, len) == 0) {
 		c->frame_name[id] = strtab_intern(&c->names, text, len);
 		c->frame_key[id] = c->frame_name[id];
 		c->frame_class[id] = FRAME_USER_MARK;
 		return;
 	}
+	len = without_module(c, id, text, len);
 	n = len < sizeof(name) - 1 ? len : sizeof(name) - 1;
 	memcpy(name, text, n);
 	name[n] = '\0';
@@ -348,6 +366,7 @@ void callchains_update(struct callchains *c)
 		c->frame_name = xrealloc(c->frame_name, nframes * sizeof(*c->frame_name));
 		c->frame_key = xrealloc(c->frame_key, nframes * sizeof(*c->frame_key));
 		c->frame_class = xrealloc(c->frame_class, nframes);
+		c->frame_module = xrealloc(c->frame_module, nframes * sizeof(*c->frame_module));
 		for (i = c->nframes; i < nframes; i++)
 			classify_frame(c, i);
 		c->nframes = nframes;

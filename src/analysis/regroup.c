@@ -98,8 +98,7 @@ const char *kmalloc_size_class(uint32_t bytes)
 	return i < KMALLOC_CLASSES - 1 ? size_classes[i].name : "kmalloc-large";
 }
 
-/* The name of an event's key, into out: its cache, size class, task or gfp_flags. */
-static size_t event_key_name(const struct trace_strings *s, const struct kmem_event *ev,
+size_t event_key_name(const struct trace_strings *s, const struct kmem_event *ev,
 			     enum event_key key, const struct event_key_context *ctx, char *out,
 			     size_t cap)
 {

@@ -94,6 +94,26 @@ static size_t dir_name_of_place(const struct analysis *r, uint32_t node, char *o
 }
 
 /*
+ * The directory function name[0..n) is defined in, as --group-by dir
+ * names it (module: the one its frame named, or NULL). A page's origin is
+ * placed so; the tree's count of placed call sites stays theirs.
+ */
+size_t analysis_dir_of_function(struct analysis *r, const char *name, size_t n,
+				const char *module, char *out, size_t cap)
+{
+	uint64_t placed[PLACE_KIND_COUNT];
+	enum place_kind kind;
+	uint32_t node = DIR_NONE;
+
+	if (r->have_dirs) {
+		memcpy(placed, r->dirs.placed, sizeof(placed));
+		node = dirtree_place_function(&r->dirs, name, n, 0, module, &kind);
+		memcpy(r->dirs.placed, placed, sizeof(placed));
+	}
+	return dir_name_of_place(r, node, out, cap);
+}
+
+/*
  * --group-by dir: a call site by the directory it is placed in, at the
  * level under -b (or the top level); "(not in the tree)" when unplaced.
  */

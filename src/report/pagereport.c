@@ -121,12 +121,27 @@ static void add_cpu_table(struct out_doc *d, const struct page_stats *p)
 	}
 }
 
-static const struct out_column origin_columns[] = {
-	{ "origin", NULL, OUT_STR, true },
-	{ "allocations", NULL, OUT_U64, false },
-	{ "pages", NULL, OUT_U64, false },
-	{ "kb", "KB", OUT_U64, false },
-	{ "live_pages", "still held", OUT_U64, false },
+/* The columns of a table of page allocations by the row named first. */
+#define PAGE_ROW_COLUMNS(row)					\
+	{ row, NULL, OUT_STR, true },				\
+	{ "allocations", NULL, OUT_U64, false },		\
+	{ "pages", NULL, OUT_U64, false },			\
+	{ "kb", "KB", OUT_U64, false },				\
+	{ "live_pages", "still held", OUT_U64, false }
+
+/* The tables of page allocations by row: each group's key, title and columns. */
+static const struct page_row_table {
+	const char *group, *key, *title;
+	struct out_column columns[5];
+} page_row_tables[] = {
+	{ "origin", "origins", "page allocations by origin", { PAGE_ROW_COLUMNS("origin") } },
+	{ "comm", "rows", "page allocations by task name", { PAGE_ROW_COLUMNS("comm") } },
+	{ "pid", "rows", "page allocations by task", { PAGE_ROW_COLUMNS("pid") } },
+	{ "cgroup", "rows", "page allocations by cgroup", { PAGE_ROW_COLUMNS("cgroup") } },
+	{ "module", "rows", "page allocations by the module of their origin",
+	  { PAGE_ROW_COLUMNS("module") } },
+	{ "dir", "rows", "page allocations by the directory of their origin",
+	  { PAGE_ROW_COLUMNS("dir") } },
 };
 
 struct origin_row {
@@ -143,19 +158,27 @@ static int compare_origin_rows(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-/* Page allocations by origin function: keys merged by the name they report under. */
-static void add_origin_table(struct out_doc *d, const struct page_stats *p,
-			     const struct row_namer *namer)
+/*
+ * Page allocations by origin function (table "origins"), or by another
+ * row (table "rows", group saying what a row is): keys merged by the name
+ * they report under.
+ */
+static void add_rows_table(struct out_doc *d, const struct page_stats *p,
+			   const struct row_namer *namer, const char *group)
 {
-	struct out_block *t = out_table(d, "origins", "page allocations by origin", origin_columns,
-					sizeof(origin_columns) / sizeof(origin_columns[0]));
+	const struct page_row_table *shape = &page_row_tables[0];
+	struct out_block *t;
 	struct origin_row *rows = xcalloc(p->nkeys ? p->nkeys : 1, sizeof(*rows));
 	struct strtab names;
 	char name[CALLSITE_NAME_MAX];
-
-	t->keyed = true;
-	t->group_by = "origin";
 	uint32_t id, n = 0, i;
+
+	for (i = 0; i < sizeof(page_row_tables) / sizeof(page_row_tables[0]); i++)
+		if (strcmp(page_row_tables[i].group, group) == 0)
+			shape = &page_row_tables[i];
+	t = out_table(d, shape->key, shape->title, shape->columns, 5);
+	t->keyed = true;
+	t->group_by = shape->group;
 
 	strtab_init(&names);
 	for (id = 0; id < p->nkeys; id++) {
@@ -186,8 +209,8 @@ static void add_origin_table(struct out_doc *d, const struct page_stats *p,
 }
 
 void write_pages(struct out_dest *o, const struct page_stats *p, const struct strtab *gfps,
-		 const struct row_namer *origins, void (*more)(struct out_doc *d, const void *ctx),
-		 const void *more_ctx)
+		 const struct row_namer *origins, const struct page_rows_view *by,
+		 void (*more)(struct out_doc *d, const void *ctx), const void *more_ctx)
 {
 	struct out_doc d;
 	struct out_block *b, *x;
@@ -232,8 +255,10 @@ void write_pages(struct out_dest *o, const struct page_stats *p, const struct st
 	add_order_table(&d, p);
 	add_gfp_table(&d, p, gfps);
 	add_cpu_table(&d, p);
-	if (origins && p->allocs_with_stack)
-		add_origin_table(&d, p, origins);
+	if (by)
+		add_rows_table(&d, by->rows, &by->namer, by->group);
+	else if (origins && p->allocs_with_stack)
+		add_rows_table(&d, p, origins, "origin");
 	if (more)
 		more(&d, more_ctx);
 	out_emit(o, &d);

@@ -272,9 +272,14 @@ static void write_page_file(struct out_dest *o, const struct report_run *run)
 	const struct analysis *r = run->a;
 	struct origin_namer on = { &r->keys, &r->chains };
 	struct row_namer origins = { origin_row_name, &on };
+	const struct page_rows *rows = analysis_pass_state(r, PASS_PAGE_ROWS);
+	struct strtab_namer names = { rows ? &rows->names : NULL };
+	struct page_rows_view by = {
+		rows ? &rows->rows : NULL, { strtab_row_name, &names }, grouping_name(r->req->group_by),
+	};
 
 	write_pages(o, &r->pages, &r->strings.gfps, analysis_runs(r, PASS_ORIGINS) ? &origins : NULL,
-		    r->have_page_owner ? page_owner_blocks : NULL, r);
+		    rows ? &by : NULL, r->have_page_owner ? page_owner_blocks : NULL, r);
 }
 
 /* Is path the only output asked for (the summary on stderr aside)? */

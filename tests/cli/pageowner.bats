@@ -133,3 +133,48 @@ PY
 	[ "$status" -eq 2 ]
 	[ "${lines[0]}" = "trace_analyze: error: '$PO/dump.txt' is page_owner's file: --page-owner goes beside a kmem trace of the same boot" ]
 }
+
+# rows_of CSV WORD: "WORD key pages" of a --page CSV's rows table
+rows_of() {
+	python3 -c 'import csv, sys; [print(sys.argv[2], r["key"], r["pages"]) for r in csv.DictReader(open(sys.argv[1]))]' "$1" "$2"
+}
+
+@test "page_owner's dump by task name, task and module of the origin: as counted apart" {
+	python3 "$TOP/tests/tools/ref_pageowner.py" "$PO/dump.txt" "$TOP/data/allocators.txt" "$TOP/data/wrappers.txt" > want
+	for g in comm pid module; do
+		"$TA" -q -f "$PO/dump.txt" --page $g.csv --format csv --group-by $g
+		[ "$(rows_of $g.rows.csv $g)" = "$(grep "^$g " want)" ] || { echo "$g"; return 1; }
+	done
+	# the table says what a row is; by origin it stays the origins table
+	"$TA" -q -f "$PO/dump.txt" --page - --group-by comm | grep -qx 'page allocations by task name'
+	"$TA" -q -f "$PO/dump.txt" --page o.csv --format csv --group-by origin
+	[ -s o.origins.csv ] && [ ! -e o.rows.csv ]
+}
+
+@test "a log's page stacks by module: a frame's [module] is kept, its name stays the function's" {
+	cat > mod.log <<'LOG'
+# tracer: nop
+#
+          insmod-210     [000] .....    10.000000: mm_page_alloc: page=0xffffea0000100000 pfn=0x4000 order=1 migratetype=0 gfp_flags=GFP_KERNEL
+          insmod-210     [000] .....    10.000001: <stack trace>
+ => __alloc_pages_noprof+0x108/0x1ba
+ => loop_add+0x29d/0x31b [loop]
+ => loop_init+0x10/0x20 [loop]
+ => do_one_initcall+0x4e/0x1c0
+            bash-100     [001] .....    10.000100: mm_page_alloc: page=0xffffea0000100080 pfn=0x4002 order=0 migratetype=1 gfp_flags=GFP_KERNEL
+            bash-100     [001] .....    10.000101: <stack trace>
+ => __alloc_pages_noprof+0x108/0x1ba
+ => pipe_write+0x1b2/0x6f0
+ => vfs_write+0x2a1/0x3f0
+            bash-100     [001] .....    10.000200: mm_page_free: page=0xffffea0000100080 pfn=0x4002 order=0
+LOG
+	run "$TA" -q -f mod.log --page - --group-by module
+	[ "$status" -eq 0 ]
+	[ "${lines[-4]}" = "module   allocations  pages  KB  still held" ]
+	[ "${lines[-2]}" = "loop               1      2   8           2" ]
+	[ "${lines[-1]}" = "vmlinux            1      1   4           0" ]
+	run "$TA" -q -f mod.log --folded-pages -
+	[ "${lines[0]}" = "do_one_initcall;loop_init;loop_add 8192" ]
+	run "$TA" -q -f mod.log --page - --group-by pid
+	[ "${lines[-2]}" = "insmod-210            1      2   8           2" ]
+}

@@ -36,3 +36,30 @@ origin_rows() {
 	[ "$(grep '^totals,live_kb,' c.totals.csv | cut -d, -f3)" = $((69753 * 4)) ]
 	[ "$(grep '^origin,__rb_allocate_pages,' c.origins.csv | cut -d, -f4)" = 21418 ]
 }
+
+# rows_of CSV WORD: "WORD key pages" of a --page CSV's rows table
+rows_of() {
+	python3 -c 'import csv, sys; [print(sys.argv[2], r["key"], r["pages"]) for r in csv.DictReader(open(sys.argv[1]))]' "$1" "$2"
+}
+
+@test "show_stacks at B by module, directory (-k), task; the dump at C by task: as counted apart" {
+	local tree="$CORPUS/linux-6.12-ledger/tree"
+	python3 "$TOP/tests/tools/ref_pageowner.py" "$BOOT/page_owner_stacks-B.txt" \
+		"$TOP/data/allocators.txt" "$TOP/data/wrappers.txt" "$tree" > want
+	"$TA" -q -f "$BOOT/page_owner_stacks-B.txt" --page m.csv --format csv --group-by module
+	[ "$(rows_of m.rows.csv module)" = "$(grep '^module ' want)" ]
+	# ext4's own functions hold 443 of the pages at B, jbd2's 20
+	grep -qx 'module ext4 443' want
+	"$TA" -q -k "$tree" -f "$BOOT/page_owner_stacks-B.txt" --page d.csv --format csv --group-by dir
+	[ "$(rows_of d.rows.csv dir)" = "$(grep '^dir ' want)" ]
+	# show_stacks names no task
+	"$TA" -q -f "$BOOT/page_owner_stacks-B.txt" --page c.csv --format csv --group-by comm
+	[ "$(rows_of c.rows.csv comm)" = "comm (no task) 46036" ]
+	xz -dc "$BOOT/page_owner-C.txt.xz" > plain
+	python3 "$TOP/tests/tools/ref_pageowner.py" plain "$TOP/data/allocators.txt" \
+		"$TOP/data/wrappers.txt" > want
+	for g in comm pid module; do
+		"$TA" -q -f "$BOOT/page_owner-C.txt.xz" --page $g.csv --format csv --group-by $g
+		[ "$(rows_of $g.rows.csv $g)" = "$(grep "^$g " want)" ] || { echo "$g"; return 1; }
+	done
+}

@@ -174,14 +174,28 @@ static int read_pfn(struct reader *r, char *line, size_t n, struct ta_error *err
 	return 0;
 }
 
-/* " func+0x1f/0x90 [module]": its function, as the logs' frames are kept */
+#define FRAME_TEXT_MAX 512	/* "func [module]" */
+
+/*
+ * " func+0x1f/0x90 [module]": its function, and its module when it names
+ * one ("func [module]", as callchain.h reads a frame).
+ */
 static int add_frame(struct reader *r, const char *line, size_t n, struct ta_error *err)
 {
 	const char *name = line + 1, *plus = memchr(name, '+', n - 1);
 	size_t len = plus ? (size_t)(plus - name) : n - 1;	/* a bare address: whole */
+	const char *module = plus ? memchr(plus, ' ', (size_t)(line + n - plus)) : NULL;
+	char text[FRAME_TEXT_MAX];
 
 	if (r->nframes == FRAMES_MAX)
 		return bad(r, "a frame of a stack of at most 256", err);
+	if (module && module[1] == '[' && line[n - 1] == ']' &&
+	    len + (size_t)(line + n - module) < sizeof(text)) {
+		memcpy(text, name, len);
+		memcpy(text + len, module, (size_t)(line + n - module));
+		name = text;
+		len += (size_t)(line + n - module);
+	}
 	r->frames[r->nframes++] = intern(&r->s->frames, name, len);
 	return 0;
 }

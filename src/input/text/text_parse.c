@@ -576,7 +576,16 @@ static enum line_kind read_arrow_frame(struct parser *p, const char *s, size_t l
 		name++;
 		tok_end--;
 	}
-	return frame_found(p, name, without_offset(name, (size_t)(tok_end - name)), LINE_FRAME);
+	len = without_offset(name, (size_t)(tok_end - name));
+	/* " [ext4]" after it: a module's function, kept as "func [ext4]" (callchain.h) */
+	if (end - tok_end >= 4 && tok_end[1] == '[' && end[-1] == ']' &&
+	    len + (size_t)(end - tok_end) <= FRAME_NAME_MAX &&
+	    !memchr(tok_end + 1, ' ', (size_t)(end - tok_end - 1))) {
+		memcpy(p->frame_buf, name, len);
+		memcpy(p->frame_buf + len, tok_end, (size_t)(end - tok_end));
+		return frame_found(p, p->frame_buf, len + (size_t)(end - tok_end), LINE_FRAME);
+	}
+	return frame_found(p, name, len, LINE_FRAME);
 }
 
 /* An unknown user symbol is named by its DSO: "[libc.so.6]", or "[unknown]" as is. */
