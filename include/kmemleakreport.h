@@ -13,6 +13,11 @@
 
 #include "engine.h"
 #include "output.h"
+#include "suspects.h"
+
+/* The addresses of the trace's live allocations kmemleak's objects were found to be (by either rule), into h. */
+void kmemleak_hits_of(const struct analysis *a, struct kmemleak_hits *h);
+void kmemleak_hits_release(struct kmemleak_hits *h);
 
 /* The kmemleak blocks of the summary document d. */
 void kmemleak_beside_report(struct out_doc *d, const struct analysis *a);

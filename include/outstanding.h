@@ -14,6 +14,7 @@
 #include "callchain.h"
 #include "origins.h"
 #include "findings.h"
+#include "suspects.h"
 #include "output.h"
 #include "text_parse.h"
 #include "report.h"
@@ -35,6 +36,7 @@ struct outstanding_query {
 	const struct reclaim_counts *reclaim;	/* by the rows' ids, or NULL (suspects.h) */
 	const char *reclaimable_list;	/* the log header's reclaimable caches, or "" */
 	const struct loss_windows *losses;	/* when events were lost (losses.h), or NULL */
+	const struct kmemleak_hits *kmemleak;	/* --kmemleak's objects in the trace, or NULL */
 	bool rows_are_caches;
 	struct row_filter keys_kept;	/* and, in the stack table, of these keys */
 };

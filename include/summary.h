@@ -19,6 +19,7 @@
 #include "text_parse.h"
 #include "report.h"
 #include "symbols.h"
+#include "suspects.h"
 #include "timeline_chart.h"
 
 struct summary_report {
@@ -32,6 +33,7 @@ struct summary_report {
 	const struct reclaim_counts *reclaim;	/* by the rows' ids, or NULL (suspects.h) */
 	const char *reclaimable_list;	/* the log header's reclaimable caches, or "" */
 	const struct loss_windows *losses;	/* when events were lost (losses.h), or NULL */
+	const struct kmemleak_hits *kmemleak;	/* --kmemleak's objects in the trace, or NULL */
 	bool rows_are_caches;
 	unsigned families;
 	const struct findings *findings;	/* NULL: no findings block */

@@ -37,6 +37,12 @@
 #define SUSPECT_WINDOWS 8
 #define SUSPECT_UNTRACED_SHARE 0.05
 
+/* The addresses of the trace's live allocations kmemleak reports (kmemleakreport.h), sorted. */
+struct kmemleak_hits {
+	uint64_t *ptrs;
+	size_t n;
+};
+
 struct suspect_evidence {
 	const struct account *account;	/* the rows' account: allocations, live map */
 	const struct row_namer *namer;	/* the names the timeline's rows have */
@@ -47,6 +53,8 @@ struct suspect_evidence {
 	const char *reclaimable_list;	/* the log header's reclaimable caches, or "" (reclaim.h) */
 	bool rows_are_caches;		/* --group-by cache: a row's name is its cache */
 	const struct loss_windows *losses;	/* objects allocated before a loss: uncertain */
+	/* --kmemleak: its objects found live in the trace; NULL without a report */
+	const struct kmemleak_hits *kmemleak;
 };
 
 /*

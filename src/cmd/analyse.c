@@ -696,9 +696,10 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 				      ? "kmemleak's report" : "page_owner's file",
 				      opts->req.kmemleak_path ? "--kmemleak" : "--page-owner");
 	if (opts->req.kmemleak_path && !opts->report_path[REPORT_SUMMARY] &&
-	    !opts->report_path[REPORT_HTML])
-		return po_usage_error(cmd, "%s", "--kmemleak adds kmemleak's objects to the summary: "
-				      "give --summary FILE (or --html FILE)");
+	    !opts->report_path[REPORT_HTML] && !opts->report_path[REPORT_OUTSTANDING])
+		return po_usage_error(cmd, "%s", "--kmemleak adds kmemleak's objects to the summary "
+				      "and the leak suspects: give --summary FILE (or --html FILE, "
+				      "--outstanding FILE)");
 	if (opts->req.page_owner_path && !opts->report_path[REPORT_PAGE])
 		return po_usage_error(cmd, "%s", "--page-owner adds page_owner's pages to the page "
 				      "report: give --page FILE");

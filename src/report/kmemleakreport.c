@@ -70,14 +70,18 @@ static const char *site_name(const struct analysis *a, uint32_t id)
 	return id == STR_NONE ? "(none)" : strtab_get(&a->strings.call_sites, id);
 }
 
-void kmemleak_beside_report(struct out_doc *d, const struct analysis *a)
+/*
+ * Each of kmemleak's objects matched with a live allocation of the trace:
+ * by address first, for every object (what one takes no other takes by
+ * site and size), then by call site and size for the objects left.
+ * match[i] and rule[i] for object i (NULL, MATCH_NONE: not found).
+ */
+static void match_objects(const struct analysis *a, const struct live_alloc **match,
+			  enum rule *rule)
 {
 	const struct kmemleak_report *k = &a->kmemleak;
 	const struct ptrmap *live = &a->account.live;
 	struct candidate *cand = xcalloc(live->nrecs ? live->nrecs : 1, sizeof(*cand));
-	uint64_t by_rule[3] = { 0, 0, 0 }, bytes = 0;
-	struct out_block *b, *t;
-	char addr[32];
 	size_t i, n = 0;
 
 	for (i = 0; i < live->nrecs; i++)
@@ -85,10 +89,6 @@ void kmemleak_beside_report(struct out_doc *d, const struct analysis *a)
 			cand[n++].a = &live->recs[i];
 	if (n)
 		qsort(cand, n, sizeof(*cand), by_site_and_size);
-	/* the address rule first, for every object; the other for those it left */
-	t = out_table(d, "kmemleak_objects", "kmemleak's objects and the trace's allocations "
-		      "(still live at its end) they are", object_columns,
-		      sizeof(object_columns) / sizeof(object_columns[0]));
 	for (i = 0; i < k->n; i++) {
 		const struct live_alloc *m = ptrmap_find(live, k->o[i].addr);
 
@@ -106,18 +106,72 @@ void kmemleak_beside_report(struct out_doc *d, const struct analysis *a)
 	}
 	for (i = 0; i < k->n; i++) {
 		const struct kmemleak_object *o = &k->o[i];
-		const struct live_alloc *m = ptrmap_find(live, o->addr);
-		enum rule rule = MATCH_ADDRESS;
 
-		if (!m && o->call_site != STR_NONE) {
+		match[i] = ptrmap_find(live, o->addr);
+		rule[i] = MATCH_ADDRESS;
+		if (!match[i] && o->call_site != STR_NONE) {
 			struct candidate *c = take(cand, n, o->call_site, o->size);
 
-			m = c ? c->a : NULL;
-			rule = MATCH_SITE_SIZE;
+			match[i] = c ? c->a : NULL;
+			rule[i] = MATCH_SITE_SIZE;
 		}
-		if (!m)
-			rule = MATCH_NONE;
-		by_rule[rule]++;
+		if (!match[i])
+			rule[i] = MATCH_NONE;
+	}
+	free(cand);
+}
+
+static int compare_u64(const void *pa, const void *pb)
+{
+	uint64_t x = *(const uint64_t *)pa, y = *(const uint64_t *)pb;
+
+	return (x > y) - (x < y);
+}
+
+void kmemleak_hits_of(const struct analysis *a, struct kmemleak_hits *h)
+{
+	const struct kmemleak_report *k = &a->kmemleak;
+	const struct live_alloc **match = xcalloc(k->n ? k->n : 1, sizeof(*match));
+	enum rule *rule = xcalloc(k->n ? k->n : 1, sizeof(*rule));
+	size_t i;
+
+	match_objects(a, match, rule);
+	h->ptrs = xcalloc(k->n ? k->n : 1, sizeof(*h->ptrs));
+	h->n = 0;
+	for (i = 0; i < k->n; i++)
+		if (match[i])
+			h->ptrs[h->n++] = match[i]->ptr;
+	qsort(h->ptrs, h->n, sizeof(*h->ptrs), compare_u64);
+	free(match);
+	free(rule);
+}
+
+void kmemleak_hits_release(struct kmemleak_hits *h)
+{
+	free(h->ptrs);
+	h->ptrs = NULL;
+	h->n = 0;
+}
+
+void kmemleak_beside_report(struct out_doc *d, const struct analysis *a)
+{
+	const struct kmemleak_report *k = &a->kmemleak;
+	const struct live_alloc **match = xcalloc(k->n ? k->n : 1, sizeof(*match));
+	enum rule *rule = xcalloc(k->n ? k->n : 1, sizeof(*rule));
+	uint64_t by_rule[3] = { 0, 0, 0 }, bytes = 0;
+	struct out_block *b, *t;
+	char addr[32];
+	size_t i;
+
+	match_objects(a, match, rule);
+	t = out_table(d, "kmemleak_objects", "kmemleak's objects and the trace's allocations "
+		      "(still live at its end) they are", object_columns,
+		      sizeof(object_columns) / sizeof(object_columns[0]));
+	for (i = 0; i < k->n; i++) {
+		const struct kmemleak_object *o = &k->o[i];
+		const struct live_alloc *m = match[i];
+
+		by_rule[rule[i]]++;
 		bytes += o->size;
 		snprintf(addr, sizeof(addr), "0x%" PRIx64, o->addr);
 		out_row_str(d, t, addr);
@@ -125,7 +179,7 @@ void kmemleak_beside_report(struct out_doc *d, const struct analysis *a)
 		out_row_str(d, t, o->comm != STR_NONE ? strtab_get(&a->strings.comms, o->comm) : "");
 		out_row_i64(d, t, o->pid);
 		out_row_str(d, t, site_name(a, o->call_site));
-		out_row_str(d, t, rule_names[rule]);
+		out_row_str(d, t, rule_names[rule[i]]);
 		if (m) {
 			out_row_str(d, t, site_name(a, m->call_site));
 			out_row_f64(d, t, (double)m->ts_ns / 1e9);
@@ -152,5 +206,6 @@ void kmemleak_beside_report(struct out_doc *d, const struct analysis *a)
 		     by_rule[MATCH_ADDRESS] + by_rule[MATCH_SITE_SIZE]
 		     ? "kmemleak reports objects the trace saw allocated and never freed"
 		     : "kmemleak reports objects the trace did not see allocated");
-	free(cand);
+	free(match);
+	free(rule);
 }

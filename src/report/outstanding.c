@@ -347,7 +347,7 @@ void write_outstanding(struct out_dest *o, const struct outstanding_query *q)
 	if (q->growth) {
 		struct suspect_evidence ev = { q->account, q->namer, &q->rows_kept, q->end_ns,
 					       q->reclaim, q->reclaimable_list, q->rows_are_caches,
-					       q->losses };
+					       q->losses, q->kmemleak };
 		size_t untraced;
 
 		leak_suspects_report(&d, q->growth, q->top, q->account && q->namer ? &ev : NULL,

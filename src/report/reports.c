@@ -192,6 +192,7 @@ static void write_summary_file(struct out_dest *o, const struct report_run *run)
 	struct row_filter kept, keys;
 	struct namers n;
 	struct parse_stats window;
+	struct kmemleak_hits hits;
 	struct summary_report s = {
 		.source = r->facts.made_from ? r->facts.made_from : r->facts.source,
 		.stats = &r->read.stats,
@@ -226,10 +227,14 @@ static void write_summary_file(struct out_dest *o, const struct report_run *run)
 	if (r->have_kmemleak) {
 		s.more = kmemleak_blocks;
 		s.more_ctx = r;
+		kmemleak_hits_of(r, &hits);
+		s.kmemleak = &hits;
 	}
 	timeline_rows_of(r, &growth, ROWS_TO_JUDGE);
 	write_summary_report(o, &s);
 	timeline_rows_release(&growth);
+	if (r->have_kmemleak)
+		kmemleak_hits_release(&hits);
 }
 
 static void write_outstanding_file(struct out_dest *o, const struct report_run *run)
@@ -237,6 +242,7 @@ static void write_outstanding_file(struct out_dest *o, const struct report_run *
 	const struct analysis *r = run->a;
 	struct timeline_rows growth;
 	struct namers n;
+	struct kmemleak_hits hits;
 	struct outstanding_query q = {
 		.account = analysis_rows_account(r, &n),
 		.reclaim = rows_reclaim(r),
@@ -258,8 +264,14 @@ static void write_outstanding_file(struct out_dest *o, const struct report_run *
 	analysis_branch_filters(r, &q.rows_kept, &q.keys_kept);
 	timeline_rows_of(r, &growth, ROWS_TO_JUDGE);
 	q.growth = &growth;
+	if (r->have_kmemleak) {
+		kmemleak_hits_of(r, &hits);
+		q.kmemleak = &hits;
+	}
 	write_outstanding(o, &q);
 	timeline_rows_release(&growth);
+	if (r->have_kmemleak)
+		kmemleak_hits_release(&hits);
 }
 
 static void page_owner_blocks(struct out_doc *d, const void *ctx)

@@ -253,7 +253,8 @@ void write_summary_report(struct out_dest *o, const struct summary_report *s)
 		add_reallocated_table(&d, s);
 	if (s->growth) {
 		struct suspect_evidence ev = { s->rows, s->namer, s->rows_kept, s->last_ns, s->reclaim,
-					       s->reclaimable_list, s->rows_are_caches, s->losses };
+					       s->reclaimable_list, s->rows_are_caches, s->losses,
+					       s->kmemleak };
 		size_t untraced;
 
 		leak_suspects_report(&d, s->growth, 10, s->rows && s->namer ? &ev : NULL, &untraced);

@@ -6,6 +6,7 @@
  * Not here: which rows are sampled or how (timeline.c), the table of the
  * rows whose pointers come back while live (stats.c).
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@ struct name_evidence {
 	uint64_t reclaimable;		/* allocations from reclaimable slab caches */
 	uint64_t oldest_ts;		/* of its held objects; 0: none held */
 	uint64_t held, uncertain;	/* live objects: held, or allocated before a loss */
+	uint64_t kmemleak;		/* live objects kmemleak reports */
 };
 
 struct suspect {
@@ -36,6 +38,7 @@ struct suspect {
 	double age_share;		/* oldest live object's age / the log's span */
 	int confidence;			/* 2 high, 1 medium, 0 low, -1 a reclaimable cache's */
 	uint64_t oldest_ts;		/* of its held objects; 0: not known */
+	uint64_t kmemleak;		/* of its live objects, those kmemleak reports */
 };
 
 /* A row at least half of whose allocations fill reclaimable caches is rated so. */
@@ -53,7 +56,22 @@ static const struct out_column suspect_columns[] = {
 	{ "came_back_pct", "back%", OUT_PCT, false },
 	{ "live_end", "live at end", OUT_U64, false },
 	{ "why", NULL, OUT_STR, true },
+	{ "kmemleak", NULL, OUT_STR, true },	/* with --kmemleak only: the last column */
 };
+
+#define SUSPECT_COLUMNS (sizeof(suspect_columns) / sizeof(suspect_columns[0]))
+
+static int compare_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static bool kmemleak_reports(const struct kmemleak_hits *k, uint64_t ptr)
+{
+	return k && k->n && bsearch(&ptr, k->ptrs, k->n, sizeof(*k->ptrs), compare_u64);
+}
 
 /* Per name of the account's rows: allocations, pointers back while live, oldest live. */
 static struct name_evidence *gather_evidence(const struct suspect_evidence *ev,
@@ -94,6 +112,7 @@ static struct name_evidence *gather_evidence(const struct suspect_evidence *ev,
 			continue;
 		}
 		x->held++;
+		x->kmemleak += kmemleak_reports(ev->kmemleak, l->ptr);
 		if (!x->oldest_ts || l->ts_ns < x->oldest_ts)
 			x->oldest_ts = l->ts_ns;
 	}
@@ -216,6 +235,7 @@ static size_t judge_suspects(const struct timeline_rows *rows, const struct susp
 
 			x->untraced_share = y->allocs ? (double)y->reallocated / (double)y->allocs : 0;
 			x->oldest_ts = y->oldest_ts;
+			x->kmemleak = y->kmemleak;
 			if (y->oldest_ts && rows->span_s > 0 && ev->end_ns > y->oldest_ts)
 				x->age_share = fmin(1.0, (double)(ev->end_ns - y->oldest_ts) / 1e9 /
 							 rows->span_s);
@@ -256,7 +276,7 @@ size_t leak_suspects_report(struct out_doc *d, const struct timeline_rows *rows,
 			n = top;
 		t = out_table(d, "leak_suspects", "leak suspects (live bytes growing steadily), "
 			      "most evidence first", suspect_columns,
-			      sizeof(suspect_columns) / sizeof(suspect_columns[0]));
+			      ev && ev->kmemleak ? SUSPECT_COLUMNS : SUSPECT_COLUMNS - 1);
 		t->keyed = true;
 		for (i = 0; i < n; i++) {
 			const struct growth_fit *f = &rows->fit[s[i].row];
@@ -286,6 +306,16 @@ size_t leak_suspects_report(struct out_doc *d, const struct timeline_rows *rows,
 			out_row_u64(d, t, (uint64_t)llround(timeline_row_values(rows, s[i].row)
 							   [rows->nsamples - 1]));
 			out_row_str(d, t, why);
+			if (ev && ev->kmemleak) {
+				char said[64];
+
+				if (s[i].kmemleak)
+					snprintf(said, sizeof(said), "kmemleak reports %" PRIu64
+						 " of its objects", s[i].kmemleak);
+				else
+					snprintf(said, sizeof(said), "kmemleak reports none");
+				out_row_str(d, t, said);
+			}
 		}
 	}
 	free(s);

@@ -65,7 +65,7 @@ setup() {
 	[ "$output" = "trace_analyze: error: 'cutline' is cut: its last line has no newline" ]
 	run "$TA" -f "$KL/kmem.log" --kmemleak "$KL/kmemleak.txt" -c -
 	[ "$status" -eq 2 ]
-	[ "${lines[0]}" = "trace_analyze: error: --kmemleak adds kmemleak's objects to the summary: give --summary FILE (or --html FILE)" ]
+	[ "${lines[0]}" = "trace_analyze: error: --kmemleak adds kmemleak's objects to the summary and the leak suspects: give --summary FILE (or --html FILE, --outstanding FILE)" ]
 }
 
 @test "--kmemleak with --html: the page's summary lists kmemleak's objects" {
@@ -87,4 +87,34 @@ setup() {
 	run "$TA" -f cut -c -
 	[ "$status" -eq 1 ]
 	[ "$output" = "trace_analyze: error: 'cut' is cut: its last object has no backtrace" ]
+}
+
+@test "leak suspects beside kmemleak: each suspect says how many of its objects kmemleak reports, or none" {
+	local i kc="bytes_req=128 bytes_alloc=128 gfp_flags=GFP_KERNEL node=-1 accounted=false"
+	for i in $(seq 100 299); do	# two sites that only hold, 200 allocations each over 10 s
+		printf '            init-1       [000] .....     %d.%06d: kmalloc: call_site=leaky+0x1/0x10 ptr=ffff888000%06x %s\n' \
+			$((i / 20)) $((i % 20 * 50000)) "$i" "$kc"
+		printf '            init-1       [001] .....     %d.%06d: kmalloc: call_site=holder+0x1/0x10 ptr=ffff888100%06x %s\n' \
+			$((i / 20)) $((i % 20 * 50000 + 1)) "$i" "$kc"
+	done > log
+	# kmemleak reports three of leaky's objects (ptr 0x...100 is the 256th), and one of
+	# a site the trace never saw
+	for a in ffff888000000100:leaky ffff888000000101:leaky ffff88800000012b:leaky \
+		ffff888200000000:elsewhere; do
+		printf 'unreferenced object 0x%s (size 128):\n  comm "init", pid 1, jiffies 4294892918\n  backtrace (crc 0):\n    __kmalloc_cache_noprof+0x107/0x17d\n    %s+0x1/0x10\n' "${a%:*}" "${a#*:}"
+	done > leaks.txt
+	"$TA" -q -f log --kmemleak leaks.txt --summary s.txt
+	sed -n '/^leak suspects/,/^$/p' s.txt > suspects.txt
+	grep -q '^leaky+0x1 .* kmemleak reports 3 of its objects$' suspects.txt
+	grep -q '^holder+0x1 .* kmemleak reports none$' suspects.txt
+	grep -q '^found live in the trace by address: *3$' s.txt
+	# the JSON row carries it; without --kmemleak there is no such column
+	"$TA" -q -f log --kmemleak leaks.txt --summary s.json --format json
+	[ "$(jq -r '.leak_suspects[] | select(.key == "leaky+0x1") | .kmemleak' s.json)" = "kmemleak reports 3 of its objects" ]
+	python3 -c "import json,jsonschema,sys; jsonschema.validate(json.load(open('s.json')), json.load(open(sys.argv[1])))" \
+		"$TOP/data/schema/summary.schema.json"
+	"$TA" -q -f log --summary plain.json --format json
+	[ "$(jq '[.leak_suspects[] | has("kmemleak")] | any' plain.json)" = false ]
+	"$TA" -q -f log --kmemleak leaks.txt --outstanding o.txt
+	grep -q '^leaky+0x1 .* kmemleak reports 3 of its objects$' o.txt
 }
