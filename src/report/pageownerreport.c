@@ -44,12 +44,28 @@ static const struct out_column origin_columns[] = {
 	{ "kb", "KB", OUT_U64, false },
 };
 
+/* The origin of the trace's live page l, when its event had a stack: true. */
+static bool trace_origin_of(const struct analysis *a, const struct live_alloc *l, char *out,
+			    size_t cap)
+{
+	uint32_t call_site, stack;
+
+	if (l->call_site == STR_NONE || l->call_site >= origin_key_count(&a->keys))
+		return false;
+	origin_key_parts(&a->keys, l->call_site, &call_site, &stack);
+	if (stack == STACK_NONE)
+		return false;
+	callchains_origin(&a->chains, call_site, stack, out, cap);
+	return true;
+}
+
 void page_owner_beside_report(struct out_doc *d, const struct analysis *a)
 {
 	const struct ptrmap *live = &a->pages.live;
 	bool *seen = xcalloc(a->npo_blocks ? a->npo_blocks : 1, sizeof(*seen));
 	uint64_t trace_live = 0, in_dump = 0, same = 0, again = 0, gone = 0;
 	uint64_t before = 0, after = 0, during = 0, dump_pages = 0;
+	uint64_t with_stack = 0, same_origin = 0;
 	struct origin_pages *origins = NULL;
 	size_t norigins = 0, i, k;
 	struct out_block *b, *t;
@@ -74,7 +90,7 @@ void page_owner_beside_report(struct out_doc *d, const struct analysis *a)
 		}
 		same++;
 		if (analysis_runs(a, PASS_ORIGINS)) {	/* who made it, as the dump's stack says */
-			char name[128];
+			char name[128], trace_name[128];
 
 			callchains_origin(&a->chains, STR_NONE, p->stack, name, sizeof(name));
 			for (k = 0; k < norigins && strcmp(origins[k].name, name); k++)
@@ -85,6 +101,10 @@ void page_owner_beside_report(struct out_doc *d, const struct analysis *a)
 				origins[norigins++].pages = 0;
 			}
 			origins[k].pages += 1ull << (p->order > 0 ? p->order : 0);
+			if (trace_origin_of(a, l, trace_name, sizeof(trace_name))) {
+				with_stack++;	/* the trace's stack beside the dump's */
+				same_origin += strcmp(trace_name, name) == 0;
+			}
 		}
 	}
 	for (i = 0; i < a->npo_blocks; i++) {
@@ -116,6 +136,11 @@ void page_owner_beside_report(struct out_doc *d, const struct analysis *a)
 	out_item_u64(d, b, "during_trace", "during it (its events lost, or freed and allocated "
 		     "again unseen)", during);
 	if (analysis_runs(a, PASS_ORIGINS)) {
+		out_item_u64(d, b, "same_with_stack", "of the same allocations, with a stack in the "
+			     "trace too", with_stack);
+		out_item_u64(d, b, "same_origin", "  whose origin (the stack's top past the "
+			     "allocators) is the dump's", same_origin);
+		out_item_u64(d, b, "other_origin", "  whose origin differs", with_stack - same_origin);
 		if (norigins)
 			qsort(origins, norigins, sizeof(*origins), more_pages_first);
 		t = out_table(d, "page_owner_origins", "the trace's pages still held, by the dump's "

@@ -178,3 +178,38 @@ LOG
 	run "$TA" -q -f mod.log --page - --group-by pid
 	[ "${lines[-2]}" = "insmod-210            1      2   8           2" ]
 }
+
+@test "--page-owner beside a trace with page stacks: each same allocation's origin set against the dump's" {
+	cat > t.log <<'LOG'
+# tracer: nop
+#
+          insmod-210     [000] .....    10.000000: mm_page_alloc: page=0xffffea0000100000 pfn=0x4000 order=1 migratetype=0 gfp_flags=GFP_KERNEL
+          insmod-210     [000] .....    10.000001: <stack trace>
+ => __alloc_pages_noprof+0x108/0x1ba
+ => loop_add+0x29d/0x31b [loop]
+ => loop_init+0x10/0x20 [loop]
+            bash-100     [001] .....    10.000100: mm_page_alloc: page=0xffffea0000100080 pfn=0x4002 order=0 migratetype=1 gfp_flags=GFP_KERNEL
+            bash-100     [001] .....    10.000101: <stack trace>
+ => __alloc_pages_noprof+0x108/0x1ba
+ => pipe_write+0x1b2/0x6f0
+ => vfs_write+0x2a1/0x3f0
+            bash-100     [001] .....    10.000200: mm_page_alloc: page=0xffffea0000100100 pfn=0x4004 order=0 migratetype=1 gfp_flags=GFP_KERNEL
+            bash-100     [001] .....    11.000000: mm_page_alloc: page=0xffffea0000100140 pfn=0x4005 order=0 migratetype=1 gfp_flags=GFP_KERNEL
+LOG
+	# the dump: pfn 0x4000 by the same origin, 0x4002 by another, 0x4004 (no stack in the trace)
+	block() {
+		printf 'Page allocated via order %s, mask 0xcc0(GFP_KERNEL), pid 100, tgid 100 (bash), ts %s ns\n' "$1" "$2"
+		printf 'PFN %s type Movable Block 8 type Movable Flags 0x0(zone=1)\n' "$3"
+		printf ' post_alloc_hook+0x6d/0xbc\n get_page_from_freelist+0x59b/0x6f7\n __alloc_pages_noprof+0x108/0x1ba\n %s\n\n' "$4"
+	}
+	{ block 1 10000000000 0x4000 'loop_add+0x29d/0x31b [loop]'
+	  block 0 10000100000 0x4002 'shmem_alloc_folio+0x20/0x40'
+	  block 0 10000200000 0x4004 'pipe_write+0x1b2/0x6f0'; } > dump.txt
+	"$TA" -q -f t.log --page-owner dump.txt --page p.json --format json
+	[ "$(jq -c '.page_owner | [.trace_live, .in_dump, .same_allocation, .same_with_stack, .same_origin, .other_origin]' p.json)" = "[4,3,3,2,1,1]" ]
+	[ "$(jq -c '[.page_owner_origins[] | [.origin, .pages]]' p.json)" = '[["loop_add",2],["pipe_write",1],["shmem_alloc_folio",1]]' ]
+	python3 -c "import json,jsonschema,sys; jsonschema.validate(json.load(open('p.json')), json.load(open(sys.argv[1])))" \
+		"$TOP/data/schema/page.schema.json"
+	run "$TA" -q -f t.log --page-owner dump.txt --page -
+	[[ "$output" == *"  whose origin (the stack's top past the allocators) is the dump's: 1"* ]]
+}
