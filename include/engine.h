@@ -59,6 +59,21 @@ struct page_owner_block {
 	int8_t order;
 };
 
+/*
+ * -f of several page_owner files, in time order: each one's pages held
+ * per stack (ids of trace_strings.stacks, shared by all), for --growth;
+ * the last one is also read as a single file is (--page, --flame...).
+ */
+struct page_owner_series {
+	const char **names;		/* the files, in order */
+	uint64_t **pages;		/* [file][stack id]: base pages held */
+	uint32_t *nstacks;		/* [file]: the length of its row of pages */
+	size_t nfiles;
+	struct strtab rows;		/* the rows' names (analysis_stack_row_name) */
+	uint32_t *row_of_stack;		/* stack id -> id in rows */
+	uint32_t nstack_rows;
+};
+
 struct analysis {
 	const struct analysis_request *req;
 	uint32_t passes_on;		/* 1 << enum pass_id: the passes running (pass.h) */
@@ -140,6 +155,7 @@ struct analysis {
 	 * no events (ksnapshot.h); several are a series of one boot, in time order
 	 */
 	bool from_page_owner;		/* page_owner's file: its pages are the stacks drawn */
+	struct page_owner_series po_series;	/* -f of several page_owner files */
 	/* --page-owner: page_owner's dump beside the log, its blocks by pfn (pageownerreport.h) */
 	struct page_owner_block *po_blocks;
 	size_t npo_blocks, po_cap;
@@ -185,6 +201,13 @@ static inline void *analysis_pass_state(const struct analysis *a, enum pass_id i
  */
 size_t analysis_dir_of_function(struct analysis *r, const char *name, size_t n,
 				const char *module, char *out, size_t cap);
+
+/*
+ * The row of a stack by its origin, as --group-by asks: the origin's
+ * module (module), the directory that defines it (dir, with -k), else
+ * the origin. Into out; returns the length.
+ */
+size_t analysis_stack_row_name(struct analysis *r, uint32_t stack, char *out, size_t cap);
 
 /* The peak watcher's group of a row id (peak_pass.c): its row's name as first seen. */
 uint32_t analysis_peak_group(void *ctx, uint32_t id);

@@ -13,6 +13,15 @@
 #include "engine.h"
 #include "output.h"
 
+/*
+ * --growth of a series of page_owner files (-f A B C): each row (a stack's
+ * origin, or its module or directory) with its pages at the first and the
+ * last file, the growth, the most and when; the series long, a line per
+ * row and file; the files. At most top rows by growth (0: all).
+ */
+void page_owner_growth_report(struct out_dest *o, const struct analysis *a, const char *group,
+			      size_t top);
+
 /* The page_owner blocks of the page report's document d. */
 void page_owner_beside_report(struct out_doc *d, const struct analysis *a);
 

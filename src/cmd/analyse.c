@@ -64,7 +64,8 @@ static const struct po_command analyse_command = {
 		 "read instead of a log: one, several in time order, or a directory of them;\n"
 		 "so are kernel snapshots (folders as 'trace_analyze snapshot' writes them, or\n"
 		 "/proc/meminfo, slabinfo...): one, or several of one boot, for --ledger;\n"
-		 "page_owner's dump or show_stacks, as the page allocations they hold; and\n"
+		 "page_owner's dump or show_stacks, as the page allocations they hold (several\n"
+		 "in time order: --growth per stack's origin); and\n"
 		 "kmemleak's report, as its unreferenced objects.\n",
 	.arguments = true,
 	.epilog = "Commands (each with its own --help):\n"
@@ -540,6 +541,49 @@ static bool is_file_or_folder(const char *path)
 	return stat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode));
 }
 
+/* A file of the series given twice (one snapshot twice is no series): its path, or NULL. */
+static const char *series_file_given_twice(const struct options *opts)
+{
+	size_t i, j;
+
+	for (i = 0; i < opts->req.nmore_logs; i++) {
+		struct stat a, b;
+
+		for (j = 0; j <= i; j++) {
+			const char *other = j ? opts->req.more_logs[j - 1] : opts->req.log_path;
+
+			if (stat(other, &a) == 0 && stat(opts->req.more_logs[i], &b) == 0 &&
+			    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+				return opts->req.more_logs[i];
+		}
+	}
+	return NULL;
+}
+
+/*
+ * -f of several page_owner files (dumps or show_stacks, in time order):
+ * --growth per stack's origin over them, the last one's other reports.
+ */
+static int check_page_owner_series(const struct po_command *cmd, const struct options *opts)
+{
+	const char *twice = series_file_given_twice(opts);
+	size_t i;
+
+	if (twice)
+		return po_usage_error(cmd, "'%s' is given twice: a series is of page_owner files "
+				      "taken one after another", twice);
+	for (i = 0; i < opts->req.nmore_logs; i++)
+		if (!is_file_or_folder(opts->req.more_logs[i]) ||
+		    input_kind_of_path(opts->req.more_logs[i]) != INPUT_PAGEOWNER)
+			return po_usage_error(cmd, "'%s' is no page_owner file: a series after '%s' is "
+					      "of page_owner dumps or show_stacks files, in time order",
+					      opts->req.more_logs[i], opts->req.log_path);
+	if (opts->req.save_db)
+		return po_usage_error(cmd, "%s", "--save-db keeps one input's events: a series of "
+				      "page_owner files is read again from its files");
+	return -1;
+}
+
 /* -f of a kernel snapshot (a folder with meminfo, or meminfo): --ledger, nothing of a log's. */
 static int check_kernel_snapshot_combinations(const struct po_command *cmd, struct options *opts)
 {
@@ -553,20 +597,9 @@ static int check_kernel_snapshot_combinations(const struct po_command *cmd, stru
 					      opts->req.log_path,
 					      report_option_name((enum report_id)i, name,
 								 sizeof(name)));
-	for (i = 0; i < opts->req.nmore_logs; i++) {
-		struct stat a, b;
-		size_t j;
-
-		for (j = 0; j <= i; j++) {	/* one snapshot given twice is no series */
-			const char *other = j ? opts->req.more_logs[j - 1] : opts->req.log_path;
-
-			if (stat(other, &a) == 0 && stat(opts->req.more_logs[i], &b) == 0 &&
-			    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-				return po_usage_error(cmd, "'%s' is given twice: a series is of "
-						      "snapshots taken one after another",
-						      opts->req.more_logs[i]);
-		}
-	}
+	if (series_file_given_twice(opts))
+		return po_usage_error(cmd, "'%s' is given twice: a series is of snapshots taken one "
+				      "after another", series_file_given_twice(opts));
 	for (i = 0; i < opts->req.nmore_logs; i++)
 		if (is_file_or_folder(opts->req.more_logs[i]) &&
 		    input_kind_of_path(opts->req.more_logs[i]) != INPUT_KSNAPSHOT)
@@ -739,10 +772,16 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 					      strcmp(which, "--cache") == 0 ? "allocator family "
 					      "(slab, page or vmalloc alike)" : "task or gfp flags");
 	}
-	if (opts->req.nmore_logs && opts->log_is_argument)
+	if (opts->req.nmore_logs && opts->req.log_path &&
+	    input_kind_of_path(opts->req.log_path) == INPUT_PAGEOWNER &&
+	    (status = check_page_owner_series(cmd, opts)) >= 0)
+		return status;
+	if (opts->req.nmore_logs && !(opts->req.log_path &&
+				      input_kind_of_path(opts->req.log_path) == INPUT_PAGEOWNER) &&
+	    opts->log_is_argument)
 		return po_usage_error(cmd, "unexpected argument '%s': one log at a time (-f LOG)",
 				      opts->req.more_logs[0]);
-	if (opts->req.nmore_logs)
+	if (opts->req.nmore_logs && input_kind_of_path(opts->req.log_path) != INPUT_PAGEOWNER)
 		return po_usage_error(cmd, "unexpected argument '%s': the log is -f '%s' already (one "
 				      "log at a time)", opts->req.more_logs[0], opts->req.log_path);
 	if (opts->req.group_by == GROUP_FILE && strcmp(opts->req.log_path ? opts->req.log_path

@@ -47,6 +47,8 @@ void analysis_init(struct analysis *r, const struct analysis_request *opts)
 
 void analysis_release(struct analysis *r)
 {
+	size_t i;
+
 	if (r->have_snapshots)
 		alloc_series_release(&r->snapshots);
 	if (r->have_beside)
@@ -56,7 +58,15 @@ void analysis_release(struct analysis *r)
 	if (r->have_kmemleak)
 		kmemleak_report_release(&r->kmemleak);
 	free(r->po_blocks);
-	for (uint32_t i = 0; i < r->nksnaps; i++)
+	for (i = 0; i < r->po_series.nfiles; i++)
+		free(r->po_series.pages[i]);
+	free(r->po_series.pages);
+	free(r->po_series.nstacks);
+	free(r->po_series.names);
+	if (r->po_series.row_of_stack)	/* named once every file was read */
+		strtab_release(&r->po_series.rows);
+	free(r->po_series.row_of_stack);
+	for (i = 0; i < r->nksnaps; i++)
 		ksnapshot_release(&r->ksnaps[i]);
 	free(r->ksnaps);
 	input_close(&r->input);

@@ -114,6 +114,42 @@ size_t analysis_dir_of_function(struct analysis *r, const char *name, size_t n,
 }
 
 /*
+ * The row of a stack by its origin, as --group-by asks: the module its
+ * origin's frame names ("func [ext4]"), else the one its address is in,
+ * else vmlinux (page_owner and tracefs name the module of every module's
+ * function); the directory (-k) that defines the origin's function; or
+ * the origin itself.
+ */
+size_t analysis_stack_row_name(struct analysis *r, uint32_t stack, char *out, size_t cap)
+{
+	const struct strtab *frames = &r->strings.frames;
+	char function[CALLSITE_NAME_MAX], module[CALLSITE_NAME_MAX];
+	const char *named;
+	uint32_t frame;
+	size_t n;
+
+	callchains_update(&r->chains);
+	if (r->req->group_by != GROUP_MODULE && r->req->group_by != GROUP_DIR)
+		return callchains_origin(&r->chains, STR_NONE, stack, out, cap);
+	frame = callchains_origin_frame(&r->chains, stack);
+	if (frame == STR_NONE)
+		return (size_t)snprintf(out, cap, "%s", ORIGIN_NO_STACK);
+	named = callchains_frame_module(&r->chains, frame);
+	if (named)
+		snprintf(module, sizeof(module), "%s", named);
+	else
+		callsite_module(strtab_get(frames, frame), strtab_length(frames, frame), &r->syms,
+				module, sizeof(module));
+	if (r->req->group_by == GROUP_MODULE)
+		return (size_t)snprintf(out, cap, "%s", module);
+	/* by its name as printed, clone suffix and all: the tree's objects define it so */
+	n = (size_t)snprintf(function, sizeof(function), "%s",
+			     callchains_frame_name(&r->chains, frame));
+	return analysis_dir_of_function(r, function, n < sizeof(function) ? n : sizeof(function) - 1,
+					module[0] != '(' ? module : NULL, out, cap);
+}
+
+/*
  * --group-by dir: a call site by the directory it is placed in, at the
  * level under -b (or the top level); "(not in the tree)" when unplaced.
  */

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "callsite.h"
 #include "engine.h"
 #include "engine_local.h"
 #include "utf8.h"
@@ -785,20 +786,107 @@ int run_read_task_cgroups(struct analysis *r, struct ta_error *err)
 	return 0;
 }
 
+/* A page_owner file of a series being read: its column, and whether its events go on. */
+struct series_file {
+	struct analysis *r;
+	size_t file;
+	bool forward;		/* the last file: each event also through the passes */
+};
+
+/* Each page block (or stack's pages) counted under its stack in the file's column. */
+static void count_series_pages(void *ctx, const struct kmem_event *ev)
+{
+	struct series_file *f = ctx;
+	struct page_owner_series *s = &f->r->po_series;
+
+	if (ev->kind == KMEM_PAGE_ALLOC && ev->stack != STACK_NONE) {
+		s->pages[f->file] = xgrow_zeroed(s->pages[f->file], &s->nstacks[f->file], ev->stack,
+						 sizeof(**s->pages));
+		s->pages[f->file][ev->stack] += 1ull << (ev->order > 0 ? ev->order : 0);
+	}
+	if (f->forward)
+		run_consume_event(f->r, ev);
+}
+
+/* Room for file number i of the series, named path. */
+static void add_series_file(struct page_owner_series *s, const char *path)
+{
+	s->names = xrealloc(s->names, (s->nfiles + 1) * sizeof(*s->names));
+	s->pages = xrealloc(s->pages, (s->nfiles + 1) * sizeof(*s->pages));
+	s->nstacks = xrealloc(s->nstacks, (s->nfiles + 1) * sizeof(*s->nstacks));
+	s->names[s->nfiles] = path;
+	s->pages[s->nfiles] = NULL;
+	s->nstacks[s->nfiles] = 0;
+	s->nfiles++;
+}
+
+/*
+ * A series' files before the last: each one's pages per stack, nothing
+ * else kept (the last is read as a single file is, counted too).
+ */
+static int read_page_owner_series_before(struct analysis *r, struct ta_error *err)
+{
+	size_t i, n = r->req->nmore_logs;
+
+	for (i = 0; i < n; i++) {
+		const char *path = i ? r->req->more_logs[i - 1] : r->req->log_path;
+		struct series_file f = { r, i, false };
+		struct page_owner_facts facts;
+		struct input in;
+		int rc;
+
+		add_series_file(&r->po_series, path);
+		if (input_open(&in, path, err) < 0)
+			return -1;
+		rc = page_owner_read(&in, path, &r->strings, count_series_pages, &f, &facts, err);
+		input_close(&in);
+		if (rc < 0)
+			return -1;
+	}
+	add_series_file(&r->po_series, n ? r->req->more_logs[n - 1] : r->req->log_path);
+	return 0;
+}
+
+/* Each stack of a series under its row (analysis_stack_row_name), once. */
+static void name_series_rows(struct analysis *r)
+{
+	struct page_owner_series *s = &r->po_series;
+	char name[CALLSITE_NAME_MAX];
+	uint32_t i;
+
+	strtab_init(&s->rows);
+	s->nstack_rows = r->strings.stacks.count;
+	s->row_of_stack = xcalloc(s->nstack_rows ? s->nstack_rows : 1, sizeof(*s->row_of_stack));
+	for (i = 0; i < s->nstack_rows; i++) {
+		size_t n = analysis_stack_row_name(r, i, name, sizeof(name));
+
+		s->row_of_stack[i] = strtab_intern(&s->rows, name, n);
+	}
+}
+
 /*
  * page_owner's dump or show_stacks: its page blocks as page allocations
- * never freed, through the same dispatch as a log's events.
+ * never freed, through the same dispatch as a log's events. Of a series
+ * (-f A B C), the files before the last are counted per stack first, and
+ * the last is the one read so (r->input is open on it).
  */
 static int read_page_owner(struct analysis *r, struct ta_error *err)
 {
+	const char *path = r->req->nmore_logs ? r->req->more_logs[r->req->nmore_logs - 1]
+					      : input_name(r);
+	struct series_file last = { r, r->req->nmore_logs, true };
 	struct page_owner_facts f;
 	int rc;
 
 	if (run_start_saving(r, err) < 0)
 		return -1;
 	r->from_page_owner = true;
-	rc = page_owner_read(&r->input, input_name(r), &r->strings, run_consume_event, r, &f, err);
-	r->facts.source = r->facts.log_name = shown_name(r, input_name(r));
+	if (r->req->nmore_logs && read_page_owner_series_before(r, err) < 0)
+		return -1;
+	rc = r->req->nmore_logs
+	     ? page_owner_read(&r->input, path, &r->strings, count_series_pages, &last, &f, err)
+	     : page_owner_read(&r->input, path, &r->strings, run_consume_event, r, &f, err);
+	r->facts.source = r->facts.log_name = shown_name(r, path);
 	r->facts.input.bytes_read = r->input.bytes_read;
 	if (r->input.compression != COMPRESSION_NONE) {
 		r->facts.compression = compression_name(r->input.compression);
@@ -812,10 +900,12 @@ static int read_page_owner(struct analysis *r, struct ta_error *err)
 	r->read.stats.stacks.kmem_paired = f.records;
 	if (rc == 0 && !r->req->quiet)
 		fprintf(stderr, "trace_analyze: '%s' is page_owner's %s: %llu %s, %llu base pages "
-			"held%s\n", r->facts.source, f.stacks_only ? "show_stacks" : "dump",
+			"held%s%s\n", r->facts.source, f.stacks_only ? "show_stacks" : "dump",
 			(unsigned long long)f.records, f.stacks_only ? "stacks" : "page blocks",
 			(unsigned long long)f.pages, f.stacks_only ? " (each stack's as order-0 pages, "
-			"no pfn, task or time)" : "");
+			"no pfn, task or time)" : "", r->req->nmore_logs ? "; the last of a series" : "");
+	if (rc == 0 && r->req->nmore_logs)
+		name_series_rows(r);
 	if (rc == 0 && r->saving)
 		rc = run_finish_saving(r, err);
 	return rc;
@@ -897,6 +987,11 @@ int run_read_log(struct analysis *r, struct ta_error *err)
 	if (input_kind_of_path(r->req->log_path) == INPUT_KSNAPSHOT &&
 	    (r->req->nmore_logs || is_directory(r->req->log_path)))
 		return read_kernel_snapshot(r, false, err);
+	if (r->req->nmore_logs && input_kind_of_path(r->req->log_path) == INPUT_PAGEOWNER) {
+		if (input_open(&r->input, r->req->more_logs[r->req->nmore_logs - 1], err) < 0)
+			return -1;
+		return read_page_owner(r, err);	/* a series: the last file the input */
+	}
 	if (r->req->nmore_logs ||
 	    (is_directory(r->req->log_path) &&
 	     input_kind_of_path(r->req->log_path) == INPUT_ALLOCINFO))

@@ -155,3 +155,144 @@ void page_owner_beside_report(struct out_doc *d, const struct analysis *a)
 	free(origins);
 	free(seen);
 }
+
+/* ---- a series of page_owner files: growth per row ---------------------------------- */
+
+static const struct out_column growth_columns[] = {
+	{ "row", NULL, OUT_STR, true },
+	{ "pages_first", "first", OUT_U64, false },
+	{ "pages_last", "last", OUT_U64, false },
+	{ "grew_pages", "grew", OUT_I64, false },
+	{ "grew_kb", "grew KB", OUT_I64, false },
+	{ "peak_pages", "most", OUT_U64, false },
+	{ "peak_at", "at file", OUT_U64, false },
+	{ "stacks", NULL, OUT_U64, false },
+};
+
+static const struct out_column series_columns[] = {
+	{ "row", NULL, OUT_STR, true },
+	{ "file_no", "file", OUT_U64, false },
+	{ "pages", NULL, OUT_U64, false },
+};
+
+static const struct out_column file_columns[] = {
+	{ "file_no", "file", OUT_U64, false },
+	{ "path", NULL, OUT_STR, true },
+	{ "pages", NULL, OUT_U64, false },
+	{ "stacks", NULL, OUT_U64, false },
+};
+
+/* A row of the series: its pages at each file (pages[nfiles]), its stacks. */
+struct series_row {
+	uint32_t id;		/* in the series' rows */
+	int64_t grew;
+	uint64_t stacks;
+};
+
+static int more_growth_first(const void *pa, const void *pb, void *ctx)
+{
+	const struct series_row *a = pa, *b = pb;
+	const struct strtab *names = ctx;
+
+	if (a->grew != b->grew)
+		return a->grew > b->grew ? -1 : 1;
+	return strcmp(strtab_get(names, a->id), strtab_get(names, b->id));
+}
+
+static uint64_t pages_at(const struct page_owner_series *s, size_t file, uint32_t stack)
+{
+	return stack < s->nstacks[file] ? s->pages[file][stack] : 0;
+}
+
+void page_owner_growth_report(struct out_dest *o, const struct analysis *a, const char *group,
+			      size_t top)
+{
+	const struct page_owner_series *s = &a->po_series;
+	uint32_t nrows = s->rows.count, stack, r;
+	uint64_t *pages = xcalloc((size_t)nrows * s->nfiles + 1, sizeof(*pages));
+	struct series_row *rows = xcalloc(nrows + 1, sizeof(*rows));
+	struct out_block *t, *l, *f;
+	struct out_doc d;
+	static char title[160];
+	size_t i, n;
+
+	for (stack = 0; stack < s->nstack_rows; stack++) {
+		bool held = false;
+
+		for (i = 0; i < s->nfiles; i++) {
+			uint64_t p = pages_at(s, i, stack);
+
+			pages[(size_t)s->row_of_stack[stack] * s->nfiles + i] += p;
+			held |= p != 0;
+		}
+		rows[s->row_of_stack[stack]].stacks += held;
+	}
+	for (r = 0; r < nrows; r++) {
+		const uint64_t *p = pages + (size_t)r * s->nfiles;
+
+		rows[r].id = r;
+		rows[r].grew = (int64_t)p[s->nfiles - 1] - (int64_t)p[0];
+	}
+	qsort_r(rows, nrows, sizeof(*rows), more_growth_first, (void *)&s->rows);
+	n = top && top < nrows ? top : nrows;
+	out_doc_init(&d, "page_owner_growth");
+	d.main = "growth";
+	snprintf(title, sizeof(title), "page_owner: pages held by %s over %zu files, most growth "
+		 "first", group, s->nfiles);
+	t = out_table(&d, "growth", title, growth_columns,
+		      sizeof(growth_columns) / sizeof(growth_columns[0]));
+	t->keyed = true;
+	t->group_by = group;
+	for (i = 0; i < n; i++) {
+		const uint64_t *p = pages + (size_t)rows[i].id * s->nfiles;
+		size_t k, peak_at = 0;
+
+		for (k = 1; k < s->nfiles; k++)
+			if (p[k] > p[peak_at])
+				peak_at = k;
+		if (!rows[i].stacks)
+			continue;
+		out_row_str(&d, t, strtab_get(&s->rows, rows[i].id));
+		out_row_u64(&d, t, p[0]);
+		out_row_u64(&d, t, p[s->nfiles - 1]);
+		out_row_i64(&d, t, rows[i].grew);
+		out_row_i64(&d, t, rows[i].grew * 4);
+		out_row_u64(&d, t, p[peak_at]);
+		out_row_u64(&d, t, peak_at + 1);
+		out_row_u64(&d, t, rows[i].stacks);
+	}
+	l = out_table(&d, "series", "each row's pages in each file", series_columns,
+		      sizeof(series_columns) / sizeof(series_columns[0]));
+	l->keyed = true;
+	l->group_by = group;
+	for (i = 0; i < n; i++) {
+		const uint64_t *p = pages + (size_t)rows[i].id * s->nfiles;
+		size_t k;
+
+		if (!rows[i].stacks)
+			continue;
+		for (k = 0; k < s->nfiles; k++) {
+			out_row_str(&d, l, strtab_get(&s->rows, rows[i].id));
+			out_row_u64(&d, l, k + 1);
+			out_row_u64(&d, l, p[k]);
+		}
+	}
+	f = out_table(&d, "files", "the files, in time order", file_columns,
+		      sizeof(file_columns) / sizeof(file_columns[0]));
+	for (i = 0; i < s->nfiles; i++) {
+		uint64_t total = 0, held = 0;
+
+		for (stack = 0; stack < s->nstacks[i]; stack++) {
+			total += s->pages[i][stack];
+			held += s->pages[i][stack] != 0;
+		}
+		out_row_u64(&d, f, i + 1);
+		out_row_str(&d, f, s->names[i]);
+		out_row_u64(&d, f, total);
+		out_row_u64(&d, f, held);
+	}
+	out_emit(o, &d);
+	out_doc_release(&d);
+	free(rows);
+	free(pages);
+}

@@ -35,9 +35,8 @@ unsigned pipeline_needs(const struct options *opts)
 	for (i = 0; i < REPORT_COUNT; i++)
 		if (opts->report_path[i])
 			needs |= report_table[i].needs;
-	/* page_owner's file: its pages and their stacks are what every report draws */
-	if (opts->req.log_path && !opts->req.nmore_logs &&
-	    input_kind_of_path(opts->req.log_path) == INPUT_PAGEOWNER)
+	/* page_owner's files: their pages and stacks are what every report draws */
+	if (opts->req.log_path && input_kind_of_path(opts->req.log_path) == INPUT_PAGEOWNER)
 		needs |= NEED_PAGES | NEED_PAGE_ACCOUNT | NEED_STACKS;
 	return needs;
 }

@@ -839,6 +839,13 @@ static void write_growth_rows(struct out_dest *o, const struct report_run *run)
 {
 	struct timeline_rows rows;
 
+	if (run->a->po_series.nfiles) {	/* page_owner files: pages per stack's row */
+		page_owner_growth_report(o, run->a, run->o->req.group_by == GROUP_MODULE ||
+					 run->o->req.group_by == GROUP_DIR
+					 ? grouping_name(run->o->req.group_by) : "origin",
+					 run->o->top);
+		return;
+	}
 	timeline_rows_of(run->a, &rows, ROWS_WITH_PEAKS);
 	write_growth(o, &rows, grouping_name(run->o->req.group_by), run->o->top);
 	timeline_rows_release(&rows);

@@ -63,3 +63,55 @@ rows_of() {
 		[ "$(rows_of $g.rows.csv $g)" = "$(grep "^$g " want)" ] || { echo "$g"; return 1; }
 	done
 }
+
+@test "show_stacks at A, B, C as a series: each origin's pages in each file, and its growth, as counted apart" {
+	local f
+	for f in A B C; do
+		python3 "$TOP/tests/tools/ref_pageowner.py" "$BOOT/page_owner_stacks-$f.txt" \
+			"$TOP/data/allocators.txt" "$TOP/data/wrappers.txt" > want-$f
+	done
+	"$TA" -q -f "$BOOT/page_owner_stacks-A.txt" "$BOOT/page_owner_stacks-B.txt" \
+		"$BOOT/page_owner_stacks-C.txt" --growth g.csv --format csv
+	python3 - g.csv g.series.csv want-A want-B want-C <<'PY'
+import csv, sys
+want = []
+for path in sys.argv[3:]:
+    pages = {}
+    for line in open(path):
+        f = line.split()
+        if f[0] == "origin":
+            pages[f[1]] = int(f[2])
+    want.append(pages)
+names = set().union(*want)
+series = {}
+for r in csv.DictReader(open(sys.argv[2])):
+    series[(r["key"], int(r["file_no"]))] = int(r["pages"])
+assert {k for k, _ in series} == names, names ^ {k for k, _ in series}
+for name in names:
+    for i, w in enumerate(want):
+        assert series[(name, i + 1)] == w.get(name, 0), (name, i)
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == len(names)
+grew = [int(r["grew_pages"]) for r in rows]
+assert grew == sorted(grew, reverse=True)
+for r in rows:
+    p = [w.get(r["key"], 0) for w in want]
+    assert int(r["pages_first"]) == p[0] and int(r["pages_last"]) == p[-1], r
+    assert int(r["grew_pages"]) == p[-1] - p[0] and int(r["peak_pages"]) == max(p), r
+    assert int(r["peak_at"]) == p.index(max(p)) + 1, r
+PY
+	"$TA" -q -f "$BOOT/page_owner_stacks-A.txt" "$BOOT/page_owner_stacks-C.txt" --group-by module \
+		--growth m.json --format json
+	python3 -c "import json,jsonschema,sys; jsonschema.validate(json.load(open('m.json')), json.load(open(sys.argv[1])))" \
+		"$TOP/data/schema/page_owner_growth.schema.json"
+	[ "$(jq -c '[.growth[] | [.key, .pages_first, .pages_last]][0]' m.json)" = "[\"vmlinux\",27976,55749]" ]
+	# the shmem files of workload b grew most: 2,104 pages at A, 28,653 at C
+	[ "$(sed -n 2p g.csv | cut -d, -f2-5)" = "shmem_get_folio_gfp,2104,28653,26549" ]
+	# a file given twice, or another kind after page_owner's, is no series
+	run "$TA" -f "$BOOT/page_owner_stacks-A.txt" "$BOOT/page_owner_stacks-A.txt" --growth -
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: '$BOOT/page_owner_stacks-A.txt' is given twice: a series is of page_owner files taken one after another" ]
+	run "$TA" -f "$BOOT/page_owner_stacks-A.txt" "$BOOT/allocinfo-B.txt" --growth -
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: '$BOOT/allocinfo-B.txt' is no page_owner file: a series after '$BOOT/page_owner_stacks-A.txt' is of page_owner dumps or show_stacks files, in time order" ]
+}

@@ -30,38 +30,6 @@ static int start_page_rows(struct analysis *a, struct ta_error *err)
 	return 0;
 }
 
-/*
- * The module or directory of the origin of stack: the module its frame
- * names ("func [ext4]"), else the one its address is in, else vmlinux
- * (page_owner and tracefs name the module of every module's function).
- */
-static size_t name_of_origin(struct analysis *a, uint32_t stack, char *out, size_t cap)
-{
-	const struct strtab *frames = &a->strings.frames;
-	char function[CALLSITE_NAME_MAX], module[CALLSITE_NAME_MAX];
-	const char *named;
-	uint32_t frame;
-	size_t n;
-
-	callchains_update(&a->chains);
-	frame = callchains_origin_frame(&a->chains, stack);
-	if (frame == STR_NONE)
-		return (size_t)snprintf(out, cap, "%s", ORIGIN_NO_STACK);
-	named = callchains_frame_module(&a->chains, frame);
-	if (named)
-		snprintf(module, sizeof(module), "%s", named);
-	else
-		callsite_module(strtab_get(frames, frame), strtab_length(frames, frame), &a->syms,
-				module, sizeof(module));
-	if (a->req->group_by == GROUP_MODULE)
-		return (size_t)snprintf(out, cap, "%s", module);
-	/* by its name as printed, clone suffix and all: the tree's objects define it so */
-	n = (size_t)snprintf(function, sizeof(function), "%s",
-			     callchains_frame_name(&a->chains, frame));
-	return analysis_dir_of_function(a, function, n < sizeof(function) ? n : sizeof(function) - 1,
-					module[0] != '(' ? module : NULL, out, cap);
-}
-
 /* The row of a page allocation: its task's, or its stack's origin's (found once a stack). */
 static uint32_t row_of(struct analysis *a, struct page_rows *p, const struct kmem_event *ev)
 {
@@ -81,7 +49,7 @@ static uint32_t row_of(struct analysis *a, struct page_rows *p, const struct kme
 	slot = ev->stack == STACK_NONE ? 0 : ev->stack + 1;
 	p->stack_row = xgrow_zeroed(p->stack_row, &p->nstack_row, slot, sizeof(*p->stack_row));
 	if (!p->stack_row[slot]) {
-		n = name_of_origin(a, ev->stack, name, sizeof(name));
+		n = analysis_stack_row_name(a, ev->stack, name, sizeof(name));
 		p->stack_row[slot] = strtab_intern(&p->names, name, n) + 1;
 	}
 	return p->stack_row[slot] - 1;
