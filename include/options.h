@@ -39,6 +39,8 @@ struct options {
 	char ksnap_beside[2][4096];	/* --ledger of a log: LOG.snapshot-start, -end */
 	bool record_brief;		/* record with no report asked: the top callers and
 					   the slab bytes on standard output */
+	struct out_tags tags;		/* --tag: the columns, their values when given */
+	bool tag_from_input[OUT_TAGS_MAX];	/* --tag host: the input's own host (pipeline.c) */
 };
 
 /* Was any report, or a DB or an index, asked for? (The run's summary aside.) */

@@ -38,9 +38,9 @@
 
 
 /* --format: how every report is written. */
-enum out_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON };
+enum out_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON, FORMAT_NDJSON };
 
-/* "text", "csv", "json", NULL: by enum out_format. */
+/* "text", "csv", "json", "ndjson", NULL: by enum out_format. */
 extern const char *const out_format_names[];
 
 enum out_kind {
@@ -169,12 +169,25 @@ void out_write(FILE *f, const struct out_doc *d, enum out_format format);
  * name: they are then left out, with a note), the format. rc turns -1 when
  * a side file cannot be written, err saying why.
  */
+/*
+ * --tag: columns every row of a CSV or NDJSON report carries (and a JSON
+ * document's "tags"), so that many hosts' files are one table: host,
+ * kernel, boot_id, time, in that order, those set.
+ */
+#define OUT_TAGS_MAX 4
+struct out_tags {
+	size_t n;
+	const char *key[OUT_TAGS_MAX];
+	char value[OUT_TAGS_MAX][256];
+};
+
 struct out_dest {
 	FILE *f;
 	const char *path;
 	enum out_format format;
 	bool quiet;		/* no note on stderr of the side files */
 	const char *group_by;	/* what the report's rows are (--group-by), or NULL */
+	const struct out_tags *tags;	/* --tag, or NULL */
 	int rc;
 	struct ta_error *err;
 };

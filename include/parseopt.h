@@ -135,7 +135,8 @@ extern const char *const po_events_names[];	/* enum capture_events - 1 */
 #define OPT_QUIET(var) OPT_FLAG('q', "quiet", (var), "no summary or progress on standard error")
 #define OPT_FORMAT(var) { .kind = PO_CHOICE, .long_name = "format", .value = (var), \
 	.argh = "FORMAT", .names = out_format_names, .noun = "", .hidden_value = true, \
-	.help = "text (the default: trace_analyze.py's layout), csv or json, for every report" }
+	.help = "text (the default: trace_analyze.py's layout), csv, json or ndjson (JSON Lines: " \
+		"an object a row), for every report" }
 #define OPT_THREADS(var) OPT_UINT(0, "threads", (var), "N", 0, 64, "a number from 0 to 64", \
 	"parser threads (default 0: one per CPU, at most 4; a trace.dat or perf.data: 2)")
 #define OPT_KERNEL(var) OPT_INPUT('k', "kernel", (var), "DIR|INDEX", \

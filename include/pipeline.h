@@ -16,6 +16,7 @@ struct analysis;
 struct report_run {
 	const struct analysis *a;
 	const struct options *o;
+	const struct out_tags *tags;	/* --tag, the input's own values in (or NULL) */
 };
 
 /* Run what opts asks for; 0 on success, -1 with err filled. */

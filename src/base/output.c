@@ -1,7 +1,8 @@
 /*
- * output.c - documents of lists and tables, and their three renderings.
- * Each value is formatted once by format_value(); text, CSV and JSON
- * differ only in how they lay the formatted values out and quote them.
+ * output.c - documents of lists and tables, and their four renderings.
+ * Each value is formatted once by format_value(); text, CSV, JSON and
+ * JSON Lines differ only in how they lay the formatted values out and
+ * quote them.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -14,7 +15,8 @@
 #include "outfile.h"
 
 const char *const out_format_names[] = {
-	[FORMAT_TEXT] = "text", [FORMAT_CSV] = "csv", [FORMAT_JSON] = "json", NULL,
+	[FORMAT_TEXT] = "text", [FORMAT_CSV] = "csv", [FORMAT_JSON] = "json",
+	[FORMAT_NDJSON] = "ndjson", NULL,
 };
 
 void out_doc_init(struct out_doc *d, const char *report)
@@ -523,8 +525,19 @@ static const char *table_grouping(const struct out_block *b, const char *groupin
 	return b->group_by ? b->group_by : grouping ? grouping : b->columns[0].key;
 }
 
+/* ",host,kernel": the tags' names after a header, or their values after a row. */
+static void write_csv_tags(FILE *f, const struct out_tags *tags, bool names)
+{
+	size_t i;
+
+	for (i = 0; tags && i < tags->n; i++) {
+		fputc(',', f);
+		write_csv_field(f, names ? tags->key[i] : tags->value[i]);
+	}
+}
+
 static void write_csv_table(FILE *f, const struct out_doc *d, const struct out_block *b,
-			    const char *grouping)
+			    const char *grouping, const struct out_tags *tags)
 {
 	const char *group = table_grouping(b, grouping);
 	char buf[VALUE_MAX];
@@ -536,6 +549,7 @@ static void write_csv_table(FILE *f, const struct out_doc *d, const struct out_b
 		fputs(i ? "," : "", f);
 		write_csv_field(f, i == 0 && b->keyed ? "key" : b->columns[csv_column(b, i)].key);
 	}
+	write_csv_tags(f, tags, true);
 	fputc('\n', f);
 	for (r = 0; r < out_rows(b); r++) {
 		if (b->keyed) {
@@ -551,6 +565,7 @@ static void write_csv_table(FILE *f, const struct out_doc *d, const struct out_b
 			else
 				write_csv_field(f, format_value(d, v, FORMAT_CSV, buf));
 		}
+		write_csv_tags(f, tags, false);
 		fputc('\n', f);
 	}
 }
@@ -569,12 +584,15 @@ static bool is_totals(const struct out_block *b)
 }
 
 /* The document's lists as one long table "block,key,value": its totals, or the others. */
-static void write_csv_lists(FILE *f, const struct out_doc *d, bool totals)
+static void write_csv_lists(FILE *f, const struct out_doc *d, bool totals,
+			    const struct out_tags *tags)
 {
 	char buf[VALUE_MAX];
 	size_t i, r;
 
-	fputs("block,key,value\n", f);
+	fputs("block,key,value", f);
+	write_csv_tags(f, tags, true);
+	fputc('\n', f);
 	for (i = 0; i < d->nblocks; i++) {
 		const struct out_block *b = &d->blocks[i];
 
@@ -586,6 +604,7 @@ static void write_csv_lists(FILE *f, const struct out_doc *d, bool totals)
 			write_csv_field(f, b->keys[r]);
 			fputc(',', f);
 			write_csv_field(f, format_value(d, &b->values[r], FORMAT_CSV, buf));
+			write_csv_tags(f, tags, false);
 			fputc('\n', f);
 		}
 	}
@@ -604,7 +623,7 @@ static void write_csv(FILE *f, const struct out_doc *d)
 			fputc('\n', f);
 		fprintf(f, "# %s\n", b->key);
 		if (b->type == BLOCK_TABLE) {
-			write_csv_table(f, d, b, NULL);
+			write_csv_table(f, d, b, NULL, NULL);
 			continue;
 		}
 		fputs("key,value\n", f);
@@ -706,12 +725,36 @@ static void write_json_value(FILE *f, const struct out_doc *d, const struct out_
 		fputs(format_value(d, v, FORMAT_JSON, buf), f);
 }
 
-static void write_json(FILE *f, const struct out_doc *d, const char *grouping)
+/* ", "host": "web1"...: the tags as members of the object being written. */
+static void write_json_tags(FILE *f, const struct out_tags *tags)
+{
+	size_t i;
+
+	for (i = 0; tags && i < tags->n; i++) {
+		fputs(", ", f);
+		out_json_string(f, tags->key[i]);
+		fputs(": ", f);
+		out_json_string(f, tags->value[i]);
+	}
+}
+
+static void write_json(FILE *f, const struct out_doc *d, const char *grouping,
+		       const struct out_tags *tags)
 {
 	size_t i, r, c;
 
 	fprintf(f, "{\n  \"schema_version\": %d,\n  \"report\": ", OUTPUT_SCHEMA_VERSION);
 	out_json_string(f, d->report);
+	if (tags && tags->n) {
+		fputs(",\n  \"tags\": {", f);
+		for (i = 0; i < tags->n; i++) {
+			fputs(i ? ", " : "", f);
+			out_json_string(f, tags->key[i]);
+			fputs(": ", f);
+			out_json_string(f, tags->value[i]);
+		}
+		fputc('}', f);
+	}
 	for (i = 0; i < d->nblocks; i++) {
 		const struct out_block *b = &d->blocks[i];
 
@@ -748,6 +791,51 @@ static void write_json(FILE *f, const struct out_doc *d, const char *grouping)
 		fputs(out_rows(b) ? "\n  ]" : "]", f);
 	}
 	fputs("\n}\n", f);
+}
+
+/*
+ * JSON Lines: an object a line, for every row of every table and for each
+ * list: "report", "table", then the row's members as --format json writes
+ * them ("group_by" and "key" for a keyed table's), then the tags.
+ */
+static void write_ndjson(FILE *f, const struct out_doc *d, const char *grouping,
+			 const struct out_tags *tags)
+{
+	size_t i, r, c;
+
+	for (i = 0; i < d->nblocks; i++) {
+		const struct out_block *b = &d->blocks[i];
+		size_t rows = b->type == BLOCK_LIST ? 1 : out_rows(b);
+
+		for (r = 0; r < rows; r++) {
+			fputs("{\"report\": ", f);
+			out_json_string(f, d->report);
+			fputs(", \"table\": ", f);
+			out_json_string(f, b->key);
+			if (b->type == BLOCK_LIST) {
+				for (c = 0; c < b->nvalues; c++) {
+					fputs(", ", f);
+					out_json_string(f, b->keys[c]);
+					fputs(": ", f);
+					write_json_value(f, d, &b->values[c]);
+				}
+			} else {
+				if (b->keyed) {
+					fputs(", \"group_by\": ", f);
+					out_json_string(f, table_grouping(b, grouping));
+				}
+				for (c = 0; c < b->ncolumns; c++) {
+					fputs(", ", f);
+					out_json_string(f, b->keyed && c == key_column(b) ? "key"
+											: b->columns[c].key);
+					fputs(": ", f);
+					write_json_value(f, d, &b->values[r * b->ncolumns + c]);
+				}
+			}
+			write_json_tags(f, tags);
+			fputs("}\n", f);
+		}
+	}
 }
 
 /* ---- a report into its file (and CSV's other tables into theirs) ---- */
@@ -822,12 +910,13 @@ static const char *part_name(const struct out_doc *d, size_t part)
 	return n == 1 ? name : "values";
 }
 
-static void write_csv_part(FILE *f, const struct out_doc *d, size_t part, const char *grouping)
+static void write_csv_part(FILE *f, const struct out_doc *d, size_t part, const char *grouping,
+			   const struct out_tags *tags)
 {
 	if (part == LISTS_PART || part == TOTALS_PART)
-		write_csv_lists(f, d, part == TOTALS_PART);
+		write_csv_lists(f, d, part == TOTALS_PART, tags);
 	else
-		write_csv_table(f, d, &d->blocks[part], grouping);
+		write_csv_table(f, d, &d->blocks[part], grouping, tags);
 }
 
 /* One part into FILE.<part>.csv beside o->path; false once it failed. */
@@ -841,7 +930,7 @@ static bool write_csv_side_file(struct out_dest *o, const struct out_doc *d, siz
 	if (outfile_open(&out, side, o->err) < 0) {
 		o->rc = -1;
 	} else {
-		write_csv_part(outfile_stream(&out), d, part, o->group_by);
+		write_csv_part(outfile_stream(&out), d, part, o->group_by, o->tags);
 		if (outfile_commit(&out, false, o->err) < 0)
 			o->rc = -1;
 	}
@@ -858,7 +947,11 @@ void out_emit(struct out_dest *o, const struct out_doc *d)
 	size_t main, i, parts;
 
 	if (o->format == FORMAT_JSON) {
-		write_json(o->f, d, o->group_by);
+		write_json(o->f, d, o->group_by, o->tags);
+		return;
+	}
+	if (o->format == FORMAT_NDJSON) {
+		write_ndjson(o->f, d, o->group_by, o->tags);
 		return;
 	}
 	if (o->format != FORMAT_CSV || d->nblocks == 0) {
@@ -868,7 +961,7 @@ void out_emit(struct out_dest *o, const struct out_doc *d)
 	main = csv_main_part(d);
 	if ((main == LISTS_PART || main == TOTALS_PART) && !has_part(d, main))
 		return;
-	write_csv_part(o->f, d, main, o->group_by);
+	write_csv_part(o->f, d, main, o->group_by, o->tags);
 	parts = (has_part(d, LISTS_PART) ? 1 : 0) + (has_part(d, TOTALS_PART) ? 1 : 0);
 	for (i = 0; i < d->nblocks; i++)
 		parts += d->blocks[i].type == BLOCK_TABLE;
@@ -901,7 +994,10 @@ void out_write(FILE *f, const struct out_doc *d, enum out_format format)
 		write_csv(f, d);
 		break;
 	case FORMAT_JSON:
-		write_json(f, d, NULL);
+		write_json(f, d, NULL, NULL);
+		break;
+	case FORMAT_NDJSON:
+		write_ndjson(f, d, NULL, NULL);
 		break;
 	case FORMAT_TEXT:
 	default:

@@ -48,7 +48,8 @@ static const char usage_line[] =
 	"                     [--weight bytes|live|waste|count] [--wrappers FILE]\n"
 	"                     [--user-frames] [--page-size BYTES] [--timeline FILE]\n"
 	"                     [--html FILE] [--perfetto FILE] [--strict-kernel] [--threads N]\n"
-	"                     [--allocinfo SNAPSHOT] [--format text|csv|json] [-q]\n"
+	"                     [--allocinfo SNAPSHOT] [--format text|csv|json|ndjson]\n"
+	"                     [--tag host,kernel,boot,time[=VALUE]] [-q]\n"
 	"       trace_analyze -k DIR|INDEX [-b DIR] [-r FILE] [-c FILE] [--save-index FILE]\n"
 	"       trace_analyze [-c FILE] [--summary FILE] [--growth FILE] [--timeline FILE]\n"
 	"                     [--pprof FILE] [--html FILE] [-r FILE] [-b DIR] SNAPSHOT...\n"
@@ -107,6 +108,58 @@ static int read_page_size(const struct po_option *o, const char *arg, struct ta_
 		return error_set(why, "--page-size wants a power of two from 512 to 1 GiB in "
 				 "bytes, not '%s'", arg);
 	*(uint64_t *)o->value = n;
+	return 0;
+}
+
+/*
+ * --tag host,kernel=6.12.8,boot,time: the columns each row of a CSV or
+ * NDJSON report carries; a name alone takes the input's own value (a
+ * snapshot's stamp, a trace.dat's release: pipeline.c), NAME=VALUE sets
+ * it. Kept in the order host, kernel, boot_id, time.
+ */
+static int read_tags(const struct po_option *opt, const char *arg, struct ta_error *why)
+{
+	static const char *const names[] = { "host", "kernel", "boot", "time" };
+	static const char *const columns[] = { "host", "kernel", "boot_id", "time" };
+	struct options *o = opt->value;
+	char value[OUT_TAGS_MAX][256];
+	bool given[OUT_TAGS_MAX] = { false }, bare[OUT_TAGS_MAX] = { false };
+	size_t i;
+
+	while (*arg) {
+		size_t len = strcspn(arg, ","), name_len = strcspn(arg, ",=");
+
+		for (i = 0; i < OUT_TAGS_MAX; i++)
+			if (strlen(names[i]) == name_len && memcmp(arg, names[i], name_len) == 0)
+				break;
+		if (i == OUT_TAGS_MAX)
+			return error_set(why, "--tag takes host, kernel, boot and time (each alone, "
+					 "or NAME=VALUE), not '%.*s'", (int)name_len, arg);
+		if (given[i])
+			return error_set(why, "--tag names '%s' twice", names[i]);
+		given[i] = true;
+		bare[i] = name_len == len;
+		if (!bare[i] && (len - name_len - 1 == 0 || len - name_len - 1 >= sizeof(value[i])))
+			return error_set(why, "--tag %s= wants a value of 1 to 255 bytes", names[i]);
+		snprintf(value[i], sizeof(value[i]), "%.*s", bare[i] ? 0 : (int)(len - name_len - 1),
+			 arg + name_len + 1);
+		for (const char *c = value[i]; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				return error_set(why, "--tag %s=: a value of printable text, no "
+						 "control character", names[i]);
+		arg += len + (arg[len] == ',');
+	}
+	memset(&o->tags, 0, sizeof(o->tags));
+	for (i = 0; i < OUT_TAGS_MAX; i++) {
+		if (!given[i])
+			continue;
+		o->tag_from_input[o->tags.n] = bare[i];
+		o->tags.key[o->tags.n] = columns[i];
+		memcpy(o->tags.value[o->tags.n], value[i], sizeof(value[i]));
+		o->tags.n++;
+	}
+	if (!o->tags.n)
+		return error_set(why, "%s", "--tag wants host, kernel, boot or time");
 	return 0;
 }
 
@@ -305,6 +358,10 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 			  "taken has its parent's cgroup (the log's own fork events are read too)"),
 			  PO_RECORD_REFUSES),
 		OPT_FORMAT(&o->format),
+		po_for_record((struct po_option)OPT_CALL(0, "tag", o, "LIST", read_tags,
+			 "CSV and NDJSON rows (and JSON's \"tags\") carry host, kernel, boot_id, "
+			 "time: each of host, kernel, boot, time alone takes the input's own (a "
+			 "snapshot's stamp), NAME=VALUE sets it"), PO_RECORD_REFUSES),
 		OPT_GROUP("Beyond the account (FILE '-' = standard output)"),
 		OPT_OUTPUT(0, "save-db", &o->req.save_db, "DB",
 			   "also store the log's events in DB (a checksummed binary file) for fast "
@@ -716,6 +773,12 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 	int status;
 	size_t i;
 
+	if (opts->tags.n && opts->format == FORMAT_TEXT)
+		return po_usage_error(cmd, "%s", "--tag marks the rows of CSV, NDJSON and JSON "
+				      "reports: give --format csv, ndjson or json");
+	if (opts->tags.n && !opts->req.log_path && !opts->req.db_path)
+		return po_usage_error(cmd, "%s", "--tag marks a log's or a snapshot's reports: "
+				      "give one with -f");
 	if (opts->req.log_path && input_kind_of_path(opts->req.log_path) == INPUT_ALLOCINFO)
 		return check_snapshot_combinations(cmd, opts);
 	if (opts->req.log_path && input_kind_of_path(opts->req.log_path) == INPUT_KSNAPSHOT)

@@ -791,7 +791,8 @@ static void put_csv_field(const char *s, size_t n)
 
 /*
  * --format csv: one row per row shown per interval, under one header
- * line; --format json: one JSON object a line per interval (JSON Lines).
+ * line; --format json: one JSON object a line per interval (JSON Lines);
+ * --format ndjson: one JSON object a line per row shown, each whole.
  */
 /* print_machine's for --allocinfo: live allocations and bytes, and their changes. */
 static void print_snapshot_machine(struct top_view *v)
@@ -823,11 +824,15 @@ static void print_snapshot_machine(struct top_view *v)
 			key = xmalloc(r->name_len + 1);
 			memcpy(key, r->name, r->name_len);
 			key[r->name_len] = '\0';
-			printf("%s{\"key\":", shown ? "," : "");
+			if (v->args->format == FORMAT_NDJSON)	/* an object a row, whole */
+				printf("{\"report\":\"top-allocinfo\",\"time_s\":%.3f,"
+				       "\"group_by\":\"%s\",\"key\":", at, group);
+			else
+				printf("%s{\"key\":", shown ? "," : "");
 			out_json_string(stdout, key);
 			printf(",\"allocs\":%" PRIu64 ",\"allocs_change\":%" PRId64 ",\"live_bytes\":%"
-			       PRId64 ",\"live_change_bytes\":%" PRId64 "}", r->allocs, r->allocs_change,
-			       r->live, r->growth);
+			       PRId64 ",\"live_change_bytes\":%" PRId64 "}%s", r->allocs, r->allocs_change,
+			       r->live, r->growth, v->args->format == FORMAT_NDJSON ? "\n" : "");
 			free(key);
 		}
 		shown++;
@@ -870,11 +875,16 @@ static void print_machine(struct top_view *v, double seconds)
 
 			memcpy(key, r->name, r->name_len);
 			key[r->name_len] = '\0';
-			printf("%s{\"key\":", shown ? "," : "");
+			if (v->args->format == FORMAT_NDJSON)	/* an object a row, whole */
+				printf("{\"report\":\"top\",\"time_s\":%.3f,\"interval_s\":%.3f,"
+				       "\"group_by\":\"%s\",\"key\":", at, seconds, group);
+			else
+				printf("%s{\"key\":", shown ? "," : "");
 			out_json_string(stdout, key);
 			printf(",\"allocs_per_s\":%.1f,\"bytes_per_s\":%.1f,\"live_bytes\":%" PRId64
-			       ",\"live_change_bytes\":%" PRId64 "}", (double)r->allocs * per,
-			       (double)r->bytes * per, r->live, r->growth);
+			       ",\"live_change_bytes\":%" PRId64 "}%s", (double)r->allocs * per,
+			       (double)r->bytes * per, r->live, r->growth,
+			       v->args->format == FORMAT_NDJSON ? "\n" : "");
 			free(key);
 		}
 		shown++;

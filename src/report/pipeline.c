@@ -5,6 +5,8 @@
  * standard error. Holds no parsing, counting or report of its own.
  */
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
 
 #include "allocreport.h"
 #include "binread.h"
@@ -267,11 +269,59 @@ static int report_static_footprint(const struct report_run *run, struct ta_error
 	return 0;
 }
 
+/* The input's own value of tag key, when it says it: a snapshot's stamp, a capture's release. */
+static bool input_tag_value(const struct analysis *r, const char *key, char *out, size_t cap)
+{
+	const struct kernel_snapshot *k = r->have_ksnap && r->nksnaps ? &r->ksnaps[r->nksnaps - 1]
+								   : NULL;
+	const char *v = NULL;
+
+	if (k && k->has_stamp) {
+		if (strcmp(key, "host") == 0)
+			v = k->host;
+		else if (strcmp(key, "kernel") == 0)
+			v = k->release;
+		else if (strcmp(key, "boot_id") == 0)
+			v = k->boot_id;
+		else if (strcmp(key, "time") == 0) {
+			time_t t = (time_t)k->realtime_s;
+			struct tm tm;
+
+			return gmtime_r(&t, &tm) && strftime(out, cap, "%Y-%m-%dT%H:%M:%SZ", &tm) > 0;
+		}
+	}
+	if (!v && strcmp(key, "kernel") == 0 && r->have_binary && r->binary.os_release[0])
+		v = r->binary.os_release;
+	if (!v || !*v)
+		return false;
+	snprintf(out, cap, "%s", v);
+	return true;
+}
+
+/* --tag's names given alone, from what the input says of itself; an error when it says nothing. */
+static int resolve_tags(const struct analysis *r, const struct options *o, struct out_tags *t,
+			struct ta_error *err)
+{
+	size_t i;
+
+	*t = o->tags;
+	for (i = 0; i < t->n; i++)
+		if (o->tag_from_input[i] &&
+		    !input_tag_value(r, t->key[i], t->value[i], sizeof(t->value[i])))
+			return error_set(err, "'%s' does not say its %s (a snapshot folder's "
+					 "'snapshot' file does, a trace.dat or perf.data its kernel): "
+					 "give --tag %s=VALUE", r->facts.source ? r->facts.source
+					 : o->req.log_path, t->key[i],
+					 strcmp(t->key[i], "boot_id") == 0 ? "boot" : t->key[i]);
+	return 0;
+}
+
 int pipeline_run(const struct options *opts, struct ta_error *err)
 {
 	struct analysis_request req = opts->req;
 	struct analysis r;
-	struct report_run run = { &r, opts };
+	struct out_tags tags;
+	struct report_run run = { &r, opts, opts->tags.n ? &tags : NULL };
 	int rc = -1;
 
 	req.needs |= pipeline_needs(opts);
@@ -283,7 +333,8 @@ int pipeline_run(const struct options *opts, struct ta_error *err)
 	if (opts->save_index && kindex_save(&r.ktree, opts->save_index, err) < 0)
 		goto out;
 	if (req.log_path || req.db_path)
-		rc = analysis_read(&r, err) < 0 ? -1 : r.have_ksnap ?
+		rc = analysis_read(&r, err) < 0 || resolve_tags(&r, opts, &tags, err) < 0 ? -1
+		     : r.have_ksnap ?
 			write_kernel_snapshot_reports(&run, err) : r.have_snapshots ?
 			write_snapshot_reports(&run, err) : write_log_reports(&run, err);
 	else

@@ -109,6 +109,7 @@ static int write_report_as(const struct report_run *run, const char *path,
 		return -1;
 	out_dest_init(&o, outfile_stream(&out), path, format, run->o->req.quiet, err);
 	o.group_by = grouping_name(run->o->req.group_by);
+	o.tags = run->tags;
 	write(&o, run);
 	if (o.rc < 0) {
 		outfile_abort(&out);
@@ -670,7 +671,7 @@ static int write_html_report(const struct report_run *run, const char *path, str
 	static const char *const ids[PIECE_COUNT] = { "summary", "account", "stats", "callers",
 						       "tree", "folded", "timeline", "ledger" };
 	struct options json_opts = *run->o;
-	struct report_run as_json = { r, &json_opts };	/* its reports in JSON, every row */
+	struct report_run as_json = { r, &json_opts, NULL };	/* its reports in JSON, every row */
 	struct memory_text text[PIECE_COUNT], svg = { NULL, 0 };
 	struct html_piece pieces[PIECE_COUNT];
 	struct outfile out;

@@ -188,11 +188,11 @@ complete_words() {
 	[ "${lines[0]}" = "trace_analyze: error: --threads wants a number from 0 to 64, not 'lots'" ]
 	run "$TA" top --format xml
 	[ "$status" -eq 2 ]
-	[ "${lines[0]}" = "trace_analyze: error: unknown --format 'xml' (text, csv, json)" ]
+	[ "${lines[0]}" = "trace_analyze: error: unknown --format 'xml' (text, csv, json, ndjson)" ]
 	run "$TA" diff --format xml a b
-	[ "${lines[0]}" = "trace_analyze: error: unknown --format 'xml' (text, csv, json)" ]
+	[ "${lines[0]}" = "trace_analyze: error: unknown --format 'xml' (text, csv, json, ndjson)" ]
 	run "$TA" -f x --format xml
-	[ "${lines[0]}" = "trace_analyze: error: unknown --format 'xml' (text, csv, json)" ]
+	[ "${lines[0]}" = "trace_analyze: error: unknown --format 'xml' (text, csv, json, ndjson)" ]
 	# diff -q: a run that fails its gate says nothing of it, and exits 3
 	head -n 5 "$FIX/trace-pipe-6.18.log" > old.log
 	run "$TA" diff --fail-above 0 old.log "$FIX/trace-pipe-6.18.log" -c /dev/null

@@ -47,7 +47,7 @@ same_numbers_in_all_formats() {	# LOG [options...]
 @test "an unknown --format is a usage error" {
 	run "$TA" -f "$FIX/perf-script-6.18.txt" --format xml
 	[ "$status" -eq 2 ]
-	[ "${lines[0]}" = "trace_analyze: error: unknown --format 'xml' (text, csv, json)" ]
+	[ "${lines[0]}" = "trace_analyze: error: unknown --format 'xml' (text, csv, json, ndjson)" ]
 }
 
 # csv_files_of OPTION ARGS...: the report run with --format csv into its own

@@ -116,7 +116,8 @@ static void format_names(void **state)
 	assert_string_equal(out_format_names[FORMAT_TEXT], "text");
 	assert_string_equal(out_format_names[FORMAT_CSV], "csv");
 	assert_string_equal(out_format_names[FORMAT_JSON], "json");
-	assert_null(out_format_names[FORMAT_JSON + 1]);
+	assert_string_equal(out_format_names[FORMAT_NDJSON], "ndjson");
+	assert_null(out_format_names[FORMAT_NDJSON + 1]);
 }
 
 int main(void)
