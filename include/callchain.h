@@ -60,6 +60,7 @@ struct callchains {
 	uint32_t *frame_key;		/* frame id -> id in names of its normalized name */
 	uint8_t *frame_class;		/* frame id -> enum frame_class */
 	uint32_t *frame_module;		/* frame id -> id in names of its " [module]", or STR_NONE */
+	bool names_modules;		/* some frame named its module: the stacks print them */
 	uint32_t nframes;
 	uint32_t *origin;		/* stack id -> frame id of its origin, or STR_NONE */
 	uint32_t nstacks;
@@ -109,6 +110,16 @@ static inline const char *callchains_frame_module(const struct callchains *c, ui
 	return c->frame_module[frame] != STR_NONE ? strtab_get(&c->names, c->frame_module[frame])
 						  : NULL;
 }
+
+/*
+ * The module of frame into out: the one it names ("func [ext4]"), the one
+ * its address is in (syms), else vmlinux when the stacks name modules
+ * (names_modules: page_owner's do, as does a log some frame of which
+ * names one), else "(unknown)": a log printing bare function names says
+ * nothing of their modules. Returns the length.
+ */
+size_t callchains_frame_module_name(const struct callchains *c, uint32_t frame, bool names_modules,
+				    char *out, size_t cap);
 
 /* A frame's name as reports print it (hex resolved through System.map). */
 static inline const char *callchains_frame_name(const struct callchains *c, uint32_t frame)

@@ -8,7 +8,11 @@
  * its frames, root last, as the folded stacks name them; an allocation
  * without a stack is a sample of its call site's function alone. With a
  * kernel tree, a function defined in exactly one object has that object as
- * its file and mapping. Encoding is libprotobuf-c's, compression zlib's.
+ * its file and mapping. Each sample is labelled with its module (the
+ * origin frame's, or the call site's; "vmlinux" for built-in code) and
+ * --tag's columns (host, kernel...), so that go tool pprof -proto merges
+ * two hosts' profiles into one whose samples still say whose they are.
+ * Encoding is libprotobuf-c's, compression zlib's.
  * Not here: what the values mean (DESIGN.md section 5), or file handling.
  */
 #ifndef TA_PPROF_H
@@ -23,6 +27,7 @@
 #include "error.h"
 #include "ktree.h"
 #include "origins.h"
+#include "output.h"
 #include "pages.h"
 
 struct pprof_source {
@@ -34,6 +39,8 @@ struct pprof_source {
 	/* page_owner: samples of pages (objects: base pages) by origin key instead */
 	const struct page_stats *pages;
 	uint64_t page_size;
+	const struct symbol_table *syms;	/* a module's addresses, or NULL */
+	const struct out_tags *tags;		/* --tag: every sample's labels, or NULL */
 };
 
 /* The profile, gzipped, into f. -1 with err set when it cannot be made. */
@@ -46,11 +53,12 @@ struct alloc_series;
  * two values, inuse_objects and inuse_space: a sample per site with
  * something live, its location a line (the site's function, source file
  * and line number, so that go tool pprof -list and speedscope show the
- * source line) in the mapping of its module ("vmlinux" when built in).
+ * source line) in the mapping of its module ("vmlinux" when built in),
+ * labelled with that module and the tags.
  * keep(ctx, site): the sites kept (-b), NULL: all.
  */
 int pprof_write_sites(FILE *f, const struct alloc_series *s,
 		      bool (*keep)(const void *ctx, uint32_t site), const void *ctx,
-		      struct ta_error *err);
+		      const struct out_tags *tags, struct ta_error *err);
 
 #endif

@@ -298,7 +298,27 @@ static size_t without_module(struct callchains *c, uint32_t id, const char *text
 	if (open <= text + 1 || open[-1] != ' ' || open + 1 == text + len - 1)
 		return len;
 	c->frame_module[id] = strtab_intern(&c->names, open + 1, (size_t)(text + len - 1 - open - 1));
+	c->names_modules = true;
 	return (size_t)(open - 1 - text);
+}
+
+size_t callchains_frame_module_name(const struct callchains *c, uint32_t frame, bool names_modules,
+				    char *out, size_t cap)
+{
+	const struct strtab *frames = &c->strings->frames;
+	const char *named = callchains_frame_module(c, frame);
+	uint64_t addr;
+	int n;
+
+	if (named)
+		n = snprintf(out, cap, "%s", named);
+	else if (callsite_is_address(strtab_get(frames, frame), strtab_length(frames, frame), &addr))
+		return callsite_module(strtab_get(frames, frame), strtab_length(frames, frame),
+				       c->syms, out, cap);
+	else
+		n = snprintf(out, cap, "%s", names_modules || c->names_modules ? "vmlinux"
+										 : "(unknown)");
+	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }
 
 static void classify_frame(struct callchains *c, uint32_t id)

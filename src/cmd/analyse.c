@@ -773,9 +773,10 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 	int status;
 	size_t i;
 
-	if (opts->tags.n && opts->format == FORMAT_TEXT)
+	if (opts->tags.n && opts->format == FORMAT_TEXT && !opts->report_path[REPORT_PPROF])
 		return po_usage_error(cmd, "%s", "--tag marks the rows of CSV, NDJSON and JSON "
-				      "reports: give --format csv, ndjson or json");
+				      "reports and --pprof's samples: give --format csv, ndjson or "
+				      "json, or --pprof FILE");
 	if (opts->tags.n && !opts->req.log_path && !opts->req.db_path)
 		return po_usage_error(cmd, "%s", "--tag marks a log's or a snapshot's reports: "
 				      "give one with -f");

@@ -114,17 +114,14 @@ size_t analysis_dir_of_function(struct analysis *r, const char *name, size_t n,
 }
 
 /*
- * The row of a stack by its origin, as --group-by asks: the module its
- * origin's frame names ("func [ext4]"), else the one its address is in,
- * else vmlinux (page_owner and tracefs name the module of every module's
- * function); the directory (-k) that defines the origin's function; or
- * the origin itself.
+ * The row of a stack by its origin, as --group-by asks: its origin frame's
+ * module (callchains_frame_module_name: page_owner's stacks name every
+ * module's function); the directory (-k) that defines the origin's
+ * function; or the origin itself.
  */
 size_t analysis_stack_row_name(struct analysis *r, uint32_t stack, char *out, size_t cap)
 {
-	const struct strtab *frames = &r->strings.frames;
 	char function[CALLSITE_NAME_MAX], module[CALLSITE_NAME_MAX];
-	const char *named;
 	uint32_t frame;
 	size_t n;
 
@@ -134,12 +131,7 @@ size_t analysis_stack_row_name(struct analysis *r, uint32_t stack, char *out, si
 	frame = callchains_origin_frame(&r->chains, stack);
 	if (frame == STR_NONE)
 		return (size_t)snprintf(out, cap, "%s", ORIGIN_NO_STACK);
-	named = callchains_frame_module(&r->chains, frame);
-	if (named)
-		snprintf(module, sizeof(module), "%s", named);
-	else
-		callsite_module(strtab_get(frames, frame), strtab_length(frames, frame), &r->syms,
-				module, sizeof(module));
+	callchains_frame_module_name(&r->chains, frame, r->from_page_owner, module, sizeof(module));
 	if (r->req->group_by == GROUP_MODULE)
 		return (size_t)snprintf(out, cap, "%s", module);
 	/* by its name as printed, clone suffix and all: the tree's objects define it so */

@@ -115,8 +115,56 @@ static uint64_t location_of(struct profile_builder *b, const char *name, size_t 
 	return f->id;
 }
 
+/* A sample's labels: its module, then the tags (host, kernel...); one block, freed whole. */
+static void label_sample(struct profile_builder *b, Perftools__Profiles__Sample *s,
+			 const char *module, const struct out_tags *tags)
+{
+	size_t n = 1 + (tags ? tags->n : 0), i;
+	Perftools__Profiles__Label *l = xcalloc(n, sizeof(*l));
+
+	s->label = xcalloc(n, sizeof(*s->label));
+	s->n_label = n;
+	for (i = 0; i < n; i++) {
+		const char *key = i ? tags->key[i - 1] : "module";
+		const char *value = i ? tags->value[i - 1] : module;
+
+		perftools__profiles__label__init(&l[i]);
+		l[i].key = string_id(b, key, strlen(key));
+		l[i].str = string_id(b, value, strlen(value));
+		s->label[i] = &l[i];
+	}
+}
+
+static void unlabel_sample(Perftools__Profiles__Sample *s)
+{
+	if (s->n_label)
+		free(s->label[0]);
+	free(s->label);
+}
+
+/*
+ * The module of an origin key's sample: its call site's, as the event
+ * printed it ("[ext4]") and --group-by module has it; a page's (no call
+ * site) its origin frame's (callchains_frame_module_name).
+ */
+static void module_of_key(const struct pprof_source *src, uint32_t call_site, uint32_t stack,
+			  char *out, size_t cap)
+{
+	const struct strtab *sites = &src->chains->strings->call_sites;
+	uint32_t frame = callchains_origin_frame(src->chains, stack);
+
+	if (call_site != STR_NONE)
+		callsite_module(strtab_get(sites, call_site), strtab_length(sites, call_site),
+				src->syms, out, cap);
+	else if (frame != STR_NONE)
+		callchains_frame_module_name(src->chains, frame, src->pages != NULL, out, cap);
+	else
+		snprintf(out, cap, "%s", "(unknown)");
+}
+
 /* One sample: the frames of a folded line (root first), its four values. */
-static void add_sample(struct profile_builder *b, char *folded, size_t len, const int64_t *values)
+static Perftools__Profiles__Sample *add_sample(struct profile_builder *b, char *folded, size_t len,
+					       const int64_t *values)
 {
 	Perftools__Profiles__Sample *s;
 	uint64_t *ids = xmalloc((len / 2 + 2) * sizeof(*ids));
@@ -147,6 +195,7 @@ static void add_sample(struct profile_builder *b, char *folded, size_t len, cons
 	s->n_value = VALUES;
 	s->value = xmalloc(VALUES * sizeof(*s->value));
 	memcpy(s->value, values, VALUES * sizeof(*s->value));
+	return s;
 }
 
 /* Objects still live at the end, by origin key. */
@@ -165,7 +214,7 @@ static uint64_t *live_objects_by_key(const struct account *a)
 static void collect_page_samples(struct profile_builder *b, const struct pprof_source *src)
 {
 	const struct page_stats *p = src->pages;
-	char *buf = xmalloc(FRAMES_TEXT_MAX);
+	char *buf = xmalloc(FRAMES_TEXT_MAX), module[CALLSITE_NAME_MAX];
 	uint32_t id, call_site, stack;
 
 	for (id = 0; id < p->nkeys; id++) {
@@ -181,7 +230,8 @@ static void collect_page_samples(struct profile_builder *b, const struct pprof_s
 		v[INUSE_SPACE] = (int64_t)(o->live_pages * src->page_size);
 		origin_key_parts(src->keys, id, &call_site, &stack);
 		len = callchains_folded(src->chains, call_site, stack, buf, FRAMES_TEXT_MAX);
-		add_sample(b, buf, len, v);
+		module_of_key(src, call_site, stack, module, sizeof(module));
+		label_sample(b, add_sample(b, buf, len, v), module, src->tags);
 	}
 	free(buf);
 }
@@ -189,7 +239,7 @@ static void collect_page_samples(struct profile_builder *b, const struct pprof_s
 static void collect_samples(struct profile_builder *b, const struct pprof_source *src)
 {
 	uint64_t *live = live_objects_by_key(src->by_key);
-	char *buf = xmalloc(FRAMES_TEXT_MAX);
+	char *buf = xmalloc(FRAMES_TEXT_MAX), module[CALLSITE_NAME_MAX];
 	uint32_t id, call_site, stack;
 
 	for (id = 0; id < src->by_key->nsites; id++) {
@@ -205,7 +255,8 @@ static void collect_samples(struct profile_builder *b, const struct pprof_source
 		v[INUSE_SPACE] = (int64_t)s->current_dynamic;
 		origin_key_parts(src->keys, id, &call_site, &stack);
 		len = callchains_folded(src->chains, call_site, stack, buf, FRAMES_TEXT_MAX);
-		add_sample(b, buf, len, v);
+		module_of_key(src, call_site, stack, module, sizeof(module));
+		label_sample(b, add_sample(b, buf, len, v), module, src->tags);
 	}
 	free(buf);
 	free(live);
@@ -326,6 +377,7 @@ int pprof_write(FILE *f, const struct pprof_source *src, struct ta_error *err)
 	for (i = 0; i < b.nsamples; i++) {
 		free(b.samples[i].location_id);
 		free(b.samples[i].value);
+		unlabel_sample(&b.samples[i]);
 	}
 	free(strings);
 	free(mp);
@@ -398,7 +450,7 @@ static uint64_t site_function(struct site_profile *p, const struct alloc_series 
 
 int pprof_write_sites(FILE *f, const struct alloc_series *s,
 		      bool (*keep)(const void *ctx, uint32_t site), const void *ctx,
-		      struct ta_error *err)
+		      const struct out_tags *tags, struct ta_error *err)
 {
 	Perftools__Profiles__Profile prof = PERFTOOLS__PROFILES__PROFILE__INIT;
 	Perftools__Profiles__ValueType vt[2], *vtp[2], period;
@@ -460,6 +512,7 @@ int pprof_write_sites(FILE *f, const struct alloc_series *s,
 		values[2 * p.nsamples + 1] = s->bytes[k];
 		smp->n_value = 2;
 		smp->value = (int64_t *)&values[2 * p.nsamples];
+		label_sample(&p.b, smp, alloc_name(s, site->module), tags);
 		p.nlocations++;
 		p.nsamples++;
 	}
@@ -495,6 +548,8 @@ int pprof_write_sites(FILE *f, const struct alloc_series *s,
 	if (s->snapshots > 1 && !s->untimed)	/* numbered snapshots have no duration */
 		prof.duration_nanos = (int64_t)(s->last_ns - s->first_ns);
 	rc = write_gzipped(f, &prof, err);
+	for (i = 0; i < p.nsamples; i++)
+		unlabel_sample(&p.samples[i]);
 	free(strings);
 	free(mp);
 	free(lp);

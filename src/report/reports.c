@@ -392,6 +392,8 @@ static int write_pprof_profile(const struct report_run *run, const char *path, s
 		.duration_ns = r->last_ns > r->first_ns ? r->last_ns - r->first_ns : 0,
 		.pages = r->from_page_owner ? &r->pages : NULL,
 		.page_size = run->o->page_size,
+		.syms = &r->syms,
+		.tags = run->tags,
 	};
 	struct outfile out;
 	int rc;
@@ -526,7 +528,8 @@ static int write_snapshot_pprof(const struct report_run *run, const char *path,
 	if (outfile_open(&out, path, err) < 0)
 		return -1;
 	rc = pprof_write_sites(outfile_stream(&out), &run->a->snapshots,
-			       run->o->req.branch ? snapshot_site_in_branch : NULL, run, err);
+			       run->o->req.branch ? snapshot_site_in_branch : NULL, run, run->tags,
+			       err);
 	return outfile_finish(&out, rc, err);
 }
 

@@ -177,6 +177,10 @@ LOG
 	[ "${lines[0]}" = "do_one_initcall;loop_init;loop_add 8192" ]
 	run "$TA" -q -f mod.log --page - --group-by pid
 	[ "${lines[-2]}" = "insmod-210            1      2   8           2" ]
+	# a log whose frames name no module says nothing of theirs: not vmlinux, unknown
+	sed 's/ \[loop\]$//' mod.log > bare.log
+	run "$TA" -q -f bare.log --page - --group-by module
+	[ "${lines[-1]}" = "(unknown)            2      3  12           2" ]
 }
 
 @test "--page-owner beside a trace with page stacks: each same allocation's origin set against the dump's" {
