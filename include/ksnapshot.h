@@ -112,6 +112,7 @@ struct kernel_snapshot {
 	bool has_stamp;
 	double monotonic_s, realtime_s;
 	char host[128], release[128], boot_id[64];
+	unsigned live_unreadable;	/* ksnapshot_read_live: files the kernel kept from us */
 };
 
 void ksnapshot_init(struct kernel_snapshot *s);
@@ -119,6 +120,15 @@ void ksnapshot_release(struct kernel_snapshot *s);
 
 /* Does the folder at path hold a kernel snapshot (a meminfo file)? */
 bool ksnapshot_is_folder(const char *path);
+
+/*
+ * The running kernel's files, read where they are: root's /proc (meminfo,
+ * slabinfo, ..., allocinfo, modules) and its cgroup v2 tree
+ * (/sys/fs/cgroup), stamped with the time, host, release and boot id as
+ * snapshot writes them. root is "" (or a test's copy). A file it may not
+ * read (not root) is left out and counted; no meminfo is an error.
+ */
+int ksnapshot_read_live(struct kernel_snapshot *s, const char *root, struct ta_error *err);
 
 /* Do n first bytes begin as /proc/meminfo, slabinfo, ... or a memory.stat do? */
 bool ksnapshot_is_meminfo(const unsigned char *head, size_t n);

@@ -40,6 +40,7 @@ struct options {
 	bool record_brief;		/* record with no report asked: the top callers and
 					   the slab bytes on standard output */
 	struct out_tags tags;		/* --tag: the columns, their values when given */
+	uint64_t min_bytes;		/* --min-bytes: --openmetrics' smaller series go to other */
 	bool tag_from_input[OUT_TAGS_MAX];	/* --tag host: the input's own host (pipeline.c) */
 };
 

@@ -16,13 +16,16 @@
 #          golang-go (go tool pprof reads --pprof's profile),
 #          protobuf-compiler (protoc decodes --perfetto's trace with Perfetto's schema),
 #          man-db (the man page rendered at 80 columns, no troff warning),
-#          strace (which files a run opens)
+#          strace (which files a run opens),
+#          prometheus (promtool checks --openmetrics; a real server scrapes it),
+#          prometheus-node-exporter (its textfile collector reads the exporter's file), curl
 set -eu
 packages="gcc make pkg-config libxxhash-dev libelf-dev libcairo2-dev fonts-dejavu-core
 	zlib1g-dev liblzma-dev libzstd-dev libtracefs-dev libtraceevent-dev libtracecmd-dev
 	libncurses-dev libprotobuf-c-dev protobuf-c-compiler
 	libcmocka-dev bats python3 jq clang time binutils gzip xz-utils zstd tmux chromium
-	trace-cmd linux-perf python3-jsonschema golang-go protobuf-compiler man-db strace"
+	trace-cmd linux-perf python3-jsonschema golang-go protobuf-compiler man-db strace
+	prometheus prometheus-node-exporter curl"
 missing=""
 for p in $packages; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

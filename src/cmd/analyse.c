@@ -44,7 +44,7 @@ static const char usage_line[] =
 	"                     [--outstanding FILE [--min-age S]] [--peak FILE [--peak-at T]]\n"
 	"                     [--lifetimes FILE] [--growth FILE] [--time START,END]\n"
 	"                     [--folded FILE] [--folded-pages FILE] [--flame FILE]\n"
-	"                     [--pprof FILE]\n"
+	"                     [--pprof FILE] [--openmetrics FILE [--min-bytes N]]\n"
 	"                     [--weight bytes|live|waste|count] [--wrappers FILE]\n"
 	"                     [--user-frames] [--page-size BYTES] [--timeline FILE]\n"
 	"                     [--html FILE] [--perfetto FILE] [--strict-kernel] [--threads N]\n"
@@ -394,6 +394,10 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 		OPT_REPORT(REPORT_FOLDED_PAGES, o->report_path),
 		OPT_REPORT(REPORT_FLAME, o->report_path),
 		OPT_REPORT(REPORT_PPROF, o->report_path),
+		OPT_GROUP("For Prometheus (node_exporter's textfile collector)"),
+		OPT_REPORT(REPORT_OPENMETRICS, o->report_path),
+		OPT_UINT(0, "min-bytes", &o->min_bytes, "N", 1, INT64_MAX, "a number of bytes",
+			 "--openmetrics: series below N go to the family's 'other'"),
 		OPT_CHOICE(0, "weight", &o->weight, "WHAT", weight_names, 0, "",
 			   "what --folded and --flame weigh: bytes_alloc (the default), live "
 			   "(still held at the end), waste (of those), count"),
@@ -773,10 +777,14 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 	int status;
 	size_t i;
 
-	if (opts->tags.n && opts->format == FORMAT_TEXT && !opts->report_path[REPORT_PPROF])
+	if (opts->tags.n && opts->format == FORMAT_TEXT && !opts->report_path[REPORT_PPROF] &&
+	    !opts->report_path[REPORT_OPENMETRICS])
 		return po_usage_error(cmd, "%s", "--tag marks the rows of CSV, NDJSON and JSON "
-				      "reports and --pprof's samples: give --format csv, ndjson or "
-				      "json, or --pprof FILE");
+				      "reports, --pprof's samples and --openmetrics' series: give "
+				      "--format csv, ndjson or json, --pprof FILE or --openmetrics FILE");
+	if (opts->min_bytes && !opts->report_path[REPORT_OPENMETRICS])
+		return po_usage_error(cmd, "%s", "--min-bytes cuts --openmetrics' series: give that "
+				      "too");
 	if (opts->tags.n && !opts->req.log_path && !opts->req.db_path)
 		return po_usage_error(cmd, "%s", "--tag marks a log's or a snapshot's reports: "
 				      "give one with -f");

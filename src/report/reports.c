@@ -38,6 +38,7 @@
 #include "rowview.h"
 #include "sizereport.h"
 #include "kmemleakreport.h"
+#include "metrics.h"
 #include "pageownerreport.h"
 #include "ledgerreport.h"
 #include "ringchart.h"
@@ -530,6 +531,66 @@ static int write_snapshot_pprof(const struct report_run *run, const char *path,
 	rc = pprof_write_sites(outfile_stream(&out), &run->a->snapshots,
 			       run->o->req.branch ? snapshot_site_in_branch : NULL, run, run->tags,
 			       err);
+	return outfile_finish(&out, rc, err);
+}
+
+/* ---- --openmetrics ---- */
+
+static struct om_limits limits_of(const struct options *o)
+{
+	struct om_limits lim = { o->top, o->min_bytes > INT64_MAX ? INT64_MAX
+					 : (int64_t)o->min_bytes };
+
+	return lim;
+}
+
+/* A log's account by the rows --group-by makes, as metric families. */
+static int write_account_metrics(const struct report_run *run, const char *path,
+				 struct ta_error *err)
+{
+	struct om_limits lim = limits_of(run->o);
+	struct account_rows rows;
+	struct outfile out;
+
+	if (outfile_open(&out, path, err) < 0)
+		return -1;
+	analysis_rows(run->a, &rows);
+	metrics_write_account(outfile_stream(&out), &rows, grouping_name(run->o->req.group_by),
+			      run->tags, &lim);
+	account_rows_release(&rows);
+	return outfile_finish(&out, 0, err);
+}
+
+/* The last allocinfo snapshot's sites, as metric families. */
+static int write_snapshot_metrics(const struct report_run *run, const char *path,
+				  struct ta_error *err)
+{
+	struct om_limits lim = limits_of(run->o);
+	struct outfile out;
+
+	if (outfile_open(&out, path, err) < 0)
+		return -1;
+	metrics_add_allocinfo(outfile_stream(&out), &run->a->snapshots, run->o->req.group_by,
+			      run->tags, &lim);
+	om_write_eof(outfile_stream(&out));
+	return outfile_finish(&out, 0, err);
+}
+
+/* The last kernel snapshot's ledger, cgroups and allocinfo; labelled with its stamp without --tag. */
+static int write_kernel_snapshot_metrics(const struct report_run *run, const char *path,
+					 struct ta_error *err)
+{
+	const struct kernel_snapshot *k = &run->a->ksnaps[run->a->nksnaps - 1];
+	struct om_limits lim = limits_of(run->o);
+	struct out_tags stamp;
+	struct outfile out;
+	int rc;
+
+	metrics_tags_of_stamp(k, &stamp);
+	if (outfile_open(&out, path, err) < 0)
+		return -1;
+	rc = metrics_write_kernel_snapshot(outfile_stream(&out), k, run->o->page_size,
+					   run->tags ? run->tags : &stamp, &lim, err);
 	return outfile_finish(&out, rc, err);
 }
 
@@ -1049,6 +1110,19 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.shape = SHAPE_OWN, .needs = NEED_STACKS | NEED_OBJECTS, .requires = REQUIRES_LOG,
 		.without_log = NEEDS_A_LOG_FOR_STACKS, .write = write_pprof_profile,
 		.snapshot_write = write_snapshot_pprof,
+	},
+	[REPORT_OPENMETRICS] = {
+		.name = "openmetrics", .long_name = "openmetrics",
+		.help = "metric families in the OpenMetrics text format, for Prometheus and "
+			"node_exporter's textfile collector (written whole, renamed into place): "
+			"a log's account, an allocinfo snapshot's sites, a kernel snapshot's "
+			"ledger, cgroups and allocinfo; --top N series a family and 'other'",
+		.shape = SHAPE_OWN, .requires = REQUIRES_LOG, .top = true,
+		.without_log = "--openmetrics needs something to measure: -f LOG, an allocinfo "
+			       "snapshot or a kernel snapshot (-f /proc, or a folder as "
+			       "'trace_analyze snapshot' writes it)",
+		.write = write_account_metrics, .snapshot_write = write_snapshot_metrics,
+		.ksnapshot_write = write_kernel_snapshot_metrics,
 	},
 	[REPORT_TIMELINE] = {
 		.name = "timeline", .long_name = "timeline",

@@ -146,7 +146,7 @@ setup() {
 	# on standard input the snapshot is known once read: a runtime error then, nothing written
 	run "$TA" -f - --outstanding out.txt < "$SNAP"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"is an allocinfo snapshot: --outstanding needs a kmem log's events (allocinfo gives -c, -r, --summary, --growth, --pprof, --timeline, --html)"* ]]
+	[[ "$output" == *"is an allocinfo snapshot: --outstanding needs a kmem log's events (allocinfo gives -c, -r, --summary, --growth, --pprof, --openmetrics, --timeline, --html)"* ]]
 	[ ! -e out.txt ]
 }
 

@@ -120,7 +120,7 @@ line() {	# CPU TS EVENT FIELDS: one 6.1 tracefs line
 	[ "${lines[0]}" = "trace_analyze: error: --min-age filters --outstanding: give that too" ]
 	run "$TA" -f "$FIX/tracefs-6.1-rawptr.log" --summary - --top 5
 	[ "$status" -eq 2 ]
-	[ "${lines[0]}" = "trace_analyze: error: --top limits -c, --stats, --outstanding, --peak, --lifetimes, --growth, --ledger, --timeline, --perfetto and --html: give one of them" ]
+	[ "${lines[0]}" = "trace_analyze: error: --top limits -c, --stats, --outstanding, --peak, --lifetimes, --growth, --ledger, --openmetrics, --timeline, --perfetto and --html: give one of them" ]
 	run "$TA" -f "$FIX/tracefs-6.1-rawptr.log" --time 5,1 -c -
 	[ "$status" -eq 2 ]
 	[ "${lines[0]}" = "trace_analyze: error: --time '5,1': the window ends before it starts (START,END)" ]

@@ -86,7 +86,7 @@ fake_root() {
 	[ "$output" = "trace_analyze: error: 'full' is not an empty folder: a snapshot goes in a folder of its own" ]
 	run "$TA" snapshot
 	[ "$status" -eq 2 ]
-	[ "${lines[0]}" = "trace_analyze: error: name the folder: -o DIR" ]
+	[ "${lines[0]}" = "trace_analyze: error: name the folder: -o DIR (or the metrics' file: --openmetrics FILE)" ]
 	run "$TA" snapshot -o s --count 2
 	[ "$status" -eq 2 ]
 	[ "${lines[0]}" = "trace_analyze: error: --interval and --count go together: a series of N snapshots, one every S seconds" ]

@@ -52,7 +52,7 @@ setup() {
 @test "--tag's mistakes are usage errors: text output, an unknown name, a name twice, a control character" {
 	run "$TA" -f "$FIX/allocinfo-6.12.txt" -c - --tag host=a
 	[ "$status" -eq 2 ]
-	[ "${lines[0]}" = "trace_analyze: error: --tag marks the rows of CSV, NDJSON and JSON reports and --pprof's samples: give --format csv, ndjson or json, or --pprof FILE" ]
+	[ "${lines[0]}" = "trace_analyze: error: --tag marks the rows of CSV, NDJSON and JSON reports, --pprof's samples and --openmetrics' series: give --format csv, ndjson or json, --pprof FILE or --openmetrics FILE" ]
 	run "$TA" -f "$FIX/allocinfo-6.12.txt" -c - --format csv --tag rack=7
 	[ "${lines[0]}" = "trace_analyze: error: --tag takes host, kernel, boot and time (each alone, or NAME=VALUE), not 'rack'" ]
 	run "$TA" -f "$FIX/allocinfo-6.12.txt" -c - --format csv --tag host=a,host=b
