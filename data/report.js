@@ -286,20 +286,276 @@
 		draw();
 	}
 
-	/* ---- the timeline: its picture is inline; the live bytes at its end ---- */
+	/* ---- the timeline: drawn here from its samples (data-timeline, data-losses) ---- */
 
+	/*
+	 * Live bytes over time, stacked by row (the N largest and the rest as
+	 * "(other)"), pages held on a panel below: the pointer reads the values
+	 * of the nearest sample, a drag zooms to a time window, the legend's
+	 * boxes hide rows, the windows of lost events are shaded and their
+	 * marks dashed, the highest sample marked. #tl=FROM,TO (seconds as the
+	 * log prints them), #tlat=T (read the sample nearest T) and #tloff=ROW;ROW
+	 * set the view, as a link or a test does.
+	 */
 	function renderTimeline() {
 		var t = data('timeline'), sec = document.getElementById('timeline');
-		if (!t || !sec || !t.total.length)
+		if (!t || !sec)
 			return;
-		var end = t.total[t.total.length - 1];
-		sec.querySelector('.body').prepend(h('p', { class: 'note' },
+		var body = sec.querySelector('.body'), n = t.ts_s.length;
+		if (!n) {
+			body.append(h('p', { class: 'note', id: 'tl-empty' }, 'no sample: nothing was allocated'));
+			return;
+		}
+		var end = t.total[n - 1];
+		body.append(h('p', { class: 'note' },
 			isSnapshot() ? 'live bytes at the last snapshot: ' : 'live slab bytes at the log\'s last event: ',
 			h('b', { id: 'tl-end', 'data-bytes': end }, grouped(end) + ' bytes (' + bytes(end) + ')'),
-			'; ' + t.ts_s.length + (isSnapshot() ? ' snapshots' : ' samples') +
+			'; ' + n + (isSnapshot() ? ' snapshots' : ' samples') +
 			(t.untimed ? ' without a time, in order' :
-			 ' over ' + t.ts_s[t.ts_s.length - 1].toFixed(3) + ' s'),
+			 ' over ' + t.ts_s[n - 1].toFixed(3) + ' s'),
 			t.lost_s.length ? '; events lost at ' + t.lost_s.length + ' places (red)' : ''));
+
+		/* the series: each row's, and the rest of the total as (other) */
+		var series = t.rows.map(function (r) { return { name: r.name, values: r.values }; });
+		var other = t.total.map(function (v, i) {
+			var s = v;
+			t.rows.forEach(function (r) { s -= r.values[i]; });
+			return s > 0 ? s : 0;
+		});
+		if (other.some(function (v) { return v > 0; }))
+			series.push({ name: '(other)', values: other });
+		var off = {};
+		(params.get('tloff') || '').split(';').forEach(function (name) {
+			if (name)
+				off[name] = true;
+		});
+		var losses = data('losses'), windows = losses ? losses.windows_s : [];
+		var x0 = t.ts_s[0], x1 = t.ts_s[n - 1];
+		var asked = (params.get('tl') || '').split(',');
+		if (asked.length === 2 && asked[0] !== '' && asked[1] !== '' && +asked[1] > +asked[0]) {
+			x0 = +asked[0] - t.t0_s;
+			x1 = +asked[1] - t.t0_s;
+		}
+		if (x1 <= x0)
+			x1 = x0 + 1;
+		var W = 960, H = 300, P = t.pages ? 90 : 0, L = 86, R = 12, T = 14, B = 28;
+		var chart = svg('svg', { id: 'tl-chart', viewBox: '0 0 ' + W + ' ' + (H + P + B + T),
+					 width: W, height: H + P + B + T, role: 'img' });
+		var readout = h('div', { id: 'tl-readout', class: 'note' });
+		var legend = h('div', { id: 'tl-legend' });
+		var zoomOut = h('button', { type: 'button', id: 'tl-whole' }, 'whole ' + (isSnapshot() ? 'series' : 'log'));
+		body.append(h('div', { class: 'tl-tools' }, zoomOut, ' drag across the chart to zoom in'), chart, readout, legend);
+
+		function inWindow(i) {
+			return t.ts_s[i] >= x0 && t.ts_s[i] <= x1;
+		}
+		function xOf(s) {
+			return L + (s - x0) / (x1 - x0) * (W - L - R);
+		}
+		function sOf(x) {
+			return x0 + (x - L) / (W - L - R) * (x1 - x0);
+		}
+		function nearest(s) {
+			var best = -1, i;
+			for (i = 0; i < n; i++)
+				if (inWindow(i) && (best < 0 || Math.abs(t.ts_s[i] - s) < Math.abs(t.ts_s[best] - s)))
+					best = i;
+			return best;
+		}
+		/* a round step for about count ticks over span: 1, 2 or 5 times a power of ten */
+		function step(span, count) {
+			var raw = span / count || 1, mag = Math.pow(10, Math.floor(Math.log10(raw)));
+			return [1, 2, 5, 10].map(function (k) { return k * mag; }).find(function (k) { return k >= raw; });
+		}
+		/* the bytes axis: round figures of the unit the highest is shown in */
+		function byteTicks(hi) {
+			var unit = hi >= 10 * 1048576 ? 1048576 : hi >= 10 * 1024 ? 1024 : 1;
+			var st = step(hi / unit, 5) * unit, out = [], v;
+			for (v = 0; v < hi + st; v += st)
+				out.push(v);
+			return out;
+		}
+		function draw() {
+			while (chart.firstChild)
+				chart.removeChild(chart.firstChild);
+			var shown = series.filter(function (s) { return !off[s.name]; }), hi = 0, i, k;
+			var idx = [];
+			for (i = 0; i < n; i++)
+				if (inWindow(i))
+					idx.push(i);
+			idx.forEach(function (i) {
+				var sum = 0;
+				shown.forEach(function (s) { sum += s.values[i]; });
+				if (sum > hi)
+					hi = sum;
+			});
+			var yt = byteTicks(hi || 1), top = yt[yt.length - 1] || 1;
+			function yOf(v) {
+				return T + H - v / top * H;
+			}
+			/* the windows of lost events, shaded; their marks, dashed */
+			windows.forEach(function (w) {
+				var a = Math.max(xOf(w[0]), L), b = Math.min(xOf(w[1]), W - R);
+				if (b >= L && a <= W - R)
+					chart.append(svg('rect', { class: 'tl-loss', x: a, y: T, width: Math.max(b - a, 2), height: H,
+								   fill: 'rgba(217,26,26,0.12)' }));
+			});
+			/* the grid and its figures */
+			yt.forEach(function (v) {
+				chart.append(svg('line', { x1: L, x2: W - R, y1: yOf(v), y2: yOf(v), stroke: '#ddd' }));
+				var label = svg('text', { x: L - 6, y: yOf(v) + 4, 'text-anchor': 'end', 'font-size': 11 });
+				label.textContent = bytes(v).replace(/\.0 /, ' ');
+				chart.append(label);
+			});
+			/* the time axis: round times as the log prints them */
+			var st = step(x1 - x0, 6), first = Math.ceil((t.t0_s + x0) / st - 1e-9) * st, at;
+			for (at = first; at <= t.t0_s + x1 + 1e-9; at += st) {
+				var x = xOf(at - t.t0_s);
+				chart.append(svg('line', { x1: x, x2: x, y1: T + H + P, y2: T + H + P + 4, stroke: '#888' }));
+				var label = svg('text', { x: x, y: T + H + P + 18, 'text-anchor': 'middle', 'font-size': 11 });
+				label.textContent = t.untimed ? String(Math.round(at)) : (+at.toFixed(6)) + (at === first ? ' s' : '');
+				chart.append(label);
+			}
+			/* the rows, stacked: the first at the bottom */
+			var base = idx.map(function () { return 0; });
+			shown.forEach(function (s) {
+				var upper = idx.map(function (i, j) { return base[j] + s.values[i]; });
+				var d = '';
+				idx.forEach(function (i, j) { d += (j ? 'L' : 'M') + xOf(t.ts_s[i]).toFixed(1) + ' ' + yOf(upper[j]).toFixed(1); });
+				for (k = idx.length - 1; k >= 0; k--)
+					d += 'L' + xOf(t.ts_s[idx[k]]).toFixed(1) + ' ' + yOf(base[k]).toFixed(1);
+				if (idx.length)
+					chart.append(svg('path', { class: 'tl-series', 'data-row': s.name, d: d + 'Z',
+								   fill: s.name === '(other)' ? '#bbb' : 'hsl(' + hueOf(s.name) + ',55%,62%)',
+								   stroke: 'rgba(0,0,0,0.25)', 'stroke-width': 0.5 }));
+				base = upper;
+			});
+			chart.append(svg('line', { x1: L, x2: W - R, y1: T + H, y2: T + H, stroke: '#444' }));
+			/* the highest sample of the total */
+			var peak = -1;
+			for (i = 0; i < n; i++)
+				if (peak < 0 || t.total[i] > t.total[peak])
+					peak = i;
+			chart.setAttribute('data-peak-time', (t.t0_s + t.ts_s[peak]).toFixed(6));
+			chart.setAttribute('data-peak-bytes', t.total[peak]);
+			if (inWindow(peak)) {
+				var px = xOf(t.ts_s[peak]);
+				chart.append(svg('line', { id: 'tl-peak', x1: px, x2: px, y1: T, y2: T + H, stroke: '#222',
+							   'stroke-dasharray': '1 2' }));
+				var left = px > W - R - 120;	/* near the right edge: the label to its left */
+				var pl = svg('text', { x: left ? px - 4 : px + 4, y: T + 11, 'font-size': 11,
+						       'text-anchor': left ? 'end' : 'start' });
+				pl.textContent = 'peak ' + bytes(t.total[peak]);
+				chart.append(pl);
+			}
+			t.lost_s.forEach(function (s) {
+				if (s < x0 || s > x1)
+					return;
+				chart.append(svg('line', { class: 'tl-lost', x1: xOf(s), x2: xOf(s), y1: T, y2: T + H,
+							   stroke: '#d91a1a', 'stroke-dasharray': '4 3' }));
+			});
+			/* the pages held, on their own panel */
+			if (t.pages) {
+				var ph = 0, pd = '', first = true;
+				idx.forEach(function (i) {
+					if (t.pages[i] !== null && t.pages[i] > ph)
+						ph = t.pages[i];
+				});
+				idx.forEach(function (i) {
+					if (t.pages[i] === null)
+						return;
+					pd += (first ? 'M' : 'L') + xOf(t.ts_s[i]).toFixed(1) + ' ' +
+					      (T + H + P - 6 - (ph ? t.pages[i] / ph : 0) * (P - 18)).toFixed(1);
+					first = false;
+				});
+				chart.append(svg('path', { id: 'tl-pages', d: pd, fill: 'none', stroke: '#3465a4' }));
+				var pt = svg('text', { x: L - 6, y: T + H + 24, 'text-anchor': 'end', 'font-size': 10 });
+				pt.textContent = grouped(ph) + ' pages';
+				chart.append(svg('line', { x1: L, x2: W - R, y1: T + H + P - 6, y2: T + H + P - 6, stroke: '#ddd' }));
+				chart.append(pt);
+			}
+			chart.setAttribute('data-from', (t.t0_s + x0).toFixed(6));
+			chart.setAttribute('data-to', (t.t0_s + x1).toFixed(6));
+			chart.setAttribute('data-rows', shown.map(function (s) { return s.name; }).join(';'));
+			chart.append(guide, band);
+		}
+		/* the pointer's sample: a line, and its values under the chart */
+		var guide = svg('line', { id: 'tl-guide', y1: T, y2: T + H + P, stroke: '#000', visibility: 'hidden' });
+		var band = svg('rect', { id: 'tl-band', y: T, height: H, fill: 'rgba(52,101,164,0.15)', visibility: 'hidden' });
+		function read(i) {
+			if (i < 0)
+				return;
+			var shown = series.filter(function (s) { return !off[s.name]; }), x = xOf(t.ts_s[i]);
+			guide.setAttribute('x1', x);
+			guide.setAttribute('x2', x);
+			guide.setAttribute('visibility', 'visible');
+			readout.setAttribute('data-i', i);
+			readout.setAttribute('data-t', t.ts_s[i]);
+			readout.setAttribute('data-time', (t.t0_s + t.ts_s[i]).toFixed(6));
+			readout.setAttribute('data-total', t.total[i]);
+			readout.textContent = '';
+			readout.append(h('b', null, (t.untimed ? 'snapshot ' + t.ts_s[i] : (+(t.t0_s + t.ts_s[i]).toFixed(6)) + ' s') +
+					 ': ' + grouped(t.total[i]) + ' bytes live'),
+				       t.pages && t.pages[i] !== null ? ', ' + grouped(t.pages[i]) + ' pages held' : '');
+			var list = h('ul', null);
+			shown.slice().reverse().forEach(function (s) {
+				list.append(h('li', { 'data-row': s.name, 'data-bytes': s.values[i] },
+					      s.name + ': ' + grouped(s.values[i])));
+			});
+			readout.append(list);
+		}
+		function pointerX(e) {
+			var box = chart.getBoundingClientRect();
+			return (e.clientX - box.left) / box.width * W;
+		}
+		var dragFrom = null;
+		chart.addEventListener('mousemove', function (e) {
+			var x = pointerX(e);
+			if (dragFrom !== null) {
+				band.setAttribute('x', Math.min(dragFrom, x));
+				band.setAttribute('width', Math.abs(x - dragFrom));
+				band.setAttribute('visibility', 'visible');
+			}
+			if (x >= L && x <= W - R)
+				read(nearest(sOf(x)));
+		});
+		chart.addEventListener('mousedown', function (e) {
+			dragFrom = pointerX(e);
+			e.preventDefault();
+		});
+		window.addEventListener('mouseup', function (e) {
+			if (dragFrom === null)
+				return;
+			var a = Math.max(Math.min(dragFrom, pointerX(e)), L), b = Math.min(Math.max(dragFrom, pointerX(e)), W - R);
+			dragFrom = null;
+			band.setAttribute('visibility', 'hidden');
+			if (b - a > 5) {
+				var s0 = sOf(a), s1 = sOf(b);
+				x0 = s0;
+				x1 = s1;
+				draw();
+			}
+		});
+		zoomOut.addEventListener('click', function () {
+			x0 = t.ts_s[0];
+			x1 = t.ts_s[n - 1] > x0 ? t.ts_s[n - 1] : x0 + 1;
+			draw();
+		});
+		series.forEach(function (s) {
+			var box = h('input', { type: 'checkbox', 'data-row': s.name });
+			box.checked = !off[s.name];
+			box.addEventListener('change', function () {
+				off[s.name] = !box.checked;
+				draw();
+			});
+			legend.append(h('label', { class: 'tl-key' },
+					box, h('span', { class: 'swatch', style: 'background:' +
+							  (s.name === '(other)' ? '#bbb' : 'hsl(' + hueOf(s.name) + ',55%,62%)') }),
+					s.name));
+		});
+		draw();
+		if (params.get('tlat') !== null)
+			read(nearest(+params.get('tlat') - t.t0_s));
 	}
 
 	/* ---- the sunburst: the directory tree, click to zoom in, the centre to zoom out ---- */

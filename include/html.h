@@ -4,7 +4,8 @@
  * from the same documents: each report's JSON (output.h) is embedded as a
  * data island and drawn by the page's script (data/report.js): summary and
  * findings, the account as a sortable, filterable table, the timeline
- * (its SVG as --timeline draws it), with -k a zoomable sunburst of the
+ * (drawn from its samples: values under the pointer, a zoom to a window,
+ * rows hidden from the legend), with -k a zoomable sunburst of the
  * directory tree, with stacks a zoomable flame graph.
  *
  * Not here: making the documents (pipeline.c), the drawing (the script).
@@ -24,9 +25,8 @@ struct html_piece {
 
 /*
  * The page: title (the log's name) in the heading, the pieces as data
- * islands, the timeline's SVG (NULL: none) inline.
+ * islands; a timeline section when there is a "timeline" piece.
  */
-void html_write_page(FILE *f, const char *title, const struct html_piece *pieces, size_t n,
-		     const char *timeline_svg, size_t svg_len);
+void html_write_page(FILE *f, const char *title, const struct html_piece *pieces, size_t n);
 
 #endif

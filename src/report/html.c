@@ -35,16 +35,6 @@ static void write_script_text(FILE *f, const char *s, size_t len)
 	fwrite(s + from, 1, len - from, f);
 }
 
-/* The SVG without its XML declaration, which may not stand inside HTML. */
-static void write_inline_svg(FILE *f, const char *svg, size_t len)
-{
-	const char *start = memmem(svg, len, "<svg", 4);
-
-	if (!start)
-		return;
-	fwrite(start, 1, len - (size_t)(start - svg), f);
-}
-
 static bool has_piece(const struct html_piece *pieces, size_t n, const char *id)
 {
 	size_t i;
@@ -55,8 +45,7 @@ static bool has_piece(const struct html_piece *pieces, size_t n, const char *id)
 	return false;
 }
 
-void html_write_page(FILE *f, const char *title, const struct html_piece *pieces, size_t n,
-		     const char *timeline_svg, size_t svg_len)
+void html_write_page(FILE *f, const char *title, const struct html_piece *pieces, size_t n)
 {
 	size_t i;
 
@@ -75,11 +64,9 @@ void html_write_page(FILE *f, const char *title, const struct html_piece *pieces
 		      "<div class=\"body\"></div></section>\n", f);
 	fputs("<section id=\"answer\"><h2>At a glance</h2><div class=\"body\"></div></section>\n"
 	      "<section id=\"table\"><h2>Account</h2><div class=\"body\"></div></section>\n", f);
-	if (timeline_svg) {
-		fputs("<section id=\"timeline\"><h2>Timeline</h2><div class=\"body\">\n", f);
-		write_inline_svg(f, timeline_svg, svg_len);
-		fputs("</div></section>\n", f);
-	}
+	if (has_piece(pieces, n, "timeline"))	/* drawn by the script from its samples */
+		fputs("<section id=\"timeline\"><h2>Timeline</h2><div class=\"body\"></div>"
+		      "</section>\n", f);
 	fputs("<section id=\"summary\"><h2>Summary</h2><div class=\"body\"></div></section>\n"
 	      "<section id=\"sunburst\" hidden><h2>Directories</h2><div class=\"body\"></div>"
 	      "</section>\n"

@@ -709,34 +709,37 @@ static void write_timeline_json(struct out_dest *o, const struct report_run *run
 	timeline_rows_release(&rows);
 }
 
-/* The timeline as --timeline draws it, in SVG, into memory. */
-static int timeline_svg(const struct report_run *run, struct memory_text *m, struct ta_error *err)
+/*
+ * The windows in which events were lost (losses.h), in the timeline's
+ * seconds: the page shades them ({"windows_s":[[from,to],...]}).
+ */
+static void write_losses_json(struct out_dest *o, const struct report_run *run)
 {
 	const struct analysis *r = run->a;
 	struct timeline_rows rows;
-	char title[1024];
-	FILE *f = xopen_memstream(&m->text, &m->len);
-	int rc;
+	uint32_t i;
 
 	timeline_rows_of(r, &rows, ROWS_TO_SHOW);
-	snprintf(title, sizeof(title), "Live bytes over time, %s", rows_noun(run->o));
-	rc = timeline_chart_write(&rows, timeline_rows_shown(run->o), title, "timeline.svg", f, err);
+	fputs("{\"windows_s\":[", o->f);
+	for (i = 0; rows.losses && i < rows.losses->n; i++)
+		fprintf(o->f, "%s[%.6f,%.6f]", i ? "," : "",
+			(double)((int64_t)rows.losses->w[i].start_ns - (int64_t)rows.timeline->t0) / 1e9,
+			(double)((int64_t)rows.losses->w[i].end_ns - (int64_t)rows.timeline->t0) / 1e9);
+	fputs("]}\n", o->f);
 	timeline_rows_release(&rows);
-	fclose(f);
-	return rc;
 }
 
 enum { PIECE_SUMMARY, PIECE_ACCOUNT, PIECE_STATS, PIECE_CALLERS, PIECE_TREE, PIECE_FOLDED,
-       PIECE_TIMELINE, PIECE_LEDGER, PIECE_COUNT };
+       PIECE_TIMELINE, PIECE_LOSSES, PIECE_LEDGER, PIECE_COUNT };
 
 static int write_html_report(const struct report_run *run, const char *path, struct ta_error *err)
 {
 	const struct analysis *r = run->a;
 	static const char *const ids[PIECE_COUNT] = { "summary", "account", "stats", "callers",
-						       "tree", "folded", "timeline", "ledger" };
+						       "tree", "folded", "timeline", "losses", "ledger" };
 	struct options json_opts = *run->o;
 	struct report_run as_json = { r, &json_opts, NULL };	/* its reports in JSON, every row */
-	struct memory_text text[PIECE_COUNT], svg = { NULL, 0 };
+	struct memory_text text[PIECE_COUNT];
 	struct html_piece pieces[PIECE_COUNT];
 	struct outfile out;
 	int i, rc = -1;
@@ -762,10 +765,9 @@ static int write_html_report(const struct report_run *run, const char *path, str
 	if (analysis_runs(r, PASS_ORIGINS) && r->read.stats.stacks.events_with && !r->have_snapshots &&
 	    !r->have_ksnap)
 		write_to_memory(&text[PIECE_FOLDED], &as_json, write_folded_json);
-	if (!r->have_ksnap) {
+	if (!r->have_ksnap) {	/* the page draws it from its samples */
 		write_to_memory(&text[PIECE_TIMELINE], run, write_timeline_json);
-		if (timeline_svg(run, &svg, err) < 0)
-			goto out;
+		write_to_memory(&text[PIECE_LOSSES], run, write_losses_json);
 	}
 	for (i = 0; i < PIECE_COUNT; i++) {
 		pieces[i].id = ids[i];
@@ -774,13 +776,11 @@ static int write_html_report(const struct report_run *run, const char *path, str
 	}
 	if (outfile_open(&out, path, err) < 0)
 		goto out;
-	html_write_page(outfile_stream(&out), analysis_log_name(r), pieces, PIECE_COUNT, svg.text,
-			svg.len);
+	html_write_page(outfile_stream(&out), analysis_log_name(r), pieces, PIECE_COUNT);
 	rc = outfile_commit(&out, false, err);
 out:
 	for (i = 0; i < PIECE_COUNT; i++)
 		free(text[i].text);
-	free(svg.text);
 	return rc;
 }
 

@@ -219,3 +219,50 @@ print('Findings: ' + ', '.join(f'{f[\"count\"]:,} ' + f['key'].replace('_', ' ')
 	grep -q "live at the last snapshot" dom.html
 	grep -q '<section id="sunburst">' dom.html
 }
+
+@test "the page draws its timeline from its samples: a value read at a known time is the timeline CSV's" {
+	need_chromium
+	"$TA" -q -f "$WORK" --html r.html --timeline t.csv
+	# no picture drawn by cairo in the page: the script draws it
+	! grep -q '<svg' r.html || false
+	python3 - t.csv > want.txt <<'PY'
+import csv, sys
+at = {}
+for r in csv.DictReader(open(sys.argv[1])):
+    at.setdefault(r["time_s"], {})[r["key"]] = int(r["live_bytes"])
+times = list(at)
+t = times[len(times) // 2]			# a sample in the middle
+row = max(at[t], key=lambda k: (at[t][k], k) if k != "(other)" else (-1, k))
+peak = max(times, key=lambda x: sum(at[x].values()))
+print(t, sum(at[t].values()), row, at[t][row], sum(at[peak].values()), times[0], times[-1])
+PY
+	read -r t total row bytes peak first last < want.txt
+	browse "r.html#tlat=$t"
+	[ "$(attr tl-readout data-time)" = "$t" ]
+	[ "$(attr tl-readout data-total)" = "$total" ]
+	grep -o "<li data-row=\"$row\" data-bytes=\"[0-9]*\"" dom.html | grep -q "data-bytes=\"$bytes\""
+	# the highest sample is marked, at the highest total
+	[ "$(attr tl-chart data-peak-bytes)" = "$peak" ]
+	grep -q 'id="tl-peak"' dom.html
+	# every row drawn, and (other); one hidden from the link; a window zoomed
+	[ "$(grep -o '<path class="tl-series"' dom.html | wc -l)" = 9 ]
+	browse "r.html#tloff=${row//+/%2B}&tl=$first,$t"	# a link encodes its + (URLSearchParams)
+	[ "$(grep -o '<path class="tl-series"' dom.html | wc -l)" = 8 ]
+	! grep -q "<path class=\"tl-series\" data-row=\"$row\"" dom.html || false
+	[ "$(attr tl-chart data-from)" = "$first" ]
+	[ "$(attr tl-chart data-to)" = "$t" ]
+}
+
+@test "the page's timeline shades the windows of lost events and dashes their marks" {
+	need_chromium
+	log="$CORPUS/host-6.18/overrun-kmem.log"
+	"$TA" -q -f "$log" --html r.html --timeline t.csv
+	browse r.html
+	[ "$(grep -o 'class="tl-lost"' dom.html | wc -l)" = "$(($(wc -l < t.lost.csv) - 1))" ]
+	[ "$(grep -o 'class="tl-loss"' dom.html | wc -l)" -ge 1 ]
+	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+		--user-data-dir="$BATS_TEST_TMPDIR/chrome" --window-size=1100,900 \
+		--screenshot="$BATS_TEST_TMPDIR/timeline.png" "file://$BATS_TEST_TMPDIR/r.html#only=timeline" \
+		> /dev/null 2>&1
+	[ "$(head -c 8 timeline.png | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ]
+}
