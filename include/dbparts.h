@@ -28,6 +28,7 @@
 #include "account.h"
 #include "binfile.h"
 #include "error.h"
+#include "pagemap.h"
 #include "ptrmap.h"
 
 #define DB_PART_NAME_MAX 24	/* with its NUL */
@@ -73,6 +74,7 @@ void db_put_u64(struct db_blob *b, uint64_t v);
 void db_put_array(struct db_blob *b, const void *data, uint64_t count, size_t size);	/* count first */
 void db_pad8(struct db_blob *b);	/* zeros to the next 8-byte boundary */
 void db_put_live_map(struct db_blob *b, const struct ptrmap *m);	/* the live records, in order */
+void db_put_page_map(struct db_blob *b, const struct pagemap *m);	/* the live pages, as struct live_page */
 void db_put_account(struct db_blob *b, const struct account *a);
 /* Rows (n of size bytes) up to the last that holds anything. */
 uint32_t db_rows_used(const void *rows, uint32_t n, size_t size);
@@ -92,6 +94,8 @@ bool db_take_into(struct db_cursor *c, void *out, size_t n);
 void *db_take_array(struct db_cursor *c, size_t size, uint64_t max, uint32_t *count);
 /* Live records, read in place when aligned; each one's row below nrows (or STR_NONE if none_ok). */
 bool db_take_live_map(struct db_cursor *c, struct ptrmap *m, uint32_t nrows, bool none_ok);
+/* Live pages into m (initialised, empty); each one's id below nrows (or STR_NONE if none_ok). */
+bool db_take_page_map(struct db_cursor *c, struct pagemap *m, uint32_t nrows, bool none_ok);
 /* An account (initialised, empty) as the pass left it, rows below nrows; checked to add up. */
 bool db_take_account(struct db_cursor *c, struct account *a, uint32_t nrows);
 /* Rows that hold something only below limit: ids the tables have. */

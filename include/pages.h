@@ -19,7 +19,7 @@
 
 #include "event.h"
 #include "output.h"
-#include "ptrmap.h"
+#include "pagemap.h"
 #include "strtab.h"
 
 #define PAGE_ORDERS 11		/* 0 .. MAX_ORDER-1 (10); larger orders go to the last row */
@@ -51,7 +51,7 @@ struct page_stats {
 	struct page_cpu *cpus;
 	uint32_t ncpus;
 	uint64_t zone_locked, extfrag, extfrag_fragmenting, extfrag_change_ownership;
-	struct ptrmap live;		/* key: pfn (or page); order in bytes_alloc, origin key in call_site */
+	struct pagemap live;		/* key: pfn (or page); id: the origin key */
 	struct page_origin *by_key;	/* indexed by origin key */
 	uint32_t nkeys;
 	uint64_t allocs_with_stack;	/* allocations whose event had a stack */

@@ -20,6 +20,7 @@
 
 #include "account.h"
 #include "event.h"
+#include "pagemap.h"
 #include "ptrmap.h"
 
 #define TIMELINE_SAMPLES 512
@@ -51,7 +52,7 @@ struct timeline {
 	int64_t pages;		/* pages allocated in the log and not freed */
 	int64_t peak_pages;	/* the most of them at once, and when first */
 	uint64_t peak_pages_ns;
-	struct ptrmap live_pages;	/* them, by pfn (or page): their order in bytes_alloc */
+	struct pagemap live_pages;	/* them, by pfn (or page), with their order */
 	uint64_t page_events;
 	uint64_t *lost_at;	/* timestamps (of the event before) of lost-event markers */
 	uint64_t *lost_count;	/* events lost there, 0 if not said */

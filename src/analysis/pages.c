@@ -10,12 +10,12 @@
 void pages_init(struct page_stats *p)
 {
 	memset(p, 0, sizeof(*p));
-	ptrmap_init(&p->live);
+	pagemap_init(&p->live);
 }
 
 void pages_release(struct page_stats *p)
 {
-	ptrmap_release(&p->live);
+	pagemap_release(&p->live);
 	free(p->by_key);
 	free(p->by_gfp);
 	free(p->cpus);
@@ -78,18 +78,17 @@ static struct page_origin *origin_of(struct page_stats *p, uint32_t key)
 }
 
 /* A live page leaves: its origin holds it no longer. */
-static void release_page(struct page_stats *p, const struct live_alloc *slot)
+static void release_page(struct page_stats *p, const struct live_page *page)
 {
-	if (slot->call_site != STR_NONE && slot->call_site < p->nkeys)
-		p->by_key[slot->call_site].live_pages -= pages_of((int)slot->bytes_alloc);
+	if (page->id != STR_NONE && page->id < p->nkeys)
+		p->by_key[page->id].live_pages -= pages_of((int)page->order);
 }
 
 static void on_alloc(struct page_stats *p, const struct kmem_event *ev, uint32_t key)
 {
 	struct page_origin *o;
 	int order = ev->order < 0 ? 0 : ev->order;
-	struct live_alloc *slot;
-	int existed;
+	struct live_page was;
 
 	if (ev->ptr == 0 && ev->pfn == 0) {
 		count(&p->failed, order);
@@ -102,12 +101,8 @@ static void on_alloc(struct page_stats *p, const struct kmem_event *ev, uint32_t
 	else
 		p->unknown_type++;
 	count_gfp(p, ev->gfp, order);
-	slot = ptrmap_insert(&p->live, key_of(ev), &existed);
-	if (existed)
-		release_page(p, slot);
-	slot->bytes_alloc = (uint32_t)order;
-	slot->line = ev->line;
-	slot->call_site = key;
+	if (pagemap_put(&p->live, key_of(ev), order, key, &was))
+		release_page(p, &was);	/* allocated again: its free was not seen */
 	o = origin_of(p, key);
 	if (o) {
 		o->allocs++;
@@ -120,14 +115,13 @@ static void on_alloc(struct page_stats *p, const struct kmem_event *ev, uint32_t
 static void on_free(struct page_stats *p, const struct kmem_event *ev, bool batched)
 {
 	int order = ev->order < 0 ? 0 : ev->order;
-	struct live_alloc *slot = key_of(ev) ? ptrmap_find(&p->live, key_of(ev)) : NULL;
+	struct live_page was;
 
 	count(batched ? &p->free_batched : &p->free, order);
-	if (slot) {
+	if (pagemap_take(&p->live, key_of(ev), &was)) {
 		if (!batched)
-			count(&p->alloc_freed, (int)slot->bytes_alloc);
-		release_page(p, slot);
-		ptrmap_remove(&p->live, slot);
+			count(&p->alloc_freed, (int)was.order);
+		release_page(p, &was);
 	} else if (!batched) {
 		count(&p->free_only, order);
 	}

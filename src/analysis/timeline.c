@@ -19,7 +19,7 @@ void timeline_init(struct timeline *t, const struct account *account)
 	memset(t, 0, sizeof(*t));
 	t->account = account;
 	t->width = TIMELINE_FIRST_WIDTH_NS;
-	ptrmap_init(&t->live_pages);
+	pagemap_init(&t->live_pages);
 }
 
 void timeline_release(struct timeline *t)
@@ -30,7 +30,7 @@ void timeline_release(struct timeline *t)
 		free(t->samples[i].live);
 	free(t->lost_at);
 	free(t->lost_count);
-	ptrmap_release(&t->live_pages);
+	pagemap_release(&t->live_pages);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -137,12 +137,10 @@ void timeline_add_sample(struct timeline *t, uint64_t ts_ns)
 
 static void page_allocated(struct timeline *t, uint64_t key, int order, uint64_t ts_ns)
 {
-	int existed;
-	struct live_alloc *p = ptrmap_insert(&t->live_pages, key, &existed);
+	struct live_page was;
 
-	if (existed)	/* allocated again: its free was not seen */
-		t->pages -= (int64_t)1 << p->bytes_alloc;
-	p->bytes_alloc = (uint32_t)order;
+	if (pagemap_put(&t->live_pages, key, order, 0, &was))	/* allocated again: its free was not seen */
+		t->pages -= (int64_t)1 << was.order;
 	t->pages += (int64_t)1 << order;
 	if (t->pages > t->peak_pages) {
 		t->peak_pages = t->pages;
@@ -152,12 +150,10 @@ static void page_allocated(struct timeline *t, uint64_t key, int order, uint64_t
 
 static void page_freed(struct timeline *t, uint64_t key)
 {
-	struct live_alloc *p = key ? ptrmap_find(&t->live_pages, key) : NULL;
+	struct live_page was;
 
-	if (!p)
-		return;
-	t->pages -= (int64_t)1 << p->bytes_alloc;
-	ptrmap_remove(&t->live_pages, p);
+	if (pagemap_take(&t->live_pages, key, &was))
+		t->pages -= (int64_t)1 << was.order;
 }
 
 void timeline_after_event(struct timeline *t, const struct kmem_event *ev)

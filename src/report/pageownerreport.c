@@ -45,14 +45,14 @@ static const struct out_column origin_columns[] = {
 };
 
 /* The origin of the trace's live page l, when its event had a stack: true. */
-static bool trace_origin_of(const struct analysis *a, const struct live_alloc *l, char *out,
+static bool trace_origin_of(const struct analysis *a, const struct live_page *l, char *out,
 			    size_t cap)
 {
 	uint32_t call_site, stack;
 
-	if (l->call_site == STR_NONE || l->call_site >= origin_key_count(&a->keys))
+	if (l->id == STR_NONE || l->id >= origin_key_count(&a->keys))
 		return false;
-	origin_key_parts(&a->keys, l->call_site, &call_site, &stack);
+	origin_key_parts(&a->keys, l->id, &call_site, &stack);
 	if (stack == STACK_NONE)
 		return false;
 	callchains_origin(&a->chains, call_site, stack, out, cap);
@@ -61,7 +61,9 @@ static bool trace_origin_of(const struct analysis *a, const struct live_alloc *l
 
 void page_owner_beside_report(struct out_doc *d, const struct analysis *a)
 {
-	const struct ptrmap *live = &a->pages.live;
+	const struct pagemap *live = &a->pages.live;
+	struct live_page page, *l = &page;
+	size_t cursor = 0;
 	bool *seen = xcalloc(a->npo_blocks ? a->npo_blocks : 1, sizeof(*seen));
 	uint64_t trace_live = 0, in_dump = 0, same = 0, again = 0, gone = 0;
 	uint64_t before = 0, after = 0, during = 0, dump_pages = 0;
@@ -70,14 +72,11 @@ void page_owner_beside_report(struct out_doc *d, const struct analysis *a)
 	size_t norigins = 0, i, k;
 	struct out_block *b, *t;
 
-	for (i = 0; i < live->nrecs; i++) {
-		const struct live_alloc *l = &live->recs[i];
+	while (pagemap_next(live, &cursor, &page)) {
 		const struct page_owner_block *p;
 
-		if (!l->ptr)
-			continue;
 		trace_live++;
-		p = block_at(a, l->ptr);
+		p = block_at(a, l->key);
 		if (!p) {
 			gone++;
 			continue;

@@ -216,12 +216,12 @@ void write_pages(struct out_dest *o, const struct page_stats *p, const struct st
 	struct out_block *b, *x;
 	struct page_count alloc_only = { p->alloc.requests - p->alloc_freed.requests,
 					 p->alloc.pages - p->alloc_freed.pages };
-	struct page_count live = { p->live.count, 0 };
-	size_t i;
+	struct page_count live = { pagemap_count(&p->live), 0 };
+	struct live_page page;
+	size_t cursor = 0;
 
-	for (i = 0; i < p->live.nrecs; i++)
-		if (p->live.recs[i].ptr)
-			live.pages += pages_of((int)p->live.recs[i].bytes_alloc);
+	while (pagemap_next(&p->live, &cursor, &page))
+		live.pages += pages_of((int)page.order);
 	out_doc_init(&d, "page");
 	d.main = "orders";	/* CSV: the orders table, the totals and other tables beside it */
 	b = out_list(&d, "totals", "SUMMARY (page allocator, 4 KB pages)");

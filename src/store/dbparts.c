@@ -167,6 +167,16 @@ void db_put_live_map(struct db_blob *b, const struct ptrmap *m)
 			db_put(b, &m->recs[i], sizeof(m->recs[i]));
 }
 
+void db_put_page_map(struct db_blob *b, const struct pagemap *m)
+{
+	struct live_page page;
+	size_t cursor = 0;
+
+	db_put_u64(b, pagemap_count(m));
+	while (pagemap_next(m, &cursor, &page))
+		db_put(b, &page, sizeof(page));
+}
+
 void db_put_account(struct db_blob *b, const struct account *a)
 {
 	db_put(b, &a->totals, sizeof(a->totals));
@@ -273,6 +283,28 @@ bool db_take_live_map(struct db_cursor *c, struct ptrmap *m, uint32_t nrows, boo
 			return db_fail(c, "a live object of its saved report data names a row it has not");
 	if (ptrmap_restore(m, recs, (size_t)n, (uintptr_t)recs % _Alignof(struct live_alloc) == 0) < 0)
 		return db_fail(c, "a live map of its saved report data is longer than it can be");
+	return true;
+}
+
+bool db_take_page_map(struct db_cursor *c, struct pagemap *m, uint32_t nrows, bool none_ok)
+{
+	uint64_t n = db_take_u64(c), i;
+	struct live_page page;
+
+	if (c->problem)
+		return false;
+	if (n > (uint64_t)(c->end - c->p) / sizeof(page))
+		return db_fail(c, "a page map of its saved report data is longer than it can be");
+	pagemap_expect(m, (size_t)n);
+	for (i = 0; i < n; i++) {
+		db_take_into(c, &page, sizeof(page));
+		if (!page.key || page.order > PAGEMAP_ORDER_MAX)
+			return db_fail(c, "its saved report data hold a page that cannot be live");
+		if (page.id >= nrows && !(none_ok && page.id == STR_NONE))
+			return db_fail(c, "a live page of its saved report data names a row it has not");
+		if (pagemap_put(m, page.key, (int)page.order, page.id, NULL))
+			return db_fail(c, "its saved report data hold a live page twice");
+	}
 	return true;
 }
 

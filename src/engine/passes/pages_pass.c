@@ -34,7 +34,7 @@ static void pages_sizes(uint32_t sizes[DB_PART_SIZES])
 	sizes[1] = sizeof(struct page_count);
 	sizes[2] = sizeof(struct page_cpu);
 	sizes[3] = sizeof(struct page_origin);
-	sizes[4] = sizeof(struct live_alloc);
+	sizes[4] = sizeof(struct live_page);
 }
 
 static void put_pages(struct db_blob *b, const struct analysis *a)
@@ -52,7 +52,7 @@ static void put_pages(struct db_blob *b, const struct analysis *a)
 	db_put_array(b, p->by_gfp, p->ngfp, sizeof(*p->by_gfp));
 	db_put_array(b, p->cpus, p->ncpus, sizeof(*p->cpus));
 	db_put_array(b, p->by_key, p->nkeys, sizeof(*p->by_key));
-	db_put_live_map(b, &p->live);
+	db_put_page_map(b, &p->live);
 }
 
 /*
@@ -64,7 +64,6 @@ static bool take_pages(struct db_cursor *c, struct analysis *a)
 	bool keys = analysis_runs(a, PASS_ORIGINS);
 	uint32_t nkeys = keys ? origin_key_count(&a->keys) : UINT32_MAX;
 	struct page_stats *p = &a->pages, saved;
-	uint32_t i;
 
 	if (!db_take_into(c, &saved, sizeof(saved)))
 		return false;
@@ -76,22 +75,20 @@ static bool take_pages(struct db_cursor *c, struct analysis *a)
 	if (c->problem ||
 	    !db_rows_within(c, p->by_gfp, p->ngfp, sizeof(*p->by_gfp), a->strings.gfps.count) ||
 	    !db_rows_within(c, p->by_key, p->nkeys, sizeof(*p->by_key), nkeys) ||
-	    !db_take_live_map(c, &p->live, nkeys, true))
+	    !db_take_page_map(c, &p->live, nkeys, true))
 		return false;
 	if (!keys) {
 		free(p->by_key);
 		p->by_key = NULL;
 		p->nkeys = 0;
 		p->allocs_with_stack = 0;
-		for (i = 0; i < p->live.nrecs; i++)
-			if (p->live.recs[i].ptr)
-				p->live.recs[i].call_site = STR_NONE;
+		pagemap_set_ids(&p->live, STR_NONE);
 	}
 	return true;
 }
 
 static const struct pass_store pages_store = {
-	.version = 1, .sizes = pages_sizes, .put = put_pages, .take = take_pages,
+	.version = 2, .sizes = pages_sizes, .put = put_pages, .take = take_pages,
 };
 
 const struct analysis_pass pages_pass = {
