@@ -243,6 +243,9 @@ bool analysis_needs_findings(const struct analysis_request *q);
 /* Does the request need the log's stack traces (its needs, or --group-by origin)? */
 bool analysis_needs_stacks(const struct analysis_request *q);
 
+/* Does it need the slab allocations by origin (not only the pages' origins, as --page does)? */
+bool analysis_needs_slab_origins(const struct analysis_request *q);
+
 /* Is there a time window (--time)? */
 bool analysis_time_window_set(const struct analysis_request *q);
 

@@ -75,6 +75,7 @@ enum analysis_need {
 	NEED_LIFETIMES = 1u << 9,	/* how long each row's objects lived (lifetimes.h) */
 	NEED_HEAP_SAMPLES = 1u << 10,	/* the heap over time for a trace viewer (heapsamples.h) */
 	NEED_SIZES = 1u << 11,		/* slab allocations by requested size (sizes.h) */
+	NEED_PAGE_ORIGINS = 1u << 12,	/* page allocations' origin keys; no slab account by them */
 };
 
 struct analysis_request {

@@ -19,6 +19,12 @@ bool analysis_needs_findings(const struct analysis_request *o)
 /* Do the reports asked for need stacks: origins, folded stacks, leaks by stack? */
 bool analysis_needs_stacks(const struct analysis_request *o)
 {
+	return o->group_by == GROUP_ORIGIN || (o->needs & (NEED_STACKS | NEED_PAGE_ORIGINS));
+}
+
+/* Do they need the slab allocations by origin, or only the pages'? */
+bool analysis_needs_slab_origins(const struct analysis_request *o)
+{
 	return o->group_by == GROUP_ORIGIN || (o->needs & NEED_STACKS);
 }
 

@@ -1055,7 +1055,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 			"flags, alloc+freed / alloc-only / free-only, failures, live pages, "
 			"per-CPU refills and drains, extfrag events",
 		.shape = SHAPE_TABLES,
-		.needs = NEED_STACKS | NEED_EVENTS | NEED_PAGES | NEED_PAGE_ACCOUNT | NEED_GFP,
+		.needs = NEED_PAGE_ORIGINS | NEED_EVENTS | NEED_PAGES | NEED_PAGE_ACCOUNT | NEED_GFP,
 		.requires = REQUIRES_LOG, .without_log = NEEDS_A_LOG_FOR_COUNTS,
 		.hint = "--page", .tables = write_page_file,
 	},
@@ -1092,7 +1092,7 @@ const struct report_decl report_table[REPORT_COUNT] = {
 	[REPORT_FOLDED_PAGES] = {
 		.name = "folded-pages", .long_name = "folded-pages",
 		.help = "page allocations as folded stacks (bytes)",
-		.shape = SHAPE_OWN, .needs = NEED_STACKS | NEED_PAGES | NEED_PAGE_ACCOUNT,
+		.shape = SHAPE_OWN, .needs = NEED_PAGE_ORIGINS | NEED_PAGES | NEED_PAGE_ACCOUNT,
 		.requires = REQUIRES_LOG, .without_log = NEEDS_A_LOG_FOR_STACKS,
 		.write = folded_pages_report,
 	},

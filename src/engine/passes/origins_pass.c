@@ -20,9 +20,10 @@ static int start_origins(struct analysis *a, struct ta_error *err)
 	return 0;
 }
 
+/* The slab account by origin, unless only the pages' origins are asked for (--page): it stays empty. */
 static void count_origin(struct analysis *a, const struct kmem_event *ev)
 {
-	if (kmem_is_slab(ev->kind))
+	if (kmem_is_slab(ev->kind) && analysis_needs_slab_origins(a->req))
 		count_by_origin(&a->by_key, &a->keys, ev);
 }
 
