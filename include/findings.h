@@ -68,7 +68,10 @@ struct cache_stats {
 
 struct findings {
 	struct finding found[FIND_KIND_COUNT];
-	struct ptrmap live;		/* slab objects: kind, line, cache (in call_site) */
+	struct ptrmap live;		/* slab objects: kind, line, cache (in call_site); unless shared */
+	const struct ptrmap *shared;	/* the account's live objects, when they are the same */
+	uint32_t *rows;			/* shared: each record's row (cache, size class), by record */
+	uint32_t nrows;
 	struct ptrmap freed;		/* freed and not allocated since: line of the free */
 	uint64_t *last_ts;		/* per CPU */
 	uint64_t *last_line;
@@ -85,6 +88,14 @@ struct findings {
 
 void findings_init(struct findings *f);
 void findings_release(struct findings *f);
+/*
+ * The account's live objects (live) are the findings': the account sees
+ * every slab event they see (no family filter, no task filter). Before
+ * any event. Each event then goes to findings_before before the account
+ * takes it, and to findings_apply after.
+ */
+void findings_share_live(struct findings *f, const struct ptrmap *live);
+void findings_before(struct findings *f, const struct kmem_event *ev);
 void findings_apply(struct findings *f, const struct kmem_event *ev);
 
 /*

@@ -1,7 +1,9 @@
 /*
  * findings.c - consistency findings and the slab-cache table (what each
- * is, in findings.h), kept with a live-object table of their own so they
- * see every slab event whatever family filter the account applies.
+ * is, in findings.h). The live objects are the account's when it sees
+ * every slab event the findings see (findings_share_live), with a row
+ * apiece beside its records; a table of their own otherwise (--malloc,
+ * --cache, task filters).
  */
 #include <string.h>
 
@@ -21,6 +23,7 @@ void findings_release(struct findings *f)
 {
 	ptrmap_release(&f->live);
 	ptrmap_release(&f->freed);
+	free(f->rows);
 	free(f->last_ts);
 	free(f->last_line);
 	free(f->caches);
@@ -156,32 +159,72 @@ static void forget_freed(struct findings *f, uint64_t ptr)
 		ptrmap_remove(&f->freed, old);
 }
 
-static void on_alloc(struct findings *f, const struct kmem_event *ev)
+/* The live record of ptr: the findings' own, or the account's (shared); NULL if not live. */
+static struct live_alloc *live_record(const struct findings *f, uint64_t ptr)
 {
-	uint32_t row = row_of(f, ev);
-	struct cache_stats *c = stats_of_row(f, row);
+	return ptrmap_find(f->shared ? f->shared : &f->live, ptr);
+}
+
+/* The table's row of a live record. */
+static uint32_t row_at(const struct findings *f, const struct live_alloc *slot)
+{
+	return f->shared ? f->rows[slot - f->shared->recs] : slot->call_site;
+}
+
+/* A live object leaves its row: freed, or its pointer allocated again. */
+static void leave_row(struct findings *f, const struct live_alloc *slot, bool freed)
+{
+	struct cache_stats *c = stats_of_row(f, row_at(f, slot));
+
+	if (!c)
+		return;
+	c->frees += freed;
+	c->live--;
+	c->live_bytes -= slot->bytes_alloc;
+	c->live_req -= slot->bytes_req;
+}
+
+/* An allocation, before the object is recorded: an object still live at its pointer leaves. */
+static void alloc_replaces(struct findings *f, const struct kmem_event *ev)
+{
 	struct live_alloc *slot;
-	int existed;
 
 	if (ev->bytes_alloc < ev->bytes_req)
 		note(f, FIND_ALLOC_BELOW_REQ, ev, 0, 0);
 	if (ev->ptr == 0)
 		return;
 	forget_freed(f, ev->ptr);
-	slot = ptrmap_insert(&f->live, ev->ptr, &existed);
-	if (existed && slot->call_site != STR_NONE) {	/* implicitly freed */
-		struct cache_stats *old = stats_of_row(f, slot->call_site);
+	slot = live_record(f, ev->ptr);
+	if (slot)	/* implicitly freed */
+		leave_row(f, slot, false);
+}
 
-		old->live--;
-		old->live_bytes -= slot->bytes_alloc;
-		old->live_req -= slot->bytes_req;
+/* An allocation recorded: in the findings' own table, or (shared) the account's row noted. */
+static void alloc_enters(struct findings *f, const struct kmem_event *ev)
+{
+	uint32_t row = row_of(f, ev);
+	struct cache_stats *c = stats_of_row(f, row);
+	struct live_alloc *slot;
+	int existed;
+
+	if (ev->ptr == 0)
+		return;
+	if (f->shared) {	/* the account recorded it just now */
+		slot = ptrmap_find(f->shared, ev->ptr);
+		if (!slot)
+			return;
+		f->rows = xgrow_zeroed(f->rows, &f->nrows, (uint32_t)(slot - f->shared->recs),
+				       sizeof(*f->rows));
+		f->rows[slot - f->shared->recs] = row;
+	} else {
+		slot = ptrmap_insert(&f->live, ev->ptr, &existed);
+		slot->kind = ev->kind;
+		slot->line = ev->line;
+		slot->ts_ns = ev->ts_ns;
+		slot->call_site = row;	/* the table's row rides here */
+		slot->bytes_alloc = ev->bytes_alloc;
+		slot->bytes_req = ev->bytes_req;
 	}
-	slot->kind = ev->kind;
-	slot->line = ev->line;
-	slot->ts_ns = ev->ts_ns;
-	slot->call_site = row;	/* the table's row rides here */
-	slot->bytes_alloc = ev->bytes_alloc;
-	slot->bytes_req = ev->bytes_req;
 	if (c) {
 		c->allocs++;
 		c->bytes_alloc += ev->bytes_alloc;
@@ -199,7 +242,7 @@ static void on_free(struct findings *f, const struct kmem_event *ev)
 
 	if (ev->ptr == 0)
 		return;
-	slot = ptrmap_find(&f->live, ev->ptr);
+	slot = live_record(f, ev->ptr);
 	if (!slot) {
 		gone = ptrmap_find(&f->freed, ev->ptr);
 		if (gone) {
@@ -216,22 +259,22 @@ static void on_free(struct findings *f, const struct kmem_event *ev)
 		note(f, FIND_CACHE_OBJECT_KFREED, ev, slot->line, slot->ts_ns);
 	else if (kmem_is_malloc_family(slot->kind) && ev->kind == KMEM_CACHE_FREE)
 		note(f, FIND_KMALLOC_CACHE_FREED, ev, slot->line, slot->ts_ns);
-	if (slot->call_site != STR_NONE) {
-		struct cache_stats *c = stats_of_row(f, slot->call_site);
-
-		c->frees++;
-		c->live--;
-		c->live_bytes -= slot->bytes_alloc;
-		c->live_req -= slot->bytes_req;
-	}
-	ptrmap_remove(&f->live, slot);
+	leave_row(f, slot, true);
+	if (!f->shared)	/* the account lets its own record go */
+		ptrmap_remove(&f->live, slot);
 	gone = ptrmap_insert(&f->freed, ev->ptr, &existed);
 	gone->line = ev->line;
 	gone->ts_ns = ev->ts_ns;
 	gone->kind = ev->kind;
 }
 
-void findings_apply(struct findings *f, const struct kmem_event *ev)
+void findings_share_live(struct findings *f, const struct ptrmap *live)
+{
+	f->shared = live;
+}
+
+/* Everything an event does but record an allocation: before the account sees it, when shared. */
+static void apply_before_record(struct findings *f, const struct kmem_event *ev)
 {
 	if (ev->kind == KMEM_LOST_EVENTS || ev->kind == KMEM_BUFFER_STARTED) {
 		note(f, FIND_LOST_MARKER, ev, 0, 0);
@@ -240,9 +283,23 @@ void findings_apply(struct findings *f, const struct kmem_event *ev)
 	}
 	check_time(f, ev);
 	if (kmem_is_slab_alloc(ev->kind))
-		on_alloc(f, ev);
+		alloc_replaces(f, ev);
 	else if (kmem_is_slab_free(ev->kind))
 		on_free(f, ev);
+}
+
+void findings_before(struct findings *f, const struct kmem_event *ev)
+{
+	if (f->shared)
+		apply_before_record(f, ev);
+}
+
+void findings_apply(struct findings *f, const struct kmem_event *ev)
+{
+	if (!f->shared)
+		apply_before_record(f, ev);
+	if (kmem_is_slab_alloc(ev->kind))
+		alloc_enters(f, ev);
 }
 
 /* ---- report ----------------------------------------------------------------------- */

@@ -11,7 +11,14 @@ static int start_findings(struct analysis *a, struct ta_error *err)
 {
 	(void)err;
 	findings_init(&a->findings);
+	if (a->account.families == FAMILY_ALL && !a->have_filters)	/* it sees what they see */
+		findings_share_live(&a->findings, &a->account.live);
 	return 0;
+}
+
+static void find_before_account(struct analysis *a, const struct kmem_event *ev)
+{
+	findings_before(&a->findings, ev);
 }
 
 static void find(struct analysis *a, const struct kmem_event *ev)
@@ -93,6 +100,7 @@ const struct analysis_pass findings_pass = {
 	.name = "findings",
 	.need = NEED_FINDINGS,
 	.init = start_findings,
+	.before = find_before_account,
 	.event = find,
 	.release = release_findings,
 	.store = &findings_store,
