@@ -31,11 +31,35 @@ static const struct {
 /* Names older kernels gave the same events (2.6.3x's page allocator). */
 static const struct {
 	const char *name;
+	uint8_t len;
 	enum kmem_kind kind;
 } old_names[] = {
-	{ "mm_page_free_direct", KMEM_PAGE_FREE },
-	{ "mm_pagevec_free", KMEM_PAGE_FREE_BATCHED },
+	{ "mm_page_free_direct", sizeof("mm_page_free_direct") - 1, KMEM_PAGE_FREE },
+	{ "mm_pagevec_free", sizeof("mm_pagevec_free") - 1, KMEM_PAGE_FREE_BATCHED },
 };
+
+/*
+ * a and b (len bytes each) the same: eight bytes at a time, the last eight
+ * overlapping, inline (a libc call per candidate cost more than the
+ * compare: every event line's name is looked up).
+ */
+static inline bool same_name(const char *a, const char *b, size_t len)
+{
+	uint64_t x, y;
+	size_t i;
+
+	if (len < 8)
+		return memcmp(a, b, len) == 0;
+	for (i = 0; i + 8 < len; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return false;
+	}
+	memcpy(&x, a + len - 8, 8);
+	memcpy(&y, b + len - 8, 8);
+	return x == y;
+}
 
 const char *kmem_kind_name(enum kmem_kind kind)
 {
@@ -48,10 +72,10 @@ enum kmem_kind kmem_kind_of_name(const char *name, size_t len)
 	size_t i;
 
 	for (k = KMEM_KMALLOC; k <= KMEM_LAST_EVENT; k++)
-		if (kinds[k].len == len && memcmp(name, kinds[k].name, len) == 0)
+		if (kinds[k].len == len && same_name(name, kinds[k].name, len))
 			return (enum kmem_kind)k;
 	for (i = 0; i < sizeof(old_names) / sizeof(old_names[0]); i++)
-		if (strlen(old_names[i].name) == len && memcmp(name, old_names[i].name, len) == 0)
+		if (old_names[i].len == len && same_name(name, old_names[i].name, len))
 			return old_names[i].kind;
 	return KMEM_NONE;
 }

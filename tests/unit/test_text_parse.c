@@ -378,7 +378,7 @@ static int token_by_definition(const char *t, uint64_t *ns)
 /* Random tokens of digits, dots and other bytes, 1 to 24 long: read as the definition says. */
 static void timestamps_as_defined(void **state)
 {
-	static const char alphabet[] = "0123456789012345678901234567890123456789....x:";
+	static const char alphabet[] = "0123456789012345678901234567890123456789....x:/\x80\xb9\xff";
 	struct fixture *f = *state;
 	uint64_t seed = 0x243F6A8885A308D3ull;
 	char token[32], line[160];
@@ -411,6 +411,44 @@ static void timestamps_as_defined(void **state)
 		tested[want]++;
 	}
 	assert_true(tested[TIME] > 1000 && tested[MALFORMED] > 1000 && tested[NOT_EVENT] > 1000);
+}
+
+/*
+ * The CPU column however the flags before the timestamp are laid out: the
+ * usual "[ddd] fffff " at once, any other by the walk; the same number.
+ */
+static void cpu_column_of_every_layout(void **state)
+{
+	static const struct {
+		const char *before;	/* the line up to the timestamp */
+		int32_t cpu;
+	} cases[] = {
+		{ "          <idle>-0       [001] ..... ", 1 },
+		{ "          <idle>-0       [013] d..1. ", 13 },
+		{ "          <idle>-0       [255] d..1 ", 255 },	/* four flags */
+		{ "          <idle>-0       [7] d..1 ", 7 },
+		{ "          <idle>-0       [0042] d..1. ", 42 },
+		{ "          <idle>-0       [002]  d..1 ", 2 },	/* two spaces */
+		{ "          <idle>-0       [003] ", 3 },		/* no flags */
+		{ "    a-1 [004] d..1. ", 4 },
+		{ "a-1 [005] ..... ", 5 },
+		{ "[006] ..... ", 6 },
+		{ " [007] d]..1 ", 7 },	/* a ']' among the flags: the walk reads past it */
+		{ "  sh-12 [1x1] ..... ", -1 },
+		{ "  sh-12 (008) ..... ", -1 },
+	};
+	struct fixture *f = *state;
+	char line[200];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(line, sizeof(line), "%s12.5: kfree: call_site=f+0x1/0x2 ptr=1",
+			 cases[i].before);
+		if (!parse(f, line))
+			fail_msg("'%s' not read", line);
+		if (f->ev.cpu != (cases[i].cpu < 0 ? CPU_UNKNOWN : cases[i].cpu))
+			fail_msg("'%s': cpu %d, want %d", line, f->ev.cpu, cases[i].cpu);
+	}
 }
 
 /*
@@ -479,6 +517,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(nanosecond_timestamps, setup, teardown),
 		cmocka_unit_test_setup_teardown(timestamps_of_every_shape, setup, teardown),
 		cmocka_unit_test_setup_teardown(timestamps_as_defined, setup, teardown),
+		cmocka_unit_test_setup_teardown(cpu_column_of_every_layout, setup, teardown),
 		cmocka_unit_test_setup_teardown(every_byte_at_every_place_of_a_pointer, setup, teardown),
 		cmocka_unit_test(kind_names_round_trip),
 	};

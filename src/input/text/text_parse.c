@@ -800,6 +800,74 @@ static int read_timestamp_token(const char *s, size_t n, uint64_t *ns)
 	return 1;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The high bit of each byte of w that is no ASCII digit (past the first such byte: any). */
+static inline uint64_t nondigit_bytes(uint64_t w)
+{
+	return ((w + 0x4646464646464646ull) | (w - 0x3030303030303030ull) | w) &
+	       0x8080808080808080ull;
+}
+
+/* Eight ASCII digits, the first the most significant, as a number. */
+static inline uint64_t eight_digits(uint64_t w)
+{
+	w -= 0x3030303030303030ull;
+	w = w * 10 + (w >> 8);
+	return ((w & 0x000000ff000000ffull) * (100 + (1000000ull << 32)) +
+		((w >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32))) >> 32;
+}
+
+/* The word of the eight bytes before s[end], its first keep bytes made '0'. */
+static inline uint64_t digits_before(const char *s, size_t end, unsigned zeros)
+{
+	uint64_t w;
+
+	memcpy(&w, s + end - 8, 8);
+	return zeros ? (w & (~0ull << (8 * zeros))) | (0x3030303030303030ull >> (64 - 8 * zeros))
+		     : w;
+}
+
+/*
+ * The common timestamp, s[t..c) = 1 to 8 digits, '.', 1 to 7 digits, read
+ * eight bytes at a time from inside the line (never past it): 1 with *ns;
+ * 0 when it is not of that shape (read_timestamp_token decides then).
+ */
+static int read_common_timestamp(const char *s, size_t t, size_t c, uint64_t *ns)
+{
+	static const uint32_t scale[8] = { 0, 100000000, 10000000, 1000000, 100000, 10000,
+					   1000, 100 };
+	uint64_t w, mask, frac;
+	size_t dot, secs_len, frac_len;
+
+	if (c < 8)
+		return 0;
+	memcpy(&w, s + c - 8, 8);
+	mask = nondigit_bytes(w);
+	if (!mask)
+		return 0;	/* eight decimals or more */
+	dot = c - 8 + (size_t)(63 - __builtin_clzll(mask)) / 8;	/* the last non-digit */
+	if (s[dot] != '.' || dot < t + 1 || dot + 1 >= c || dot < 8)
+		return 0;
+	/* the last non-digit is the first past a borrow's reach: the ones before it may be wrong */
+	frac_len = c - dot - 1;
+	secs_len = dot - t;
+	if (secs_len > 8)
+		return 0;
+	w = digits_before(s, dot, (unsigned)(8 - secs_len));
+	if (nondigit_bytes(w))
+		return 0;
+	frac = eight_digits(digits_before(s, c, (unsigned)(8 - frac_len)));
+	*ns = eight_digits(w) * 1000000000u + frac * scale[frac_len];
+	return 1;
+}
+#else
+static int read_common_timestamp(const char *s, size_t t, size_t c, uint64_t *ns)
+{
+	(void)s, (void)t, (void)c, (void)ns;
+	return 0;
+}
+#endif
+
 /*
  * Find the timestamp: the first ':' followed by a space or the end of the
  * line whose token is "<digits>[.<digits>]" (or any run of digits and
@@ -814,7 +882,9 @@ static bool find_timestamp(const struct parser *p, const char *s, size_t len, st
 
 		if ((sp = linescan_prev(p->masks.space, c)) == LINESCAN_NONE)
 			continue;
-		r = read_timestamp_token(s + sp + 1, c - sp - 1, &ts->ns);
+		r = read_common_timestamp(s, sp + 1, c, &ts->ns);
+		if (!r)
+			r = read_timestamp_token(s + sp + 1, c - sp - 1, &ts->ns);
 		if (r >= 0) {
 			ts->start = sp + 1;
 			ts->colon = c;
@@ -826,11 +896,38 @@ static bool find_timestamp(const struct parser *p, const char *s, size_t len, st
 }
 
 /* Walk back from the timestamp over the flags column to "[cpu]": where "[" is. */
+/*
+ * The usual layout at once, "[ddd] fffff " or "[ddd] ffff " before the
+ * timestamp (three CPU digits, five or four flags: tracefs, trace-cmd):
+ * where "[" is, or 0 when the line is laid out otherwise (find_cpu walks).
+ */
+static size_t usual_cpu_column(const char *s, size_t ts_start, int32_t *cpu)
+{
+	size_t flags, r, i;
+
+	if (ts_start < 12 || s[ts_start - 1] != ' ')
+		return 0;
+	flags = s[ts_start - 6] == ' ' ? 4 : 5;	/* the space before the flags */
+	r = ts_start - flags - 3;			/* the ']' */
+	if (s[r + 1] != ' ' || s[r] != ']' || s[r - 4] != '[' || !is_digit(s[r - 1]) ||
+	    !is_digit(s[r - 2]) || !is_digit(s[r - 3]))
+		return 0;
+	for (i = r + 2; i < ts_start - 1; i++)
+		if (s[i] == ' ' || s[i] == ']')
+			return 0;
+	*cpu = (s[r - 3] - '0') * 100 + (s[r - 2] - '0') * 10 + (s[r - 1] - '0');
+	return r - 4;
+}
+
 static size_t find_cpu(const struct parser *p, const char *s, size_t ts_start, int32_t *cpu)
 {
 	const struct line_masks *m = &p->masks;
-	size_t r = linescan_prev_clear(m->space, ts_start), d;
+	size_t r = usual_cpu_column(s, ts_start, cpu), d;
 	uint32_t v;
+
+	if (r)
+		return r;
+	r = linescan_prev_clear(m->space, ts_start);
 
 	if (r == LINESCAN_NONE)
 		return ts_start;
