@@ -69,6 +69,18 @@ struct account {
 	uint32_t reallocated_cap;
 	struct peak_watch *watch;	/* told every change of a row's live bytes, or NULL */
 	struct lifetimes *lifetimes;	/* told every matched free's lifetime, or NULL */
+	/*
+	 * Another account's live objects, when they are this one's too (the
+	 * same events under other rows: account_share_live), and each
+	 * record's row here; live is then empty.
+	 */
+	const struct ptrmap *shared;
+	uint32_t *rows;
+	uint32_t nrows;
+	struct {			/* the live object at the event's pointer, noted before */
+		bool valid;
+		struct live_alloc obj;	/* its row here in call_site */
+	} noted;
 };
 
 void account_init(struct account *a, unsigned families);
@@ -88,6 +100,28 @@ void account_release(struct account *a);
 
 /* Apply one event; events that are not slab events are ignored. */
 void account_apply(struct account *a, const struct kmem_event *ev);
+
+/*
+ * a keeps no live table of its own but reads live, the table of an account
+ * that takes the same events before it (same families, no task filter),
+ * keeping a row per record beside it. Before any event. Each event then
+ * goes to account_before before the owner takes it, and to
+ * account_apply after.
+ */
+void account_share_live(struct account *a, const struct ptrmap *live);
+void account_before(struct account *a, const struct kmem_event *ev);
+
+/* The live objects of a: its own, or those it shares. */
+static inline const struct ptrmap *account_live(const struct account *a)
+{
+	return a->shared ? a->shared : &a->live;
+}
+
+/* The row (a's call-site id) of l, a live record of account_live(a). */
+static inline uint32_t account_live_row(const struct account *a, const struct live_alloc *l)
+{
+	return a->shared ? a->rows[l - a->shared->recs] : l->call_site;
+}
 
 /* Does a count events of kind (a slab event of its families: --malloc, --cache)? */
 bool account_counts_kind(const struct account *a, unsigned kind);

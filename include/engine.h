@@ -243,6 +243,16 @@ bool analysis_needs_findings(const struct analysis_request *q);
 /* Does the request need the log's stack traces (its needs, or --group-by origin)? */
 bool analysis_needs_stacks(const struct analysis_request *q);
 
+/*
+ * May acc (an account of rows other than call sites) share the account's
+ * live objects (account_share_live)? When it counts the same families and
+ * no task filter takes objects out of one and not the other.
+ */
+static inline bool analysis_account_shareable(const struct analysis *a, const struct account *acc)
+{
+	return !a->have_filters && acc->families == a->account.families && !a->account.shared;
+}
+
 /* Does it need the slab allocations by origin (not only the pages' origins, as --page does)? */
 bool analysis_needs_slab_origins(const struct analysis_request *q);
 

@@ -18,6 +18,7 @@ void account_init(struct account *a, unsigned families)
 void account_release(struct account *a)
 {
 	ptrmap_release(&a->live);
+	free(a->rows);
 	free(a->sites);
 	free(a->reallocated);
 	memset(a, 0, sizeof(*a));
@@ -55,7 +56,7 @@ static bool family_wanted(const struct account *a, unsigned kind)
 }
 
 /* The live object leaves: its bytes no longer count as current. */
-static void release_live(struct account *a, struct live_alloc *old, uint64_t ts_ns)
+static void release_live(struct account *a, const struct live_alloc *old, uint64_t ts_ns)
 {
 	struct site_stats *s = &a->sites[old->call_site];
 
@@ -81,17 +82,11 @@ static void count_reallocated(struct account *a, uint32_t id)
 	a->reallocated[id]++;
 }
 
-static void apply_alloc(struct account *a, const struct kmem_event *ev)
+/* A successful allocation's counts, before its pointer is looked at. */
+static void count_allocation(struct account *a, const struct kmem_event *ev)
 {
-	struct site_stats *s;
-	struct live_alloc *slot;
-	int existed;
+	struct site_stats *s = site_of(a, ev->call_site);
 
-	if (ev->ptr == 0) {
-		a->totals.failed_allocs++;
-		return;
-	}
-	s = site_of(a, ev->call_site);
 	s->alloc_count++;
 	s->total_dynamic += ev->bytes_alloc;
 	s->total_req += ev->bytes_req;
@@ -107,7 +102,49 @@ static void apply_alloc(struct account *a, const struct kmem_event *ev)
 		/* text logs carry no CPU-to-node map: every CPU counts as node 0 */
 		a->totals.cross_node += ev->node != 0;
 	}
+}
 
+/* Shared: the live object at an event's pointer, noted before its owner changes it. */
+static void note_live(struct account *a, const struct live_alloc *old)
+{
+	a->noted.valid = true;
+	a->noted.obj = *old;
+	a->noted.obj.call_site = a->rows[old - a->shared->recs];
+}
+
+/* Shared: the allocation its owner recorded just now takes its row here. */
+static void apply_alloc_shared(struct account *a, const struct kmem_event *ev)
+{
+	const struct live_alloc *slot = ptrmap_find(a->shared, ev->ptr);
+
+	if (a->noted.valid) {	/* as apply_alloc: counted, then the old one leaves */
+		count_reallocated(a, a->noted.obj.call_site);
+		release_live(a, &a->noted.obj, ev->ts_ns);
+		a->totals.implicit_frees++;
+	}
+	if (slot) {
+		a->rows = xgrow_zeroed(a->rows, &a->nrows, (uint32_t)(slot - a->shared->recs),
+				       sizeof(*a->rows));
+		a->rows[slot - a->shared->recs] = ev->call_site;
+	}
+	if (a->watch)
+		peak_watch_change(a->watch, ev->call_site, ev->bytes_alloc, 1, ev->ts_ns);
+}
+
+static void apply_alloc(struct account *a, const struct kmem_event *ev)
+{
+	struct live_alloc *slot;
+	int existed;
+
+	if (ev->ptr == 0) {
+		a->totals.failed_allocs++;
+		return;
+	}
+	count_allocation(a, ev);
+	if (a->shared) {
+		apply_alloc_shared(a, ev);
+		return;
+	}
 	slot = ptrmap_insert(&a->live, ev->ptr, &existed);
 	if (existed) {
 		count_reallocated(a, slot->call_site);
@@ -125,19 +162,9 @@ static void apply_alloc(struct account *a, const struct kmem_event *ev)
 		peak_watch_change(a->watch, ev->call_site, ev->bytes_alloc, 1, ev->ts_ns);
 }
 
-static void apply_free(struct account *a, const struct kmem_event *ev)
+/* A free of slot, a live object (its row in call_site). */
+static void free_live(struct account *a, const struct live_alloc *slot, const struct kmem_event *ev)
 {
-	struct live_alloc *slot;
-
-	if (ev->ptr == 0) {
-		a->totals.null_frees++;
-		return;
-	}
-	slot = ptrmap_find(&a->live, ev->ptr);
-	if (!slot) {
-		a->totals.lost_frees++;
-		return;
-	}
 	release_live(a, slot, ev->ts_ns);
 	if (a->lifetimes)
 		lifetimes_add(a->lifetimes, slot->call_site,
@@ -149,7 +176,43 @@ static void apply_free(struct account *a, const struct kmem_event *ev)
 		a->sites[slot->call_site].pingpong++;
 		a->totals.pingpong++;
 	}
-	ptrmap_remove(&a->live, slot);
+}
+
+static void apply_free(struct account *a, const struct kmem_event *ev)
+{
+	struct live_alloc *slot;
+
+	if (ev->ptr == 0) {
+		a->totals.null_frees++;
+		return;
+	}
+	slot = a->shared ? (a->noted.valid ? &a->noted.obj : NULL) : ptrmap_find(&a->live, ev->ptr);
+	if (!slot) {
+		a->totals.lost_frees++;
+		return;
+	}
+	free_live(a, slot, ev);
+	if (!a->shared)	/* a shared record is its owner's to remove */
+		ptrmap_remove(&a->live, slot);
+}
+
+void account_share_live(struct account *a, const struct ptrmap *live)
+{
+	a->shared = live;
+}
+
+void account_before(struct account *a, const struct kmem_event *ev)
+{
+	const struct live_alloc *slot;
+
+	if (!a->shared)
+		return;
+	a->noted.valid = false;
+	if (!kmem_is_slab(ev->kind) || !family_wanted(a, ev->kind) || !ev->ptr)
+		return;
+	slot = ptrmap_find(a->shared, ev->ptr);
+	if (slot)
+		note_live(a, slot);
 }
 
 void account_pointer_came_back(struct account *a, const struct kmem_event *ev)

@@ -70,7 +70,7 @@ static uint32_t line_of(const struct lifetime_query *q, struct strtab *names,
 /* The lines by name: the histograms of their ids, and their objects still live. */
 static struct lifetime_line *lines_of(const struct lifetime_query *q, struct strtab *names)
 {
-	const struct ptrmap *m = &q->account->live;
+	const struct ptrmap *m = account_live(q->account);
 	struct lifetime_line *lines = NULL;
 	uint32_t cap = 0, id, at, nids = q->lifetimes->nrows;
 	uint32_t *at_of;
@@ -78,8 +78,8 @@ static struct lifetime_line *lines_of(const struct lifetime_query *q, struct str
 	size_t i;
 
 	for (i = 0; i < m->nrecs; i++)	/* ids: the rows', and the live objects' */
-		if (m->recs[i].ptr && m->recs[i].call_site >= nids)
-			nids = m->recs[i].call_site + 1;
+		if (m->recs[i].ptr && account_live_row(q->account, &m->recs[i]) >= nids)
+			nids = account_live_row(q->account, &m->recs[i]) + 1;
 	at_of = row_cache_new(nids);
 	for (id = 0; id < q->lifetimes->nrows; id++) {
 		const struct lifetime_row *r = &q->lifetimes->rows[id];
@@ -93,7 +93,8 @@ static struct lifetime_line *lines_of(const struct lifetime_query *q, struct str
 	}
 	for (i = 0; i < m->nrecs; i++)
 		if (m->recs[i].ptr) {
-			at = line_of(q, names, &lines, &cap, at_of, nids, m->recs[i].call_site);
+			at = line_of(q, names, &lines, &cap, at_of, nids,
+				     account_live_row(q->account, &m->recs[i]));
 			lines[at].never_freed++;	/* after the call: it may move lines */
 		}
 	free(at_of);

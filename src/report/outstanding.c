@@ -128,7 +128,7 @@ static struct live_item *collect_live(const struct outstanding_query *q, struct 
 				      size_t *n, struct uncertain_rows *u, struct strtab *unames)
 {
 	const struct loss_window *w;
-	const struct ptrmap *m = &q->account->live;
+	const struct ptrmap *m = account_live(q->account);
 	struct live_item *items = xmalloc((m->count ? m->count : 1) * sizeof(*items));
 	uint32_t nsites = q->account->nsites, *row_of, *urow_of;
 	size_t i;
@@ -139,19 +139,21 @@ static struct live_item *collect_live(const struct outstanding_query *q, struct 
 	*n = 0;
 	for (i = 0; i < m->nrecs; i++) {
 		const struct live_alloc *a = &m->recs[i];
+		uint32_t row;
 		uint64_t age;
 
 		if (!a->ptr)
 			continue;
+		row = account_live_row(q->account, a);
 		age = q->end_ns > a->ts_ns ? q->end_ns - a->ts_ns : 0;
-		if (age < q->min_age_ns || !row_kept(&q->rows_kept, a->call_site))
+		if (age < q->min_age_ns || !row_kept(&q->rows_kept, row))
 			continue;
 		if (q->losses && (w = loss_window_after(q->losses, a->ts_ns)) != NULL) {
-			add_uncertain(u, row_of_id(q->namer, unames, urow_of, nsites, a->call_site),
+			add_uncertain(u, row_of_id(q->namer, unames, urow_of, nsites, row),
 				      a->bytes_alloc, w);
 			continue;	/* its free may be among the lost events: not held */
 		}
-		items[*n].row = row_of_id(q->namer, names, row_of, nsites, a->call_site);
+		items[*n].row = row_of_id(q->namer, names, row_of, nsites, row);
 		items[*n].age_ns = age;
 		items[*n].bytes = a->bytes_alloc;
 		(*n)++;
@@ -224,7 +226,7 @@ static char *frame_lines(const struct callchains *c, uint32_t stack)
 
 static void add_stack_table(struct out_doc *d, const struct outstanding_query *q)
 {
-	const struct ptrmap *m = &q->by_key->live;
+	const struct ptrmap *m = account_live(q->by_key);
 	uint32_t nstacks = q->chains->strings->stacks.count, i, n = 0;
 	struct stack_leak *leaks = xcalloc(nstacks ? nstacks : 1, sizeof(*leaks));
 	struct out_block *t;
@@ -235,20 +237,21 @@ static void add_stack_table(struct out_doc *d, const struct outstanding_query *q
 		leaks[i].stack = i;
 	for (j = 0; j < m->nrecs; j++) {
 		const struct live_alloc *a = &m->recs[j];
-		uint32_t call_site, stack;
+		uint32_t call_site, stack, key;
 		uint64_t age;
 
 		if (!a->ptr)
 			continue;
+		key = account_live_row(q->by_key, a);
 		age = q->end_ns > a->ts_ns ? q->end_ns - a->ts_ns : 0;
-		if (age < q->min_age_ns || !row_kept(&q->keys_kept, a->call_site))
+		if (age < q->min_age_ns || !row_kept(&q->keys_kept, key))
 			continue;
-		origin_key_parts(q->keys, a->call_site, &call_site, &stack);
+		origin_key_parts(q->keys, key, &call_site, &stack);
 		if (stack == STACK_NONE || stack >= nstacks)
 			continue;
 		leaks[stack].count++;
 		leaks[stack].bytes += a->bytes_alloc;
-		leaks[stack].origin_key = a->call_site;
+		leaks[stack].origin_key = key;
 		if (age > leaks[stack].oldest_ns)
 			leaks[stack].oldest_ns = age;
 	}
@@ -321,11 +324,11 @@ void write_outstanding(struct out_dest *o, const struct outstanding_query *q)
 	out_item_f64(&d, head, "log_end_s", "log end (s)", (double)q->end_ns / 1e9);
 	out_item_f64(&d, head, "log_span_s", "log span (s)",
 		     (double)(q->end_ns > q->start_ns ? q->end_ns - q->start_ns : 0) / 1e9);
-	if (!n && q->account->live.count && q->min_age_ns) {
+	if (!n && account_live(q->account)->count && q->min_age_ns) {
 		char note[256];
 
 		snprintf(note, sizeof(note), "--min-age %.3f s left out all %zu live allocations: "
-			 "the log spans %.3f s", (double)q->min_age_ns / 1e9, q->account->live.count,
+			 "the log spans %.3f s", (double)q->min_age_ns / 1e9, account_live(q->account)->count,
 			 (double)(q->end_ns > q->start_ns ? q->end_ns - q->start_ns : 0) / 1e9);
 		out_item_str(&d, head, "note", "note", note);
 	}

@@ -204,9 +204,11 @@ static uint64_t *live_objects_by_key(const struct account *a)
 	uint64_t *n = xcalloc(a->nsites ? a->nsites : 1, sizeof(*n));
 	size_t i;
 
-	for (i = 0; i < a->live.nrecs; i++)
-		if (a->live.recs[i].ptr && a->live.recs[i].call_site < a->nsites)
-			n[a->live.recs[i].call_site]++;
+	const struct ptrmap *m = account_live(a);
+
+	for (i = 0; i < m->nrecs; i++)
+		if (m->recs[i].ptr && account_live_row(a, &m->recs[i]) < a->nsites)
+			n[account_live_row(a, &m->recs[i])]++;
 	return n;
 }
 

@@ -34,7 +34,7 @@ static void add_uncertain_items(struct out_doc *d, const struct summary_report *
 				       "were lost: maybe freed among them (not held)");
 	uint64_t objects, bytes;
 
-	loss_uncertain_of(s->losses, &s->rows->live, &objects, &bytes);
+	loss_uncertain_of(s->losses, account_live(s->rows), &objects, &bytes);
 	out_item_u64(d, b, "loss_windows", "windows of lost events", s->losses->n);
 	out_item_u64(d, b, "objects", "uncertain objects", objects);
 	out_item_u64(d, b, "bytes", "uncertain bytes", bytes);

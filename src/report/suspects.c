@@ -100,13 +100,17 @@ static struct name_evidence *gather_evidence(const struct suspect_evidence *ev,
 			e[name_of[id]].reallocated += account_reallocated(a, id);
 			e[name_of[id]].reclaimable += reclaim_count_of(ev->reclaim, id);
 		}
-	for (j = 0; j < a->live.nrecs; j++) {
-		const struct live_alloc *l = &a->live.recs[j];
+	for (j = 0; j < account_live(a)->nrecs; j++) {
+		const struct live_alloc *l = &account_live(a)->recs[j];
 		struct name_evidence *x;
+		uint32_t row;
 
-		if (!l->ptr || l->call_site >= a->nsites || name_of[l->call_site] == STR_NONE)
+		if (!l->ptr)
 			continue;
-		x = &e[name_of[l->call_site]];
+		row = account_live_row(a, l);
+		if (row >= a->nsites || name_of[row] == STR_NONE)
+			continue;
+		x = &e[name_of[row]];
 		if (ev->losses && loss_window_ends_after(ev->losses, l->ts_ns)) {
 			x->uncertain++;	/* its free may have been lost: no evidence of a leak */
 			continue;

@@ -140,6 +140,81 @@ static void page_events_are_not_slab_events(void **state)
 	account_release(&a);
 }
 
+/* xorshift: a deterministic sequence, the same on every machine */
+static uint64_t next_random(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/*
+ * An account of other rows that shares the call-site account's live
+ * objects counts as one with a table of its own: a long random sequence
+ * of allocations (of live pointers too), frees (of unknown pointers too),
+ * NULLs and both families, each event given to the shared one before and
+ * after its owner, leaves the same totals, rows and live rows.
+ */
+static void shared_live_counts_as_its_own(void **state)
+{
+	struct account owner, own, shared;
+	uint64_t seed = 0x853c49e6748fea9bull;
+	const struct ptrmap *m;
+	uint32_t id;
+	size_t i;
+	int step;
+
+	(void)state;
+	account_init(&owner, FAMILY_ALL);
+	account_init(&own, FAMILY_ALL);
+	account_init(&shared, FAMILY_ALL);
+	account_share_live(&shared, &owner.live);
+	for (step = 0; step < 200000; step++) {
+		uint64_t r = next_random(&seed);
+		uint64_t ptr = (r >> 8) % 3000 * 64;	/* 0 sometimes: NULL */
+		unsigned kind = (unsigned)(r % 8);
+		struct kmem_event ev = event(kind < 2 ? KMEM_KMALLOC : kind < 4 ? KMEM_CACHE_ALLOC
+					     : kind < 6 ? KMEM_KFREE : KMEM_CACHE_FREE,
+					     (uint32_t)(r >> 40) % 50, ptr, (uint32_t)(r >> 20) % 500,
+					     512);
+		struct kmem_event keyed = ev;
+
+		ev.ts_ns = (uint64_t)step * 1000;
+		ev.cpu = (int32_t)(r >> 60) % 2;
+		keyed.ts_ns = ev.ts_ns;
+		keyed.cpu = ev.cpu;
+		keyed.call_site = ev.call_site % 7;	/* the other rows */
+		account_before(&shared, &ev);
+		account_apply(&owner, &ev);
+		account_apply(&own, &keyed);
+		account_apply(&shared, &keyed);
+	}
+	assert_memory_equal(&own.totals, &shared.totals, sizeof(own.totals));
+	assert_int_equal(own.nsites, shared.nsites);
+	assert_memory_equal(own.sites, shared.sites, own.nsites * sizeof(*own.sites));
+	for (id = 0; id < own.nsites; id++)
+		assert_int_equal(account_reallocated(&own, id), account_reallocated(&shared, id));
+	m = account_live(&shared);
+	assert_ptr_equal(m, &owner.live);
+	assert_int_equal(m->count, own.live.count);
+	for (i = 0; i < m->nrecs; i++) {
+		const struct live_alloc *l = &m->recs[i], *o;
+
+		if (!l->ptr)
+			continue;
+		o = ptrmap_find(&own.live, l->ptr);
+		assert_non_null(o);
+		assert_int_equal(account_live_row(&shared, l), o->call_site);
+		assert_int_equal(l->bytes_req, o->bytes_req);
+	}
+	assert_true(own.totals.implicit_frees > 1000 && own.totals.lost_frees > 1000 &&
+		    own.totals.frees > 1000);
+	account_release(&owner);
+	account_release(&own);
+	account_release(&shared);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -149,6 +224,7 @@ int main(void)
 		cmocka_unit_test(null_pointers_count_only_as_such),
 		cmocka_unit_test(families_filter_both_sides),
 		cmocka_unit_test(page_events_are_not_slab_events),
+		cmocka_unit_test(shared_live_counts_as_its_own),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

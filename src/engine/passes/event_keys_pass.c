@@ -23,7 +23,14 @@ static int start_event_keys(struct analysis *a, struct ta_error *err)
 	a->cache_key = key_of[a->req->group_by];
 	strtab_init(&a->cache_keys);
 	account_init(&a->by_cache, a->req->families);
+	if (analysis_account_shareable(a, &a->by_cache))
+		account_share_live(&a->by_cache, &a->account.live);
 	return 0;
+}
+
+static void event_key_before_account(struct analysis *a, const struct kmem_event *ev)
+{
+	account_before(&a->by_cache, ev);
 }
 
 static void count_event_key(struct analysis *a, const struct kmem_event *ev)
@@ -50,6 +57,7 @@ const struct analysis_pass event_keys_pass = {
 	.name = "event-keys",
 	.wanted = grouped_by_event_field,
 	.init = start_event_keys,
+	.before = event_key_before_account,
 	.event = count_event_key,
 	.release = release_event_keys,
 };

@@ -11,7 +11,7 @@ static int start_findings(struct analysis *a, struct ta_error *err)
 {
 	(void)err;
 	findings_init(&a->findings);
-	if (a->account.families == FAMILY_ALL && !a->have_filters)	/* it sees what they see */
+	if (a->account.families == FAMILY_ALL && !a->have_filters && !a->account.shared)
 		findings_share_live(&a->findings, &a->account.live);
 	return 0;
 }

@@ -17,7 +17,14 @@ static int start_origins(struct analysis *a, struct ta_error *err)
 		return -1;
 	origin_keys_init(&a->keys);
 	account_init(&a->by_key, a->req->families);
+	if (analysis_needs_slab_origins(a->req) && analysis_account_shareable(a, &a->by_key))
+		account_share_live(&a->by_key, &a->account.live);
 	return 0;
+}
+
+static void origin_before_account(struct analysis *a, const struct kmem_event *ev)
+{
+	account_before(&a->by_key, ev);
 }
 
 /* The slab account by origin, unless only the pages' origins are asked for (--page): it stays empty. */
@@ -96,6 +103,7 @@ const struct analysis_pass origins_pass = {
 	.need = NEED_STACKS,
 	.wanted = wants_stacks,
 	.init = start_origins,
+	.before = origin_before_account,
 	.event = count_origin,
 	.finish = finish_origins,
 	.release = release_origins,
