@@ -29,6 +29,7 @@
 #include "origins.h"
 #include "pass.h"
 #include "losses.h"
+#include "pageowner.h"
 #include "pages.h"
 #include "peak.h"
 #include "text_reader.h"
@@ -156,6 +157,7 @@ struct analysis {
 	 */
 	bool from_page_owner;		/* page_owner's file: its pages are the stacks drawn */
 	struct page_owner_series po_series;	/* -f of several page_owner files */
+	struct page_owner_handles po_handles;	/* --stack-handles: show_handles' stacks */
 	/* --page-owner: page_owner's dump beside the log, its blocks by pfn (pageownerreport.h) */
 	struct page_owner_block *po_blocks;
 	size_t npo_blocks, po_cap;

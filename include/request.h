@@ -99,6 +99,7 @@ struct analysis_request {
 	const char *cgroup_map_more;	/* a map for the pids the first lacks (record's start) */
 	const char *kmemleak_path;	/* --kmemleak: kmemleak's report of the same boot */
 	const char *page_owner_path;	/* --page-owner: page_owner's dump of the same boot */
+	const char *stack_handles_path;	/* --stack-handles: show_stacks_handles, for show_handles */
 	/* --ledger of a log: record's snapshots beside it (LOG.snapshot-start, -end), in order */
 	const char *ksnap_beside[2];
 	size_t nksnap_beside;

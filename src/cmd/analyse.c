@@ -37,6 +37,7 @@ static const char usage_line[] =
 	"                     [--comm NAME,...] [--pid P,...] [--gfp FLAG,...]\n"
 	"                     [--module NAME,...] [--cgroup PATH] [--cgroup-map FILE]\n"
 	"                     [--forks FILE] [--kmemleak REPORT] [--page-owner DUMP]\n"
+	"                     [--stack-handles FILE]\n"
 	"                     [-b DIR]\n"
 	"                     [-l FILE] [-r FILE [-a ATTR] [-i]] [--save-index FILE]\n"
 	"                     [--summary FILE] [--stats FILE [--top N]] [--page FILE]\n"
@@ -353,6 +354,9 @@ struct po_option *analysis_option_table(struct analysis_args *a, bool for_record
 			  "DUMP", "page_owner's dump of the same boot: --page says which of the "
 			  "trace's pages still held it holds, by pfn, and what it holds besides"),
 			  PO_RECORD_REFUSES),
+		po_for_record((struct po_option)OPT_INPUT(0, "stack-handles", &o->req.stack_handles_path,
+			  "FILE", "page_owner_stacks/show_stacks_handles (6.19): names the stacks "
+			  "of show_handles files read with -f"), PO_RECORD_REFUSES),
 		po_for_record((struct po_option)OPT_INPUT(0, "forks", &o->req.forks_path, "FILE",
 			  "a log of sched_process_fork events: a task gone before the map was "
 			  "taken has its parent's cgroup (the log's own fork events are read too)"),
@@ -805,6 +809,10 @@ static int check_combinations(const struct po_command *cmd, struct options *opts
 		return po_usage_error(cmd, "%s", "--kmemleak adds kmemleak's objects to the summary "
 				      "and the leak suspects: give --summary FILE (or --html FILE, "
 				      "--outstanding FILE)");
+	if (opts->req.stack_handles_path &&
+	    !(opts->req.log_path && input_kind_of_path(opts->req.log_path) == INPUT_PAGEOWNER))
+		return po_usage_error(cmd, "%s", "--stack-handles names the stacks of page_owner's "
+				      "show_handles: give them with -f");
 	if (opts->req.page_owner_path && !opts->report_path[REPORT_PAGE])
 		return po_usage_error(cmd, "%s", "--page-owner adds page_owner's pages to the page "
 				      "report: give --page FILE");

@@ -58,6 +58,7 @@ void analysis_release(struct analysis *r)
 	if (r->have_kmemleak)
 		kmemleak_report_release(&r->kmemleak);
 	free(r->po_blocks);
+	page_owner_handles_release(&r->po_handles);
 	for (i = 0; i < r->po_series.nfiles; i++)
 		free(r->po_series.pages[i]);
 	free(r->po_series.pages);

@@ -708,7 +708,8 @@ int run_read_page_owner_beside(struct analysis *r, struct ta_error *err)
 	r->page_owner_source = r->req->page_owner_path;
 	if (input_open(&in, r->req->page_owner_path, err) < 0)
 		return -1;
-	rc = page_owner_read(&in, r->req->page_owner_path, &r->strings, keep_page_block, r, &f, err);
+	rc = page_owner_read(&in, r->req->page_owner_path, &r->strings, NULL, keep_page_block, r,
+			     &f, err);
 	input_close(&in);
 	if (rc == 0 && f.stacks_only)
 		rc = error_set(err, "'%s' is page_owner's show_stacks: --page-owner matches pages by "
@@ -786,6 +787,27 @@ int run_read_task_cgroups(struct analysis *r, struct ta_error *err)
 	return 0;
 }
 
+/* --stack-handles' map, read before the page_owner files: NULL when none was given. */
+static struct page_owner_handles *handles_of(struct analysis *r)
+{
+	return r->req->stack_handles_path ? &r->po_handles : NULL;
+}
+
+static int read_stack_handles(struct analysis *r, struct ta_error *err)
+{
+	struct input in;
+	int rc;
+
+	if (!r->req->stack_handles_path)
+		return 0;
+	if (input_open(&in, r->req->stack_handles_path, err) < 0)
+		return -1;
+	rc = page_owner_read_handles(&in, r->req->stack_handles_path, &r->strings, &r->po_handles,
+				     err);
+	input_close(&in);
+	return rc;
+}
+
 /* A page_owner file of a series being read: its column, and whether its events go on. */
 struct series_file {
 	struct analysis *r;
@@ -838,7 +860,8 @@ static int read_page_owner_series_before(struct analysis *r, struct ta_error *er
 		add_series_file(&r->po_series, path);
 		if (input_open(&in, path, err) < 0)
 			return -1;
-		rc = page_owner_read(&in, path, &r->strings, count_series_pages, &f, &facts, err);
+		rc = page_owner_read(&in, path, &r->strings, handles_of(r), count_series_pages, &f,
+				     &facts, err);
 		input_close(&in);
 		if (rc < 0)
 			return -1;
@@ -881,11 +904,14 @@ static int read_page_owner(struct analysis *r, struct ta_error *err)
 	if (run_start_saving(r, err) < 0)
 		return -1;
 	r->from_page_owner = true;
-	if (r->req->nmore_logs && read_page_owner_series_before(r, err) < 0)
+	if (read_stack_handles(r, err) < 0 ||
+	    (r->req->nmore_logs && read_page_owner_series_before(r, err) < 0))
 		return -1;
 	rc = r->req->nmore_logs
-	     ? page_owner_read(&r->input, path, &r->strings, count_series_pages, &last, &f, err)
-	     : page_owner_read(&r->input, path, &r->strings, run_consume_event, r, &f, err);
+	     ? page_owner_read(&r->input, path, &r->strings, handles_of(r), count_series_pages, &last,
+			       &f, err)
+	     : page_owner_read(&r->input, path, &r->strings, handles_of(r), run_consume_event, r, &f,
+			       err);
 	r->facts.source = r->facts.log_name = shown_name(r, path);
 	r->facts.input.bytes_read = r->input.bytes_read;
 	if (r->input.compression != COMPRESSION_NONE) {
@@ -900,10 +926,15 @@ static int read_page_owner(struct analysis *r, struct ta_error *err)
 	r->read.stats.stacks.kmem_paired = f.records;
 	if (rc == 0 && !r->req->quiet)
 		fprintf(stderr, "trace_analyze: '%s' is page_owner's %s: %llu %s, %llu base pages "
-			"held%s%s\n", r->facts.source, f.stacks_only ? "show_stacks" : "dump",
+			"held%s%s\n", r->facts.source,
+			f.by_handle ? "show_handles" : f.stacks_only ? "show_stacks" : "dump",
 			(unsigned long long)f.records, f.stacks_only ? "stacks" : "page blocks",
 			(unsigned long long)f.pages, f.stacks_only ? " (each stack's as order-0 pages, "
 			"no pfn, task or time)" : "", r->req->nmore_logs ? "; the last of a series" : "");
+	if (rc == 0 && r->po_handles.unknown && !r->req->quiet)
+		fprintf(stderr, "trace_analyze: note: %llu of show_handles' stacks are not in '%s' "
+			"(allocated since it was read?): each is shown as (handle H)\n",
+			(unsigned long long)r->po_handles.unknown, r->req->stack_handles_path);
 	if (rc == 0 && r->req->nmore_logs)
 		name_series_rows(r);
 	if (rc == 0 && r->saving)

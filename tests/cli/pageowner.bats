@@ -217,3 +217,47 @@ LOG
 	run "$TA" -q -f t.log --page-owner dump.txt --page -
 	[[ "$output" == *"  whose origin (the stack's top past the allocators) is the dump's: 1"* ]]
 }
+
+@test "6.19's show_handles named by show_stacks_handles: the same pages as show_stacks; each file alone says what to give" {
+	cp "$PO/stacks.txt" stacks.txt
+	awk -v map=map.txt -f "$TOP/tests/tools/stacks_to_handles.awk" stacks.txt
+	[ "$(head -2 stacks.txt.handles)" = "$(printf 'handle: 4136\nnr_base_pages: 1')" ]
+	"$TA" -q -f stacks.txt --page s.csv --folded-pages s.folded --format csv
+	run --separate-stderr "$TA" -f stacks.txt.handles --stack-handles map.txt --page h.csv \
+		--folded-pages h.folded --format csv
+	[ "$status" -eq 0 ]
+	[ "${stderr_lines[0]}" = "trace_analyze: 'stacks.txt.handles' is page_owner's show_handles: 150 stacks, 529 base pages held (each stack's as order-0 pages, no pfn, task or time)" ]
+	for t in "" .origins .totals .gfp .other; do cmp s$t.csv h$t.csv; done
+	cmp s.folded h.folded
+	# show_handles alone: its stacks unnamed; show_stacks_handles alone: no count
+	run "$TA" -q -f stacks.txt.handles --page -
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'stacks.txt.handles' is page_owner's show_handles: its pages are counted by stack handle; name the stacks with --stack-handles FILE (show_stacks_handles of the same boot)" ]
+	run "$TA" -q -f map.txt --page -
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'map.txt' is page_owner's show_stacks_handles: it names each stack's handle but counts no page; give it with --stack-handles, beside show_handles files (or read show_stacks)" ]
+	run "$TA" -q -f stacks.txt.handles --stack-handles stacks.txt --page -
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'stacks.txt' line 17 counts pages: --stack-handles takes show_stacks_handles (stacks and their handles)" ]
+	run "$TA" -q -f "$FIX/trace-pipe-6.18.log" --stack-handles map.txt -c -
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: --stack-handles names the stacks of page_owner's show_handles: give them with -f" ]
+}
+
+@test "a handle show_stacks_handles does not name is a row of its own; a handle given twice in a record, or two stacks for one, refused" {
+	cp "$PO/stacks.txt" stacks.txt
+	awk -v map=map.txt -f "$TOP/tests/tools/stacks_to_handles.awk" stacks.txt
+	printf 'handle: 7\nnr_base_pages: 3\n\n' >> stacks.txt.handles
+	run --separate-stderr "$TA" -f stacks.txt.handles --stack-handles map.txt --page p.csv --format csv
+	[ "$status" -eq 0 ]
+	[ "${stderr_lines[1]}" = "trace_analyze: note: 1 of show_handles' stacks are not in 'map.txt' (allocated since it was read?): each is shown as (handle H)" ]
+	grep -qx 'origin,(handle 7),3,3,12,3' p.origins.csv
+	printf 'handle: 9\nhandle: 9\nnr_base_pages: 1\n\n' > twice.txt
+	run "$TA" -q -f twice.txt --stack-handles map.txt --page -
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'twice.txt' line 2 is not a stack's one handle (handle: H)" ]
+	{ head -18 map.txt; sed -n 2,16p map.txt; echo 'handle: 4136'; echo; } > two.txt
+	run "$TA" -q -f stacks.txt.handles --stack-handles two.txt --page -
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'two.txt' gives handle 4136 two stacks" ]
+}

@@ -4,6 +4,7 @@
 # pages equal to tests/tools/ref_pageowner.py's count of the same file.
 
 load ../lib/helpers
+bats_require_minimum_version 1.5.0
 
 setup() {
 	require_corpus
@@ -114,4 +115,18 @@ PY
 	run "$TA" -f "$BOOT/page_owner_stacks-A.txt" "$BOOT/allocinfo-B.txt" --growth -
 	[ "$status" -eq 2 ]
 	[ "${lines[0]}" = "trace_analyze: error: '$BOOT/allocinfo-B.txt' is no page_owner file: a series after '$BOOT/page_owner_stacks-A.txt' is of page_owner dumps or show_stacks files, in time order" ]
+}
+
+@test "show_stacks at A and C as 6.19's show_handles, named by one show_stacks_handles: the same series and growth" {
+	cp "$BOOT/page_owner_stacks-A.txt" A.txt
+	cp "$BOOT/page_owner_stacks-C.txt" C.txt
+	awk -v map=map.txt -f "$TOP/tests/tools/stacks_to_handles.awk" A.txt C.txt
+	"$TA" -q -f A.txt C.txt --growth s.csv --format csv
+	run --separate-stderr "$TA" -f A.txt.handles C.txt.handles --stack-handles map.txt \
+		--growth h.csv --format csv
+	[ "$status" -eq 0 ]
+	[[ "${stderr_lines[0]}" == "trace_analyze: 'C.txt.handles' is page_owner's show_handles: "*"; the last of a series" ]]
+	cmp s.csv h.csv
+	cmp s.series.csv h.series.csv
+	[ "$(sed -n 2p h.csv | cut -d, -f1-4)" = "$(sed -n 2p s.csv | cut -d, -f1-4)" ]
 }

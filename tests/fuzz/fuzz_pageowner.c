@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (input_open(&in, path, &err) < 0)
 		return 0;
 	trace_strings_init(&strings);
-	if (page_owner_read(&in, path, &strings, count, &seen, &facts, &err) == 0 &&
+	if (page_owner_read(&in, path, &strings, NULL, count, &seen, &facts, &err) == 0 &&
 	    seen.pages != facts.pages)
 		abort();	/* the pages handed on are the pages said read */
 	trace_strings_release(&strings);

@@ -60,7 +60,8 @@ bool page_owner_is_stacks(const unsigned char *head, size_t n)
 {
 	const char *nl = memchr(head, '\n', n);
 
-	return nl && is_frame((const char *)head, (size_t)(nl - (const char *)head));
+	return nl && (is_frame((const char *)head, (size_t)(nl - (const char *)head)) ||
+		      head_starts(head, n, "handle: "));	/* show_handles */
 }
 
 bool page_owner_is_file(const unsigned char *head, size_t n)
@@ -83,7 +84,10 @@ struct reader {
 	struct kmem_event ev;		/* the record being read */
 	uint32_t frames[FRAMES_MAX];
 	uint32_t nframes;
-	uint64_t handle_line;		/* show_stacks_handles: "handle:" seen */
+	bool have_handle;		/* "handle: H" read in this record */
+	uint32_t handle;
+	struct page_owner_handles *handles;	/* show_handles' stacks, or NULL */
+	bool taking_handles;		/* reading show_stacks_handles into handles */
 	uint64_t record_line;
 	uint64_t next_pfn;		/* show_stacks' made-up pfns */
 	char line[4096];		/* the line being read, NUL-terminated */
@@ -209,14 +213,15 @@ static void emit(struct reader *r)
 	r->expect = EXPECT_RECORD;
 }
 
-/* show_stacks: "nr_base_pages: N" ends a stack: N order-0 pages of it */
-static int emit_stack_pages(struct reader *r, const char *line, size_t n, struct ta_error *err)
+/* "nr_base_pages: N" ends a record: N order-0 pages of stack */
+static int emit_stack_pages(struct reader *r, uint32_t stack, const char *line, size_t n,
+			    struct ta_error *err)
 {
 	char digits[24];
 	uint64_t pages, i;
 
-	if (n - 15 >= sizeof(digits) || !r->nframes)
-		return bad(r, "a stack's page count after its frames (nr_base_pages: N)", err);
+	if (n - 15 >= sizeof(digits))
+		return bad(r, "a stack's page count (nr_base_pages: N)", err);
 	memcpy(digits, line + 15, n - 15);
 	digits[n - 15] = '\0';
 	if (!read_count(digits, STACK_PAGES_MAX, &pages))
@@ -224,7 +229,7 @@ static int emit_stack_pages(struct reader *r, const char *line, size_t n, struct
 	kmem_event_init(&r->ev, KMEM_PAGE_ALLOC);
 	r->ev.line = r->record_line;
 	r->ev.order = 0;
-	r->ev.stack = stack_intern(&r->s->stacks, r->frames, r->nframes);
+	r->ev.stack = stack;
 	for (i = 0; i < pages; i++) {
 		r->ev.pfn = PAGE_OWNER_STACK_PFN_BASE + r->next_pfn++;
 		r->on_event(r->ctx, &r->ev);
@@ -232,25 +237,109 @@ static int emit_stack_pages(struct reader *r, const char *line, size_t n, struct
 	r->facts->records++;
 	r->facts->pages += pages;
 	r->nframes = 0;
-	r->handle_line = 0;
+	r->have_handle = false;
+	return 0;
+}
+
+static int compare_handles(const void *pa, const void *pb)
+{
+	const struct handle_stack *a = pa, *b = pb;
+
+	return a->handle < b->handle ? -1 : a->handle > b->handle;
+}
+
+/* The stack show_stacks_handles gave handle; one of its own, "(handle H)", when none. */
+static uint32_t stack_of_handle(struct reader *r, uint32_t handle)
+{
+	struct handle_stack key = { handle, 0 }, *e;
+	char name[32];
+	uint32_t frame;
+
+	e = bsearch(&key, r->handles->e, r->handles->n, sizeof(key), compare_handles);
+	if (e)
+		return e->stack;
+	r->handles->unknown++;
+	frame = intern(&r->s->frames, name, (size_t)snprintf(name, sizeof(name), "(handle %" PRIu32
+								   ")", handle));
+	return stack_intern(&r->s->stacks, &frame, 1);
+}
+
+/* "handle: H": a stackdepot handle, below 2^32 */
+static int read_handle(struct reader *r, const char *line, size_t n, struct ta_error *err)
+{
+	char digits[16];
+	uint64_t v;
+
+	if (r->have_handle || n - 8 >= sizeof(digits))
+		return bad(r, "a stack's one handle (handle: H)", err);
+	memcpy(digits, line + 8, n - 8);
+	digits[n - 8] = '\0';
+	if (!read_count(digits, UINT32_MAX, &v))
+		return bad(r, "a stack's handle (handle: H)", err);
+	r->handle = (uint32_t)v;
+	r->have_handle = true;
+	return 0;
+}
+
+/* show_stacks_handles' record ends: its stack under its handle. */
+static int take_handle(struct reader *r, struct ta_error *err)
+{
+	struct page_owner_handles *h = r->handles;
+
+	if (!r->taking_handles)
+		return error_set(err, "'%s' is page_owner's show_stacks_handles: it names each "
+				 "stack's handle but counts no page; give it with --stack-handles, "
+				 "beside show_handles files (or read show_stacks)", r->name);
+	if (h->n == h->cap) {
+		h->cap = h->cap ? h->cap * 2 : 256;
+		h->e = xrealloc(h->e, h->cap * sizeof(*h->e));
+	}
+	h->e[h->n].handle = r->handle;
+	h->e[h->n++].stack = stack_intern(&r->s->stacks, r->frames, r->nframes);
+	r->facts->records++;
+	r->nframes = 0;
+	r->have_handle = false;
 	return 0;
 }
 
 static int read_stacks_line(struct reader *r, char *line, size_t n, struct ta_error *err)
 {
-	if (n == 0)
-		return r->nframes ? bad(r, "a stack's page count (nr_base_pages: N)", err) : 0;
+	if (n == 0) {
+		if (r->nframes && r->have_handle)
+			return take_handle(r, err);
+		if (r->nframes || r->have_handle)
+			return bad(r, "a stack's page count (nr_base_pages: N)", err);
+		return 0;
+	}
 	if (is_frame(line, n)) {
+		if (r->have_handle)
+			return bad(r, "a blank line after a stack's handle", err);
 		if (!r->nframes)
 			r->record_line = r->facts->lines;
 		return add_frame(r, line, n, err);
 	}
-	if (n > 8 && memcmp(line, "handle: ", 8) == 0) {	/* show_stacks_handles */
-		r->handle_line = r->facts->lines;
-		return 0;
+	if (n > 8 && memcmp(line, "handle: ", 8) == 0) {
+		if (!r->nframes)
+			r->record_line = r->facts->lines;
+		return read_handle(r, line, n, err);
 	}
-	if (n > 15 && memcmp(line, "nr_base_pages: ", 15) == 0)
-		return emit_stack_pages(r, line, n, err);
+	if (n > 15 && memcmp(line, "nr_base_pages: ", 15) == 0) {
+		if (r->taking_handles)
+			return error_set(err, "'%s' line %" PRIu64 " counts pages: --stack-handles "
+					 "takes show_stacks_handles (stacks and their handles)",
+					 r->name, r->facts->lines);
+		if (r->nframes)	/* show_stacks */
+			return emit_stack_pages(r, stack_intern(&r->s->stacks, r->frames, r->nframes),
+						line, n, err);
+		if (!r->have_handle)
+			return bad(r, "a stack's page count after its frames (nr_base_pages: N)", err);
+		if (!r->handles)
+			return error_set(err, "'%s' is page_owner's show_handles: its pages are counted "
+					 "by stack handle; name the stacks with --stack-handles FILE "
+					 "(show_stacks_handles of the same boot)", r->name);
+		r->facts->by_handle = true;
+		return emit_stack_pages(r, stack_of_handle(r, r->handle), line, n, err);
+	}
 	return bad(r, "a show_stacks line (a frame, handle: H or nr_base_pages: N)", err);
 }
 
@@ -300,17 +389,62 @@ static int read_line(struct reader *r, const char *text, size_t n, struct ta_err
 				     : read_dump_line(r, line, n, err);
 }
 
+static int read_file(struct reader *r, struct input *in, const char *name,
+		     struct page_owner_facts *facts, struct ta_error *err);
+
 int page_owner_read(struct input *in, const char *name, struct trace_strings *s,
+		    struct page_owner_handles *handles,
 		    void (*on_event)(void *ctx, const struct kmem_event *ev), void *ctx,
 		    struct page_owner_facts *facts, struct ta_error *err)
 {
 	struct reader *r = xcalloc(1, sizeof(*r));
+
+	*r = (struct reader){ .name = name, .s = s, .on_event = on_event, .ctx = ctx,
+			      .facts = facts, .expect = EXPECT_RECORD, .handles = handles };
+	return read_file(r, in, name, facts, err);
+}
+
+static void no_event(void *ctx, const struct kmem_event *ev)
+{
+	(void)ctx, (void)ev;
+}
+
+int page_owner_read_handles(struct input *in, const char *name, struct trace_strings *s,
+			    struct page_owner_handles *h, struct ta_error *err)
+{
+	struct reader *r = xcalloc(1, sizeof(*r));
+	struct page_owner_facts facts;
+	size_t i;
+
+	*r = (struct reader){ .name = name, .s = s, .on_event = no_event, .facts = &facts,
+			      .expect = EXPECT_RECORD, .handles = h, .taking_handles = true };
+	if (read_file(r, in, name, &facts, err) < 0)
+		return -1;
+	if (!facts.stacks_only)
+		return error_set(err, "'%s' is page_owner's dump: --stack-handles takes "
+				 "show_stacks_handles (stacks and their handles)", name);
+	qsort(h->e, h->n, sizeof(*h->e), compare_handles);
+	for (i = 1; i < h->n; i++)
+		if (h->e[i].handle == h->e[i - 1].handle && h->e[i].stack != h->e[i - 1].stack)
+			return error_set(err, "'%s' gives handle %" PRIu32 " two stacks", name,
+					 h->e[i].handle);
+	return 0;
+}
+
+void page_owner_handles_release(struct page_owner_handles *h)
+{
+	free(h->e);
+	memset(h, 0, sizeof(*h));
+}
+
+/* The whole file through r (made by the caller, freed here). */
+static int read_file(struct reader *r, struct input *in, const char *name,
+		     struct page_owner_facts *facts, struct ta_error *err)
+{
 	struct chunk c;
 	int rc;
 
 	memset(facts, 0, sizeof(*facts));
-	*r = (struct reader){ .name = name, .s = s, .on_event = on_event, .ctx = ctx,
-			      .facts = facts, .expect = EXPECT_RECORD };
 	chunk_init(&c, INPUT_CHUNK_SIZE);
 	while ((rc = input_read_chunk(in, &c, err)) > 0) {
 		const char *line = c.data, *end = c.data + c.len, *nl;
@@ -331,7 +465,10 @@ int page_owner_read(struct input *in, const char *name, struct trace_strings *s,
 		rc = error_set(err, "'%s' is cut: its last record has no stack", name);
 	else if (rc == 0 && !facts->stacks_only && r->expect == EXPECT_FRAMES)
 		emit(r);	/* the last record, without its blank line */
-	else if (rc == 0 && (r->expect == EXPECT_PFN || (facts->stacks_only && r->nframes)))
+	else if (rc == 0 && facts->stacks_only && r->nframes && r->have_handle)
+		rc = take_handle(r, err);	/* show_stacks_handles' last, without its blank line */
+	else if (rc == 0 && (r->expect == EXPECT_PFN ||
+			     (facts->stacks_only && (r->nframes || r->have_handle))))
 		rc = error_set(err, "'%s' is cut: its last record has no %s", name,
 			       facts->stacks_only ? "page count" : "PFN line");
 	if (rc == 0 && !facts->records)
