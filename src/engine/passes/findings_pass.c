@@ -64,6 +64,7 @@ static bool take_findings(struct db_cursor *c, struct analysis *a)
 	struct findings *f = &a->findings;
 	uint64_t nclasses, i;
 
+	f->shared = NULL;	/* taken whole: no event follows */
 	if (!db_take_into(c, f->found, sizeof(f->found)))
 		return false;
 	f->caches = db_take_array(c, sizeof(*f->caches), UINT32_MAX, &f->ncaches);

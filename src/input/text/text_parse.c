@@ -801,11 +801,17 @@ static int read_timestamp_token(const char *s, size_t n, uint64_t *ns)
 }
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* The high bit of each byte of w that is no ASCII digit (past the first such byte: any). */
+/*
+ * The high bit of each byte of w that is no ASCII digit: byte ^ '0' is
+ * 0..9 for a digit, and 0x76 more sets the high bit from 10 up. A carry
+ * into the next byte comes only from a byte of 0xba or more (not ASCII),
+ * and may flag a '9' after it: never a digit after '.', ':' or ' '.
+ */
 static inline uint64_t nondigit_bytes(uint64_t w)
 {
-	return ((w + 0x4646464646464646ull) | (w - 0x3030303030303030ull) | w) &
-	       0x8080808080808080ull;
+	uint64_t x = w ^ 0x3030303030303030ull;
+
+	return ((x + 0x7676767676767676ull) | x) & 0x8080808080808080ull;
 }
 
 /* Eight ASCII digits, the first the most significant, as a number. */
@@ -848,7 +854,6 @@ static int read_common_timestamp(const char *s, size_t t, size_t c, uint64_t *ns
 	dot = c - 8 + (size_t)(63 - __builtin_clzll(mask)) / 8;	/* the last non-digit */
 	if (s[dot] != '.' || dot < t + 1 || dot + 1 >= c || dot < 8)
 		return 0;
-	/* the last non-digit is the first past a borrow's reach: the ones before it may be wrong */
 	frac_len = c - dot - 1;
 	secs_len = dot - t;
 	if (secs_len > 8)
