@@ -15,6 +15,7 @@
 
 #include "account.h"
 #include "binread.h"
+#include "fuzz_file.h"
 #include "text_parse.h"
 
 static void fuzz_count_event(void *ctx, const struct kmem_event *ev)
@@ -25,22 +26,15 @@ static void fuzz_count_event(void *ctx, const struct kmem_event *ev)
 /* Read data as a binary file of kind; whatever it holds, no crash, leak or UB. */
 static void fuzz_binary(const uint8_t *data, size_t size, enum binary_kind kind, const char *tag)
 {
-	static char path[64];
+	const char *path = fuzz_file_of(tag, data, size);
 	struct trace_strings strings;
 	struct binread_config cfg;
 	struct binread_facts facts;
 	struct read_result result;
 	struct ta_error err;
 	struct account a;
-	FILE *f;
 	int fd;
 
-	if (!path[0])
-		snprintf(path, sizeof(path), "/tmp/ta-fuzz-%s-%ld", tag, (long)getpid());
-	f = fopen(path, "wb");
-	if (!f || (size && fwrite(data, 1, size, f) != size))
-		abort();
-	fclose(f);
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		abort();

@@ -16,28 +16,21 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "fuzz_file.h"
 #include "input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char path[64];
+	const char *path;
 	struct ta_error err;
 	struct input in;
 	struct chunk c;
 	uint64_t bytes = 0;
-	FILE *f;
 	int rc;
 
-	if (!path[0])
-		snprintf(path, sizeof(path), "/tmp/ta-fuzz-compressed-%ld", (long)getpid());
-	f = fopen(path, "wb");
-	if (!f)
-		abort();
-	if (size && fwrite(data, 1, size, f) != size)
-		abort();
-	fclose(f);
+	path = fuzz_file_of("compressed", data, size);
 	if (input_open(&in, path, &err) < 0)
 		return 0;
 	chunk_init(&c, INPUT_CHUNK_SIZE);

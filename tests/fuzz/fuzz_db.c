@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fuzz_file.h"
 #include "account.h"
 #include "db.h"
 #include "dirtree.h"
@@ -83,20 +84,12 @@ static void report_from(const char *path)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char path[64];
+	const char *path;
 	struct trace_strings strings;
 	struct ta_error err;
 	struct db db;
-	FILE *f;
 
-	if (!path[0])
-		snprintf(path, sizeof(path), "/tmp/ta-fuzz-db-%ld", (long)getpid());
-	f = fopen(path, "wb");
-	if (!f)
-		abort();
-	if (size && fwrite(data, 1, size, f) != size)
-		abort();
-	fclose(f);
+	path = fuzz_file_of("db", data, size);
 	trace_strings_init(&strings);
 	if (db_open(&db, path, &strings, &err) == 0) {
 		read_everything(&db, &strings);

@@ -11,26 +11,21 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "fuzz_file.h"
 #include "kmemleak.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char path[64];
+	const char *path;
 	struct kmemleak_report rep;
 	struct trace_strings strings;
 	struct ta_error err;
 	struct input in;
 	size_t i;
-	FILE *f;
 
-	if (!path[0])
-		snprintf(path, sizeof(path), "/tmp/ta-fuzz-kmemleak-%ld", (long)getpid());
-	f = fopen(path, "wb");
-	if (!f || (size && fwrite(data, 1, size, f) != size))
-		abort();
-	fclose(f);
+	path = fuzz_file_of("kmemleak", data, size);
 	if (input_open(&in, path, &err) < 0)
 		return 0;
 	trace_strings_init(&strings);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "fuzz_file.h"
 #include "pageowner.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -32,20 +33,14 @@ static void count(void *ctx, const struct kmem_event *ev)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char path[64];
+	const char *path;
 	struct page_owner_facts facts;
 	struct trace_strings strings;
 	struct seen seen = { 0, 0 };
 	struct ta_error err;
 	struct input in;
-	FILE *f;
 
-	if (!path[0])
-		snprintf(path, sizeof(path), "/tmp/ta-fuzz-pageowner-%ld", (long)getpid());
-	f = fopen(path, "wb");
-	if (!f || (size && fwrite(data, 1, size, f) != size))
-		abort();
-	fclose(f);
+	path = fuzz_file_of("pageowner", data, size);
 	if (input_open(&in, path, &err) < 0)
 		return 0;
 	trace_strings_init(&strings);

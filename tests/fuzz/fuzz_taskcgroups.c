@@ -14,25 +14,20 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "fuzz_file.h"
 #include "taskcgroups.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char path[64];
+	const char *path;
 	struct task_cgroups t;
 	struct ta_error err;
 	enum cgroup_via via;
 	int32_t pid;
-	FILE *f;
 
-	if (!path[0])
-		snprintf(path, sizeof(path), "/tmp/ta-fuzz-taskcgroups-%ld", (long)getpid());
-	f = fopen(path, "wb");
-	if (!f || (size && fwrite(data, 1, size, f) != size))
-		abort();
-	fclose(f);
+	path = fuzz_file_of("taskcgroups", data, size);
 	task_cgroups_init(&t);
 	task_cgroups_read_map(&t, path, &err);
 	task_cgroups_read_forks(&t, path, &err);
