@@ -74,9 +74,7 @@ struct account {
 	 * same events under other rows: account_share_live), and each
 	 * record's row here; live is then empty.
 	 */
-	const struct ptrmap *shared;
-	uint32_t *rows;
-	uint32_t nrows;
+	struct ptrmap_rows shared;
 	struct {			/* the live object at the event's pointer, noted before */
 		bool valid;
 		struct live_alloc obj;	/* its row here in call_site */
@@ -114,13 +112,13 @@ void account_before(struct account *a, const struct kmem_event *ev);
 /* The live objects of a: its own, or those it shares. */
 static inline const struct ptrmap *account_live(const struct account *a)
 {
-	return a->shared ? a->shared : &a->live;
+	return a->shared.of ? a->shared.of : &a->live;
 }
 
 /* The row (a's call-site id) of l, a live record of account_live(a). */
 static inline uint32_t account_live_row(const struct account *a, const struct live_alloc *l)
 {
-	return a->shared ? a->rows[l - a->shared->recs] : l->call_site;
+	return a->shared.of ? ptrmap_row(&a->shared, l) : l->call_site;
 }
 
 /* Does a count events of kind (a slab event of its families: --malloc, --cache)? */

@@ -252,7 +252,7 @@ bool analysis_needs_stacks(const struct analysis_request *q);
  */
 static inline bool analysis_account_shareable(const struct analysis *a, const struct account *acc)
 {
-	return !a->have_filters && acc->families == a->account.families && !a->account.shared;
+	return !a->have_filters && acc->families == a->account.families && !a->account.shared.of;
 }
 
 /* Does it need the slab allocations by origin (not only the pages' origins, as --page does)? */

@@ -69,9 +69,7 @@ struct cache_stats {
 struct findings {
 	struct finding found[FIND_KIND_COUNT];
 	struct ptrmap live;		/* slab objects: kind, line, cache (in call_site); unless shared */
-	const struct ptrmap *shared;	/* the account's live objects, when they are the same */
-	uint32_t *rows;			/* shared: each record's row (cache, size class), by record */
-	uint32_t nrows;
+	struct ptrmap_rows shared;	/* the account's live objects when the same; their rows */
 	struct ptrmap freed;		/* freed and not allocated since: line of the free */
 	uint64_t *last_ts;		/* per CPU */
 	uint64_t *last_line;

@@ -100,4 +100,24 @@ void ptrmap_remove(struct ptrmap *m, struct live_alloc *slot);
 
 /* Iterate: for (i = 0; i < m->nrecs; i++) if (m->recs[i].ptr) ... */
 
+/*
+ * Another table's view of a ptrmap it shares (of: NULL when it shares
+ * none): a row (a 32-bit id of its own) per record, by record number,
+ * which the owner's growth never moves.
+ */
+struct ptrmap_rows {
+	const struct ptrmap *of;
+	uint32_t *row;
+	uint32_t n;
+};
+
+/* The row of l, a live record of r->of, set by ptrmap_set_row when it was allocated. */
+static inline uint32_t ptrmap_row(const struct ptrmap_rows *r, const struct live_alloc *l)
+{
+	return r->row[l - r->of->recs];
+}
+
+void ptrmap_set_row(struct ptrmap_rows *r, const struct live_alloc *l, uint32_t row);
+void ptrmap_rows_release(struct ptrmap_rows *r);
+
 #endif

@@ -18,7 +18,7 @@ void account_init(struct account *a, unsigned families)
 void account_release(struct account *a)
 {
 	ptrmap_release(&a->live);
-	free(a->rows);
+	ptrmap_rows_release(&a->shared);
 	free(a->sites);
 	free(a->reallocated);
 	memset(a, 0, sizeof(*a));
@@ -109,24 +109,21 @@ static void note_live(struct account *a, const struct live_alloc *old)
 {
 	a->noted.valid = true;
 	a->noted.obj = *old;
-	a->noted.obj.call_site = a->rows[old - a->shared->recs];
+	a->noted.obj.call_site = ptrmap_row(&a->shared, old);
 }
 
 /* Shared: the allocation its owner recorded just now takes its row here. */
 static void apply_alloc_shared(struct account *a, const struct kmem_event *ev)
 {
-	const struct live_alloc *slot = ptrmap_find(a->shared, ev->ptr);
+	const struct live_alloc *slot = ptrmap_find(a->shared.of, ev->ptr);
 
 	if (a->noted.valid) {	/* as apply_alloc: counted, then the old one leaves */
 		count_reallocated(a, a->noted.obj.call_site);
 		release_live(a, &a->noted.obj, ev->ts_ns);
 		a->totals.implicit_frees++;
 	}
-	if (slot) {
-		a->rows = xgrow_zeroed(a->rows, &a->nrows, (uint32_t)(slot - a->shared->recs),
-				       sizeof(*a->rows));
-		a->rows[slot - a->shared->recs] = ev->call_site;
-	}
+	if (slot)
+		ptrmap_set_row(&a->shared, slot, ev->call_site);
 	if (a->watch)
 		peak_watch_change(a->watch, ev->call_site, ev->bytes_alloc, 1, ev->ts_ns);
 }
@@ -141,7 +138,7 @@ static void apply_alloc(struct account *a, const struct kmem_event *ev)
 		return;
 	}
 	count_allocation(a, ev);
-	if (a->shared) {
+	if (a->shared.of) {
 		apply_alloc_shared(a, ev);
 		return;
 	}
@@ -186,31 +183,31 @@ static void apply_free(struct account *a, const struct kmem_event *ev)
 		a->totals.null_frees++;
 		return;
 	}
-	slot = a->shared ? (a->noted.valid ? &a->noted.obj : NULL) : ptrmap_find(&a->live, ev->ptr);
+	slot = a->shared.of ? (a->noted.valid ? &a->noted.obj : NULL) : ptrmap_find(&a->live, ev->ptr);
 	if (!slot) {
 		a->totals.lost_frees++;
 		return;
 	}
 	free_live(a, slot, ev);
-	if (!a->shared)	/* a shared record is its owner's to remove */
+	if (!a->shared.of)	/* a shared record is its owner's to remove */
 		ptrmap_remove(&a->live, slot);
 }
 
 void account_share_live(struct account *a, const struct ptrmap *live)
 {
-	a->shared = live;
+	a->shared.of = live;
 }
 
 void account_before(struct account *a, const struct kmem_event *ev)
 {
 	const struct live_alloc *slot;
 
-	if (!a->shared)
+	if (!a->shared.of)
 		return;
 	a->noted.valid = false;
 	if (!kmem_is_slab(ev->kind) || !family_wanted(a, ev->kind) || !ev->ptr)
 		return;
-	slot = ptrmap_find(a->shared, ev->ptr);
+	slot = ptrmap_find(a->shared.of, ev->ptr);
 	if (slot)
 		note_live(a, slot);
 }

@@ -23,7 +23,7 @@ void findings_release(struct findings *f)
 {
 	ptrmap_release(&f->live);
 	ptrmap_release(&f->freed);
-	free(f->rows);
+	ptrmap_rows_release(&f->shared);
 	free(f->last_ts);
 	free(f->last_line);
 	free(f->caches);
@@ -162,13 +162,13 @@ static void forget_freed(struct findings *f, uint64_t ptr)
 /* The live record of ptr: the findings' own, or the account's (shared); NULL if not live. */
 static struct live_alloc *live_record(const struct findings *f, uint64_t ptr)
 {
-	return ptrmap_find(f->shared ? f->shared : &f->live, ptr);
+	return ptrmap_find(f->shared.of ? f->shared.of : &f->live, ptr);
 }
 
 /* The table's row of a live record. */
 static uint32_t row_at(const struct findings *f, const struct live_alloc *slot)
 {
-	return f->shared ? f->rows[slot - f->shared->recs] : slot->call_site;
+	return f->shared.of ? ptrmap_row(&f->shared, slot) : slot->call_site;
 }
 
 /* A live object leaves its row: freed, or its pointer allocated again. */
@@ -209,13 +209,11 @@ static void alloc_enters(struct findings *f, const struct kmem_event *ev)
 
 	if (ev->ptr == 0)
 		return;
-	if (f->shared) {	/* the account recorded it just now */
-		slot = ptrmap_find(f->shared, ev->ptr);
+	if (f->shared.of) {	/* the account recorded it just now */
+		slot = ptrmap_find(f->shared.of, ev->ptr);
 		if (!slot)
 			return;
-		f->rows = xgrow_zeroed(f->rows, &f->nrows, (uint32_t)(slot - f->shared->recs),
-				       sizeof(*f->rows));
-		f->rows[slot - f->shared->recs] = row;
+		ptrmap_set_row(&f->shared, slot, row);
 	} else {
 		slot = ptrmap_insert(&f->live, ev->ptr, &existed);
 		slot->kind = ev->kind;
@@ -260,7 +258,7 @@ static void on_free(struct findings *f, const struct kmem_event *ev)
 	else if (kmem_is_malloc_family(slot->kind) && ev->kind == KMEM_CACHE_FREE)
 		note(f, FIND_KMALLOC_CACHE_FREED, ev, slot->line, slot->ts_ns);
 	leave_row(f, slot, true);
-	if (!f->shared)	/* the account lets its own record go */
+	if (!f->shared.of)	/* the account lets its own record go */
 		ptrmap_remove(&f->live, slot);
 	gone = ptrmap_insert(&f->freed, ev->ptr, &existed);
 	gone->line = ev->line;
@@ -270,7 +268,7 @@ static void on_free(struct findings *f, const struct kmem_event *ev)
 
 void findings_share_live(struct findings *f, const struct ptrmap *live)
 {
-	f->shared = live;
+	f->shared.of = live;
 }
 
 /* Everything an event does but record an allocation: before the account sees it, when shared. */
@@ -290,13 +288,13 @@ static void apply_before_record(struct findings *f, const struct kmem_event *ev)
 
 void findings_before(struct findings *f, const struct kmem_event *ev)
 {
-	if (f->shared)
+	if (f->shared.of)
 		apply_before_record(f, ev);
 }
 
 void findings_apply(struct findings *f, const struct kmem_event *ev)
 {
-	if (!f->shared)
+	if (!f->shared.of)
 		apply_before_record(f, ev);
 	if (kmem_is_slab_alloc(ev->kind))
 		alloc_enters(f, ev);

@@ -218,6 +218,20 @@ void ptrmap_remove(struct ptrmap *m, struct live_alloc *slot)
 	m->count--;
 }
 
+void ptrmap_set_row(struct ptrmap_rows *r, const struct live_alloc *l, uint32_t row)
+{
+	uint32_t at = (uint32_t)(l - r->of->recs);
+
+	r->row = xgrow_zeroed(r->row, &r->n, at, sizeof(*r->row));
+	r->row[at] = row;
+}
+
+void ptrmap_rows_release(struct ptrmap_rows *r)
+{
+	free(r->row);
+	memset(r, 0, sizeof(*r));
+}
+
 int ptrmap_restore(struct ptrmap *m, const struct live_alloc *recs, size_t nrecs, bool borrow)
 {
 	size_t i;

@@ -271,7 +271,7 @@ static void expect_live_objects(struct analysis *r, uint64_t log_bytes)
 	size_t live = (size_t)(log_bytes / LOG_BYTES_PER_LIVE_OBJECT);
 
 	ptrmap_expect(&r->account.live, live);
-	if (analysis_runs(r, PASS_FINDINGS) && !r->findings.shared)
+	if (analysis_runs(r, PASS_FINDINGS) && !r->findings.shared.of)
 		ptrmap_expect(&r->findings.live, live);
 }
 

@@ -184,16 +184,16 @@ void db_put_account(struct db_blob *b, const struct account *a)
 	db_put(b, &a->totals, sizeof(a->totals));
 	db_put_array(b, a->sites, a->nsites, sizeof(*a->sites));
 	db_put_array(b, a->reallocated, a->reallocated_cap, sizeof(*a->reallocated));
-	if (!a->shared) {
+	if (!a->shared.of) {
 		db_put_live_map(b, &a->live);
 		return;
 	}
-	db_put_u64(b, a->shared->count);	/* the records it shares, each with its row here */
-	for (i = 0; i < a->shared->nrecs; i++)
-		if (a->shared->recs[i].ptr) {
-			struct live_alloc l = a->shared->recs[i];
+	db_put_u64(b, a->shared.of->count);	/* the records it shares, each with its row here */
+	for (i = 0; i < a->shared.of->nrecs; i++)
+		if (a->shared.of->recs[i].ptr) {
+			struct live_alloc l = a->shared.of->recs[i];
 
-			l.call_site = account_live_row(a, &a->shared->recs[i]);
+			l.call_site = ptrmap_row(&a->shared, &a->shared.of->recs[i]);
 			db_put(b, &l, sizeof(l));
 		}
 }
@@ -368,7 +368,7 @@ bool db_take_account(struct db_cursor *c, struct account *a, uint32_t nrows)
 {
 	uint32_t n;
 
-	a->shared = NULL;	/* its own live table from here */
+	ptrmap_rows_release(&a->shared);	/* its own live table from here */
 	if (!db_take_into(c, &a->totals, sizeof(a->totals)))
 		return false;
 	a->sites = db_take_array(c, sizeof(*a->sites), nrows, &a->nsites);

@@ -11,7 +11,7 @@ static int start_findings(struct analysis *a, struct ta_error *err)
 {
 	(void)err;
 	findings_init(&a->findings);
-	if (a->account.families == FAMILY_ALL && !a->have_filters && !a->account.shared)
+	if (a->account.families == FAMILY_ALL && !a->have_filters && !a->account.shared.of)
 		findings_share_live(&a->findings, &a->account.live);
 	return 0;
 }
@@ -64,7 +64,7 @@ static bool take_findings(struct db_cursor *c, struct analysis *a)
 	struct findings *f = &a->findings;
 	uint64_t nclasses, i;
 
-	f->shared = NULL;	/* taken whole: no event follows */
+	ptrmap_rows_release(&f->shared);	/* taken whole: no event follows */
 	if (!db_take_into(c, f->found, sizeof(f->found)))
 		return false;
 	f->caches = db_take_array(c, sizeof(*f->caches), UINT32_MAX, &f->ncaches);
