@@ -74,6 +74,8 @@ struct ksnap_zone {
 	bool in_zoneinfo, in_buddyinfo;
 	bool has_pages;			/* zoneinfo gave its present and managed lines */
 	uint64_t spanned, present, managed, free;	/* zoneinfo, pages */
+	uint64_t pcp;			/* zoneinfo: its CPUs' pagesets' counts summed, pages */
+	bool has_pcp;			/* zoneinfo printed a pageset count */
 	uint64_t blocks[KSNAP_ORDERS];	/* buddyinfo: free blocks of each order */
 	unsigned orders;		/* buddyinfo's columns */
 };

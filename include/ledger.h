@@ -26,9 +26,36 @@ struct ledger_line {
 	uint64_t bytes;
 	int64_t signed_bytes;		/* unexplained: may be below zero (counters overlap) */
 	char source[160];		/* "meminfo: SUnreclaim", or the rule */
+	bool from_profile;		/* "other pages": allocinfo's sum, no meminfo field's */
 };
 
 #define LEDGER_LINES 20
+
+/*
+ * The pages the allocation profile tags that no meminfo line counts: a
+ * trace's ring buffer, page_owner's page_ext, the stack depot's pools.
+ * allocinfo does not say which allocator a site called, so the rule is
+ * by evidence: a site is counted here when it holds whole pages (its live
+ * bytes a multiple of the page size, at least a page per allocation), its
+ * file is none of the allocators whose pages a meminfo line counts
+ * (ledger_file_is_counted: slab, percpu, vmalloc, the user pages', page
+ * tables', stacks') and vmallocinfo names no vmalloc area of its function.
+ * Slab objects of a page's size, large kmallocs, percpu and vmalloc
+ * through a wrapper can still pass that rule: how much of the sum that
+ * can be is bounded from the files (the overlap_ fields), not guessed.
+ */
+struct ledger_other {
+	bool known;			/* the snapshot has allocinfo */
+	uint64_t bytes;			/* the sites' live bytes */
+	uint64_t sites;			/* how many sites */
+	/* at most this much of bytes may be on another line too */
+	uint64_t overlap_slab;		/* slab objects of whole-page sizes (slabinfo), or Slab */
+	uint64_t overlap_large_kmalloc;	/* meminfo Slab less slabinfo's slabs */
+	uint64_t overlap_percpu;	/* meminfo Percpu */
+	uint64_t overlap_vmalloc;	/* vmalloc areas of callers no allocinfo site is of */
+	bool slab_bound_is_slab;	/* no slabinfo: the whole of meminfo's Slab */
+	bool vmalloc_bound_is_used;	/* no vmallocinfo: the whole of VmallocUsed */
+};
 
 struct ledger {
 	struct ledger_line lines[LEDGER_LINES];
@@ -38,6 +65,7 @@ struct ledger {
 	bool stacks_unknown;		/* no vmallocinfo to tell */
 	uint64_t slab_pages_bytes;	/* slabinfo: the caches' slabs, in bytes */
 	uint64_t vmalloc_pages_bytes;	/* vmallocinfo: the vmalloc areas' pages, in bytes */
+	struct ledger_other other;	/* the "other pages" line's sites and bounds */
 	char absent[256];		/* meminfo fields a line needs that it lacks: "Percpu, ..." */
 };
 
@@ -88,6 +116,19 @@ struct ledger_changes {
 void ledger_changes_of(struct ledger_changes *ch, const struct kernel_snapshot *a,
 		       const struct kernel_snapshot *b, uint64_t page_size);
 void ledger_changes_release(struct ledger_changes *ch);
+
+/*
+ * The other pages of s (ledger_other) into o; is_other, when not NULL,
+ * gets 1 for each allocinfo site counted (s->allocinfo->nsites of them).
+ */
+void ledger_other_pages(struct ledger_other *o, const struct kernel_snapshot *s,
+			uint64_t page_size, uint8_t *is_other);
+
+/* The most of o->bytes another line may count too: the bounds' sum, at most o->bytes. */
+uint64_t ledger_other_overlap(const struct ledger_other *o);
+
+/* Is path ("mm/slub.c") the source of an allocator whose pages a meminfo line counts? */
+bool ledger_file_is_counted(const char *path);
 
 /* Is vmallocinfo caller (a function) the one that allocates thread stacks? */
 bool ledger_caller_is_stack(const char *caller);

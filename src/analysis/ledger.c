@@ -4,6 +4,8 @@
  * every other line. Thread stacks are vmalloc'd on kernels with
  * CONFIG_VMAP_STACK and are then in both VmallocUsed and KernelStack:
  * when vmallocinfo shows stack areas, the vmalloc line leaves them out.
+ * With allocinfo, "other pages" is the profile's whole-page sites outside
+ * the allocators the other lines count (ledger_other in ledger.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,160 @@ bool ledger_caller_is_stack(const char *caller)
 		if (strcmp(caller, stack_callers[i]) == 0)
 			return true;
 	return false;
+}
+
+/*
+ * The allocators whose pages a meminfo line counts, by source file: a
+ * site in one of them is that line's, not "other pages". The user pages'
+ * allocators tag the page cache, anonymous, shmem, swap cache and huge
+ * pages; mm/memory.c the user page tables too.
+ */
+static const char *const counted_files[] = {
+	"mm/slub.c", "mm/slab.c", "mm/slab_common.c",				/* slab */
+	"mm/percpu.c", "mm/percpu-vm.c", "mm/percpu-km.c",			/* percpu */
+	"mm/vmalloc.c",								/* vmalloc */
+	"mm/shmem.c", "mm/filemap.c", "mm/readahead.c", "mm/memory.c",		/* user */
+	"mm/huge_memory.c", "mm/khugepaged.c", "mm/migrate.c", "mm/swap_state.c",
+	"mm/mempolicy.c", "mm/ksm.c", "mm/hugetlb.c", "mm/userfaultfd.c",
+	"include/asm-generic/pgalloc.h",					/* page tables */
+	"kernel/fork.c",							/* stacks */
+	NULL,
+};
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	return n >= t && strcmp(s + n - t, tail) == 0;
+}
+
+bool ledger_file_is_counted(const char *path)
+{
+	size_t i;
+
+	for (i = 0; counted_files[i]; i++)
+		if (strcmp(path, counted_files[i]) == 0)
+			return true;
+	/* an architecture's page tables: arch/x86/mm/pgtable.c, arch/arm64/include/asm/pgalloc.h */
+	return strncmp(path, "arch/", 5) == 0 &&
+	       (ends_with(path, "/mm/pgtable.c") || ends_with(path, "/pgalloc.h"));
+}
+
+/* The callers of s's vmalloc areas (kind vmalloc), as a set. */
+static void vmalloc_callers_of(struct strtab *t, const struct kernel_snapshot *s)
+{
+	uint32_t i;
+
+	strtab_init(t);
+	for (i = 0; i < s->nvmallocs; i++)
+		if (strcmp(s->vmallocs[i].kind, "vmalloc") == 0)
+			strtab_intern(t, s->vmallocs[i].caller, strlen(s->vmallocs[i].caller));
+}
+
+static bool in_set(const struct strtab *t, const char *name)
+{
+	return strtab_find(t, name, strlen(name)) != STR_NONE;
+}
+
+/* Does site i hold whole pages, in a file and function no other line's allocator is? */
+static bool site_is_other(const struct alloc_series *a, uint32_t i, uint64_t page_size,
+			  const struct strtab *vmalloc_callers)
+{
+	const struct alloc_site *st = &a->sites[i];
+	uint64_t bytes = a->bytes[i];
+
+	if (!a->listed_in[i] || bytes == 0 || bytes % page_size != 0 ||
+	    bytes / page_size < a->calls[i])
+		return false;
+	return !ledger_file_is_counted(alloc_name(a, st->file)) &&
+	       !in_set(vmalloc_callers, alloc_name(a, st->func));
+}
+
+/* The bounds of what of o->bytes another line may count too (ledger_other). */
+static void bound_overlap(struct ledger_other *o, const struct kernel_snapshot *s,
+			  uint64_t page_size)
+{
+	uint64_t slab = 0, slabs = 0, v, r, u;
+	struct strtab funcs;
+	uint32_t i;
+
+	if (ksnap_field(&s->meminfo, "SReclaimable", &r) &&
+	    ksnap_field(&s->meminfo, "SUnreclaim", &u))
+		slab = r + u;
+	o->slab_bound_is_slab = !s->has_slabinfo;
+	if (s->has_slabinfo) {
+		for (i = 0; i < s->nslabs; i++) {
+			const struct ksnap_slab *c = &s->slabs[i];
+
+			uint64_t in_slabs = c->num_slabs * c->pagesperslab * page_size;
+			uint64_t objects = c->active_objs * c->objsize;
+
+			/* objects live in their slabs: a file that says more is held to them */
+			if (c->objsize && c->objsize % page_size == 0)
+				o->overlap_slab += objects < in_slabs ? objects : in_slabs;
+			slabs += in_slabs;
+		}
+		o->overlap_large_kmalloc = slab > slabs ? slab - slabs : 0;
+	} else {
+		o->overlap_slab = slab;
+	}
+	if (ksnap_field(&s->meminfo, "Percpu", &v))
+		o->overlap_percpu = v;
+	o->vmalloc_bound_is_used = !s->has_vmallocinfo;
+	if (!s->has_vmallocinfo) {
+		if (ksnap_field(&s->meminfo, "VmallocUsed", &v))
+			o->overlap_vmalloc = v;
+		return;
+	}
+	strtab_init(&funcs);
+	for (i = 0; i < s->allocinfo->nsites; i++)
+		if (s->allocinfo->listed_in[i]) {
+			const char *f = alloc_name(s->allocinfo, s->allocinfo->sites[i].func);
+
+			strtab_intern(&funcs, f, strlen(f));
+		}
+	for (i = 0; i < s->nvmallocs; i++) {
+		const struct ksnap_vmalloc *a = &s->vmallocs[i];
+
+		if (strcmp(a->kind, "vmalloc") == 0 && !ledger_caller_is_stack(a->caller) &&
+		    !in_set(&funcs, a->caller))
+			o->overlap_vmalloc += a->pages * page_size;
+	}
+	strtab_release(&funcs);
+}
+
+void ledger_other_pages(struct ledger_other *o, const struct kernel_snapshot *s,
+			uint64_t page_size, uint8_t *is_other)
+{
+	const struct alloc_series *a = s->allocinfo;
+	struct strtab vmalloc_callers;
+	uint32_t i;
+
+	memset(o, 0, sizeof(*o));
+	if (!a || !page_size)
+		return;
+	o->known = true;
+	vmalloc_callers_of(&vmalloc_callers, s);
+	for (i = 0; i < a->nsites; i++) {
+		bool other = site_is_other(a, i, page_size, &vmalloc_callers);
+
+		if (is_other)
+			is_other[i] = other;
+		if (other) {
+			o->bytes += a->bytes[i];
+			o->sites++;
+		}
+	}
+	strtab_release(&vmalloc_callers);
+	bound_overlap(o, s, page_size);
+}
+
+uint64_t ledger_other_overlap(const struct ledger_other *o)
+{
+	uint64_t sum = o->overlap_slab + o->overlap_large_kmalloc + o->overlap_percpu +
+		       o->overlap_vmalloc;	/* each below 2^33 pages: no wrap */
+
+	return sum < o->bytes ? sum : o->bytes;
 }
 
 /* Is there a field of these, and their sum into *sum? */
@@ -128,6 +284,24 @@ static void vmalloc_line(struct ledger *l, const struct kernel_snapshot *s)
 		   "to tell)" : "meminfo: VmallocUsed");
 }
 
+/* Free pages on the CPUs' lists: taken from the buddy lists, so not in MemFree. */
+static void per_cpu_free_line(struct ledger *l, const struct kernel_snapshot *s,
+			      uint64_t page_size)
+{
+	uint64_t pages = 0;
+	bool any = false;
+	uint32_t i;
+
+	for (i = 0; i < s->nzones; i++)
+		if (s->zones[i].in_zoneinfo && s->zones[i].has_pcp) {
+			pages += s->zones[i].pcp;
+			any = true;
+		}
+	if (any)
+		add_line(l, "free on CPU lists", LEDGER_FREE, pages * page_size,
+			 "zoneinfo: every pageset's count (per-CPU free pages, not in MemFree)");
+}
+
 static void other_reclaimable_line(struct ledger *l, const struct kernel_snapshot *s)
 {
 	uint64_t k, sr;
@@ -152,6 +326,7 @@ int ledger_make(struct ledger *l, const struct kernel_snapshot *s, uint64_t page
 	find_stacks(l, s, page_size);
 	add_line(l, "MemTotal", LEDGER_TOTAL, l->total, "meminfo: MemTotal");
 	field_line(l, s, "free", LEDGER_FREE, "MemFree", false);
+	per_cpu_free_line(l, s, page_size);
 	field_line(l, s, "anonymous", LEDGER_USER, "AnonPages", false);
 	file_cache_line(l, s);
 	field_line(l, s, "shmem, tmpfs", LEDGER_USER, "Shmem", false);
@@ -167,6 +342,10 @@ int ledger_make(struct ledger *l, const struct kernel_snapshot *s, uint64_t page
 	else
 		note_absent(l, "PageTables");
 	other_reclaimable_line(l, s);
+	ledger_other_pages(&l->other, s, page_size, NULL);
+	if (l->other.known)
+		add_line(l, "other pages", LEDGER_KERNEL, l->other.bytes, "allocinfo: the sites of "
+			 "whole pages outside the allocators of the lines above")->from_profile = true;
 	for (i = 1; i < l->nlines; i++)
 		sum += l->lines[i].bytes;
 	u = add_line(l, "unexplained", LEDGER_UNEXPLAINED, l->total > sum ? l->total - sum : 0,

@@ -283,7 +283,7 @@ static void cgroup_tree(struct out_doc *d, const struct kernel_snapshot *s)
 
 /*
  * The gap: the kernel memory meminfo counts (its slab, vmalloc, percpu,
- * stacks and page tables lines) against what the root cgroup's
+ * stacks and page tables lines; not allocinfo's other pages) against what the root cgroup's
  * memory.stat says is charged to cgroups (its "kernel").
  */
 static void cgroup_gap(struct out_doc *d, const struct kernel_snapshot *s, const struct ledger *l)
@@ -296,10 +296,11 @@ static void cgroup_gap(struct out_doc *d, const struct kernel_snapshot *s, const
 	    !ksnap_field(&s->cgroups[0].stat, "kernel", &charged))
 		return;
 	for (i = 0; i < l->nlines; i++)
-		if (l->lines[i].part == LEDGER_KERNEL)
+		if (l->lines[i].part == LEDGER_KERNEL && !l->lines[i].from_profile)
 			kernel += l->lines[i].bytes;
 	b = out_list(d, "cgroup_gap", "the kernel's memory against what cgroups are charged");
-	out_item_u64(d, b, "kernel_bytes", "kernel lines of the ledger (bytes)", kernel);
+	out_item_u64(d, b, "kernel_bytes", "kernel lines of the ledger meminfo counts (bytes)",
+		     kernel);
 	out_item_u64(d, b, "charged_bytes", "charged to cgroups (root memory.stat kernel)", charged);
 	out_item_i64(d, b, "not_charged_bytes", "charged to no cgroup",
 		     (int64_t)kernel - (int64_t)charged);
@@ -418,6 +419,59 @@ static void allocinfo_table(struct out_doc *d, const struct alloc_series *a, siz
 	free(order);
 }
 
+/*
+ * The sites of the ledger's "other pages" line, most bytes first, and how
+ * much of their sum another line may count too, at most.
+ */
+static void other_pages_table(struct out_doc *d, const struct kernel_snapshot *s,
+			      uint64_t page_size, size_t top)
+{
+	const struct alloc_series *a = s->allocinfo;
+	uint8_t *is_other = xcalloc(a->nsites ? a->nsites : 1, 1);
+	struct by_bytes *order = xcalloc(a->nsites ? a->nsites : 1, sizeof(*order));
+	struct ledger_other o;
+	struct out_block *t, *l;
+	uint32_t i, n = 0;
+	char site[4096];
+
+	ledger_other_pages(&o, s, page_size, is_other);
+	for (i = 0; i < a->nsites; i++)
+		if (is_other[i])
+			order[n++] = (struct by_bytes){ i, a->bytes[i], strtab_get(&a->keys, i) };
+	qsort(order, n, sizeof(*order), more_bytes_first);
+	t = out_table(d, "other_pages", "other pages: the allocation profile's sites of whole "
+		      "pages outside slab, percpu, vmalloc, user pages, page tables and stacks, "
+		      "most first", site_columns, sizeof(site_columns) / sizeof(site_columns[0]));
+	for (i = 0; i < n && (!top || i < top); i++) {
+		const struct alloc_site *st = &a->sites[order[i].id];
+
+		snprintf(site, sizeof(site), "%s:%u", alloc_name(a, st->file), st->line);
+		out_row_str(d, t, site);
+		out_row_str(d, t, alloc_name(a, st->func));
+		out_row_str(d, t, alloc_name(a, st->module));
+		out_row_u64(d, t, order[i].bytes);
+		out_row_u64(d, t, a->calls[order[i].id]);
+	}
+	l = out_list(d, "other_pages_overlap", "of the other pages, what another line may "
+		     "count too, at most (bytes)");
+	out_item_u64(d, l, "other_bytes", "the line's bytes", o.bytes);
+	out_item_u64(d, l, "slab_bytes", o.slab_bound_is_slab
+		     ? "slab objects of whole pages (no slabinfo: meminfo Slab)"
+		     : "slab objects of whole-page sizes (slabinfo: objects x size)", o.overlap_slab);
+	if (!o.slab_bound_is_slab)
+		out_item_u64(d, l, "large_kmalloc_bytes", "large kmallocs (meminfo Slab less "
+			     "slabinfo's slabs)", o.overlap_large_kmalloc);
+	out_item_u64(d, l, "percpu_bytes", "percpu (meminfo Percpu)", o.overlap_percpu);
+	out_item_u64(d, l, "vmalloc_bytes", o.vmalloc_bound_is_used
+		     ? "vmalloc (no vmallocinfo: meminfo VmallocUsed)"
+		     : "vmalloc areas of callers no site is of (vmallocinfo: pages)",
+		     o.overlap_vmalloc);
+	out_item_u64(d, l, "overlap_bytes", "at most, in all (and never past the other pages)",
+		     ledger_other_overlap(&o));
+	free(order);
+	free(is_other);
+}
+
 static const struct out_column order_columns[] = {
 	{ "order", NULL, OUT_U64, false },
 	{ "blocks", "free blocks", OUT_U64, false },
@@ -471,8 +525,10 @@ static void snapshot_tables(struct out_doc *d, const struct kernel_snapshot *s,
 		slab_table(d, s, page_size, top);
 	if (s->has_vmallocinfo)
 		vmalloc_table(d, s, page_size, top);
-	if (s->allocinfo)
+	if (s->allocinfo) {
 		allocinfo_table(d, s->allocinfo, top);
+		other_pages_table(d, s, page_size, top);
+	}
 	if (s->nmodules)
 		module_table(d, s, top);
 	if (s->has_buddyinfo || s->has_vmstat)

@@ -1072,8 +1072,9 @@ const struct report_decl report_table[REPORT_COUNT] = {
 		.help = "of a kernel snapshot (-f DIR as 'trace_analyze snapshot' writes it, or "
 			"one of its files: meminfo, slabinfo...) or a series (-f DIR1 DIR2 ...): "
 			"MemTotal split into free, user and kernel lines, each with its meminfo "
-			"fields, and what is unexplained; what MemTotal leaves out; slab by cache, "
-			"vmalloc by caller, allocinfo by site, modules, free blocks, each cgroup's "
+			"fields (with zoneinfo, the CPUs' free pages; with allocinfo, the other "
+			"pages it tags), and what is unexplained; what MemTotal leaves out; slab "
+			"by cache, vmalloc by caller, allocinfo by site, modules, free blocks, each cgroup's "
 			"kernel memory; a series' changes and what grew most",
 		.shape = SHAPE_TABLES, .requires = REQUIRES_LOG | REQUIRES_KSNAPSHOT, .top = true,
 		.needs = NEED_OBJECTS,	/* with -k: the tree's objects, the static footprint */

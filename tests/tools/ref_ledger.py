@@ -33,7 +33,18 @@ if os.path.exists(vmi):
             if caller in stack_callers:
                 stacks_vmalloced = True
 
-lines = [("MemTotal", mem["MemTotal"]), ("free", mem["MemFree"]), ("anonymous", mem["AnonPages"]),
+# free pages on the CPUs' lists: zoneinfo's pagesets' "count:" lines, left out of MemFree
+pcp = None
+zi = os.path.join(top, "zoneinfo")
+if os.path.exists(zi):
+    counts = [int(l.split()[1]) for l in open(zi) if l.split()[:1] == ["count:"]]
+    if counts:
+        pcp = sum(counts) * page
+
+lines = [("MemTotal", mem["MemTotal"]), ("free", mem["MemFree"])]
+if pcp is not None:
+    lines.append(("free on CPU lists", pcp))
+lines += [("anonymous", mem["AnonPages"]),
          ("file cache", mem["Buffers"] + mem["Cached"] - mem["Shmem"]), ("shmem, tmpfs", mem["Shmem"]),
          ("swap cache", mem["SwapCached"])]
 if "Hugetlb" in mem:
@@ -44,6 +55,46 @@ lines += [("slab reclaimable", mem["SReclaimable"]), ("slab unreclaimable", mem[
           ("page tables", mem["PageTables"] + mem.get("SecPageTables", 0))]
 if mem.get("KReclaimable", 0) > mem["SReclaimable"]:
     lines.append(("other reclaimable", mem["KReclaimable"] - mem["SReclaimable"]))
+
+# other pages: allocinfo's sites of whole pages (bytes a multiple of the page, a page or more
+# per call), in no file of the allocators the lines above count, of no function vmallocinfo
+# names as a vmalloc area's caller
+counted = {"mm/slub.c", "mm/slab.c", "mm/slab_common.c", "mm/percpu.c", "mm/percpu-vm.c",
+           "mm/percpu-km.c", "mm/vmalloc.c", "mm/shmem.c", "mm/filemap.c", "mm/readahead.c",
+           "mm/memory.c", "mm/huge_memory.c", "mm/khugepaged.c", "mm/migrate.c",
+           "mm/swap_state.c", "mm/mempolicy.c", "mm/ksm.c", "mm/hugetlb.c", "mm/userfaultfd.c",
+           "include/asm-generic/pgalloc.h", "kernel/fork.c"}
+vm_callers = set()
+if os.path.exists(vmi):
+    for line in open(vmi):
+        w = line.split()
+        if "vmalloc" in w:
+            vm_callers.add(next((x.split("+")[0] for x in w[2:] if "+" in x), None))
+ai = os.path.join(top, "allocinfo")
+other_sites = {}
+if os.path.exists(ai):
+    for line in open(ai):
+        w = line.split()
+        if len(w) < 4 or not w[0].lstrip("-").isdigit():
+            continue
+        b, calls, path = int(w[0]), int(w[1]), w[2].rsplit(":", 1)[0]
+        func = next(x[5:] for x in w if x.startswith("func:"))
+        key = (w[2], func)
+        other_sites[key] = other_sites.get(key, (0, 0, path, func))
+        ob, oc, _, _ = other_sites[key]
+        other_sites[key] = (ob + max(b, 0), oc + calls, path, func)
+    other, other_top = 0, (0, "")
+    for (site, _), (b, calls, path, func) in other_sites.items():
+        if b <= 0 or b % page or b // page < calls:
+            continue
+        if path in counted or (path.startswith("arch/") and
+                               (path.endswith("/mm/pgtable.c") or path.endswith("/pgalloc.h"))):
+            continue
+        if func in vm_callers:
+            continue
+        other += b
+        other_top = max(other_top, (b, site))
+    lines.append(("other pages", other))
 lines.append(("unexplained", mem["MemTotal"] - sum(b for _, b in lines[1:])))
 for name, b in lines:
     print("%s %d" % (name, b))
@@ -75,6 +126,23 @@ if os.path.exists(bi):
         counts = l.split(",", 1)[1].split()[2:]
         free += sum(int(c) << order for order, c in enumerate(counts))
     print("buddy_bytes %d" % (free * page))
+# what of the other pages another line may count too, at most: slab objects of whole-page
+# sizes, meminfo's Slab less slabinfo's slabs, Percpu, vmalloc areas of callers no site is of
+if os.path.exists(ai) and os.path.exists(sli) and os.path.exists(vmi):
+    bound = 0
+    for line in open(sli).readlines()[2:]:
+        f = line.split()
+        if int(f[3]) % page == 0:
+            bound += int(f[1]) * int(f[3])		# active_objs x objsize
+    bound += max(mem["SReclaimable"] + mem["SUnreclaim"] - slab, 0) + mem["Percpu"]
+    funcs = {func for _, _, _, func in other_sites.values()}
+    for line in open(vmi):
+        w = line.split()
+        caller = next((x.split("+")[0] for x in w[2:] if "+" in x), None)
+        if "vmalloc" in w and caller not in stack_callers and caller not in funcs:
+            bound += next((int(x[6:]) for x in w if x.startswith("pages=")), 0) * page
+    print("overlap_bytes %d" % bound)
+    print("other_top %s %d" % (other_top[1], other_top[0]))
 mo = os.path.join(top, "modules")
 if os.path.exists(mo):
     print("module_bytes %d" % sum(int(l.split()[1]) for l in open(mo)))

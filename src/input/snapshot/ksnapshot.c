@@ -480,10 +480,14 @@ static struct ksnap_zone *zone_of(struct kernel_snapshot *s, const char *header,
 	return &s->zones[s->nzones++];
 }
 
-/* a zone's "  pages free N", "        spanned  N", "present", "managed" lines; the rest passed over */
+/*
+ * a zone's "  pages free N", "        spanned  N", "present", "managed"
+ * lines, and each CPU's pageset "count: N" (free pages on its per-CPU
+ * list: MemFree leaves them out); the rest passed over
+ */
 static int parse_zoneinfo(struct kernel_snapshot *s, struct lines *l, struct ta_error *err)
 {
-	static const char *const keys[] = { "spanned", "present", "managed", NULL };
+	static const char *const keys[] = { "spanned", "present", "managed", "count:", NULL };
 	struct ksnap_zone *z = NULL;
 	char *line, word[32];
 	const char *rest;
@@ -514,7 +518,16 @@ static int parse_zoneinfo(struct kernel_snapshot *s, struct lines *l, struct ta_
 		if (!keys[k])
 			continue;
 		if (!read_count(line + used, COUNT_MAX, &v))
-			return bad_line(l, "a zoneinfo line (spanned, present or managed N)", err);
+			return bad_line(l, "a zoneinfo line (spanned, present, managed or count: N)",
+					err);
+		if (k == 3) {
+			if (v > COUNT_MAX - z->pcp)
+				return bad_line(l, "a zoneinfo pageset count within a machine's pages",
+						err);
+			z->pcp += v;
+			z->has_pcp = true;
+			continue;
+		}
 		*(k == 0 ? &z->spanned : k == 1 ? &z->present : &z->managed) = v;
 		z->has_pages |= k == 2;	/* managed comes last of the three */
 	}
