@@ -45,7 +45,7 @@ struct page_origin {
 struct page_stats {
 	struct page_count alloc, free, free_batched, alloc_freed, free_only, failed;
 	struct page_count by_order_type[PAGE_ORDERS][PAGE_MIGRATETYPES];
-	uint64_t unknown_type;		/* allocations with another migratetype */
+	uint64_t unknown_type;		/* allocations with no migratetype, or one past Isolate */
 	struct page_count *by_gfp;	/* indexed by GFP-string id */
 	uint32_t ngfp;
 	struct page_cpu *cpus;

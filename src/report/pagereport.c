@@ -241,8 +241,8 @@ void write_pages(struct out_dest *o, const struct page_stats *p, const struct st
 		  &p->failed);
 	add_count(&d, b, "live_requests", "pages still allocated at the end", "live_kb", "  KB",
 		  &live);
-	out_item_u64(&d, b, "unknown_migratetype", "allocations of another migratetype",
-		     p->unknown_type);
+	out_item_u64(&d, b, "unknown_migratetype", "allocations of no migratetype this build "
+		     "names (none given, or past Isolate)", p->unknown_type);
 	x = out_list(&d, "other", "zone lock and fragmentation events");
 	out_item_u64(&d, x, "zone_locked", "mm_page_alloc_zone_locked events", p->zone_locked);
 	out_item_u64(&d, x, "extfrag", "mm_page_alloc_extfrag events", p->extfrag);
