@@ -39,6 +39,13 @@ enum kmem_kind {
 
 enum accounted_value { ACCOUNTED_ABSENT = 0, ACCOUNTED_FALSE, ACCOUNTED_TRUE };
 
+/*
+ * No machine has a page frame number past this (2^52 pages is 16 EiB):
+ * a trace's pfn from it on is refused, and page_owner's show_stacks
+ * numbers the blocks it makes up from here (pageowner.h).
+ */
+#define KMEM_PFN_LIMIT (1ull << 52)
+
 struct kmem_event {
 	uint64_t line;		/* 1-based line number in the input */
 	uint64_t ts_ns;		/* timestamp, nanoseconds */

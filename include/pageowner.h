@@ -36,8 +36,8 @@
 #include "event.h"
 #include "input.h"
 
-/* The pfns given to show_stacks' pages: none a machine has (2^52 pages is 16 EiB). */
-#define PAGE_OWNER_STACK_PFN_BASE (1ull << 52)
+/* The pfns given to show_stacks' pages: none a machine has (event.h). */
+#define PAGE_OWNER_STACK_PFN_BASE KMEM_PFN_LIMIT
 
 struct page_owner_facts {
 	bool stacks_only;		/* show_stacks: pages per stack, no page of its own */

@@ -64,6 +64,18 @@ static inline uint64_t pages_of(int order)
 }
 
 /*
+ * How many allocations a page block of that key (pfn, or struct page
+ * pointer) stands for: one, or for a block page_owner's show_stacks made up
+ * (a pfn from KMEM_PFN_LIMIT, below where kernel pointers start) its
+ * pages, each an order-0 page as the file counts them. No trace holds such
+ * a key: the readers refuse pfns and page pointers in that range.
+ */
+static inline uint64_t pages_allocations_in(uint64_t key, int order)
+{
+	return key >= KMEM_PFN_LIMIT && key < (1ull << 63) ? pages_of(order) : 1;
+}
+
+/*
  * --page with --group-by comm, pid, cgroup, module or dir: the page
  * allocations by that row, counted as the origins are (by_key indexed by
  * row id in names); module and dir are those of each stack's origin,

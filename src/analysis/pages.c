@@ -22,15 +22,26 @@ void pages_release(struct page_stats *p)
 	memset(p, 0, sizeof(*p));
 }
 
+static void count_n(struct page_count *c, int order, uint64_t n)
+{
+	c->requests += n;
+	c->pages += n * pages_of(order);
+}
+
 static void count(struct page_count *c, int order)
 {
-	c->requests++;
-	c->pages += pages_of(order);
+	count_n(c, order, 1);
 }
 
 static uint64_t key_of(const struct kmem_event *ev)
 {
 	return ev->pfn ? ev->pfn : ev->ptr;
+}
+
+/* How many allocations ev stands for (pages_allocations_in). */
+static uint64_t allocations_in(const struct kmem_event *ev)
+{
+	return pages_allocations_in(key_of(ev), ev->order);
 }
 
 static struct page_cpu *cpu_of(struct page_stats *p, int32_t cpu)
@@ -47,7 +58,7 @@ static struct page_cpu *cpu_of(struct page_stats *p, int32_t cpu)
 	return &p->cpus[cpu];
 }
 
-static void count_gfp(struct page_stats *p, uint32_t gfp, int order)
+static void count_gfp(struct page_stats *p, uint32_t gfp, int order, uint64_t allocations)
 {
 	if (gfp == STR_NONE)
 		return;
@@ -58,7 +69,7 @@ static void count_gfp(struct page_stats *p, uint32_t gfp, int order)
 		memset(p->by_gfp + p->ngfp, 0, (n - p->ngfp) * sizeof(*p->by_gfp));
 		p->ngfp = n;
 	}
-	count(&p->by_gfp[gfp], order);
+	count_n(&p->by_gfp[gfp], order, allocations);
 }
 
 static struct page_origin *origin_of(struct page_stats *p, uint32_t key)
@@ -88,27 +99,29 @@ static void on_alloc(struct page_stats *p, const struct kmem_event *ev, uint32_t
 {
 	struct page_origin *o;
 	int order = ev->order < 0 ? 0 : ev->order;
+	uint64_t n = allocations_in(ev);
+	int each = n > 1 ? 0 : order;	/* the order of each allocation counted */
 	struct live_page was;
 
 	if (ev->ptr == 0 && ev->pfn == 0) {
 		count(&p->failed, order);
 		return;
 	}
-	count(&p->alloc, order);
+	count_n(&p->alloc, each, n);
 	if (ev->migratetype >= 0 && ev->migratetype < PAGE_MIGRATETYPES)
-		count(&p->by_order_type[order < PAGE_ORDERS ? order : PAGE_ORDERS - 1]
-				       [ev->migratetype], order);
+		count_n(&p->by_order_type[each < PAGE_ORDERS ? each : PAGE_ORDERS - 1]
+					 [ev->migratetype], each, n);
 	else
-		p->unknown_type++;
-	count_gfp(p, ev->gfp, order);
+		p->unknown_type += n;
+	count_gfp(p, ev->gfp, each, n);
 	if (pagemap_put(&p->live, key_of(ev), order, key, &was))
 		release_page(p, &was);	/* allocated again: its free was not seen */
 	o = origin_of(p, key);
 	if (o) {
-		o->allocs++;
+		o->allocs += n;
 		o->pages += pages_of(order);
 		o->live_pages += pages_of(order);
-		p->allocs_with_stack += ev->stack != STACK_NONE;
+		p->allocs_with_stack += n * (ev->stack != STACK_NONE);
 	}
 }
 

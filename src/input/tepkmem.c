@@ -565,9 +565,12 @@ static bool decode_page(struct tepkmem *k, const struct tepkmem_format *fm,
 		if (!read_u64(rec, &f[F_PFN], &v))
 			return false;
 		/* page= is printed as the pfn by trace-cmd and perf (the vmemmap base is unknown) */
+		if (v != UINT64_MAX && v >= KMEM_PFN_LIMIT)
+			return false;	/* past any machine's pages */
 		ev->pfn = v == UINT64_MAX ? 0 : v;
 		ev->ptr = ev->pfn;
-	} else if (!read_u64(rec, &f[F_PAGE], &ev->ptr)) {	/* 2.6's struct page pointer */
+	} else if (!read_u64(rec, &f[F_PAGE], &ev->ptr) ||	/* 2.6's struct page pointer */
+		   (ev->ptr >= KMEM_PFN_LIMIT && ev->ptr < (1ull << 63))) {	/* no kernel's */
 		return false;
 	}
 	if (!read_small(rec, &f[F_ORDER], &ev->order) ||

@@ -216,12 +216,14 @@ void write_pages(struct out_dest *o, const struct page_stats *p, const struct st
 	struct out_block *b, *x;
 	struct page_count alloc_only = { p->alloc.requests - p->alloc_freed.requests,
 					 p->alloc.pages - p->alloc_freed.pages };
-	struct page_count live = { pagemap_count(&p->live), 0 };
+	struct page_count live = { 0, 0 };
 	struct live_page page;
 	size_t cursor = 0;
 
-	while (pagemap_next(&p->live, &cursor, &page))
+	while (pagemap_next(&p->live, &cursor, &page)) {
+		live.requests += pages_allocations_in(page.key, (int)page.order);
 		live.pages += pages_of((int)page.order);
+	}
 	out_doc_init(&d, "page");
 	d.main = "orders";	/* CSV: the orders table, the totals and other tables beside it */
 	b = out_list(&d, "totals", "SUMMARY (page allocator, 4 KB pages)");
@@ -239,7 +241,7 @@ void write_pages(struct out_dest *o, const struct page_stats *p, const struct st
 		  "  KB", &p->free_only);
 	add_count(&d, b, "failed_requests", "total allocation failures", "failed_kb", "  KB",
 		  &p->failed);
-	add_count(&d, b, "live_requests", "pages still allocated at the end", "live_kb", "  KB",
+	add_count(&d, b, "live_requests", "allocations still live at the end", "live_kb", "  KB",
 		  &live);
 	out_item_u64(&d, b, "unknown_migratetype", "allocations of no migratetype this build "
 		     "names (none given, or past Isolate)", p->unknown_type);

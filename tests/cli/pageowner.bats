@@ -58,6 +58,26 @@ PY
 	cmp p.origins.csv pipe.origins.csv
 }
 
+@test "a show_stacks stack of 2^30 pages (a 4 TB host's page cache) is read as its count's bits; past 2^40 refused" {
+	# its first stack's 1 page made 2^30: 2^30 + 528 pages, as many allocations, all live
+	awk '/^nr_base_pages:/ && !d { print "nr_base_pages: 1073741824"; d = 1; next } { print }' "$PO/stacks.txt" > big.txt
+	rss=$(python3 -c 'import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' \
+		"$TA" -q -f big.txt --page b.csv --folded-pages b.folded --format csv)
+	[ "$(grep -E '^totals,(alloc_requests|alloc_kb|live_requests|live_kb),' b.totals.csv | cut -d, -f3 | tr '\n' ' ')" = "$((1073741824 + 528)) $(((1073741824 + 528) * 4)) $((1073741824 + 528)) $(((1073741824 + 528) * 4)) " ]
+	[ "$(python3 -c 'import sys; print(sum(int(l.split()[-1]) for l in open(sys.argv[1])))' b.folded)" = $(((1073741824 + 528) * 4096)) ]
+	# a page each would be 2^30 live entries (tens of GB): the bits of the count take a few MB
+	[[ "$TA" == */san/* ]] || [ "$rss" -lt 65536 ]
+	awk '/^nr_base_pages:/ && !d { print "nr_base_pages: 1099511627776"; d = 1; next } { print }' "$PO/stacks.txt" > huge.txt
+	run "$TA" -q -f huge.txt --page -
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'huge.txt' line 33 is not a stack's page count within a machine's pages (all stacks' past 2^40)" ]
+	# a trace's pfn where those blocks are numbered is no machine's: the line is malformed
+	printf '%s\n' '       bash-1  [000] .....   1.000001: mm_page_alloc: page=00000000a1b2c3d4 pfn=0x10000000000000 order=0 migratetype=0 gfp_flags=GFP_KERNEL' \
+		'       bash-1  [000] .....   1.000002: mm_page_alloc: page=00000000a1b2c3d5 pfn=0x1000 order=0 migratetype=0 gfp_flags=GFP_KERNEL' > t.log
+	"$TA" -q -f t.log --page p.csv --format csv
+	[ "$(grep '^totals,alloc_requests,' p.totals.csv | cut -d, -f3)" = 1 ]
+}
+
 @test "page_owner's pages drawn: folded stacks, a flame graph, a pprof of inuse_space in bytes" {
 	"$TA" -q -f "$PO/dump.txt" --folded-pages f.txt --flame f.svg --pprof p.pb.gz
 	# folded: each line "frame;frame weight", weights the bytes of the pages held
@@ -226,7 +246,7 @@ LOG
 	run --separate-stderr "$TA" -f stacks.txt.handles --stack-handles map.txt --page h.csv \
 		--folded-pages h.folded --format csv
 	[ "$status" -eq 0 ]
-	[ "${stderr_lines[0]}" = "trace_analyze: 'stacks.txt.handles' is page_owner's show_handles: 150 stacks, 529 base pages held (each stack's as order-0 pages, no pfn, task or time)" ]
+	[ "${stderr_lines[0]}" = "trace_analyze: 'stacks.txt.handles' is page_owner's show_handles: 150 stacks, 529 base pages held (each stack's count handed on as power-of-two blocks; no pfn, order, task or time)" ]
 	for t in "" .origins .totals .gfp .other; do cmp s$t.csv h$t.csv; done
 	cmp s.folded h.folded
 	# show_handles alone: its stacks unnamed; show_stacks_handles alone: no count

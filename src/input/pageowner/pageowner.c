@@ -213,12 +213,19 @@ static void emit(struct reader *r)
 	r->expect = EXPECT_RECORD;
 }
 
-/* "nr_base_pages: N" ends a record: N order-0 pages of stack */
+/*
+ * "nr_base_pages: N" ends a record: N base pages of stack, handed on as
+ * a block for each power of two N is made of (N = 5: an order-2 block
+ * and an order-0 one), so that a stack's cost is the bits of its count,
+ * not its pages (an 80 GB host's page cache is 20 M pages of a stack).
+ * The blocks' pfns are made up, one after another above every real pfn.
+ */
 static int emit_stack_pages(struct reader *r, uint32_t stack, const char *line, size_t n,
 			    struct ta_error *err)
 {
 	char digits[24];
-	uint64_t pages, i;
+	uint64_t pages;
+	int order;
 
 	if (n - 15 >= sizeof(digits))
 		return bad(r, "a stack's page count (nr_base_pages: N)", err);
@@ -226,12 +233,18 @@ static int emit_stack_pages(struct reader *r, uint32_t stack, const char *line, 
 	digits[n - 15] = '\0';
 	if (!read_count(digits, STACK_PAGES_MAX, &pages))
 		return bad(r, "a stack's page count (nr_base_pages: N)", err);
+	if (pages > STACK_PAGES_MAX - r->facts->pages)
+		return bad(r, "a stack's page count within a machine's pages (all stacks' past "
+			   "2^40)", err);
 	kmem_event_init(&r->ev, KMEM_PAGE_ALLOC);
 	r->ev.line = r->record_line;
-	r->ev.order = 0;
 	r->ev.stack = stack;
-	for (i = 0; i < pages; i++) {
-		r->ev.pfn = PAGE_OWNER_STACK_PFN_BASE + r->next_pfn++;
+	for (order = 63 - (pages ? __builtin_clzll(pages) : 63); pages && order >= 0; order--) {
+		if (!(pages >> order & 1))
+			continue;
+		r->ev.order = (int8_t)order;
+		r->ev.pfn = PAGE_OWNER_STACK_PFN_BASE + r->next_pfn;
+		r->next_pfn += 1ull << order;
 		r->on_event(r->ctx, &r->ev);
 	}
 	r->facts->records++;

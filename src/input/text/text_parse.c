@@ -1101,7 +1101,7 @@ static bool read_page_field(struct parser *p, const char *key, size_t klen,
 	case 3:
 		if (KEY_IS("pfn")) {
 			*seen |= SEEN_PFN;
-			return parse_pfn(val, vlen, &ev->pfn);
+			return parse_pfn(val, vlen, &ev->pfn) && ev->pfn < KMEM_PFN_LIMIT;
 		}
 		if (KEY_IS("cpu")) {	/* 2.6.x zone_locked / pcpu_drain */
 			int32_t cpu;
@@ -1110,9 +1110,10 @@ static bool read_page_field(struct parser *p, const char *key, size_t klen,
 		}
 		break;
 	case 4:
-		if (KEY_IS("page")) {
+		if (KEY_IS("page")) {	/* a kernel's pointer, or a hash below 2^52 */
 			*seen |= SEEN_PAGE;
-			return parse_pointer(val, vlen, &ev->ptr);
+			return parse_pointer(val, vlen, &ev->ptr) &&
+			       !(ev->ptr >= KMEM_PFN_LIMIT && ev->ptr < (1ull << 63));
 		}
 		break;
 	case 5:
