@@ -49,7 +49,7 @@ struct ledger_other {
 	uint64_t bytes;			/* the sites' live bytes */
 	uint64_t sites;			/* how many sites */
 	/* at most this much of bytes may be on another line too */
-	uint64_t overlap_slab;		/* slab objects of whole-page sizes (slabinfo), or Slab */
+	uint64_t overlap_slab;		/* slab objects of a page or more (slabinfo), or Slab */
 	uint64_t overlap_large_kmalloc;	/* meminfo Slab less slabinfo's slabs */
 	uint64_t overlap_percpu;	/* meminfo Percpu */
 	uint64_t overlap_vmalloc;	/* vmalloc areas of callers no allocinfo site is of */

@@ -113,8 +113,12 @@ static void bound_overlap(struct ledger_other *o, const struct kernel_snapshot *
 			uint64_t in_slabs = c->num_slabs * c->pagesperslab * page_size;
 			uint64_t objects = c->active_objs * c->objsize;
 
-			/* objects live in their slabs: a file that says more is held to them */
-			if (c->objsize && c->objsize % page_size == 0)
+			/*
+			 * a site of objects below a page never averages a page an
+			 * allocation; objects live in their slabs (a file that says
+			 * more is held to them)
+			 */
+			if (c->objsize >= page_size)
 				o->overlap_slab += objects < in_slabs ? objects : in_slabs;
 			slabs += in_slabs;
 		}

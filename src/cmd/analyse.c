@@ -561,6 +561,10 @@ static int check_snapshot_combinations(const struct po_command *cmd, struct opti
 	char name[64];
 	size_t i;
 
+	if (opts->report_path[REPORT_LEDGER])
+		return po_usage_error(cmd, "'%s' is an allocinfo snapshot: --ledger needs a kernel "
+				      "snapshot, a folder with meminfo (allocinfo beside it gives the "
+				      "ledger its sites) or /proc/meminfo", opts->req.log_path);
 	for (i = 0; i < REPORT_COUNT; i++)
 		if (opts->report_path[i] && !report_of_snapshots((enum report_id)i))
 			return po_usage_error(cmd, "'%s' is an allocinfo snapshot: %s needs a kmem "

@@ -452,12 +452,12 @@ static void other_pages_table(struct out_doc *d, const struct kernel_snapshot *s
 		out_row_u64(d, t, order[i].bytes);
 		out_row_u64(d, t, a->calls[order[i].id]);
 	}
-	l = out_list(d, "other_pages_overlap", "of the other pages, what another line may "
+	l = out_list(d, "other_pages_bound", "of the other pages, what another line may "
 		     "count too, at most (bytes)");
 	out_item_u64(d, l, "other_bytes", "the line's bytes", o.bytes);
 	out_item_u64(d, l, "slab_bytes", o.slab_bound_is_slab
-		     ? "slab objects of whole pages (no slabinfo: meminfo Slab)"
-		     : "slab objects of whole-page sizes (slabinfo: objects x size)", o.overlap_slab);
+		     ? "slab objects (no slabinfo: all of meminfo Slab)"
+		     : "slab objects of a page or more (slabinfo: objects x size)", o.overlap_slab);
 	if (!o.slab_bound_is_slab)
 		out_item_u64(d, l, "large_kmalloc_bytes", "large kmallocs (meminfo Slab less "
 			     "slabinfo's slabs)", o.overlap_large_kmalloc);
@@ -466,7 +466,7 @@ static void other_pages_table(struct out_doc *d, const struct kernel_snapshot *s
 		     ? "vmalloc (no vmallocinfo: meminfo VmallocUsed)"
 		     : "vmalloc areas of callers no site is of (vmallocinfo: pages)",
 		     o.overlap_vmalloc);
-	out_item_u64(d, l, "overlap_bytes", "at most, in all (and never past the other pages)",
+	out_item_u64(d, l, "at_most_bytes", "at most, in all (and never past the other pages)",
 		     ledger_other_overlap(&o));
 	free(order);
 	free(is_other);

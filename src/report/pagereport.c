@@ -57,7 +57,9 @@ static int compare_gfp(const void *a, const void *b, void *ctx)
 
 static void add_order_table(struct out_doc *d, const struct page_stats *p)
 {
-	struct out_block *t = out_table(d, "orders", "allocation requests by order and migratetype",
+	/* show_stacks gives no migratetype: its pages are counted in the summary alone */
+	struct out_block *t = out_table(d, "orders", "allocation requests of a known migratetype, "
+					"by order and migratetype",
 					order_columns, sizeof(order_columns) / sizeof(order_columns[0]));
 	int o, m;
 

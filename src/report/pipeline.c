@@ -4,6 +4,7 @@
  * options ask for, in the table's order, then the run's summary on
  * standard error. Holds no parsing, counting or report of its own.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -217,6 +218,17 @@ static void say_what_a_snapshot_holds(const struct kernel_snapshot *s)
 	fputc('\n', stderr);
 }
 
+/* A snapshot's allocinfo rows that did not parse: not counted, and said so, as -q or not. */
+static void warn_of_rows_not_read(const struct kernel_snapshot *s)
+{
+	const struct alloc_series *a = s->allocinfo;
+
+	if (a && a->bad_rows)
+		warn("%" PRIu64 " row%s of '%s' not parsed, not counted in the ledger: the first, "
+		     "line %" PRIu64 ": '%s'", a->bad_rows, a->bad_rows == 1 ? "" : "s",
+		     a->first_bad.source, a->first_bad.line, a->first_bad.text);
+}
+
 /*
  * -f of a kernel snapshot: the reports made of it (the table's), and what
  * was read; any other report is refused, saying which it gives.
@@ -244,6 +256,8 @@ static int write_kernel_snapshot_reports(const struct report_run *run, struct ta
 		if (opts->report_path[i] &&
 		    report_write(run, (enum report_id)i, opts->report_path[i], err) < 0)
 			return -1;
+	for (i = 0; i < run->a->nksnaps; i++)
+		warn_of_rows_not_read(&run->a->ksnaps[i]);
 	if (!opts->req.quiet) {
 		for (i = 0; i < run->a->nksnaps; i++)
 			say_what_a_snapshot_holds(&run->a->ksnaps[i]);

@@ -224,6 +224,11 @@ stamped() {
 	run "$TA" -f bad --ledger -
 	[ "$status" -eq 1 ]
 	[ "$output" = "trace_analyze: error: 'bad/zoneinfo' line $(grep -n 'present  262014' "$SNAP/zoneinfo" | cut -d: -f1) is not a zoneinfo line (spanned, present, managed or count: N)" ]
+	# cut at a line's end inside the pagesets: its free pages on the CPUs' lists would be short
+	head -n "$(grep -n 'count:' "$SNAP/zoneinfo" | head -1 | cut -d: -f1)" "$SNAP/zoneinfo" > bad/zoneinfo
+	run "$TA" -f bad --ledger -
+	[ "$status" -eq 1 ]
+	[ "$output" = "trace_analyze: error: 'bad/zoneinfo': zone DMA32 of node 0 has no start_pfn line, its last: the file is cut" ]
 	cp "$SNAP/zoneinfo" bad/zoneinfo
 	printf 'Node 0, zone    DMA32      1      2 x\n' > bad/buddyinfo
 	run "$TA" -f bad --ledger -
@@ -388,16 +393,34 @@ kernel/trace/ring_buffer.c:2207  __rb_allocate_pages  vmlinux   8192            
 	# the bound: without slabinfo the whole of Slab; Percpu; the wrapper's 2 pages; never past the line
 	[ "$(sed -n '/^of the other pages/,/^$/p' <<< "$output")" = "of the other pages, what another line may count too, at most (bytes)
 the line's bytes:                                               73728
-slab objects of whole pages (no slabinfo: meminfo Slab):     27701248
+slab objects (no slabinfo: all of meminfo Slab):             27701248
 percpu (meminfo Percpu):                                       598016
 vmalloc areas of callers no site is of (vmallocinfo: pages):     8192
 at most, in all (and never past the other pages):               73728" ]
+	# with slabinfo: the objects of a page or more (64 of 5312 bytes: 83 whole pages a site
+	# of them could show), held to their slabs; smaller ones never average a page a call
+	printf '%s\n' 'slabinfo - version: 2.1' '# name <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>' \
+		'task_struct           64     66   5312    6    8 : tunables    0    0    0 : slabdata     11     11      0' \
+		'kmalloc-64         21952  21952     64   64    1 : tunables    0    0    0 : slabdata    343    343      0' > s/slabinfo
+	run --separate-stderr "$TA" -f s --ledger -
+	grep -q "^slab objects of a page or more (slabinfo: objects x size): *$((64 * 5312))\$" <<< "$output"
 	# the cgroup gap counts what meminfo counts: this line is not in it
 	"$TA" -q -f s --ledger s.json --format json
 	python3 "$TOP/tests/tools/check_consumers.py" json s.json
 	[ "$(jq '[.ledger[] | select(.line == "other pages") | .bytes] | add' s.json)" = 73728 ]
+	# allocinfo's rows that do not parse are left out and said to be, -q or not
+	cp s/allocinfo good
+	sed -i '3i hello world this is junk' s/allocinfo
+	run --separate-stderr "$TA" -q -f s --ledger -
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "trace_analyze: warning: 1 row of 's/allocinfo' not parsed, not counted in the ledger: the first, line 3: 'hello world this is junk'" ]
+	grep -q '^other pages         kernel            73728 ' <<< "$output"
+	# allocinfo alone is the allocation profile: no ledger of it
+	run "$TA" -f good --ledger -
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "trace_analyze: error: 'good' is an allocinfo snapshot: --ledger needs a kernel snapshot, a folder with meminfo (allocinfo beside it gives the ledger its sites) or /proc/meminfo" ]
 	# without allocinfo there is no such line, and its memory is unexplained
-	rm s/allocinfo
+	rm s/allocinfo s/slabinfo
 	run --separate-stderr "$TA" -f s --ledger -
 	! grep -q '^other pages' <<< "$output"
 }

@@ -126,14 +126,14 @@ if os.path.exists(bi):
         counts = l.split(",", 1)[1].split()[2:]
         free += sum(int(c) << order for order, c in enumerate(counts))
     print("buddy_bytes %d" % (free * page))
-# what of the other pages another line may count too, at most: slab objects of whole-page
-# sizes, meminfo's Slab less slabinfo's slabs, Percpu, vmalloc areas of callers no site is of
+# what of the other pages another line may count too, at most: slab objects of a page or
+# more (held to their slabs), meminfo's Slab less slabinfo's slabs, Percpu, vmalloc areas of callers no site is of
 if os.path.exists(ai) and os.path.exists(sli) and os.path.exists(vmi):
     bound = 0
     for line in open(sli).readlines()[2:]:
         f = line.split()
-        if int(f[3]) % page == 0:
-            bound += int(f[1]) * int(f[3])		# active_objs x objsize
+        if int(f[3]) >= page:			# objects of a page or more
+            bound += min(int(f[1]) * int(f[3]), int(f[14]) * int(f[5]) * page)
     bound += max(mem["SReclaimable"] + mem["SUnreclaim"] - slab, 0) + mem["Percpu"]
     funcs = {func for _, _, _, func in other_sites.values()}
     for line in open(vmi):

@@ -487,7 +487,8 @@ static struct ksnap_zone *zone_of(struct kernel_snapshot *s, const char *header,
  */
 static int parse_zoneinfo(struct kernel_snapshot *s, struct lines *l, struct ta_error *err)
 {
-	static const char *const keys[] = { "spanned", "present", "managed", "count:", NULL };
+	static const char *const keys[] = { "spanned", "present", "managed", "count:",
+					    "start_pfn:", NULL };
 	struct ksnap_zone *z = NULL;
 	char *line, word[32];
 	const char *rest;
@@ -520,6 +521,10 @@ static int parse_zoneinfo(struct kernel_snapshot *s, struct lines *l, struct ta_
 		if (!read_count(line + used, COUNT_MAX, &v))
 			return bad_line(l, "a zoneinfo line (spanned, present, managed or count: N)",
 					err);
+		if (k == 4) {
+			z->has_start = true;
+			continue;
+		}
 		if (k == 3) {
 			if (v > COUNT_MAX - z->pcp)
 				return bad_line(l, "a zoneinfo pageset count within a machine's pages",
@@ -533,11 +538,17 @@ static int parse_zoneinfo(struct kernel_snapshot *s, struct lines *l, struct ta_
 	}
 	if (rc < 0)
 		return -1;
-	for (uint32_t i = 0; i < s->nzones; i++)
-		if (s->zones[i].in_zoneinfo && !s->zones[i].has_pages)
+	for (uint32_t i = 0; i < s->nzones; i++) {
+		const struct ksnap_zone *zi = &s->zones[i];
+
+		if (zi->in_zoneinfo && !zi->has_pages)
 			return error_set(err, "'%s': zone %s of node %u has no present and managed "
-					 "lines: the file is cut", l->path, s->zones[i].zone,
-					 s->zones[i].node);
+					 "lines: the file is cut", l->path, zi->zone, zi->node);
+		/* a zone with pages ends with its pagesets and start_pfn (2.6.28 and later) */
+		if (zi->in_zoneinfo && zi->present && !zi->has_start)
+			return error_set(err, "'%s': zone %s of node %u has no start_pfn line, its "
+					 "last: the file is cut", l->path, zi->zone, zi->node);
+	}
 	s->has_zoneinfo = true;
 	return 0;
 }
