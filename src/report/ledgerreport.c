@@ -381,6 +381,25 @@ static const struct out_column site_columns[] = {
 	{ "allocations", NULL, OUT_U64, false },
 };
 
+/* The first top (0: all) of the n sites in order as rows of t: site, function, module, bytes, calls. */
+static void site_rows(struct out_doc *d, struct out_block *t, const struct alloc_series *a,
+		      const struct by_bytes *order, uint32_t n, size_t top)
+{
+	char site[4096];
+	uint32_t i;
+
+	for (i = 0; i < n && (!top || i < top); i++) {
+		const struct alloc_site *st = &a->sites[order[i].id];
+
+		snprintf(site, sizeof(site), "%s:%u", alloc_name(a, st->file), st->line);
+		out_row_str(d, t, site);
+		out_row_str(d, t, alloc_name(a, st->func));
+		out_row_str(d, t, alloc_name(a, st->module));
+		out_row_u64(d, t, order[i].bytes);
+		out_row_u64(d, t, a->calls[order[i].id]);
+	}
+}
+
 /* The allocation profile's sites, most live bytes first: every kind of memory, tagged. */
 static void allocinfo_table(struct out_doc *d, const struct alloc_series *a, size_t top)
 {
@@ -388,7 +407,6 @@ static void allocinfo_table(struct out_doc *d, const struct alloc_series *a, siz
 	struct out_block *t, *l;
 	uint64_t sum = 0, sites = 0;
 	uint32_t i, n = 0;
-	char site[4096];
 
 	for (i = 0; i < a->nsites; i++)
 		if (a->listed_in[i]) {
@@ -402,16 +420,7 @@ static void allocinfo_table(struct out_doc *d, const struct alloc_series *a, siz
 	t = out_table(d, "allocinfo_sites", "the allocation profile (allocinfo): live bytes by "
 		      "site, most first (slab, pages, vmalloc and percpu alike)", site_columns,
 		      sizeof(site_columns) / sizeof(site_columns[0]));
-	for (i = 0; i < n && (!top || i < top); i++) {
-		const struct alloc_site *st = &a->sites[order[i].id];
-
-		snprintf(site, sizeof(site), "%s:%u", alloc_name(a, st->file), st->line);
-		out_row_str(d, t, site);
-		out_row_str(d, t, alloc_name(a, st->func));
-		out_row_str(d, t, alloc_name(a, st->module));
-		out_row_u64(d, t, order[i].bytes);
-		out_row_u64(d, t, a->calls[order[i].id]);
-	}
+	site_rows(d, t, a, order, n, top);
 	l = out_list(d, "allocinfo_totals", "the allocation profile's sites");
 	out_item_u64(d, l, "sites", "sites", sites);
 	out_item_u64(d, l, "holding", "of them holding memory", n);
@@ -432,7 +441,6 @@ static void other_pages_table(struct out_doc *d, const struct kernel_snapshot *s
 	struct ledger_other o;
 	struct out_block *t, *l;
 	uint32_t i, n = 0;
-	char site[4096];
 
 	ledger_other_pages(&o, s, page_size, is_other);
 	for (i = 0; i < a->nsites; i++)
@@ -442,16 +450,7 @@ static void other_pages_table(struct out_doc *d, const struct kernel_snapshot *s
 	t = out_table(d, "other_pages", "other pages: the allocation profile's sites of whole "
 		      "pages outside slab, percpu, vmalloc, user pages, page tables and stacks, "
 		      "most first", site_columns, sizeof(site_columns) / sizeof(site_columns[0]));
-	for (i = 0; i < n && (!top || i < top); i++) {
-		const struct alloc_site *st = &a->sites[order[i].id];
-
-		snprintf(site, sizeof(site), "%s:%u", alloc_name(a, st->file), st->line);
-		out_row_str(d, t, site);
-		out_row_str(d, t, alloc_name(a, st->func));
-		out_row_str(d, t, alloc_name(a, st->module));
-		out_row_u64(d, t, order[i].bytes);
-		out_row_u64(d, t, a->calls[order[i].id]);
-	}
+	site_rows(d, t, a, order, n, top);
 	l = out_list(d, "other_pages_bound", "of the other pages, what another line may "
 		     "count too, at most (bytes)");
 	out_item_u64(d, l, "other_bytes", "the line's bytes", o.bytes);
