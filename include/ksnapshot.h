@@ -76,7 +76,7 @@ struct ksnap_zone {
 	uint64_t spanned, present, managed, free;	/* zoneinfo, pages */
 	uint64_t pcp;			/* zoneinfo: its CPUs' pagesets' counts summed, pages */
 	bool has_pcp;			/* zoneinfo printed a pageset count */
-	bool has_start;			/* zoneinfo's start_pfn line: the zone's last */
+	bool has_start;			/* zoneinfo's start_pfn line, after the pagesets */
 	uint64_t blocks[KSNAP_ORDERS];	/* buddyinfo: free blocks of each order */
 	unsigned orders;		/* buddyinfo's columns */
 };

@@ -228,7 +228,7 @@ stamped() {
 	head -n "$(grep -n 'count:' "$SNAP/zoneinfo" | head -1 | cut -d: -f1)" "$SNAP/zoneinfo" > bad/zoneinfo
 	run "$TA" -f bad --ledger -
 	[ "$status" -eq 1 ]
-	[ "$output" = "trace_analyze: error: 'bad/zoneinfo': zone DMA32 of node 0 has no start_pfn line, its last: the file is cut" ]
+	[ "$output" = "trace_analyze: error: 'bad/zoneinfo': zone DMA32 of node 0 has no start_pfn line, which follows its pagesets: the file is cut" ]
 	cp "$SNAP/zoneinfo" bad/zoneinfo
 	printf 'Node 0, zone    DMA32      1      2 x\n' > bad/buddyinfo
 	run "$TA" -f bad --ledger -

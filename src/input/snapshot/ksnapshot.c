@@ -544,10 +544,11 @@ static int parse_zoneinfo(struct kernel_snapshot *s, struct lines *l, struct ta_
 		if (zi->in_zoneinfo && !zi->has_pages)
 			return error_set(err, "'%s': zone %s of node %u has no present and managed "
 					 "lines: the file is cut", l->path, zi->zone, zi->node);
-		/* a zone with pages ends with its pagesets and start_pfn (2.6.28 and later) */
+		/* a zone with pages prints start_pfn after its pagesets (2.6.28 and later) */
 		if (zi->in_zoneinfo && zi->present && !zi->has_start)
-			return error_set(err, "'%s': zone %s of node %u has no start_pfn line, its "
-					 "last: the file is cut", l->path, zi->zone, zi->node);
+			return error_set(err, "'%s': zone %s of node %u has no start_pfn line, which "
+					 "follows its pagesets: the file is cut", l->path, zi->zone,
+					 zi->node);
 	}
 	s->has_zoneinfo = true;
 	return 0;
