@@ -46,6 +46,16 @@ enum accounted_value { ACCOUNTED_ABSENT = 0, ACCOUNTED_FALSE, ACCOUNTED_TRUE };
  */
 #define KMEM_PFN_LIMIT (1ull << 52)
 
+/*
+ * Is key (a pfn, or a struct page pointer) one no machine has: from
+ * KMEM_PFN_LIMIT to where a 64-bit kernel's pointers start. Readers refuse
+ * a trace's page pointer there; show_stacks' made-up blocks live there.
+ */
+static inline bool kmem_page_key_is_made_up(uint64_t key)
+{
+	return key >= KMEM_PFN_LIMIT && key < (1ull << 63);
+}
+
 struct kmem_event {
 	uint64_t line;		/* 1-based line number in the input */
 	uint64_t ts_ns;		/* timestamp, nanoseconds */

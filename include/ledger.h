@@ -47,7 +47,6 @@ struct ledger_line {
 struct ledger_other {
 	bool known;			/* the snapshot has allocinfo */
 	uint64_t bytes;			/* the sites' live bytes */
-	uint64_t sites;			/* how many sites */
 	/* at most this much of bytes may be on another line too */
 	uint64_t overlap_slab;		/* slab objects of a page or more (slabinfo), or Slab */
 	uint64_t overlap_large_kmalloc;	/* meminfo Slab less slabinfo's slabs */

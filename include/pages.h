@@ -72,7 +72,7 @@ static inline uint64_t pages_of(int order)
  */
 static inline uint64_t pages_allocations_in(uint64_t key, int order)
 {
-	return key >= KMEM_PFN_LIMIT && key < (1ull << 63) ? pages_of(order) : 1;
+	return kmem_page_key_is_made_up(key) ? pages_of(order) : 1;
 }
 
 /*

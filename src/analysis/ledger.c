@@ -168,10 +168,8 @@ void ledger_other_pages(struct ledger_other *o, const struct kernel_snapshot *s,
 
 		if (is_other)
 			is_other[i] = other;
-		if (other) {
+		if (other)
 			o->bytes += a->bytes[i];
-			o->sites++;
-		}
 	}
 	strtab_release(&vmalloc_callers);
 	bound_overlap(o, s, page_size);

@@ -930,7 +930,8 @@ static int read_page_owner(struct analysis *r, struct ta_error *err)
 			f.by_handle ? "show_handles" : f.stacks_only ? "show_stacks" : "dump",
 			(unsigned long long)f.records, f.stacks_only ? "stacks" : "page blocks",
 			(unsigned long long)f.pages, f.stacks_only ? " (each stack's count handed on as "
-			"power-of-two blocks; no pfn, order, task or time)" : "", r->req->nmore_logs ? "; the last of a series" : "");
+			"power-of-two blocks; no pfn, order, task or time)" : "",
+			r->req->nmore_logs ? "; the last of a series" : "");
 	if (rc == 0 && r->po_handles.unknown && !r->req->quiet)
 		fprintf(stderr, "trace_analyze: note: %llu of show_handles' stacks are not in '%s' "
 			"(allocated since it was read?): each is shown as (handle H)\n",

@@ -570,7 +570,7 @@ static bool decode_page(struct tepkmem *k, const struct tepkmem_format *fm,
 		ev->pfn = v == UINT64_MAX ? 0 : v;
 		ev->ptr = ev->pfn;
 	} else if (!read_u64(rec, &f[F_PAGE], &ev->ptr) ||	/* 2.6's struct page pointer */
-		   (ev->ptr >= KMEM_PFN_LIMIT && ev->ptr < (1ull << 63))) {	/* no kernel's */
+		   kmem_page_key_is_made_up(ev->ptr)) {
 		return false;
 	}
 	if (!read_small(rec, &f[F_ORDER], &ev->order) ||

@@ -283,8 +283,8 @@ static void cgroup_tree(struct out_doc *d, const struct kernel_snapshot *s)
 
 /*
  * The gap: the kernel memory meminfo counts (its slab, vmalloc, percpu,
- * stacks and page tables lines; not allocinfo's other pages) against what the root cgroup's
- * memory.stat says is charged to cgroups (its "kernel").
+ * stacks and page tables lines; not allocinfo's other pages) against what
+ * the root cgroup's memory.stat says is charged to cgroups (its "kernel").
  */
 static void cgroup_gap(struct out_doc *d, const struct kernel_snapshot *s, const struct ledger *l)
 {
@@ -381,7 +381,7 @@ static const struct out_column site_columns[] = {
 	{ "allocations", NULL, OUT_U64, false },
 };
 
-/* The first top (0: all) of the n sites in order as rows of t: site, function, module, bytes, calls. */
+/* The first top (0: all) of the n sites in order, as rows of t: site, function, module... */
 static void site_rows(struct out_doc *d, struct out_block *t, const struct alloc_series *a,
 		      const struct by_bytes *order, uint32_t n, size_t top)
 {

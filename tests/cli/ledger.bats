@@ -229,6 +229,10 @@ stamped() {
 	run "$TA" -f bad --ledger -
 	[ "$status" -eq 1 ]
 	[ "$output" = "trace_analyze: error: 'bad/zoneinfo': zone DMA32 of node 0 has no start_pfn line, which follows its pagesets: the file is cut" ]
+	# a machine of 32 TiB and more has zones that start past pfn 2^33: read all the same
+	sed 's/start_pfn:  *[0-9]*/start_pfn:           9999999999/' "$SNAP/zoneinfo" > bad/zoneinfo
+	"$TA" -q -f bad --ledger z2.csv --format csv
+	[ "$(grep '^free on CPU lists,' z2.csv | cut -d, -f3)" = 7950336 ]
 	cp "$SNAP/zoneinfo" bad/zoneinfo
 	printf 'Node 0, zone    DMA32      1      2 x\n' > bad/buddyinfo
 	run "$TA" -f bad --ledger -

@@ -518,13 +518,13 @@ static int parse_zoneinfo(struct kernel_snapshot *s, struct lines *l, struct ta_
 			;
 		if (!keys[k])
 			continue;
-		if (!read_count(line + used, COUNT_MAX, &v))
-			return bad_line(l, "a zoneinfo line (spanned, present, managed or count: N)",
-					err);
-		if (k == 4) {
+		if (k == 4) {	/* its value a pfn, past 2^33 on a machine of 32 TiB */
 			z->has_start = true;
 			continue;
 		}
+		if (!read_count(line + used, COUNT_MAX, &v))
+			return bad_line(l, "a zoneinfo line (spanned, present, managed or count: N)",
+					err);
 		if (k == 3) {
 			if (v > COUNT_MAX - z->pcp)
 				return bad_line(l, "a zoneinfo pageset count within a machine's pages",

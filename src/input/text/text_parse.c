@@ -1113,7 +1113,7 @@ static bool read_page_field(struct parser *p, const char *key, size_t klen,
 		if (KEY_IS("page")) {	/* a kernel's pointer, or a hash below 2^52 */
 			*seen |= SEEN_PAGE;
 			return parse_pointer(val, vlen, &ev->ptr) &&
-			       !(ev->ptr >= KMEM_PFN_LIMIT && ev->ptr < (1ull << 63));
+			       !kmem_page_key_is_made_up(ev->ptr);
 		}
 		break;
 	case 5:
