@@ -29,7 +29,7 @@ void test_pause_point(const char *point);
 long long test_gigabyte(void);
 
 /*
- * TA_TEST_LINESCAN=scalar|sse2|avx2: the way the parser finds its lines' ends and
+ * TA_TEST_LINESCAN=scalar|sse2|avx2|avx512: the way the parser finds its lines' ends and
  * separators (text_linescan.h), so that a test can compare the reports each way
  * gives; -1 when unset (the fastest the machine runs).
  */

@@ -1,6 +1,6 @@
 /*
  * text_linescan.h - where a line ends and where its spaces, '=' signs and
- * colons are, as bit masks found 16 or 32 bytes at a time, so that the
+ * colons are, as bit masks found 16, 32 or 64 bytes at a time, so that the
  * parser finds the line's end, its timestamp, its event name and its
  * "key=value" tokens with a few bit operations instead of a loop (or a
  * memchr) per byte. One pass over the line's bytes gives all of it.
@@ -32,9 +32,10 @@ enum linescan_impl {
 	LINESCAN_SCALAR,	/* a byte at a time: the reference */
 	LINESCAN_SSE2,		/* 16 bytes at a time: every x86-64 */
 	LINESCAN_AVX2,		/* 32 bytes at a time, when the CPU has it */
+	LINESCAN_AVX512,	/* 64 bytes at a time, when the CPU has AVX-512 BW */
 };
 
-/* The fastest this machine runs (AVX2, else SSE2, else scalar). */
+/* The fastest this machine runs (AVX-512 BW, else AVX2, else SSE2, else scalar). */
 enum linescan_impl linescan_best(void);
 
 /* Whether impl can run here. */

@@ -80,11 +80,11 @@ const char *test_allocinfo_path(void)
 
 int test_linescan(void)
 {
-	static const char *const names[] = { "scalar", "sse2", "avx2" };
+	static const char *const names[] = { "scalar", "sse2", "avx2", "avx512" };
 	const char *v = getenv("TA_TEST_LINESCAN");
 	int i;
 
-	for (i = 0; v && i < 3; i++)
+	for (i = 0; v && i < 4; i++)
 		if (strcmp(v, names[i]) == 0)
 			return i;
 	return -1;

@@ -1,5 +1,5 @@
 /*
- * test_text_linescan.c - the SSE2 and AVX2 scans give the bits of the
+ * test_text_linescan.c - the SSE2, AVX2 and AVX-512 scans give the bits of the
  * byte-at-a-time reference, on every length up to past LINESCAN_MAX (the
  * heap words), on texts thick with separators and on random bytes; a
  * line's end is found where memchr finds it, and never past what the
@@ -15,7 +15,7 @@
 
 #include "text_linescan.h"
 
-static const enum linescan_impl impls[] = { LINESCAN_SSE2, LINESCAN_AVX2 };
+static const enum linescan_impl impls[] = { LINESCAN_SSE2, LINESCAN_AVX2, LINESCAN_AVX512 };
 #define NIMPLS (sizeof(impls) / sizeof(impls[0]))
 
 static void fill(char *s, size_t len, unsigned *seed, int thick)

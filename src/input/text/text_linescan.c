@@ -1,10 +1,11 @@
 /*
  * text_linescan.c - a line's end and its separator masks (text_linescan.h), 64
- * bytes per step. Three ways that must give the same bits: a byte at a
+ * bytes per step. Four ways that must give the same bits: a byte at a
  * time (the reference, and any machine that is not x86-64), SSE2 (four
- * 16-byte loads a step, always there on x86-64) and AVX2 (two 32-byte
- * loads, used when the CPU says it has it). The tests compare them on
- * every length and on random bytes.
+ * 16-byte loads a step, always there on x86-64), AVX2 (two 32-byte loads)
+ * and AVX-512 BW (one 64-byte load whose compares give the masks
+ * themselves), the last two used when the CPU says it has them. The
+ * tests compare them on every length and on random bytes.
  *
  * Not here: what a token means; lines over LINESCAN_MAX bytes are found
  * by the caller (memchr), then scanned here into heap words.
@@ -86,6 +87,20 @@ static inline struct block_bits block_avx2(const char *s)
 	b.space = bits64_avx2(lo, hi, ' ');
 	b.equal = bits64_avx2(lo, hi, '=');
 	b.colon = bits64_avx2(lo, hi, ':');
+	return b;
+}
+
+/* A compare into a mask register is the 64 bits itself: no movemask, no shift. */
+__attribute__((target("avx512bw")))
+static inline struct block_bits block_avx512(const char *s)
+{
+	__m512i v = _mm512_loadu_si512((const void *)s);
+	struct block_bits b;
+
+	b.newline = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\n'));
+	b.space = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(' '));
+	b.equal = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('='));
+	b.colon = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(':'));
 	return b;
 }
 #endif
@@ -204,6 +219,18 @@ static size_t line_avx2(const char *s, size_t avail, struct line_masks *m)
 {
 	SCAN_LINE(block_avx2);
 }
+
+__attribute__((target("avx512bw")))
+static void find_avx512(const char *s, size_t len, struct line_masks *m)
+{
+	SCAN_FIND(block_avx512);
+}
+
+__attribute__((target("avx512bw")))
+static size_t line_avx512(const char *s, size_t avail, struct line_masks *m)
+{
+	SCAN_LINE(block_avx512);
+}
 #endif
 
 int linescan_available(enum linescan_impl impl)
@@ -217,6 +244,9 @@ int linescan_available(enum linescan_impl impl)
 	case LINESCAN_AVX2:
 		__builtin_cpu_init();
 		return __builtin_cpu_supports("avx2");
+	case LINESCAN_AVX512:
+		__builtin_cpu_init();
+		return __builtin_cpu_supports("avx512bw");
 #endif
 	default:
 		return 0;
@@ -225,6 +255,8 @@ int linescan_available(enum linescan_impl impl)
 
 enum linescan_impl linescan_best(void)
 {
+	if (linescan_available(LINESCAN_AVX512))
+		return LINESCAN_AVX512;
 	if (linescan_available(LINESCAN_AVX2))
 		return LINESCAN_AVX2;
 	if (linescan_available(LINESCAN_SSE2))
@@ -235,6 +267,10 @@ enum linescan_impl linescan_best(void)
 void linescan_find(enum linescan_impl impl, const char *s, size_t len, struct line_masks *m)
 {
 #ifdef HAVE_X86
+	if (impl == LINESCAN_AVX512) {
+		find_avx512(s, len, m);
+		return;
+	}
 	if (impl == LINESCAN_AVX2) {
 		find_avx2(s, len, m);
 		return;
@@ -251,6 +287,8 @@ void linescan_find(enum linescan_impl impl, const char *s, size_t len, struct li
 size_t linescan_line(enum linescan_impl impl, const char *s, size_t avail, struct line_masks *m)
 {
 #ifdef HAVE_X86
+	if (impl == LINESCAN_AVX512)
+		return line_avx512(s, avail, m);
 	if (impl == LINESCAN_AVX2)
 		return line_avx2(s, avail, m);
 	if (impl == LINESCAN_SSE2)
