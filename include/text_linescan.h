@@ -55,6 +55,10 @@ void linescan_find(enum linescan_impl impl, const char *s, size_t len, struct li
  */
 size_t linescan_line(enum linescan_impl impl, const char *s, size_t avail, struct line_masks *m);
 
+/* linescan_line of one way, to be called without choosing the way each line. */
+typedef size_t (*linescan_line_fn)(const char *s, size_t avail, struct line_masks *m);
+linescan_line_fn linescan_line_way(enum linescan_impl impl);
+
 /* The first position >= from whose bit, flipped by flip (0 or ~0), is set; or len. */
 static inline size_t linescan_first(const uint64_t *words, uint64_t flip, size_t from, size_t len)
 {

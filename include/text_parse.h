@@ -137,6 +137,7 @@ struct parser {
 	char frame_buf[FRAME_NAME_MAX + 3];	/* a frame name made up: "[dso]" */
 	struct event_names others;	/* while !seen_kmem */
 	enum linescan_impl scan;	/* how lines are scanned */
+	linescan_line_fn scan_line;	/* linescan_line of that way */
 	struct line_masks masks;	/* of the line being parsed */
 	uint32_t site_cache[1u << SITE_CACHE_BITS];	/* call-site ids, or STR_NONE */
 };

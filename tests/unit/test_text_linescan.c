@@ -104,6 +104,10 @@ static void the_line_end_and_its_masks(void **state)
 				assert_int_equal(linescan_line(impl, buf, avail, &got), expect);
 				if (expect != LINESCAN_NONE)
 					assert_same_masks(&want, &got, len);
+				/* the way the parser calls it, chosen once */
+				assert_int_equal(linescan_line_way(impl)(buf, avail, &got), expect);
+				if (expect != LINESCAN_NONE)
+					assert_same_masks(&want, &got, len);
 			}
 			free(buf);
 		}

@@ -297,3 +297,17 @@ size_t linescan_line(enum linescan_impl impl, const char *s, size_t avail, struc
 	(void)impl;
 	return line_scalar(s, avail, m);
 }
+
+linescan_line_fn linescan_line_way(enum linescan_impl impl)
+{
+#ifdef HAVE_X86
+	if (impl == LINESCAN_AVX512)
+		return line_avx512;
+	if (impl == LINESCAN_AVX2)
+		return line_avx2;
+	if (impl == LINESCAN_SSE2)
+		return line_sse2;
+#endif
+	(void)impl;
+	return line_scalar;
+}

@@ -29,6 +29,7 @@ void parser_init(struct parser *p, struct trace_strings *strings, unsigned want)
 
 	if (forced >= 0 && linescan_available((enum linescan_impl)forced))
 		p->scan = (enum linescan_impl)forced;
+	p->scan_line = linescan_line_way(p->scan);
 }
 
 void parser_release(struct parser *p)
@@ -1399,7 +1400,7 @@ enum line_kind parse_line(struct parser *p, const char *s, size_t len, uint64_t 
 size_t parse_next_line(struct parser *p, const char *s, size_t avail, uint64_t line_no,
 		       struct kmem_event *ev, enum line_kind *kind)
 {
-	size_t n = linescan_line(p->scan, s, avail, &p->masks);
+	size_t n = p->scan_line(s, avail, &p->masks);
 	const char *nl;
 
 	if (n != LINESCAN_NONE) {
