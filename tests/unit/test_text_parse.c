@@ -493,7 +493,56 @@ static void kind_names_round_trip(void **state)
 		assert_int_equal(kmem_kind_of_name(name, strlen(name)), k);
 	}
 	assert_int_equal(kmem_kind_of_name("mm_page_free_direct", 19), KMEM_PAGE_FREE);
+	assert_int_equal(kmem_kind_of_name("mm_pagevec_free", 15), KMEM_PAGE_FREE_BATCHED);
 	assert_int_equal(kmem_kind_of_name("rss_stat", 8), KMEM_NONE);
+}
+
+/*
+ * Every name with any one byte changed, cut by one or grown by one is no
+ * kind (or the kind it then spells): the lookup by length and first letter
+ * compares every byte, and reads none past the name.
+ */
+static void kind_names_near_misses(void **state)
+{
+	int k;
+
+	(void)state;
+	for (k = KMEM_KMALLOC; k <= KMEM_PAGE_ALLOC_EXTFRAG; k++) {
+		const char *name = kmem_kind_name((enum kmem_kind)k);
+		size_t n = strlen(name), i;
+		char buf[64];
+		int c;
+
+		for (i = 0; i < n; i++)
+			for (c = 1; c < 256; c++) {
+				enum kmem_kind got;
+				int j;
+
+				if (c == (unsigned char)name[i])
+					continue;
+				memcpy(buf, name, n);
+				buf[i] = (char)c;
+				got = kmem_kind_of_name(buf, n);
+				for (j = KMEM_KMALLOC; j <= KMEM_PAGE_ALLOC_EXTFRAG; j++)
+					if (strlen(kmem_kind_name((enum kmem_kind)j)) == n &&
+					    memcmp(kmem_kind_name((enum kmem_kind)j), buf, n) == 0)
+						break;
+				assert_int_equal(got, j <= KMEM_PAGE_ALLOC_EXTFRAG ? j : KMEM_NONE);
+			}
+		/* a heap copy of exactly n - 1 and n + 1 bytes: ASan sees any read past them */
+		char *cut = malloc(n - 1), *grown = malloc(n + 1);
+
+		memcpy(cut, name, n - 1);
+		memcpy(grown, name, n);
+		grown[n] = 's';
+		assert_int_equal(kmem_kind_of_name(cut, n - 1), KMEM_NONE);
+		assert_int_equal(kmem_kind_of_name(grown, n + 1), KMEM_NONE);
+		free(cut);
+		free(grown);
+	}
+	assert_int_equal(kmem_kind_of_name("", 0), KMEM_NONE);
+	assert_int_equal(kmem_kind_of_name("kma", 3), KMEM_NONE);
+	assert_int_equal(kmem_kind_of_name("kmem_cache_alloc_node_and_some_more_bytes", 41), KMEM_NONE);
 }
 
 int main(void)
@@ -520,6 +569,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(cpu_column_of_every_layout, setup, teardown),
 		cmocka_unit_test_setup_teardown(every_byte_at_every_place_of_a_pointer, setup, teardown),
 		cmocka_unit_test(kind_names_round_trip),
+		cmocka_unit_test(kind_names_near_misses),
 	};
 
 	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);
