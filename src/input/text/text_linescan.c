@@ -286,16 +286,7 @@ void linescan_find(enum linescan_impl impl, const char *s, size_t len, struct li
 
 size_t linescan_line(enum linescan_impl impl, const char *s, size_t avail, struct line_masks *m)
 {
-#ifdef HAVE_X86
-	if (impl == LINESCAN_AVX512)
-		return line_avx512(s, avail, m);
-	if (impl == LINESCAN_AVX2)
-		return line_avx2(s, avail, m);
-	if (impl == LINESCAN_SSE2)
-		return line_sse2(s, avail, m);
-#endif
-	(void)impl;
-	return line_scalar(s, avail, m);
+	return linescan_line_way(impl)(s, avail, m);
 }
 
 linescan_line_fn linescan_line_way(enum linescan_impl impl)
