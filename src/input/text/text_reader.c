@@ -313,13 +313,19 @@ static void join_chunks(struct shared *sh, struct slot *s, struct slot *next)
 	}
 }
 
-static void hand_on_events(struct shared *sh, const struct slot *s)
+static void hand_on_events(struct shared *sh, struct slot *s, const struct id_map *ids,
+			   uint64_t line_base)
 {
 	const struct read_config *cfg = sh->cfg;
 	size_t i;
 
 	for (i = 0; i < s->nevents; i++) {
-		const struct kmem_event *ev = &s->events[i];
+		struct kmem_event *ev = &s->events[i];
+
+		if (ids) {	/* made global here, in the one pass over the events */
+			ev->line += line_base;
+			id_map_event(ids, ev);
+		}
 
 		if (cfg->on_lookahead) {	/* live tables are far bigger than the caches */
 			if (i + LOOKAHEAD_FAR < s->nevents)
@@ -344,13 +350,15 @@ static void deliver_slot(struct shared *sh, struct slot *s, struct slot *next, u
 	const struct read_config *cfg = sh->cfg;
 
 	map_fresh_strings(sh, s);
-	make_ids_global(sh, s, line_base);
-	if (sh->stacks) {
+	if (sh->stacks) {	/* the next chunk's stacks join these events' global ids */
+		make_ids_global(sh, s, line_base);
 		if (next)
 			map_fresh_strings(sh, next);
 		join_chunks(sh, s, next);
+		hand_on_events(sh, s, NULL, 0);
+	} else {
+		hand_on_events(sh, s, &sh->workers[s->worker].ids, line_base);
 	}
-	hand_on_events(sh, s);
 	if (s->first_malformed && !out->first_malformed_line)
 		out->first_malformed_line = line_base + s->first_malformed;
 	if (cfg->on_progress)
