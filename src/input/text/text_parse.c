@@ -731,7 +731,8 @@ static enum line_kind read_non_event_line(struct parser *p, const char *s, size_
 struct stamp {
 	size_t start;		/* the token */
 	size_t colon;		/* the ':' that ends it */
-	uint64_t ns;
+	uint64_t ns;		/* when dot is 0 */
+	size_t dot;		/* the common shape's dot: ns is read from it when needed; or 0 */
 	bool valid;		/* a time: "<digits>[.<digits>]" */
 };
 
@@ -835,16 +836,16 @@ static inline uint64_t digits_before(const char *s, size_t end, unsigned zeros)
 }
 
 /*
- * The common timestamp, s[t..c) = 1 to 8 digits, '.', 1 to 7 digits, read
- * eight bytes at a time from inside the line (never past it): 1 with *ns;
- * 0 when it is not of that shape (read_timestamp_token decides then).
+ * The common timestamp, s[t..c) = 1 to 8 digits, '.', 1 to 7 digits, looked
+ * at eight bytes at a time from inside the line (never past it): where its
+ * dot is; 0 when it is not of that shape (read_timestamp_token decides
+ * then). Its value is read only for an event handed on (common_timestamp_ns):
+ * most lines of a page-heavy log are events the reports do not want.
  */
-static int read_common_timestamp(const char *s, size_t t, size_t c, uint64_t *ns)
+static size_t common_timestamp_dot(const char *s, size_t t, size_t c)
 {
-	static const uint32_t scale[8] = { 0, 100000000, 10000000, 1000000, 100000, 10000,
-					   1000, 100 };
-	uint64_t w, mask, frac;
-	size_t dot, secs_len, frac_len;
+	uint64_t w, mask;
+	size_t dot;
 
 	if (c < 8)
 		return 0;
@@ -853,23 +854,34 @@ static int read_common_timestamp(const char *s, size_t t, size_t c, uint64_t *ns
 	if (!mask)
 		return 0;	/* eight decimals or more */
 	dot = c - 8 + (size_t)(63 - __builtin_clzll(mask)) / 8;	/* the last non-digit */
-	if (s[dot] != '.' || dot < t + 1 || dot + 1 >= c || dot < 8)
+	if (s[dot] != '.' || dot < t + 1 || dot + 1 >= c || dot < 8 || dot - t > 8)
 		return 0;
-	frac_len = c - dot - 1;
-	secs_len = dot - t;
-	if (secs_len > 8)
+	if (nondigit_bytes(digits_before(s, dot, (unsigned)(8 - (dot - t)))))
 		return 0;
-	w = digits_before(s, dot, (unsigned)(8 - secs_len));
-	if (nondigit_bytes(w))
-		return 0;
-	frac = eight_digits(digits_before(s, c, (unsigned)(8 - frac_len)));
-	*ns = eight_digits(w) * 1000000000u + frac * scale[frac_len];
-	return 1;
+	return dot;
+}
+
+/* The nanoseconds of the common timestamp s[t..c) whose dot common_timestamp_dot found. */
+static uint64_t common_timestamp_ns(const char *s, size_t t, size_t dot, size_t c)
+{
+	static const uint32_t scale[8] = { 0, 100000000, 10000000, 1000000, 100000, 10000,
+					   1000, 100 };
+	size_t frac_len = c - dot - 1;
+	uint64_t secs = eight_digits(digits_before(s, dot, (unsigned)(8 - (dot - t))));
+
+	return secs * 1000000000u +
+	       eight_digits(digits_before(s, c, (unsigned)(8 - frac_len))) * scale[frac_len];
 }
 #else
-static int read_common_timestamp(const char *s, size_t t, size_t c, uint64_t *ns)
+static size_t common_timestamp_dot(const char *s, size_t t, size_t c)
 {
-	(void)s, (void)t, (void)c, (void)ns;
+	(void)s, (void)t, (void)c;
+	return 0;
+}
+
+static uint64_t common_timestamp_ns(const char *s, size_t t, size_t dot, size_t c)
+{
+	(void)s, (void)t, (void)dot, (void)c;
 	return 0;
 }
 #endif
@@ -888,9 +900,8 @@ static bool find_timestamp(const struct parser *p, const char *s, size_t len, st
 
 		if ((sp = linescan_prev(p->masks.space, c)) == LINESCAN_NONE)
 			continue;
-		r = read_common_timestamp(s, sp + 1, c, &ts->ns);
-		if (!r)
-			r = read_timestamp_token(s + sp + 1, c - sp - 1, &ts->ns);
+		ts->dot = common_timestamp_dot(s, sp + 1, c);
+		r = ts->dot ? 1 : read_timestamp_token(s + sp + 1, c - sp - 1, &ts->ns);
 		if (r >= 0) {
 			ts->start = sp + 1;
 			ts->colon = c;
@@ -1361,7 +1372,7 @@ static enum line_kind parse_scanned(struct parser *p, const char *s, size_t len,
 	reset_event(ev, kind, line_no);
 	if (!ts.valid)
 		goto malformed;
-	ev->ts_ns = ts.ns;
+	ev->ts_ns = ts.dot ? common_timestamp_ns(s, ts.start, ts.dot, ts.colon) : ts.ns;
 
 	size_t before_cpu = find_cpu(p, s, ts.start, &ev->cpu);
 
