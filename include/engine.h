@@ -258,8 +258,11 @@ static inline bool analysis_account_shareable(const struct analysis *a, const st
 /* Does it need the slab allocations by origin (not only the pages' origins, as --page does)? */
 bool analysis_needs_slab_origins(const struct analysis_request *q);
 
-/* Is there a time window (--time)? */
-bool analysis_time_window_set(const struct analysis_request *q);
+/* Is there a time window (--time)? Asked of every event. */
+static inline bool analysis_time_window_set(const struct analysis_request *q)
+{
+	return q->has_time_start || q->has_time_end;
+}
 
 /* Does the request need live bytes over time (timeline.h)? */
 bool analysis_needs_timeline(const struct analysis_request *q);

@@ -5,11 +5,6 @@
  */
 #include "engine.h"
 
-bool analysis_time_window_set(const struct analysis_request *o)
-{
-	return o->has_time_start || o->has_time_end;
-}
-
 /* The summary's findings and caches: --summary, and --html, which shows them. */
 bool analysis_needs_findings(const struct analysis_request *o)
 {
