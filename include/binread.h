@@ -49,8 +49,7 @@ struct binread_config {
 	int threads;			/* --threads: 1 reads on the calling thread; else a
 					   reader thread decodes while it hands on (binpipe.c) */
 	event_fn on_event;
-	/* may be NULL: events about to be handed on, as read_config's */
-	void (*on_lookahead)(void *ctx, const struct kmem_event *ev, int far);
+	lookahead_fn on_lookahead;	/* may be NULL: as read_config's */
 	void *ctx;
 };
 

@@ -23,6 +23,24 @@ typedef void (*event_fn)(void *ctx, const struct kmem_event *ev);
 
 #define LOOKAHEAD_FAR 16
 #define LOOKAHEAD_NEAR 8
+
+/*
+ * Told of the events LOOKAHEAD_FAR and LOOKAHEAD_NEAR ahead of the one about
+ * to be handed on (either NULL past the batch's end), so that the caller
+ * can prefetch what they will touch: one call an event.
+ */
+typedef void (*lookahead_fn)(void *ctx, const struct kmem_event *far,
+			     const struct kmem_event *near);
+
+/* The lookahead of events[i] of n, when fn is set. */
+static inline void look_ahead(lookahead_fn fn, void *ctx, const struct kmem_event *events,
+			      size_t i, size_t n)
+{
+	if (fn)
+		fn(ctx, i + LOOKAHEAD_FAR < n ? &events[i + LOOKAHEAD_FAR] : NULL,
+		   i + LOOKAHEAD_NEAR < n ? &events[i + LOOKAHEAD_NEAR] : NULL);
+}
+
 typedef void (*progress_fn)(void *ctx, const struct input *in);
 
 struct read_config {
@@ -31,12 +49,7 @@ struct read_config {
 	unsigned want;			/* enum parse_want */
 	int threads;			/* threads, the calling one included; 0 = one per online CPU (max 4) */
 	event_fn on_event;
-	/*
-	 * May be NULL: told of events about to be handed on, LOOKAHEAD_FAR
-	 * and LOOKAHEAD_NEAR events ahead (far 1, near 0), so that the caller
-	 * can prefetch what they will touch.
-	 */
-	void (*on_lookahead)(void *ctx, const struct kmem_event *ev, int far);
+	lookahead_fn on_lookahead;	/* may be NULL */
 	progress_fn on_progress;	/* may be NULL; called after each chunk */
 	void *ctx;
 };

@@ -81,17 +81,15 @@ static void end_progress(struct analysis *r)
 		fputs("\r\033[K", stderr);
 }
 
-/* The live table's bucket, then record, of an event about to come. */
-static void prefetch_event(void *ctx, const struct kmem_event *ev, int far)
+/* The live table's bucket of an event far ahead, and the record of one nearer. */
+static void prefetch_events(void *ctx, const struct kmem_event *far, const struct kmem_event *near)
 {
 	struct analysis *r = ctx;
 
-	if (!kmem_is_slab(ev->kind) || !ev->ptr)
-		return;
-	if (far)
-		ptrmap_prefetch_bucket(&r->account.live, ev->ptr);
-	else
-		ptrmap_prefetch_record(&r->account.live, ev->ptr);
+	if (far && kmem_is_slab(far->kind) && far->ptr)
+		ptrmap_prefetch_bucket(&r->account.live, far->ptr);
+	if (near && kmem_is_slab(near->kind) && near->ptr)
+		ptrmap_prefetch_record(&r->account.live, near->ptr);
 }
 
 /*
@@ -143,7 +141,7 @@ static int read_binary(struct analysis *r, int fd, enum binary_kind kind, struct
 		.want = run_fields_wanted(r->req),
 		.threads = r->req->threads,
 		.on_event = run_consume_event,
-		.on_lookahead = prefetch_event,
+		.on_lookahead = prefetch_events,
 		.ctx = r,
 	};
 	struct stat st;
@@ -523,7 +521,7 @@ static int read_text(struct analysis *r, struct ta_error *err)
 		.threads = r->req->threads,
 		.on_event = run_consume_event,
 		.on_progress = show_progress,
-		.on_lookahead = prefetch_event,
+		.on_lookahead = prefetch_events,
 		.ctx = r,
 	};
 	int rc;

@@ -157,12 +157,8 @@ static void hand_on_batch(struct binpipe *p, struct batch *b)
 	for (i = 0; i < b->n; i++)
 		id_map_event(&p->ids, &b->events[i]);
 	for (i = 0; i < b->n; i++) {
-		if (cfg->on_lookahead) {	/* live tables are far bigger than the caches */
-			if (i + LOOKAHEAD_FAR < b->n)
-				cfg->on_lookahead(cfg->ctx, &b->events[i + LOOKAHEAD_FAR], 1);
-			if (i + LOOKAHEAD_NEAR < b->n)
-				cfg->on_lookahead(cfg->ctx, &b->events[i + LOOKAHEAD_NEAR], 0);
-		}
+		/* live tables are far bigger than the caches */
+		look_ahead(cfg->on_lookahead, cfg->ctx, b->events, i, b->n);
 		cfg->on_event(cfg->ctx, &b->events[i]);
 	}
 }

@@ -327,12 +327,8 @@ static void hand_on_events(struct shared *sh, struct slot *s, const struct id_ma
 			id_map_event(ids, ev);
 		}
 
-		if (cfg->on_lookahead) {	/* live tables are far bigger than the caches */
-			if (i + LOOKAHEAD_FAR < s->nevents)
-				cfg->on_lookahead(cfg->ctx, &s->events[i + LOOKAHEAD_FAR], 1);
-			if (i + LOOKAHEAD_NEAR < s->nevents)
-				cfg->on_lookahead(cfg->ctx, &s->events[i + LOOKAHEAD_NEAR], 0);
-		}
+		/* live tables are far bigger than the caches */
+		look_ahead(cfg->on_lookahead, cfg->ctx, s->events, i, s->nevents);
 		if (sh->stacks && ev->kind != KMEM_LOST_EVENTS && ev->kind != KMEM_BUFFER_STARTED) {
 			if (ev->stack == STACK_NONE)
 				sh->joined.events_without++;
