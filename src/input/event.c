@@ -40,29 +40,6 @@ static const struct {
 	{ "mm_pagevec_free", sizeof("mm_pagevec_free") - 1, KMEM_PAGE_FREE_BATCHED },
 };
 
-/*
- * a and b (len bytes each) the same: eight bytes at a time, the last eight
- * overlapping, inline (a libc call per candidate cost more than the
- * compare: every event line's name is looked up).
- */
-static inline bool same_name(const char *a, const char *b, size_t len)
-{
-	uint64_t x, y;
-	size_t i;
-
-	if (len < 8)
-		return memcmp(a, b, len) == 0;
-	for (i = 0; i + 8 < len; i += 8) {
-		memcpy(&x, a + i, 8);
-		memcpy(&y, b + i, 8);
-		if (x != y)
-			return false;
-	}
-	memcpy(&x, a + len - 8, 8);
-	memcpy(&y, b + len - 8, 8);
-	return x == y;
-}
-
 const char *kmem_kind_name(enum kmem_kind kind)
 {
 	return (unsigned)kind < KMEM_KIND_COUNT ? kinds[kind].name : "unknown";
@@ -84,8 +61,12 @@ static inline uint64_t load4(const char *s)
 	return w;
 }
 
-/* same_name for 4 <= len < 32, without a branch: four words that cover the name, read within it. */
-static inline bool same_short_name(const char *a, const char *b, size_t len)
+/*
+ * a and b (len bytes each, 4 <= len < 32) the same, without a branch or a
+ * libc call (every event line's name is looked up): four words that cover
+ * the name, each read within it.
+ */
+static inline bool same_name(const char *a, const char *b, size_t len)
 {
 	if (len >= 8) {
 		size_t last = len - 8, m1 = last < 8 ? last : 8, m2 = last < 16 ? last : 16;
@@ -126,7 +107,7 @@ enum kmem_kind kmem_kind_of_name(const char *name, size_t len)
 
 	if (len >= 4 && len < 32) {
 		k = kind_at_slot[NAME_SLOT(len, (unsigned char)name[0])];
-		if (k && kinds[k].len == len && same_short_name(name, kinds[k].name, len))
+		if (k && kinds[k].len == len && same_name(name, kinds[k].name, len))
 			return (enum kmem_kind)k;
 	}
 	for (i = 0; i < sizeof(old_names) / sizeof(old_names[0]); i++)
