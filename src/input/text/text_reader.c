@@ -267,15 +267,21 @@ static void map_fresh_strings(struct shared *sh, struct slot *s)
 	id_map_learn(&sh->workers[s->worker].ids, &s->fresh, sh->cfg->strings);
 }
 
+/* An event's line counted from the log's start, its string and stack ids global. */
+static inline void make_event_global(const struct id_map *m, struct kmem_event *ev,
+				     uint64_t line_base)
+{
+	ev->line += line_base;
+	id_map_event(m, ev);
+}
+
 static void make_ids_global(struct shared *sh, struct slot *s, uint64_t line_base)
 {
 	const struct id_map *m = &sh->workers[s->worker].ids;
 	size_t i;
 
-	for (i = 0; i < s->nevents; i++) {
-		s->events[i].line += line_base;
-		id_map_event(m, &s->events[i]);
-	}
+	for (i = 0; i < s->nevents; i++)
+		make_event_global(m, &s->events[i], line_base);
 }
 
 /*
@@ -322,11 +328,8 @@ static void hand_on_events(struct shared *sh, struct slot *s, const struct id_ma
 	for (i = 0; i < s->nevents; i++) {
 		struct kmem_event *ev = &s->events[i];
 
-		if (ids) {	/* made global here, in the one pass over the events */
-			ev->line += line_base;
-			id_map_event(ids, ev);
-		}
-
+		if (ids)	/* made global here, in the one pass over the events */
+			make_event_global(ids, ev, line_base);
 		/* live tables are far bigger than the caches */
 		look_ahead(cfg->on_lookahead, cfg->ctx, s->events, i, s->nevents);
 		if (sh->stacks && ev->kind != KMEM_LOST_EVENTS && ev->kind != KMEM_BUFFER_STARTED) {
