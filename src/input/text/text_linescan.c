@@ -187,50 +187,22 @@ static inline void put_block(struct line_masks *m, size_t word, struct block_bit
 		return LINESCAN_NONE;						\
 	} while (0)
 
-static void find_scalar(const char *s, size_t len, struct line_masks *m)
-{
-	SCAN_FIND(block_scalar);
-}
+/* A way's two scans, find_WAY and line_WAY, from its block reader (attrs: its target). */
+#define SCAN_WAY(way, attrs)							\
+	attrs static void find_##way(const char *s, size_t len, struct line_masks *m) \
+	{									\
+		SCAN_FIND(block_##way);						\
+	}									\
+	attrs static size_t line_##way(const char *s, size_t avail, struct line_masks *m) \
+	{									\
+		SCAN_LINE(block_##way);						\
+	}
 
-static size_t line_scalar(const char *s, size_t avail, struct line_masks *m)
-{
-	SCAN_LINE(block_scalar);
-}
-
+SCAN_WAY(scalar, )
 #ifdef HAVE_X86
-static void find_sse2(const char *s, size_t len, struct line_masks *m)
-{
-	SCAN_FIND(block_sse2);
-}
-
-static size_t line_sse2(const char *s, size_t avail, struct line_masks *m)
-{
-	SCAN_LINE(block_sse2);
-}
-
-__attribute__((target("avx2")))
-static void find_avx2(const char *s, size_t len, struct line_masks *m)
-{
-	SCAN_FIND(block_avx2);
-}
-
-__attribute__((target("avx2")))
-static size_t line_avx2(const char *s, size_t avail, struct line_masks *m)
-{
-	SCAN_LINE(block_avx2);
-}
-
-__attribute__((target("avx512bw")))
-static void find_avx512(const char *s, size_t len, struct line_masks *m)
-{
-	SCAN_FIND(block_avx512);
-}
-
-__attribute__((target("avx512bw")))
-static size_t line_avx512(const char *s, size_t avail, struct line_masks *m)
-{
-	SCAN_LINE(block_avx512);
-}
+SCAN_WAY(sse2, )
+SCAN_WAY(avx2, __attribute__((target("avx2"))))
+SCAN_WAY(avx512, __attribute__((target("avx512bw"))))
 #endif
 
 int linescan_available(enum linescan_impl impl)
