@@ -21,6 +21,13 @@
  * newline, which is how a truncated log ends, is dropped and flagged (its
  * bytes in truncated_bytes).
  *
+ * A plain regular file is read at offsets (pread), in two steps: the
+ * claim finds where the chunk ends from its last INPUT_TAIL_WINDOW bytes,
+ * and the fill reads the rest; so threads that share an input under a
+ * lock hold it for the claim only and copy their chunks at once. The
+ * chunks are the same as read(2) would cut, and anything the tail does not
+ * settle (a long block or line, the file's last chunk) is read as before.
+ *
  * A gzip, xz or zstd file (or stream) is known by its first bytes and read
  * through a decompressor thread's pipe, as a stream; bytes_read counts the
  * decompressed bytes, input_position() the compressed ones for progress.
@@ -39,6 +46,7 @@
 #define INPUT_MAX_LINE (1u << 20)	/* longer lines are skipped */
 #define INPUT_CHUNK_SIZE (2u << 20)	/* bytes per chunk buffer: L2-sized reads copy faster */
 #define INPUT_READ_SLACK 64	/* readable bytes past a chunk buffer's cap, never data */
+#define INPUT_TAIL_WINDOW (64u << 10)	/* a claim's read of a file chunk's end */
 
 struct input {
 	const char *name;	/* as given: a path or "-" */
@@ -53,6 +61,10 @@ struct input {
 	uint64_t bytes_read;
 	uint64_t truncated_bytes;	/* of the last line, when it had no newline */
 	uint64_t size_hint;	/* bytes to read of a file, 0 if unknown (pipe) */
+	bool by_offset;		/* a plain regular file: chunks are claimed, then filled */
+	bool at_offset;		/* next_offset, not the fd's offset, is where reading stands */
+	uint64_t next_offset;	/* of the next chunk, while at_offset */
+	uint64_t file_end;	/* the file's size when opened */
 	bool truncated_last_line;	/* data after the last '\n' was dropped */
 	bool is_stream;		/* a pipe or terminal: no size, may never end */
 	bool interrupted;	/* a stream ended by SIGINT (input_end_streams_on_interrupt) */
@@ -70,6 +82,8 @@ struct chunk {
 	size_t cap;
 	uint64_t dropped_lines;	/* overlong lines dropped just before data */
 	uint64_t dropped_bytes;	/* their bytes, newlines included */
+	uint64_t fill_at;	/* a claimed chunk's first fill_len bytes: still to read, from there */
+	size_t fill_len;
 };
 
 /* Open path ("-" = stdin). A directory or unreadable file is an error. */
@@ -91,6 +105,15 @@ void input_end_streams_on_interrupt(void);
 
 /* Fill c with whole lines: 1 when c->len > 0, 0 at end of input, -1 on error. */
 int input_read_chunk(struct input *in, struct chunk *c, struct ta_error *err);
+
+/*
+ * input_read_chunk in two steps, for readers that share the input under a
+ * lock: the claim (under the lock) cuts the chunk and moves the input on,
+ * the fill (after it, on c's own thread) reads what the claim left to read.
+ * The fill's error is the file's shrinking under the reader, or the OS's.
+ */
+int input_claim_chunk(struct input *in, struct chunk *c, struct ta_error *err);
+int input_fill_chunk(const struct input *in, struct chunk *c, struct ta_error *err);
 
 /*
  * Up to n of the content's first bytes (decompressed), into head, *got of

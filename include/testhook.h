@@ -12,7 +12,8 @@
  * the command and drain the buffer), "record-child-grace" (record: CMD sent
  * SIGTERM, its grace time not begun), "top-refreshed" (top: a refresh
  * shown), "stream-idle" (a log read from a pipe: all it holds read, about
- * to wait for more).
+ * to wait for more), "chunk-claimed" (a file's chunk claimed at its offset,
+ * its bytes not yet read).
  */
 #ifndef TA_TESTHOOK_H
 #define TA_TESTHOOK_H

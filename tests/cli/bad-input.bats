@@ -191,6 +191,22 @@ PY
 	grep -q "reading 'standard input' was interrupted" summary
 }
 
+@test "a log that gets shorter while it is read: exit 1 and the reason, no account" {
+	# more than a chunk (2 MiB), so that its first chunk is claimed at its offset and read
+	# after; the file is cut there (chunk-claimed), before the chunk's bytes are read
+	for i in $(seq 800); do cat "$FIX/trace-pipe-6.18.log"; done > long.log
+	TA_TEST_PAUSE=chunk-claimed "$TA" --threads 1 -q -f long.log -c account 2> err.txt &
+	ta=$!
+	wait_stopped "$ta"
+	truncate -s 1000 long.log
+	kill -CONT "$ta"
+	status=0
+	wait "$ta" || status=$?
+	[ "$status" -eq 1 ]
+	[ "$(cat err.txt)" = "trace_analyze: error: cannot read 'long.log': it got shorter while it was read" ]
+	[ ! -e account ]
+}
+
 @test "an account file that cannot be written: exit 1, the path and the reason" {
 	run "$TA" -q -f "$FIX/trace-pipe-6.18.log" -c no/such/dir/account.txt
 	[ "$status" -eq 1 ]

@@ -174,8 +174,24 @@ static void post_progress(struct shared *sh)
 	pthread_cond_broadcast(&sh->slot_ready);
 }
 
+/* A claimed chunk could not be read: the run fails with the reason, and every thread stops. */
+static void fail_claimed_chunk(struct shared *sh, struct slot *s, const struct ta_error *err)
+{
+	pthread_mutex_lock(&sh->state_lock);
+	s->state = SLOT_FREE;
+	if (!sh->failed) {
+		sh->failed = true;
+		sh->err = *err;
+	}
+	post_progress(sh);
+	pthread_cond_broadcast(&sh->slot_freed);
+	pthread_mutex_unlock(&sh->state_lock);
+}
+
 /*
  * Claim the next chunk number and read it into its slot; NULL at the end.
+ * The input lock is held for the claim only: the chunk's bytes are read
+ * after it (input_fill_chunk), so threads copy their chunks at once.
  * A worker waits for the slot to come free; the consumer, the one that
  * frees slots, never waits (may_wait false): NULL too when the input is
  * busy or the slot taken.
@@ -206,13 +222,13 @@ static struct slot *claim_next_chunk(struct worker *w, bool may_wait)
 		s = NULL;
 		goto out;
 	}
-	got = input_read_chunk(sh->cfg->input, &w->chunk, &err);
+	got = input_claim_chunk(sh->cfg->input, &w->chunk, &err);
 	if (got <= 0) {
 		pthread_mutex_lock(&sh->state_lock);
 		s->state = SLOT_FREE;
 		sh->ended = true;
 		sh->end_seq = sh->next_seq;
-		if (got < 0) {
+		if (got < 0 && !sh->failed) {
 			sh->failed = true;
 			sh->err = err;
 		}
@@ -229,6 +245,10 @@ out:
 		pthread_mutex_lock(&sh->state_lock);
 		post_progress(sh);
 		pthread_mutex_unlock(&sh->state_lock);
+	}
+	if (s && input_fill_chunk(sh->cfg->input, &w->chunk, &err) < 0) {
+		fail_claimed_chunk(sh, s, &err);
+		s = NULL;
 	}
 	return s;
 }
