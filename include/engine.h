@@ -124,6 +124,7 @@ struct analysis {
 	enum event_key cache_key;	/* what those keys are */
 	struct db db;		/* --db-file */
 	bool have_db;
+	unsigned replay_want;	/* the fields a replayed event keeps (enum parse_want) */
 	struct db_writer *saving;	/* --save-db */
 	struct ta_error save_error;
 	bool save_failed;

@@ -153,7 +153,7 @@ static uint32_t kernel_part_of_stack(struct analysis *r, uint32_t stack)
 static void consume_replayed_event(void *ctx, const struct kmem_event *saved)
 {
 	struct analysis *r = ctx;
-	unsigned want = run_fields_wanted(r->req);
+	unsigned want = r->replay_want;
 	struct kmem_event ev = *saved;
 
 	if (kmem_is_page(ev.kind) && !(want & WANT_PAGE))
@@ -194,6 +194,7 @@ int run_read_db(struct analysis *r, struct ta_error *err)
 		if (!got && test_no_replay())
 			return error_set(err, "'%s': its events were replayed (TA_TEST_NO_REPLAY)",
 					 r->req->db_path);
+		r->replay_want = run_fields_wanted(r->req);	/* asked once, not once an event */
 		if (!got && db_replay(&r->db, &r->strings, consume_replayed_event, r, err) < 0)
 			return -1;
 	} else if (db_load_account(&r->db, r->req->families, r->strings.call_sites.count,
