@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <sys/mman.h>
 
 #include "bigmem.h"
 
@@ -83,11 +84,52 @@ static void grows_keeping_contents(void **state)
 	bigmem_free(other, 1u << 20);
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define FROM_MALLOC 1	/* bigmem.c's arrays come from malloc under ASan: no boundary to keep */
+#else
+#define FROM_MALLOC 0
+#endif
+
+/*
+ * From 2 MiB up an array starts on a 2 MiB boundary, however it came to
+ * that size (allocated so, grown in place, moved), so that the kernel can
+ * give it huge pages all through; below, it is whole 4 KiB pages.
+ */
+static void large_arrays_start_on_a_huge_page_boundary(void **state)
+{
+	const uintptr_t huge = 2u << 20;
+	unsigned char *p = NULL, *q, *blocker = NULL;
+	size_t len = 0, next = 40000;
+
+	(void)state;
+	q = bigmem_alloc(3u << 20);
+	assert_true(FROM_MALLOC || (uintptr_t)q % huge == 0);
+	bigmem_free(q, 3u << 20);
+	while (next < (40u << 20)) {
+		p = bigmem_grow(p, len, next);
+		assert_true(still_filled(p, len));
+		assert_true(all_zero(p + len, next - len));
+		assert_true(FROM_MALLOC || next < huge || (uintptr_t)p % huge == 0);
+		fill(p, next);
+		len = next;
+		next += next / 2 + 13;
+		if (!FROM_MALLOC && !blocker && len >= huge) {	/* a neighbour after it: the next growth moves */
+			blocker = mmap(p + ((len + huge - 1) & ~(huge - 1)), 4096, PROT_READ,
+				       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+			assert_true(blocker != MAP_FAILED);
+		}
+	}
+	bigmem_free(p, len);
+	if (blocker)
+		munmap(blocker, 4096);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(comes_zeroed),
 		cmocka_unit_test(grows_keeping_contents),
+		cmocka_unit_test(large_arrays_start_on_a_huge_page_boundary),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
