@@ -26,7 +26,11 @@
  * and the fill reads the rest; so threads that share an input under a
  * lock hold it for the claim only and copy their chunks at once. The
  * chunks are the same as read(2) would cut, and anything the tail does not
- * settle (a long block or line, the file's last chunk) is read as before.
+ * settle (a long block or line, the file's last chunk) is read as before;
+ * so is what a file grew by after it was opened. A file cut between a
+ * chunk's claim and its fill is an error ("it got shorter while it was
+ * read"); cut at any other moment it reads as the shorter file, as read()
+ * would have read it.
  *
  * A gzip, xz or zstd file (or stream) is known by its first bytes and read
  * through a decompressor thread's pipe, as a stream; bytes_read counts the
