@@ -65,7 +65,6 @@ struct input {
 	uint64_t bytes_read;
 	uint64_t truncated_bytes;	/* of the last line, when it had no newline */
 	uint64_t size_hint;	/* bytes to read of a file, 0 if unknown (pipe) */
-	bool by_offset;		/* a plain regular file: chunks are claimed, then filled */
 	bool at_offset;		/* next_offset, not the fd's offset, is where reading stands */
 	uint64_t next_offset;	/* of the next chunk, while at_offset */
 	uint64_t file_end;	/* the file's size when opened */
