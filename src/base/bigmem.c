@@ -62,7 +62,10 @@ static size_t mapped_length(size_t bytes)
 	return bytes ? (bytes + page - 1) & ~(page - 1) : page;
 }
 
-/* len bytes (whole huge pages) mapped at a huge page's boundary: a larger map, trimmed. */
+/*
+ * len bytes (whole huge pages) mapped at a huge page's boundary: a larger
+ * map, trimmed; MAP_FAILED as mmap says it.
+ */
 static void *aligned_mapping(size_t len)
 {
 	size_t span = len + HUGE_PAGE;
@@ -70,7 +73,7 @@ static void *aligned_mapping(size_t len)
 	char *a;
 
 	if (p == MAP_FAILED)
-		return NULL;
+		return MAP_FAILED;
 	a = (char *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
 	if (a > p)
 		munmap(p, (size_t)(a - p));
@@ -85,7 +88,7 @@ void *bigmem_alloc(size_t bytes)
 				   : mmap(NULL, len, PROT_READ | PROT_WRITE,
 					  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-	if (!p || p == MAP_FAILED)
+	if (p == MAP_FAILED)
 		die_out_of_memory(bytes);
 	(void)madvise(p, len, MADV_HUGEPAGE);	/* before the first touch; a refusal is fine */
 	return p;
@@ -110,7 +113,7 @@ void *bigmem_grow(void *p, size_t old_bytes, size_t new_bytes)
 		return p;	/* grown in place, on its boundary still */
 	/* moved onto a boundary: its page tables move, never its bytes */
 	to = aligned_mapping(new_len);
-	if (!to)
+	if (to == MAP_FAILED)
 		die_out_of_memory(new_bytes);
 	q = mremap(p, old_len, new_len, MREMAP_MAYMOVE | MREMAP_FIXED, to);
 	if (q == MAP_FAILED)
